@@ -1,0 +1,116 @@
+// Package cli builds the oidkit command-line application: one constructor per
+// command, no package-level state, so tests run the whole app into buffers.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Exit codes of the CLI contract.
+const (
+	ExitOK      = 0
+	ExitFailure = 1 // a failure at run time: mismatch, server unreachable
+	ExitUsage   = 2 // bad usage or bad input
+)
+
+// App is the oidkit application bound to its standard streams.
+type App struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	app    *ucli.App
+}
+
+// NewApp builds the application. Nothing is written to package variables of
+// the CLI library, so several apps can run side by side in tests.
+func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
+	a := &App{stdin: stdin, stdout: stdout, stderr: stderr}
+	a.app = &ucli.App{
+		Name:                 "oidkit",
+		Usage:                "MongoDB ObjectIDs and realistic test data",
+		Reader:               stdin,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideVersion:          true,
+		EnableBashCompletion: false,
+		// The app never calls os.Exit itself: Run maps errors to exit codes.
+		ExitErrHandler: func(*ucli.Context, error) {},
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return usageError(err)
+		},
+		CommandNotFound: func(c *ucli.Context, name string) {
+			fmt.Fprintf(stderr, "oidkit: unknown command %q; run 'oidkit help' for the list\n", name)
+		},
+		Commands: a.commands(),
+	}
+	for _, c := range a.app.Commands {
+		setUsageHandler(c)
+	}
+	return a
+}
+
+func setUsageHandler(c *ucli.Command) {
+	c.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
+		return usageError(fmt.Errorf("%s: %w", c.Name, err))
+	}
+	for _, sub := range c.Subcommands {
+		setUsageHandler(sub)
+	}
+}
+
+// Run runs the app with os.Args-style arguments and returns the exit code.
+// Errors are printed to stderr prefixed with "oidkit: ".
+func (a *App) Run(args []string) int {
+	err := a.app.Run(args)
+	if err == nil {
+		if len(args) > 1 && a.app.Command(args[1]) == nil && !strings.HasPrefix(args[1], "-") && args[1] != "help" && args[1] != "h" {
+			return ExitUsage // CommandNotFound has printed the message
+		}
+		return ExitOK
+	}
+	fmt.Fprintf(a.stderr, "oidkit: %v\n", err)
+	return exitCode(err)
+}
+
+// codedError carries an exit code with its message.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// usageError marks err as bad usage or bad input (exit 2).
+func usageError(err error) error { return &codedError{code: ExitUsage, err: err} }
+
+// usageErrorf formats a bad-usage error (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return usageError(fmt.Errorf(format, args...))
+}
+
+// failure marks err as a run-time failure (exit 1).
+func failure(err error) error { return &codedError{code: ExitFailure, err: err} }
+
+// failuref formats a run-time failure (exit 1).
+func failuref(format string, args ...any) error {
+	return failure(fmt.Errorf(format, args...))
+}
+
+func exitCode(err error) int {
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	// Errors the CLI library produces itself (flag parsing, missing required
+	// flags) are usage errors.
+	if strings.Contains(err.Error(), "flag") || strings.Contains(err.Error(), "Required") {
+		return ExitUsage
+	}
+	return ExitFailure
+}

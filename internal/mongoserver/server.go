@@ -1,0 +1,120 @@
+// Package mongoserver runs the embedded MongoDB-compatible server (FerretDB with
+// its SQLite backend) inside the oidkit process.
+//
+// It is the default target of every command that talks to a database when no
+// --uri or OIDKIT_URI is given, so that oidkit works on a machine with nothing
+// else installed. Data lives in a directory (default .oidkit/), one SQLite file
+// per database.
+//
+// FerretDB waits up to 3 s for open client connections when it stops, so
+// callers disconnect their clients before calling Close.
+package mongoserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+// DefaultDataDir is where data is kept when no directory is given.
+const DefaultDataDir = ".oidkit"
+
+// Options configure an embedded server.
+type Options struct {
+	// DataDir holds the SQLite files; it is created if missing.
+	// Empty means DefaultDataDir.
+	DataDir string
+	// Listen is the TCP address; empty means a free port on 127.0.0.1.
+	Listen string
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// Server is a running embedded server.
+type Server struct {
+	db     *ferretdb.FerretDB
+	uri    string
+	addr   string
+	cancel context.CancelFunc
+	done   chan struct{}
+	once   sync.Once
+}
+
+// Start starts a server and returns once it accepts connections.
+func Start(opts Options) (*Server, error) {
+	dir := opts.DataDir
+	if dir == "" {
+		dir = DefaultDataDir
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("data directory %q: %w", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, fmt.Errorf("data directory %q: %w", dir, err)
+	}
+	listen := opts.Listen
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	if _, _, err := net.SplitHostPort(listen); err != nil {
+		return nil, fmt.Errorf("listen address %q: expected host:port: %w", listen, err)
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	db, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: listen},
+		Logger:    logger,
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + filepath.ToSlash(abs) + "/",
+	})
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "address already in use") {
+			return nil, fmt.Errorf("listen address %q is already in use", listen)
+		}
+		return nil, fmt.Errorf("embedded server over %q: %w", dir, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{db: db, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		_ = db.Run(ctx)
+	}()
+	s.uri = db.MongoDBURI()
+	s.addr = strings.TrimSuffix(strings.TrimPrefix(s.uri, "mongodb://"), "/")
+	return s, nil
+}
+
+// URI is a mongodb:// connection string for the server.
+func (s *Server) URI() string { return s.uri }
+
+// Addr is the host:port the server listens on.
+func (s *Server) Addr() string { return s.addr }
+
+// Close stops the server and waits until it has stopped.
+func (s *Server) Close() error {
+	s.once.Do(s.cancel)
+	<-s.done
+	return nil
+}
+
+// Done is closed when the server has stopped.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// IsFerretDB reports whether a buildInfo reply comes from FerretDB, which
+// lacks some server-side operators ($toDate among them).
+func IsFerretDB(buildInfo map[string]any) bool {
+	_, ok := buildInfo["ferretdbFeatures"]
+	return ok
+}

@@ -1,0 +1,115 @@
+package oid
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Generator makes IDs that share one 5-byte random value and take
+// consecutive counter values. It is safe for concurrent use.
+type Generator struct {
+	clock   func() time.Time
+	random  [5]byte
+	counter atomic.Uint32 // next counter value; only the low 24 bits are used
+}
+
+// Config sets up a Generator. Zero fields are filled in: the clock is
+// time.Now, the random value and the counter start come from crypto/rand.
+type Config struct {
+	Clock        func() time.Time
+	Random       *[5]byte
+	CounterStart *uint32 // taken modulo 2^24
+}
+
+// NewGenerator builds a Generator from cfg.
+func NewGenerator(cfg Config) *Generator {
+	g := &Generator{clock: cfg.Clock}
+	if g.clock == nil {
+		g.clock = time.Now
+	}
+	if cfg.Random != nil {
+		g.random = *cfg.Random
+	} else {
+		_, _ = rand.Read(g.random[:]) // crypto/rand.Read never fails
+	}
+	var start uint32
+	if cfg.CounterStart != nil {
+		start = *cfg.CounterStart
+	} else {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		start = binary.BigEndian.Uint32(b[:])
+	}
+	g.counter.Store(start & 0xFFFFFF)
+	return g
+}
+
+var (
+	defaultOnce sync.Once
+	defaultGen  *Generator
+)
+
+func defaultGenerator() *Generator {
+	defaultOnce.Do(func() { defaultGen = NewGenerator(Config{}) })
+	return defaultGen
+}
+
+// Random is the generator's 5-byte process-unique value.
+func (g *Generator) Random() [5]byte { return g.random }
+
+// New is the next ID: the clock's seconds (modulo 2^32), the random value and
+// the next counter.
+func (g *Generator) New() ID {
+	return g.make(uint32(g.clock().Unix()), g.counter.Add(1)-1)
+}
+
+// NewWithTime is the next ID with t's seconds; t must lie in MinTime..MaxTime.
+func (g *Generator) NewWithTime(t time.Time) (ID, error) {
+	if err := CheckTime(t); err != nil {
+		return Nil, err
+	}
+	return g.make(uint32(t.Unix()), g.counter.Add(1)-1), nil
+}
+
+// Fill fills ids with consecutive IDs using one clock read and one atomic
+// reservation of len(ids) counter values.
+func (g *Generator) Fill(ids []ID) {
+	if len(ids) == 0 {
+		return
+	}
+	g.fill(ids, uint32(g.clock().Unix()))
+}
+
+// FillWithTime is Fill with t's seconds instead of the clock.
+func (g *Generator) FillWithTime(ids []ID, t time.Time) error {
+	if err := CheckTime(t); err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		g.fill(ids, uint32(t.Unix()))
+	}
+	return nil
+}
+
+func (g *Generator) fill(ids []ID, secs uint32) {
+	c := g.counter.Add(uint32(len(ids))) - uint32(len(ids))
+	var head ID
+	putUint32(head[0:4], secs)
+	copy(head[4:9], g.random[:])
+	for i := range ids {
+		n := c + uint32(i)
+		head[9], head[10], head[11] = byte(n>>16), byte(n>>8), byte(n)
+		ids[i] = head
+	}
+}
+
+func (g *Generator) make(secs, c uint32) ID {
+	var id ID
+	putUint32(id[0:4], secs)
+	copy(id[4:9], g.random[:])
+	id[9], id[10], id[11] = byte(c>>16), byte(c>>8), byte(c)
+	return id
+}
