@@ -1,0 +1,353 @@
+package seed
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"math/bits"
+	mrand "math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/oid"
+)
+
+// Dataset is a validated plan ready to generate: one Collection per
+// collection of the plan.
+type Dataset struct {
+	DB     string
+	Seed   uint64 // the seed in use (drawn at random when the plan had none)
+	Seeded bool
+	Base   time.Time // the time base in use
+	Span   time.Duration
+
+	cols   []*Collection
+	byName map[string]*Collection
+}
+
+// Build validates the plan and returns its generators. Nothing is generated
+// yet.
+func (p *Plan) Build() (*Dataset, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	ds := &Dataset{DB: p.DB, Seed: p.Seed, Seeded: p.Seeded, Span: p.Span, byName: map[string]*Collection{}}
+	ds.Base = p.At
+	if ds.Base.IsZero() {
+		ds.Base = DefaultBase
+		if !p.Seeded {
+			ds.Base = time.Now()
+		}
+	}
+	ds.Base = time.Unix(ds.Base.Unix(), 0).UTC()
+	var live [5]byte
+	if !p.Seeded {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		ds.Seed = binary.LittleEndian.Uint64(b[:])
+		// Unseeded IDs carry the process-unique value of a live generator.
+		live = oid.NewGenerator(oid.Config{}).Random()
+	}
+	for k := range p.Collections {
+		cs := p.Collections[k]
+		c := &Collection{
+			ds:      ds,
+			spec:    cs,
+			key:     mix64(ds.Seed ^ mix64(hashString(cs.Name))),
+			baseSec: ds.Base.Unix(),
+			spanSec: int64(p.Span / time.Second),
+		}
+		if cs.Kind != "" {
+			c.kind, _ = kindByName(cs.Kind)
+		}
+		r := derive(c.key, tagOID, 0)
+		if !p.Seeded {
+			r = uint64(live[0])<<32 | uint64(live[1])<<24 | uint64(live[2])<<16 | uint64(live[3])<<8 | uint64(live[4])
+			r += derive(c.key, tagOID, 0) // collections still differ from each other
+		}
+		c.oidRandom = r & (1<<40 - 1)
+		c.counterStart = uint32(derive(c.key, tagCount, 0)) & 0xFFFFFF
+		if cs.ID.Kind == IDInt {
+			last := cs.IDStart + max(cs.Count-1, 0)
+			c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
+		}
+		c.pool.New = func() any { return c.NewWorker() }
+		ds.cols = append(ds.cols, c)
+		ds.byName[cs.Name] = c
+	}
+	for _, c := range ds.cols {
+		for _, r := range c.spec.Refs {
+			c.refs = append(c.refs, boundRef{Ref: r, to: ds.byName[r.To]})
+		}
+	}
+	return ds, nil
+}
+
+// Collections lists every collection of the plan in order, RefOnly ones
+// included.
+func (ds *Dataset) Collections() []*Collection { return append([]*Collection(nil), ds.cols...) }
+
+// Written lists the collections that are written (not RefOnly), in order.
+func (ds *Dataset) Written() []*Collection {
+	var out []*Collection
+	for _, c := range ds.cols {
+		if !c.spec.RefOnly {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Collection returns the named collection, or nil.
+func (ds *Dataset) Collection(name string) *Collection { return ds.byName[name] }
+
+// Collection generates the documents of one collection, by number. It is
+// safe for concurrent use.
+type Collection struct {
+	ds           *Dataset
+	spec         CollectionSpec
+	key          uint64
+	baseSec      int64
+	spanSec      int64
+	oidRandom    uint64 // 40 bits
+	counterStart uint32
+	id64         bool
+	kind         kind
+	refs         []boundRef
+	pool         sync.Pool
+}
+
+type boundRef struct {
+	Ref
+	to *Collection
+}
+
+// Name is the collection name.
+func (c *Collection) Name() string { return c.spec.Name }
+
+// Spec is the collection's settings (defaults filled in).
+func (c *Collection) Spec() CollectionSpec { return c.spec }
+
+// Len is the number of documents.
+func (c *Collection) Len() int64 { return c.spec.Count }
+
+// RefOnly reports whether the collection exists only to be referenced.
+func (c *Collection) RefOnly() bool { return c.spec.RefOnly }
+
+// Time is the timestamp of document i, in whole seconds: documents are spread
+// evenly over [base-span, base], the first at base-span, the last at base.
+func (c *Collection) Time(i int64) time.Time {
+	return time.Unix(c.unix(i), 0).UTC()
+}
+
+func (c *Collection) unix(i int64) int64 {
+	n := c.spec.Count
+	if n <= 1 || c.spanSec == 0 || i >= n-1 {
+		return c.baseSec
+	}
+	if i < 0 {
+		i = 0
+	}
+	// span*(n-1-i)/(n-1) without overflow: the product needs 128 bits.
+	hi, lo := bits.Mul64(uint64(c.spanSec), uint64(n-1-i))
+	q, _ := bits.Div64(hi, lo, uint64(n-1))
+	return c.baseSec - int64(q)
+}
+
+// CreatedAt is the createdAt value of document i: its timestamp as a BSON
+// datetime.
+func (c *Collection) CreatedAt(i int64) bson.DateTime {
+	return bson.DateTime(c.unix(i) * 1000)
+}
+
+// ObjectID is the ObjectID of document i under the objectid strategy.
+func (c *Collection) ObjectID(i int64) oid.ID {
+	var id oid.ID
+	secs := uint32(c.unix(i))
+	n := uint64(c.counterStart) + uint64(i)
+	r := (c.oidRandom + n>>24) & (1<<40 - 1)
+	id[0], id[1], id[2], id[3] = byte(secs>>24), byte(secs>>16), byte(secs>>8), byte(secs)
+	id[4], id[5], id[6], id[7], id[8] = byte(r>>32), byte(r>>24), byte(r>>16), byte(r>>8), byte(r)
+	id[9], id[10], id[11] = byte(n>>16), byte(n>>8), byte(n)
+	return id
+}
+
+// ID is the _id of document i: a bson.ObjectID, an int32 or int64, a
+// bson.Binary of subtype 4, or the natural key's value. Only field:NAME
+// strategies build the document (without resolving its references).
+func (c *Collection) ID(i int64) any {
+	switch c.spec.ID.Kind {
+	case IDInt:
+		if c.id64 {
+			return c.spec.IDStart + i
+		}
+		return int32(c.spec.IDStart + i)
+	case IDUUID:
+		var u [16]byte
+		binary.BigEndian.PutUint64(u[0:8], derive(c.key, tagUUID, i))
+		binary.BigEndian.PutUint64(u[8:16], derive(c.key, tagUUID^tagSecond, i))
+		u[6] = u[6]&0x0f | 0x40 // version 4
+		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u[:]}
+	case IDField:
+		w := c.pool.Get().(*Worker)
+		defer c.pool.Put(w)
+		w.noRefs = true
+		d := w.Doc(i)
+		w.noRefs = false
+		for _, e := range d {
+			if e.Key == c.spec.ID.Field {
+				return e.Value
+			}
+		}
+		return nil
+	default:
+		return bson.ObjectID(c.ObjectID(i))
+	}
+}
+
+// Doc builds document i. It takes a Worker from a pool; loops that generate
+// many documents in one goroutine can hold their own Worker instead.
+func (c *Collection) Doc(i int64) bson.D {
+	w := c.pool.Get().(*Worker)
+	d := w.Doc(i)
+	c.pool.Put(w)
+	return d
+}
+
+// Worker builds documents of one collection in one goroutine: it owns a
+// gofakeit Faker that is reseeded for every document, so that document i
+// does not depend on which documents the worker built before.
+type Worker struct {
+	c      *Collection
+	src    *mrand.PCG
+	f      *gofakeit.Faker
+	sb     strings.Builder
+	noRefs bool
+}
+
+// NewWorker returns a Worker for c. A Worker is not safe for concurrent use.
+func (c *Collection) NewWorker() *Worker {
+	src := mrand.NewPCG(0, 0)
+	return &Worker{c: c, src: src, f: gofakeit.NewFaker(src, false)}
+}
+
+// Doc builds document i: _id first, then the kind's or template's fields,
+// then references the kind does not fill itself, then createdAt for
+// templates that do not have one.
+func (w *Worker) Doc(i int64) bson.D {
+	c := w.c
+	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
+	var d bson.D
+	if c.kind != nil {
+		d = make(bson.D, 1, 1+len(c.kind.fields())+len(c.refs))
+		d = c.kind.build(w, i, d)
+	} else {
+		t := c.spec.Template
+		d = make(bson.D, 1, 2+len(t.root.keys)+len(c.refs))
+		for k, key := range t.root.keys {
+			d = append(d, bson.E{Key: key, Value: t.root.children[k].build(w.f, i, &w.sb)})
+		}
+	}
+	for k := range c.refs {
+		r := &c.refs[k]
+		if c.kind != nil && findRef(c.kind.refs(), r.Field) >= 0 {
+			continue // the kind placed it
+		}
+		v := w.refValue(r.Field)
+		if at := indexOf(d, r.Field); at > 0 {
+			d[at].Value = v
+		} else {
+			d = append(d, bson.E{Key: r.Field, Value: v})
+		}
+	}
+	if c.kind == nil && indexOf(d, "createdAt") < 0 {
+		d = append(d, bson.E{Key: "createdAt", Value: c.CreatedAt(i)})
+	}
+	if c.spec.ID.Kind == IDField {
+		if at := indexOf(d, c.spec.ID.Field); at > 0 {
+			d[0] = bson.E{Key: "_id", Value: d[at].Value}
+		}
+	} else {
+		d[0] = bson.E{Key: "_id", Value: c.ID(i)}
+	}
+	return d
+}
+
+func indexOf(d bson.D, key string) int {
+	for k := 1; k < len(d); k++ {
+		if d[k].Key == key {
+			return k
+		}
+	}
+	return -1
+}
+
+// refValue picks the target(s) of reference field from the document's random
+// stream: one _id, or an array of Min..Max of them.
+func (w *Worker) refValue(field string) any {
+	c := w.c
+	var r *boundRef
+	for k := range c.refs {
+		if c.refs[k].Field == field {
+			r = &c.refs[k]
+			break
+		}
+	}
+	if r == nil || r.to.spec.Count <= 0 {
+		return nil // Validate makes this unreachable
+	}
+	pick := func() any {
+		j := int64(w.f.Uint64() % uint64(r.to.spec.Count))
+		if w.noRefs {
+			return nil
+		}
+		return r.to.ID(j)
+	}
+	if r.Max == 0 {
+		return pick()
+	}
+	n := r.Min + w.f.IntN(r.Max-r.Min+1)
+	a := make(bson.A, n)
+	for k := range a {
+		a[k] = pick()
+	}
+	return a
+}
+
+// Iter returns an iterator over documents [from, to) of c, for streaming in
+// one goroutine.
+func (c *Collection) Iter(from, to int64) *Iter {
+	from, to = max(from, 0), min(to, c.spec.Count)
+	return &Iter{w: c.NewWorker(), next: from, to: to}
+}
+
+// Iter streams documents in order.
+type Iter struct {
+	w    *Worker
+	next int64
+	to   int64
+	i    int64
+	doc  bson.D
+}
+
+// Next builds the next document; it returns false at the end.
+func (it *Iter) Next() bool {
+	if it.next >= it.to {
+		it.doc = nil
+		return false
+	}
+	it.i = it.next
+	it.doc = it.w.Doc(it.i)
+	it.next++
+	return true
+}
+
+// Index is the number of the current document.
+func (it *Iter) Index() int64 { return it.i }
+
+// Doc is the current document.
+func (it *Iter) Doc() bson.D { return it.doc }

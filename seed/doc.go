@@ -1,0 +1,55 @@
+// Package seed makes realistic mock documents for MongoDB and writes them.
+//
+// # Model
+//
+// A [Plan] names one or more collections, each with a document count, a
+// built-in kind (user, employee, product, order) or a JSON [Template], an
+// `_id` strategy ([IDStrategy]) and references to other collections. Plan.Build
+// validates the whole plan before anything is generated and returns a
+// [Dataset] holding one [Collection] generator per collection.
+//
+// A Collection is random access: Doc(i) builds document i and ID(i) its `_id`
+// without building the document (except for field:NAME strategies, where the
+// `_id` is part of the document). Document i depends only on the plan's seed,
+// the collection name, the collection's settings and i, so documents can be
+// generated in parallel, a run can be resumed, a reference is the `_id` of a
+// document chosen from the seed (orders.userId = users.ID(j)), and a database
+// can be checked by rebuilding the documents it should hold.
+//
+// # Determinism and time
+//
+// With a seed (Plan.Seeded), the same plan gives byte-identical documents and
+// ObjectIDs on every run and machine. The time base is Plan.At; when it is zero
+// and the plan is seeded, it is [DefaultBase] (2024-01-01T00:00:00Z). Plan.Span
+// spreads the timestamps evenly over the window [base-span, base]: document 0
+// gets base-span, the last document gets base. A document's createdAt equals
+// its ObjectID timestamp (whole seconds), also when the `_id` is not an
+// ObjectID.
+//
+// Without a seed, a random seed is drawn, the time base is the current clock
+// (whole seconds) and ObjectIDs take the process-unique random value of a fresh
+// oid.Generator: the data and IDs are different on every run.
+//
+// # ObjectIDs
+//
+// ObjectID i of a collection is: the 4-byte timestamp of document i, a 5-byte
+// random value and a 3-byte counter (counterStart + i) mod 2^24. The random
+// value is derived from the seed and the collection name, as if each
+// collection had been written by its own process. Past 2^24 documents the
+// counter would repeat, so the random value is incremented (as a 40-bit
+// number) by i >> 24: IDs stay unique for any count.
+//
+// # Value types
+//
+// Documents hold only values that survive relaxed Extended JSON byte for byte:
+// int32 (int64 only for values outside int32), float64, UTC datetimes at
+// millisecond precision, strings, booleans, arrays, embedded documents,
+// ObjectIDs and binary (UUIDs). `_id` is always the first field.
+//
+// # Writing
+//
+// [Insert] streams a Collection into a *mongo.Collection with unordered bulk
+// inserts from several workers, in constant memory; generation overlaps
+// insertion. With Resume, duplicate-key errors (code 11000) count as documents
+// already there.
+package seed

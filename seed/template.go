@@ -1,0 +1,390 @@
+package seed
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// ErrTemplate is wrapped by every template error.
+var ErrTemplate = errors.New("invalid template")
+
+// Template is a parsed --template file: a JSON object whose string values may
+// hold gofakeit placeholders such as {firstname} or {number:1,100}, and
+// {index}, the document number. Objects and arrays nest. Text outside
+// placeholders is kept as written.
+//
+// A string that is exactly one placeholder of a numeric or boolean gofakeit
+// function ({number:1,100}, {bool}, {float64range:1,9}) or exactly {index}
+// becomes a number or a boolean; every other string stays a string. JSON
+// integers become int32 (int64 when they do not fit), other numbers float64.
+type Template struct {
+	name   string
+	root   *tnode
+	fields []string
+	// indexed holds the top-level fields whose value is a string containing
+	// {index}: unique by construction, so usable as field:NAME _id.
+	indexed map[string]bool
+}
+
+type tkind int
+
+const (
+	tConst tkind = iota
+	tObject
+	tArray
+	tPattern
+)
+
+type tnode struct {
+	kind     tkind
+	value    any      // tConst
+	keys     []string // tObject
+	children []*tnode // tObject, tArray
+	parts    []tpart  // tPattern
+	typed    string   // tPattern of one placeholder: "int", "float", "bool" or ""
+}
+
+type tpart struct {
+	lit   string // literal text, when ph is empty and !index
+	ph    string // a placeholder with its braces, passed to gofakeit
+	index bool
+}
+
+// LoadTemplate reads and parses a template file.
+func LoadTemplate(path string) (*Template, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrTemplate, err)
+	}
+	return ParseTemplate(path, data)
+}
+
+// ParseTemplate parses a template; name is used in error messages. Every
+// placeholder is tried once with gofakeit, so a bad one is reported here, with
+// its JSON path, before anything is generated.
+func ParseTemplate(name string, data []byte) (*Template, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &tparser{dec: dec, name: name, probe: gofakeit.New(1)}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, p.errf("$", "expected a JSON object: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, p.errf("$", "expected a JSON object at the top, got %v", tok)
+	}
+	root, err := p.object("$")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, p.errf("$", "unexpected data after the top-level object")
+	}
+	t := &Template{name: name, root: root, indexed: map[string]bool{}}
+	for k, key := range root.keys {
+		if key == "_id" {
+			return nil, p.errf("$._id", "the _id is set by the --id strategy; remove it from the template")
+		}
+		t.fields = append(t.fields, key)
+		if c := root.children[k]; c.kind == tPattern {
+			for _, part := range c.parts {
+				if part.index {
+					t.indexed[key] = true
+				}
+			}
+		}
+	}
+	return t, nil
+}
+
+// Name is the file name the template was read from.
+func (t *Template) Name() string { return t.name }
+
+// Fields lists the template's top-level fields in order.
+func (t *Template) Fields() []string { return append([]string(nil), t.fields...) }
+
+type tparser struct {
+	dec   *json.Decoder
+	name  string
+	probe *gofakeit.Faker
+}
+
+func (p *tparser) errf(path, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s: %s", ErrTemplate, p.name, path, fmt.Sprintf(format, args...))
+}
+
+func (p *tparser) object(path string) (*tnode, error) {
+	n := &tnode{kind: tObject}
+	seen := map[string]bool{}
+	for p.dec.More() {
+		tok, err := p.dec.Token()
+		if err != nil {
+			return nil, p.errf(path, "%v", err)
+		}
+		key, _ := tok.(string)
+		kpath := path + "." + key
+		if seen[key] {
+			return nil, p.errf(kpath, "duplicate key %q", key)
+		}
+		if key == "" || strings.HasPrefix(key, "$") || strings.ContainsRune(key, 0) {
+			return nil, p.errf(kpath, "field name %q: expected a name that does not start with $", key)
+		}
+		seen[key] = true
+		v, err := p.value(kpath)
+		if err != nil {
+			return nil, err
+		}
+		n.keys = append(n.keys, key)
+		n.children = append(n.children, v)
+	}
+	if _, err := p.dec.Token(); err != nil {
+		return nil, p.errf(path, "%v", err)
+	}
+	return n, nil
+}
+
+func (p *tparser) array(path string) (*tnode, error) {
+	n := &tnode{kind: tArray}
+	for i := 0; p.dec.More(); i++ {
+		v, err := p.value(fmt.Sprintf("%s[%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		n.children = append(n.children, v)
+	}
+	if _, err := p.dec.Token(); err != nil {
+		return nil, p.errf(path, "%v", err)
+	}
+	return n, nil
+}
+
+func (p *tparser) value(path string) (*tnode, error) {
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, p.errf(path, "%v", err)
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return p.object(path)
+		}
+		return p.array(path)
+	case string:
+		return p.pattern(path, v)
+	case json.Number:
+		num, err := jsonNumber(v)
+		if err != nil {
+			return nil, p.errf(path, "%v", err)
+		}
+		return &tnode{kind: tConst, value: num}, nil
+	case bool:
+		return &tnode{kind: tConst, value: v}, nil
+	case nil:
+		return &tnode{kind: tConst, value: nil}, nil
+	}
+	return nil, p.errf(path, "unexpected %v", tok)
+}
+
+func jsonNumber(n json.Number) (any, error) {
+	s := n.String()
+	if !strings.ContainsAny(s, ".eE") {
+		i, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %s: expected an integer within 64 bits", s)
+		}
+		return intValue(i), nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("number %s: expected a finite float64", s)
+	}
+	return f, nil
+}
+
+// intValue is the smallest BSON integer that holds i, so that relaxed
+// Extended JSON reads it back with the same type.
+func intValue(i int64) any {
+	if i >= math.MinInt32 && i <= math.MaxInt32 {
+		return int32(i)
+	}
+	return i
+}
+
+func (p *tparser) pattern(path, s string) (*tnode, error) {
+	var parts []tpart
+	rest := s
+	for rest != "" {
+		start := strings.IndexByte(rest, '{')
+		if start < 0 {
+			parts = append(parts, tpart{lit: rest})
+			break
+		}
+		if start > 0 {
+			parts = append(parts, tpart{lit: rest[:start]})
+		}
+		end, depth := -1, 0
+		for j := start; j < len(rest); j++ {
+			if rest[j] == '{' {
+				depth++
+			} else if rest[j] == '}' {
+				depth--
+				if depth == 0 {
+					end = j
+					break
+				}
+			}
+		}
+		if end < 0 {
+			return nil, p.errf(path, "%q: unclosed placeholder %q: expected {name} or {name:params}", s, rest[start:])
+		}
+		body := rest[start+1 : end]
+		switch {
+		case body == "":
+			parts = append(parts, tpart{lit: "{}"})
+		case body == "index":
+			parts = append(parts, tpart{index: true})
+		default:
+			if err := p.checkPlaceholder(body); err != nil {
+				return nil, p.errf(path, "%q: placeholder {%s}: %v", s, body, err)
+			}
+			parts = append(parts, tpart{ph: "{" + body + "}"})
+		}
+		rest = rest[end+1:]
+	}
+	if len(parts) == 0 {
+		return &tnode{kind: tConst, value: ""}, nil
+	}
+	if len(parts) == 1 && parts[0].ph == "" && !parts[0].index {
+		return &tnode{kind: tConst, value: parts[0].lit}, nil
+	}
+	n := &tnode{kind: tPattern, parts: parts}
+	if len(parts) == 1 {
+		if parts[0].index {
+			n.typed = "int"
+		} else {
+			name, _, _ := strings.Cut(strings.Trim(parts[0].ph, "{}"), ":")
+			n.typed = outputKind(gofakeit.GetFuncLookup(name).Output)
+		}
+	}
+	return n, nil
+}
+
+// outputKind maps a gofakeit output type to the BSON value kind a whole-string
+// placeholder becomes.
+func outputKind(out string) string {
+	switch out {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32":
+		return "int"
+	case "float32", "float64":
+		return "float"
+	case "bool":
+		return "bool"
+	}
+	return ""
+}
+
+// checkPlaceholder runs a placeholder once so that an unknown function or bad
+// parameters are found at parse time.
+func (p *tparser) checkPlaceholder(body string) (err error) {
+	name, _, _ := strings.Cut(body, ":")
+	info := gofakeit.GetFuncLookup(name)
+	if info == nil {
+		return fmt.Errorf("unknown function %q: expected a gofakeit function such as {firstname}, {email} or {number:1,100}, or {index}", name)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("gofakeit failed: %v", r)
+		}
+	}()
+	out, err := p.probe.Generate("{" + body + "}")
+	if err != nil {
+		return err
+	}
+	if out == "{"+body+"}" {
+		return fmt.Errorf("gofakeit left it unexpanded")
+	}
+	if k := outputKind(info.Output); k != "" {
+		if _, err := typedValue(k, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func typedValue(kind, s string) (any, error) {
+	switch kind {
+	case "int":
+		i, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			u, uerr := strconv.ParseUint(s, 10, 64)
+			if uerr != nil {
+				return nil, fmt.Errorf("value %q: expected an integer", s)
+			}
+			return float64(u), nil
+		}
+		return intValue(i), nil
+	case "float":
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("value %q: expected a finite number", s)
+		}
+		return f, nil
+	case "bool":
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, fmt.Errorf("value %q: expected true or false", s)
+		}
+		return b, nil
+	}
+	return s, nil
+}
+
+// build returns the document value of n for document i.
+func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
+	switch n.kind {
+	case tObject:
+		d := make(bson.D, len(n.keys))
+		for k, key := range n.keys {
+			d[k] = bson.E{Key: key, Value: n.children[k].build(f, i, sb)}
+		}
+		return d
+	case tArray:
+		a := make(bson.A, len(n.children))
+		for k, c := range n.children {
+			a[k] = c.build(f, i, sb)
+		}
+		return a
+	case tPattern:
+		sb.Reset()
+		for _, part := range n.parts {
+			switch {
+			case part.index:
+				sb.WriteString(strconv.FormatInt(i, 10))
+			case part.ph != "":
+				out, err := f.Generate(part.ph)
+				if err == nil {
+					sb.WriteString(out)
+				}
+			default:
+				sb.WriteString(part.lit)
+			}
+		}
+		if n.typed != "" {
+			if v, err := typedValue(n.typed, sb.String()); err == nil {
+				return v
+			}
+		}
+		return sb.String()
+	}
+	return n.value
+}
