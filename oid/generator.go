@@ -11,9 +11,9 @@ import (
 // Generator makes IDs that share one 5-byte random value and take
 // consecutive counter values. It is safe for concurrent use.
 type Generator struct {
-	clock   func() time.Time
-	random  [5]byte
 	counter atomic.Uint32 // next counter value; only the low 24 bits are used
+	head    [5]byte       // the random value, bytes 4..8 of every ID
+	clock   func() time.Time
 }
 
 // Config sets up a Generator. Zero fields are filled in: the clock is
@@ -27,13 +27,10 @@ type Config struct {
 // NewGenerator builds a Generator from cfg.
 func NewGenerator(cfg Config) *Generator {
 	g := &Generator{clock: cfg.Clock}
-	if g.clock == nil {
-		g.clock = time.Now
-	}
 	if cfg.Random != nil {
-		g.random = *cfg.Random
+		g.head = *cfg.Random
 	} else {
-		_, _ = rand.Read(g.random[:]) // crypto/rand.Read never fails
+		_, _ = rand.Read(g.head[:]) // crypto/rand.Read never fails
 	}
 	var start uint32
 	if cfg.CounterStart != nil {
@@ -58,12 +55,21 @@ func defaultGenerator() *Generator {
 }
 
 // Random is the generator's 5-byte process-unique value.
-func (g *Generator) Random() [5]byte { return g.random }
+func (g *Generator) Random() [5]byte { return g.head }
+
+// now is the clock's Unix seconds modulo 2^32. A nil clock means the system
+// wall clock, read directly (see wallSeconds).
+func (g *Generator) now() uint32 {
+	if g.clock == nil {
+		return uint32(wallSeconds())
+	}
+	return uint32(g.clock().Unix())
+}
 
 // New is the next ID: the clock's seconds (modulo 2^32), the random value and
 // the next counter.
 func (g *Generator) New() ID {
-	return g.make(uint32(g.clock().Unix()), g.counter.Add(1)-1)
+	return g.make(g.now(), g.counter.Add(1)-1)
 }
 
 // NewWithTime is the next ID with t's seconds; t must lie in MinTime..MaxTime.
@@ -80,10 +86,11 @@ func (g *Generator) Fill(ids []ID) {
 	if len(ids) == 0 {
 		return
 	}
-	g.fill(ids, uint32(g.clock().Unix()))
+	g.fill(ids, g.now())
 }
 
-// FillWithTime is Fill with t's seconds instead of the clock.
+// FillWithTime is Fill with t's seconds instead of the clock; t must lie in
+// MinTime..MaxTime.
 func (g *Generator) FillWithTime(ids []ID, t time.Time) error {
 	if err := CheckTime(t); err != nil {
 		return err
@@ -96,20 +103,25 @@ func (g *Generator) FillWithTime(ids []ID, t time.Time) error {
 
 func (g *Generator) fill(ids []ID, secs uint32) {
 	c := g.counter.Add(uint32(len(ids))) - uint32(len(ids))
-	var head ID
+	// Each ID is two stores: bytes 0..7 (timestamp and 4 random bytes) are
+	// the same for the whole batch; bytes 8..11 are the last random byte and
+	// the counter.
+	var head [8]byte
 	putUint32(head[0:4], secs)
-	copy(head[4:9], g.random[:])
+	copy(head[4:8], g.head[:4])
+	lo := binary.LittleEndian.Uint64(head[:])
+	r4 := uint32(g.head[4]) << 24
 	for i := range ids {
-		n := c + uint32(i)
-		head[9], head[10], head[11] = byte(n>>16), byte(n>>8), byte(n)
-		ids[i] = head
+		id := &ids[i]
+		binary.LittleEndian.PutUint64(id[0:8], lo)
+		binary.BigEndian.PutUint32(id[8:12], r4|(c+uint32(i))&0xFFFFFF)
 	}
 }
 
 func (g *Generator) make(secs, c uint32) ID {
 	var id ID
 	putUint32(id[0:4], secs)
-	copy(id[4:9], g.random[:])
+	copy(id[4:9], g.head[:])
 	id[9], id[10], id[11] = byte(c>>16), byte(c>>8), byte(c)
 	return id
 }

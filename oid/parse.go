@@ -2,51 +2,141 @@ package oid
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 )
 
-// Errors returned by Parse and the unmarshalers; match them with errors.Is.
+// Errors returned by Parse, FromBytes and the unmarshalers; match them with
+// errors.Is. Every Parse failure matches ErrInvalidHex, and also
+// ErrInvalidLength or ErrInvalidChar.
 var (
 	ErrInvalidHex    = errors.New("oid: invalid ObjectID hex")
 	ErrInvalidLength = errors.New("oid: invalid ObjectID length")
+	ErrInvalidChar   = errors.New("oid: invalid character in ObjectID hex")
+	ErrInvalidJSON   = errors.New("oid: invalid ObjectID JSON")
 )
+
+// ParseError describes text that is not an ObjectID. Use errors.As to get
+// the position of a bad character.
+type ParseError struct {
+	Input  string // the text given (the message shows at most 64 bytes of it)
+	Reason string // "length 23, expected 24 hex characters", ...
+	Pos    int    // byte offset of the bad character, or -1 for a wrong length
+	kind   error  // ErrInvalidLength or ErrInvalidChar
+}
+
+func (e *ParseError) Error() string {
+	return "oid: invalid ObjectID " + quoteShort(e.Input) + ": " + e.Reason
+}
+
+// Unwrap lets errors.Is match both ErrInvalidHex and the precise kind.
+func (e *ParseError) Unwrap() []error { return []error{ErrInvalidHex, e.kind} }
+
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(s[:64]) + "..."
+	}
+	return strconv.Quote(s)
+}
 
 const hexDigits = "0123456789abcdef"
 
 // unhex maps a character to its value, or 0xFF when it is not a hex digit.
-var unhex = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xFF
-	}
-	for i := byte(0); i < 10; i++ {
-		t['0'+i] = i
-	}
-	for i := byte(0); i < 6; i++ {
-		t['a'+i] = 10 + i
-		t['A'+i] = 10 + i
-	}
-	return t
-}()
+var unhex = [256]byte{
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 10, 11, 12, 13, 14, 15, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 10, 11, 12, 13, 14, 15, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+}
 
-// Parse reads 24 hexadecimal characters. Upper case is accepted, as the
-// driver and mongosh accept it; output is always lower case.
+// Parse reads exactly 24 hexadecimal characters, either case (see the package
+// doc). The error is a *ParseError wrapping ErrInvalidHex.
 func Parse(s string) (ID, error) {
-	var id ID
 	if len(s) != 24 {
-		return Nil, fmt.Errorf("%w: %q: length %d, expected 24 hex characters", ErrInvalidLength, s, len(s))
+		return Nil, lengthError(s)
 	}
-	for i := 0; i < 12; i++ {
-		hi, lo := unhex[s[2*i]], unhex[s[2*i+1]]
-		if hi|lo == 0xFF || hi > 15 || lo > 15 {
-			p := 2 * i
-			if hi <= 15 {
-				p++
-			}
-			return Nil, fmt.Errorf("%w: %q: invalid character %q at position %d, expected 0-9 or a-f", ErrInvalidHex, s, s[p], p)
-		}
-		id[i] = hi<<4 | lo
+	var id ID
+	if !decode(&id, s) {
+		return Nil, charError(s)
 	}
 	return id, nil
+}
+
+// parseBytes is Parse for a byte slice, without converting it to a string
+// on the success path.
+func parseBytes(b []byte) (ID, error) {
+	if len(b) != 24 {
+		return Nil, lengthError(string(b))
+	}
+	var id ID
+	if !decodeBytes(&id, b) {
+		return Nil, charError(string(b))
+	}
+	return id, nil
+}
+
+// decode fills id from 24 hex characters and reports whether all were valid.
+// It checks once at the end rather than per byte, so the valid case, which
+// matters for speed, runs without branches. s must be 24 bytes long.
+func decode(id *ID, s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	var bad byte
+	for i := 0; i < 23; i += 2 {
+		hi, lo := unhex[s[i]], unhex[s[i+1]]
+		bad |= hi | lo
+		id[i>>1] = hi<<4 | lo&0xF
+	}
+	return bad&0xF0 == 0
+}
+
+// decodeBytes is decode for a byte slice (a separate copy: a generic
+// version is slower, and converting to a string would copy).
+func decodeBytes(id *ID, s []byte) bool {
+	if len(s) != 24 {
+		return false
+	}
+	var bad byte
+	for i := 0; i < 23; i += 2 {
+		hi, lo := unhex[s[i]], unhex[s[i+1]]
+		bad |= hi | lo
+		id[i>>1] = hi<<4 | lo&0xF
+	}
+	return bad&0xF0 == 0
+}
+
+func lengthError(s string) error {
+	return &ParseError{Input: s, Pos: -1, kind: ErrInvalidLength,
+		Reason: "length " + strconv.Itoa(len(s)) + ", expected 24 hex characters"}
+}
+
+func charError(s string) error {
+	for i := 0; i < len(s); i++ {
+		if unhex[s[i]] == 0xFF {
+			return &ParseError{Input: s, Pos: i, kind: ErrInvalidChar,
+				Reason: "invalid character " + quoteChar(s[i]) + " at position " + strconv.Itoa(i) + ", expected 0-9, a-f or A-F"}
+		}
+	}
+	return &ParseError{Input: s, Pos: -1, kind: ErrInvalidChar, Reason: "invalid character"}
+}
+
+func quoteChar(c byte) string {
+	if c >= 0x20 && c < 0x7F {
+		return strconv.QuoteRune(rune(c))
+	}
+	return "0x" + string(hexDigits[c>>4]) + string(hexDigits[c&0xF])
 }
 
 // MustParse is Parse that panics on error, for constants in programs and tests.
@@ -58,33 +148,27 @@ func MustParse(s string) ID {
 	return id
 }
 
-// IsValid reports whether s is a valid hex ObjectID.
+// IsValid reports whether Parse accepts s.
 func IsValid(s string) bool {
-	_, err := Parse(s)
-	return err == nil
+	if len(s) != 24 {
+		return false
+	}
+	var id ID
+	return decode(&id, s)
 }
 
-// FromBytes copies a 12-byte slice into an ID.
+// FromBytes copies a 12-byte slice into an ID; any other length is an error
+// wrapping ErrInvalidLength.
 func FromBytes(b []byte) (ID, error) {
 	if len(b) != 12 {
-		return Nil, fmt.Errorf("%w: %d bytes, expected 12", ErrInvalidLength, len(b))
+		return Nil, &lengthBytesError{n: len(b)}
 	}
 	return ID(b), nil
 }
 
-// AppendHex appends the 24 lower-case hex characters of id to b.
-func (id ID) AppendHex(b []byte) []byte {
-	for _, c := range id {
-		b = append(b, hexDigits[c>>4], hexDigits[c&0xF])
-	}
-	return b
-}
+type lengthBytesError struct{ n int }
 
-// Hex is the 24 lower-case hex characters of id.
-func (id ID) Hex() string {
-	var buf [24]byte
-	return string(id.AppendHex(buf[:0]))
+func (e *lengthBytesError) Error() string {
+	return "oid: invalid ObjectID length: " + strconv.Itoa(e.n) + " bytes, expected 12"
 }
-
-// String is Hex (the driver's String prints ObjectID("...") instead).
-func (id ID) String() string { return id.Hex() }
+func (e *lengthBytesError) Unwrap() error { return ErrInvalidLength }

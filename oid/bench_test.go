@@ -1,0 +1,138 @@
+package oid_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/oid"
+)
+
+// Benchmarks side by side with the driver's, for benchstat:
+//
+//	go test -run '^$' -bench . -count 5 ./oid/ | benchstat -col /impl -
+
+var (
+	sinkID  oid.ID
+	sinkDID bson.ObjectID
+	sinkStr string
+	sinkB   []byte
+	sinkErr error
+)
+
+const benchHex = "507f1f77bcf86cd799439011"
+
+func BenchmarkNew(b *testing.B) {
+	b.Run("impl=oid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkID = oid.New()
+		}
+	})
+	b.Run("impl=driver", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkDID = bson.NewObjectID()
+		}
+	})
+}
+
+// BenchmarkFill reports the time per ID of a batch of 1,024.
+func BenchmarkFillPerID(b *testing.B) {
+	b.Run("impl=oid", func(b *testing.B) {
+		b.ReportAllocs()
+		g := oid.NewGenerator(oid.Config{})
+		ids := make([]oid.ID, 1024)
+		n := 0
+		for b.Loop() {
+			g.Fill(ids)
+			n++
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*len(ids)), "ns/id")
+	})
+	b.Run("impl=driver", func(b *testing.B) {
+		b.ReportAllocs()
+		ids := make([]bson.ObjectID, 1024)
+		n := 0
+		for b.Loop() {
+			for i := range ids {
+				ids[i] = bson.NewObjectID()
+			}
+			n++
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*len(ids)), "ns/id")
+	})
+}
+
+func BenchmarkHex(b *testing.B) {
+	id := oid.MustParse(benchHex)
+	b.Run("impl=oid/AppendHex", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 24)
+		for b.Loop() {
+			buf = id.AppendHex(buf[:0])
+		}
+		sinkB = buf
+	})
+	b.Run("impl=oid/Hex", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkStr = id.Hex()
+		}
+	})
+	b.Run("impl=driver/Hex", func(b *testing.B) {
+		b.ReportAllocs()
+		d := bson.ObjectID(id)
+		for b.Loop() {
+			sinkStr = d.Hex()
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	b.Run("impl=oid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkID, sinkErr = oid.Parse(benchHex)
+		}
+	})
+	b.Run("impl=driver", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkDID, sinkErr = bson.ObjectIDFromHex(benchHex)
+		}
+	})
+}
+
+func BenchmarkUnmarshalJSONOid(b *testing.B) {
+	in := []byte(`{"$oid":"507f1f77bcf86cd799439011"}`)
+	b.Run("impl=oid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkErr = sinkID.UnmarshalJSON(in)
+		}
+	})
+	b.Run("impl=driver", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkErr = sinkDID.UnmarshalJSON(in)
+		}
+	})
+}
+
+func BenchmarkMarshalJSON(b *testing.B) {
+	id := oid.MustParse(benchHex)
+	b.Run("impl=oid", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkB, sinkErr = id.MarshalJSON()
+		}
+	})
+	b.Run("impl=driver", func(b *testing.B) {
+		b.ReportAllocs()
+		d := bson.ObjectID(id)
+		for b.Loop() {
+			sinkB, sinkErr = d.MarshalJSON()
+		}
+	})
+}

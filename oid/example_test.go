@@ -1,0 +1,102 @@
+package oid_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/oidkit/oidkit/oid"
+)
+
+func ExampleParse() {
+	id, err := oid.Parse("507f1f77bcf86cd799439011")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(id.Timestamp().Format(time.RFC3339), id.Unix())
+	fmt.Printf("random %x counter %d\n", id.Random(), id.Counter())
+	// Output:
+	// 2012-10-17T21:13:27Z 1350508407
+	// random bcf86cd799 counter 4427793
+}
+
+func ExampleParse_error() {
+	_, err := oid.Parse("507f1f7zbcf86cd799439011")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, oid.ErrInvalidHex), errors.Is(err, oid.ErrInvalidChar))
+	_, err = oid.Parse("507f1f77")
+	fmt.Println(err)
+	// Output:
+	// oid: invalid ObjectID "507f1f7zbcf86cd799439011": invalid character 'z' at position 7, expected 0-9, a-f or A-F
+	// true true
+	// oid: invalid ObjectID "507f1f77": length 8, expected 24 hex characters
+}
+
+func ExampleNewGenerator() {
+	// A deterministic generator: fixed clock, random value and counter start.
+	start := uint32(12345)
+	g := oid.NewGenerator(oid.Config{
+		Clock:        func() time.Time { return time.Unix(1700000000, 0) },
+		Random:       &[5]byte{0x3f, 0x2a, 0x91, 0xc8, 0xd4},
+		CounterStart: &start,
+	})
+	fmt.Println(g.New())
+	fmt.Println(g.New())
+	// Output:
+	// 6553f1003f2a91c8d4003039
+	// 6553f1003f2a91c8d400303a
+}
+
+func ExampleGenerator_Fill() {
+	start := uint32(0xFFFFFE)
+	g := oid.NewGenerator(oid.Config{Random: &[5]byte{1, 2, 3, 4, 5}, CounterStart: &start})
+	ids := make([]oid.ID, 3)
+	if err := g.FillWithTime(ids, time.Date(2038, 1, 19, 3, 14, 8, 0, time.UTC)); err != nil {
+		panic(err)
+	}
+	for _, id := range ids {
+		fmt.Println(id, id.Counter())
+	}
+	// Output:
+	// 800000000102030405fffffe 16777214
+	// 800000000102030405ffffff 16777215
+	// 800000000102030405000000 0
+}
+
+func ExampleFromTime() {
+	from, _ := oid.FromTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+	to, _ := oid.FromTime(time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC))
+	fmt.Printf(`{"_id":{"$gte":{"$oid":"%s"},"$lt":{"$oid":"%s"}}}`+"\n", from, to)
+	_, err := oid.FromTime(time.Date(2106, 2, 7, 6, 28, 16, 0, time.UTC))
+	fmt.Println(err)
+	// Output:
+	// {"_id":{"$gte":{"$oid":"659200800000000000000000"},"$lt":{"$oid":"659352000000000000000000"}}}
+	// oid: time outside the ObjectID range 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z: 2106-02-07T06:28:16Z
+}
+
+func ExampleID_UnmarshalJSON() {
+	var doc struct {
+		ID    oid.ID  `json:"_id"`
+		Ref   oid.ID  `json:"ref"`
+		Maybe *oid.ID `json:"maybe"`
+	}
+	in := `{"_id":{"$oid":"507f1f77bcf86cd799439011"},"ref":"6553f1003f2a91c8d4003039","maybe":null}`
+	if err := json.Unmarshal([]byte(in), &doc); err != nil {
+		panic(err)
+	}
+	out, _ := json.Marshal(doc)
+	fmt.Println(string(out))
+	// Output:
+	// {"_id":"507f1f77bcf86cd799439011","ref":"6553f1003f2a91c8d4003039","maybe":null}
+}
+
+func ExampleID_AppendHex() {
+	id := oid.MustParse("507f1f77bcf86cd799439011")
+	buf := make([]byte, 0, 64)
+	buf = append(buf, "id="...)
+	buf = id.AppendHex(buf)
+	fmt.Println(string(buf))
+	// Output:
+	// id=507f1f77bcf86cd799439011
+}

@@ -1,0 +1,5 @@
+package oid_test
+
+import "fmt"
+
+func fmtGo(v any) string { return fmt.Sprintf("%#v", v) }
