@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -90,7 +89,7 @@ type collectionFile struct {
 
 // LoadPlan reads a plan file; template paths in it are relative to the file.
 func LoadPlan(path string) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPlan, err)
 	}

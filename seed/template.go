@@ -62,7 +62,7 @@ type tpart struct {
 
 // LoadTemplate reads and parses a template file.
 func LoadTemplate(path string) (*Template, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrTemplate, err)
 	}
@@ -387,4 +387,33 @@ func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
 		return sb.String()
 	}
 	return n.value
+}
+
+// maxFileSize bounds template and plan files: they describe documents, they
+// are not data.
+const maxFileSize = 4 << 20
+
+// readSmallFile reads a regular file of at most maxFileSize bytes, so that a
+// path such as /dev/zero fails instead of hanging.
+func readSmallFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: expected a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxFileSize)
+	}
+	return data, nil
 }

@@ -1,13 +1,61 @@
 package cli
 
-import ucli "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/mongoserver"
+)
 
 func (a *App) serverCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:  "server",
-		Usage: "(being built)",
-		Action: func(*ucli.Context) error {
-			return failuref("server: not built yet")
+		Name:      "server",
+		Usage:     "run the embedded MongoDB-compatible server on a port",
+		UsageText: "oidkit server [--listen 127.0.0.1:27017] [--data-dir DIR]",
+		Description: "Exposes the embedded server (FerretDB, SQLite backend) over --data-dir so that\n" +
+			"any MongoDB client can look at seeded data. Prints the connection string, then\n" +
+			"runs until SIGINT or SIGTERM. In a container, listen on 0.0.0.0:27017.",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "listen", EnvVars: []string{"OIDKIT_LISTEN"}, Value: "127.0.0.1:27017", Usage: "TCP address `host:port` to listen on"},
+			&ucli.StringFlag{Name: "data-dir", EnvVars: []string{"OIDKIT_DATA_DIR"}, Value: mongoserver.DefaultDataDir, Usage: "data directory"},
 		},
+		Action: a.runServer,
 	}
+}
+
+func (a *App) runServer(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("server: unexpected argument %q; see oidkit server --help", c.Args().First())
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	dir := c.String("data-dir")
+	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: c.String("listen")})
+	if err != nil {
+		if isListenError(err) {
+			return usageErrorf("--listen %q: %v", c.String("listen"), err)
+		}
+		return failuref("server: %v", err)
+	}
+	fmt.Fprintf(a.stdout, "%s\n", srv.URI())
+	fmt.Fprintf(a.stderr, "oidkit server: listening on %s, data in %s; stop with Ctrl-C or SIGTERM\n", srv.Addr(), dir)
+	select {
+	case <-ctx.Done():
+		_ = srv.Close()
+		fmt.Fprintf(a.stderr, "oidkit server: stopped\n")
+		return nil
+	case <-srv.Done():
+		return failuref("server on %s stopped unexpectedly", srv.Addr())
+	}
+}
+
+// isListenError tells a malformed --listen (bad usage) from a run-time
+// failure such as a port already in use.
+func isListenError(err error) bool {
+	return strings.Contains(err.Error(), "expected host:port")
 }

@@ -1,0 +1,296 @@
+package seed_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// server starts the embedded server over dir and connects a client with a
+// timeout, as openTarget does.
+func server(t testing.TB, dir string) (*mongoserver.Server, *mongo.Client) {
+	t.Helper()
+	s, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()).SetTimeout(30 * time.Second).SetServerSelectionTimeout(10 * time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.Disconnect(context.Background())
+		_ = s.Close()
+	})
+	return s, c
+}
+
+func build(t testing.TB, p *seed.Plan) *seed.Dataset {
+	t.Helper()
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// stored reads a collection back: raw documents keyed by their _id bytes.
+func stored(t testing.TB, coll *mongo.Collection) map[string]bson.Raw {
+	t.Helper()
+	cur, err := coll.Find(context.Background(), bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bson.Raw{}
+	for cur.Next(context.Background()) {
+		raw := append(bson.Raw(nil), cur.Current...)
+		k := string(raw.Lookup("_id").Value)
+		if _, dup := out[k]; dup {
+			t.Fatalf("%s: duplicate _id %v", coll.Name(), raw.Lookup("_id"))
+		}
+		out[k] = raw
+	}
+	if err := cur.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func idKey(t testing.TB, v any) string {
+	t.Helper()
+	_, b, err := bson.MarshalValue(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkExact asserts the collection holds exactly the generated documents,
+// byte for byte.
+func checkExact(t testing.TB, coll *mongo.Collection, c *seed.Collection) map[string]bson.Raw {
+	t.Helper()
+	got := stored(t, coll)
+	if int64(len(got)) != c.Len() {
+		t.Fatalf("%s holds %d documents; want %d", coll.Name(), len(got), c.Len())
+	}
+	for i := range c.Len() {
+		want, err := bson.Marshal(c.Doc(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, ok := got[idKey(t, c.ID(i))]
+		if !ok {
+			t.Fatalf("%s: document %d (_id %v) missing", coll.Name(), i, c.ID(i))
+		}
+		if !bytes.Equal(raw, want) {
+			t.Fatalf("%s: document %d differs:\n got  %v\n want %v", coll.Name(), i, raw, bson.Raw(want))
+		}
+	}
+	return got
+}
+
+func TestInsertEveryKindAndStrategy(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	db := client.Database("kinds")
+	unique := map[string]string{seed.KindUser: "email", seed.KindEmployee: "employeeNumber", seed.KindProduct: "code", seed.KindOrder: "number"}
+	for _, kind := range seed.Kinds() {
+		for _, strat := range []string{"objectid", "int", "uuid", "field:" + unique[kind]} {
+			t.Run(kind+"/"+strat, func(t *testing.T) {
+				id, _ := seed.ParseIDStrategy(strat)
+				name := kind + "_" + strings.ReplaceAll(strat, ":", "_")
+				p := &seed.Plan{Seed: 11, Seeded: true, Span: 48 * time.Hour, Collections: []seed.CollectionSpec{
+					{Name: name, Kind: kind, Count: 120, ID: id, IDStart: 10},
+					{Name: "users", Kind: seed.KindUser, Count: 20, RefOnly: true},
+					{Name: "products", Kind: seed.KindProduct, Count: 5, RefOnly: true},
+				}}
+				c := build(t, p).Collection(name)
+				res, err := seed.Insert(context.Background(), db.Collection(name), c, seed.InsertOptions{Batch: 25, Workers: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Inserted != 120 || res.Skipped != 0 {
+					t.Fatalf("result %+v", res)
+				}
+				checkExact(t, db.Collection(name), c)
+			})
+		}
+	}
+}
+
+func TestInsertPlanReferencesResolve(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	p, _ := seed.BuiltinPlan("shop", 150)
+	p.Seed, p.Seeded, p.DB = 3, true, "shop"
+	ds := build(t, p)
+	db := client.Database(ds.DB)
+	for _, c := range ds.Written() {
+		if _, err := seed.Insert(context.Background(), db.Collection(c.Name()), c, seed.InsertOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	users := checkExact(t, db.Collection("users"), ds.Collection("users"))
+	products := checkExact(t, db.Collection("products"), ds.Collection("products"))
+	orders := checkExact(t, db.Collection("orders"), ds.Collection("orders"))
+	refs := 0
+	for _, o := range orders {
+		u := o.Lookup("userId")
+		if _, ok := users[string(u.Value)]; !ok {
+			t.Fatalf("order %v: userId %v resolves to no user", o.Lookup("_id"), u)
+		}
+		vals, err := o.Lookup("productIds").Array().Values()
+		if err != nil || len(vals) == 0 {
+			t.Fatalf("order %v: productIds %v", o.Lookup("_id"), err)
+		}
+		for _, v := range vals {
+			if _, ok := products[string(v.Value)]; !ok {
+				t.Fatalf("order %v: productId %v resolves to no product", o.Lookup("_id"), v)
+			}
+			refs++
+		}
+	}
+	if refs < len(orders) {
+		t.Fatalf("only %d product references", refs)
+	}
+}
+
+// Two seeded runs into two databases hold byte-identical collections.
+func TestInsertDeterministic(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	dump := func(dbName string) map[string]bson.Raw {
+		p, _ := seed.BuiltinPlan("shop", 60)
+		p.Seed, p.Seeded, p.DB = 21, true, dbName
+		ds := build(t, p)
+		all := map[string]bson.Raw{}
+		for _, c := range ds.Written() {
+			coll := client.Database(dbName).Collection(c.Name())
+			if _, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Workers: 2, Batch: 7}); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range stored(t, coll) {
+				all[c.Name()+"/"+k] = v
+			}
+		}
+		return all
+	}
+	a, b := dump("run1"), dump("run2")
+	if len(a) != 60+6+180 || len(a) != len(b) {
+		t.Fatalf("%d and %d documents", len(a), len(b))
+	}
+	for k, v := range a {
+		if !bytes.Equal(v, b[k]) {
+			t.Fatalf("document %q differs between runs", k)
+		}
+	}
+}
+
+func TestInsertDuplicatesAndResume(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	coll := client.Database("dup").Collection("users")
+	c := build(t, &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 300}}}).Collection("users")
+	half := build(t, &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 120}}}).Collection("users")
+	if _, err := seed.Insert(context.Background(), coll, half, seed.InsertOptions{Batch: 50}); err != nil {
+		t.Fatal(err)
+	}
+	// Without resume a duplicate fails the run and says how far it got.
+	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Workers: 1})
+	var ie *seed.InsertError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "of 300; re-run with --resume") || !strings.Contains(err.Error(), "E11000") && !strings.Contains(err.Error(), "11000") {
+		t.Fatalf("error = %v; want an InsertError naming the duplicate key", err)
+	}
+	if res.Skipped != 0 || ie.Total != 300 {
+		t.Fatalf("result %+v, error %+v", res, ie)
+	}
+	// With resume the same run completes, counting what was there.
+	res, err = seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Inserted+res.Skipped != 300 || res.Skipped < 120 {
+		t.Fatalf("resume result %+v", res)
+	}
+	checkExact(t, coll, c)
+	// A write error that is not a duplicate key still fails a resumed run.
+	bad := build(t, &seed.Plan{Seed: 2, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 10}}}).Collection("users")
+	_, err = seed.Insert(context.Background(), client.Database("dup").Collection("$bad"), bad, seed.InsertOptions{Resume: true})
+	if err == nil {
+		t.Fatal("insert into an invalid collection name succeeded")
+	}
+}
+
+// The server dies mid-run: the error says how far the run got; after a
+// restart over the same data, --resume completes it with exactly N
+// documents and no duplicates.
+func TestInsertResumeAfterServerStops(t *testing.T) {
+	dir := t.TempDir()
+	const n = 20000
+	plan := &seed.Plan{Seed: 8, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: n}}}
+	c := build(t, plan).Collection("users")
+
+	s, client := server(t, dir)
+	coll := client.Database("resume").Collection("users")
+	var done atomic.Int64
+	stopAt := make(chan struct{})
+	var once atomic.Bool
+	errc := make(chan error, 1)
+	go func() {
+		_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 500, Workers: 2, Progress: func(p seed.Progress) {
+			done.Store(p.Inserted)
+			if p.Inserted >= 2000 && once.CompareAndSwap(false, true) {
+				close(stopAt)
+			}
+		}})
+		errc <- err
+	}()
+	select {
+	case <-stopAt:
+	case err := <-errc:
+		t.Fatalf("run finished before the server was stopped: %v", err)
+	}
+	stopped := make(chan struct{})
+	go func() { _ = s.Close(); close(stopped) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-time.After(60 * time.Second):
+		t.Fatal("Insert hangs after the server stopped")
+	}
+	<-stopped
+	var ie *seed.InsertError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error = %v; want an InsertError", err)
+	}
+	want := fmt.Sprintf("inserted %d of %d; re-run with --resume", ie.Inserted, n)
+	if !strings.Contains(err.Error(), want) || ie.Inserted < 2000 || ie.Inserted >= n {
+		t.Fatalf("error = %v; want %q with 2000 <= K < %d", err, want, n)
+	}
+	t.Logf("stopped after %d of %d: %v", ie.Inserted, n, err)
+
+	_, client2 := server(t, dir)
+	coll2 := client2.Database("resume").Collection("users")
+	res, err := seed.Insert(context.Background(), coll2, c, seed.InsertOptions{Batch: 500, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Inserted+res.Skipped != n || res.Skipped < ie.Inserted {
+		t.Fatalf("resume result %+v after %d inserted", res, ie.Inserted)
+	}
+	st := time.Now()
+	got, err := coll2.EstimatedDocumentCount(context.Background())
+	t.Logf("resume: %+v; count took %v", res, time.Since(st))
+	if err != nil || got != n {
+		t.Fatalf("count = %d, %v; want %d", got, err, n)
+	}
+	checkExact(t, coll2, c)
+}
