@@ -1,13 +1,116 @@
 package cli
 
-import ucli "github.com/urfave/cli/v2"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/web"
+)
+
+const defaultWebListen = "127.0.0.1:8080"
 
 func (a *App) webCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:  "web",
-		Usage: "(being built)",
-		Action: func(*ucli.Context) error {
-			return failuref("web: not built yet")
+		Usage: "serve the browser ObjectID generator and decoder",
+		Description: "Serves a page that generates 1-100 ObjectIDs in the browser, decodes an ID, and builds\n" +
+			"\"created between\" filters. The page is embedded in the binary: no network access, no database.\n" +
+			"Stop with Ctrl+C (SIGINT) or SIGTERM.",
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{
+				Name:    "listen",
+				Usage:   "`HOST:PORT` to listen on (port 0 picks a free port)",
+				Value:   defaultWebListen,
+				EnvVars: []string{"OIDKIT_WEB_LISTEN"},
+			},
 		},
+		Action: a.runWeb,
 	}
+}
+
+func (a *App) runWeb(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("web: unexpected argument %q; the only option is --listen HOST:PORT", c.Args().First())
+	}
+	addr := c.String("listen")
+	if err := checkListenAddr(addr); err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return failuref("web: --listen %q: %v", addr, err)
+	}
+	srv := &http.Server{
+		Handler:           web.NewHandler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	fmt.Fprintf(a.stdout, "oidkit web: serving on %s (Ctrl+C to stop)\n", pageURL(ln.Addr()))
+
+	select {
+	case err := <-served:
+		return failuref("web: serving on %s: %v", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	stop() // a second Ctrl+C now ends the process the usual way
+	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		_ = srv.Close()
+		return failuref("web: stopping: %v", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return failuref("web: serving on %s: %v", ln.Addr(), err)
+	}
+	fmt.Fprintln(a.stdout, "oidkit web: stopped")
+	return nil
+}
+
+// checkListenAddr refuses an address that cannot be a TCP listen address
+// before trying it, so a typo is a usage error (exit 2) and a busy port a
+// run-time failure (exit 1).
+func checkListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usageErrorf("web: --listen %q: expected HOST:PORT such as %s or :8080", addr, defaultWebListen)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
+			return usageErrorf("web: --listen %q: port %q: expected a number from 0 to 65535", addr, port)
+		}
+	}
+	return nil
+}
+
+// pageURL is the address to open in a browser. A wildcard listen address is
+// shown as localhost, since 0.0.0.0 and :: are not addresses to browse to.
+func pageURL(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String() + "/"
+	}
+	host := tcp.IP.String()
+	if tcp.IP == nil || tcp.IP.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)) + "/"
 }

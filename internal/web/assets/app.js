@@ -1,0 +1,210 @@
+// The page's controls. All ObjectID rules live in oid.js (window.oidkit).
+"use strict";
+
+(function () {
+  const kit = window.oidkit;
+  const $ = (id) => document.getElementById(id);
+
+  let current = []; // the IDs on screen
+
+  function showError(el, input, msg) {
+    el.textContent = msg;
+    el.hidden = !msg;
+    if (input) {
+      if (msg) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+  }
+
+  // copyText uses the asynchronous clipboard where the page may, and a
+  // selected hidden textarea with execCommand("copy") where it may not.
+  async function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(text);
+        return true;
+      } catch (e) {
+        // fall through to the fallback (permission refused, page not focused)
+      }
+    }
+    const ta = document.createElement("textarea");
+    ta.value = text;
+    ta.setAttribute("readonly", "");
+    ta.className = "offscreen";
+    document.body.appendChild(ta);
+    const active = document.activeElement;
+    ta.select();
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch (e) {
+      done = false;
+    }
+    ta.remove();
+    if (active && active.focus) active.focus();
+    return done;
+  }
+
+  async function copyWithStatus(text, statusEl, what) {
+    const done = await copyText(text);
+    statusEl.textContent = done ? "Copied " + what + "." : "Could not copy: select the text and copy it by hand.";
+  }
+
+  function download(name, type, text) {
+    const url = URL.createObjectURL(new Blob([text], { type: type }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    a.className = "offscreen";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
+  // --- Generate ---------------------------------------------------------
+
+  function readCount() {
+    const raw = $("count").value.trim();
+    if (!/^\d+$/.test(raw)) {
+      return { error: raw === "" ? "Enter how many IDs to make: a whole number from 1 to 100." :
+        "count " + JSON.stringify(raw) + ": expected a whole number from 1 to 100" };
+    }
+    const n = Number(raw);
+    if (n < 1 || n > 100) {
+      return { error: "count " + raw + ": expected a whole number from 1 to 100" };
+    }
+    return { n: n };
+  }
+
+  function render(ids) {
+    const list = $("ids");
+    list.textContent = "";
+    ids.forEach((id, i) => {
+      const li = document.createElement("li");
+      const code = document.createElement("code");
+      code.className = "id";
+      code.textContent = id;
+      const copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "small";
+      copy.textContent = "Copy";
+      copy.setAttribute("aria-label", "Copy ID " + (i + 1) + ", " + id);
+      copy.addEventListener("click", () => copyWithStatus(id, $("gen-status"), id));
+      const dec = document.createElement("button");
+      dec.type = "button";
+      dec.className = "small";
+      dec.textContent = "Decode";
+      dec.setAttribute("aria-label", "Decode ID " + (i + 1) + ", " + id);
+      dec.addEventListener("click", () => {
+        $("decode-input").value = id;
+        showDecode();
+        $("decode-section").scrollIntoView({ block: "start" });
+        $("decode-input").focus();
+      });
+      li.append(code, " ", copy, " ", dec);
+      list.appendChild(li);
+    });
+    $("gen-actions").hidden = ids.length === 0;
+  }
+
+  $("gen-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const c = readCount();
+    if (c.error) {
+      showError($("count-error"), $("count"), c.error);
+      $("count").focus();
+      return;
+    }
+    showError($("count-error"), $("count"), "");
+    current = kit.generate(c.n);
+    render(current);
+    $("gen-status").textContent = "Generated " + c.n + (c.n === 1 ? " ID." : " IDs.");
+  });
+  $("count").addEventListener("input", () => {
+    if (!$("count-error").hidden && !readCount().error) showError($("count-error"), $("count"), "");
+  });
+
+  $("copy-all").addEventListener("click", () =>
+    copyWithStatus(kit.exportText(current, "text"), $("gen-status"),
+      current.length + (current.length === 1 ? " ID" : " IDs")));
+  $("download-txt").addEventListener("click", () =>
+    download("objectids.txt", "text/plain", kit.exportText(current, "text")));
+  $("download-json").addEventListener("click", () =>
+    download("objectids.json", "application/json", kit.exportText(current, "json")));
+  $("download-ndjson").addEventListener("click", () =>
+    download("objectids.ndjson", "application/x-ndjson", kit.exportText(current, "ndjson")));
+
+  // --- Decode -----------------------------------------------------------
+
+  function showDecode() {
+    const raw = $("decode-input").value;
+    if (raw.trim() === "") {
+      showError($("decode-error"), $("decode-input"), "");
+      $("decode-result").hidden = true;
+      return;
+    }
+    const d = kit.decode(raw);
+    if (!d.ok) {
+      showError($("decode-error"), $("decode-input"), d.error);
+      $("decode-result").hidden = true;
+      return;
+    }
+    showError($("decode-error"), $("decode-input"), "");
+    $("hex-ts").textContent = d.parts[0];
+    $("hex-rnd").textContent = d.parts[1];
+    $("hex-ctr").textContent = d.parts[2];
+    $("decode-utc").textContent = d.timestamp;
+    $("decode-local").textContent = d.local;
+    $("decode-unix").textContent = String(d.unix);
+    $("decode-random").textContent = d.random;
+    $("decode-counter").textContent = d.counter + " (0x" + d.parts[2] + ")";
+    $("decode-result").hidden = false;
+  }
+
+  $("decode-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    showDecode();
+  });
+  $("decode-input").addEventListener("input", showDecode);
+
+  // --- Created between --------------------------------------------------
+
+  function showRange() {
+    const r = kit.range($("range-from").value, $("range-to").value);
+    if (!r.ok) {
+      showError($("range-error"), null, r.error);
+      $("range-result").hidden = true;
+      return;
+    }
+    showError($("range-error"), null, "");
+    $("range-lo").textContent = r.gte + " (" + r.from + ")";
+    $("range-hi").textContent = r.lt + " (" + r.to + ")";
+    $("range-filter").value = r.filter;
+    $("range-shell").value = r.shell;
+    $("range-status").textContent = "";
+    $("range-result").hidden = false;
+  }
+
+  function nowRFC3339() {
+    return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  }
+
+  $("range-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    showRange();
+  });
+  $("range-now").addEventListener("click", () => {
+    $("range-to").value = nowRFC3339();
+  });
+  $("range-copy").addEventListener("click", () =>
+    copyWithStatus($("range-filter").value, $("range-status"), "the filter"));
+  $("range-copy-shell").addEventListener("click", () =>
+    copyWithStatus($("range-shell").value, $("range-status"), "the mongosh query"));
+
+  // Start with the last 24 hours so the helper shows something useful.
+  const now = Math.floor(Date.now() / 1000);
+  $("range-to").value = nowRFC3339();
+  $("range-from").value = new Date((now - 86400) * 1000).toISOString().replace(".000Z", "Z");
+  document.documentElement.dataset.ready = "true";
+})();
