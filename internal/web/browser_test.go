@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -155,5 +156,28 @@ func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Acti
 	t.Helper()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// Without Chromium a browser test skips and names what is missing, unless
+// CI=true, where it fails. The test binary runs itself with an empty PATH.
+func TestBrowserTestsSkipOnlyOutsideCI(t *testing.T) {
+	if os.Getenv("OIDKIT_WEB_CHILD") == "1" {
+		t.Skip("running as the child of TestBrowserTestsSkipOnlyOutsideCI")
+	}
+	for _, ci := range []string{"", "true"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPageDecodes$", "-test.v", "-test.count=1")
+		cmd.Env = []string{"PATH=" + t.TempDir(), "OIDKIT_WEB_CHILD=1", "CI=" + ci, "HOME=" + t.TempDir()}
+		out, err := cmd.CombinedOutput()
+		text := string(out)
+		if ci == "" {
+			if err != nil || !strings.Contains(text, "--- SKIP: TestPageDecodes") || !strings.Contains(text, "no Chromium found in PATH") {
+				t.Errorf("CI unset, no Chromium: want a skip naming what is missing; err %v, output:\n%s", err, text)
+			}
+		} else {
+			if err == nil || !strings.Contains(text, "--- FAIL: TestPageDecodes") || !strings.Contains(text, "CI=true and the browser tests cannot run") {
+				t.Errorf("CI=true, no Chromium: want a failure; err %v, output:\n%s", err, text)
+			}
+		}
 	}
 }

@@ -518,6 +518,11 @@ func TestPagePhoneWidthAndLabels(t *testing.T) {
 		t.Fatalf("screenshot: %v", err)
 	}
 	checkPNG(t, shot, 360)
+	if dst := os.Getenv("OIDKIT_WEB_SCREENSHOT_PHONE"); dst != "" {
+		if err := os.WriteFile(dst, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	unlabelled := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("input, textarea, select, button"))
 		.filter((e) => e.type === "button" || e.type === "submit" || e.tagName === "BUTTON"
