@@ -24,6 +24,11 @@ type App struct {
 	stdout io.Writer
 	stderr io.Writer
 	app    *ucli.App
+
+	// notFound is set when a command or subcommand name was not found: the
+	// CLI library prints help and returns no error, but the contract says
+	// exit 2.
+	notFound bool
 }
 
 // NewApp builds the application. Nothing is written to package variables of
@@ -44,6 +49,7 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 			return usageError(err)
 		},
 		CommandNotFound: func(c *ucli.Context, name string) {
+			a.notFound = true
 			fmt.Fprintf(stderr, "oidkit: unknown command %q; run 'oidkit help' for the list\n", name)
 		},
 		Commands: a.commands(),
@@ -66,9 +72,10 @@ func setUsageHandler(c *ucli.Command) {
 // Run runs the app with os.Args-style arguments and returns the exit code.
 // Errors are printed to stderr prefixed with "oidkit: ".
 func (a *App) Run(args []string) int {
+	a.notFound = false
 	err := a.app.Run(args)
 	if err == nil {
-		if len(args) > 1 && a.app.Command(args[1]) == nil && !strings.HasPrefix(args[1], "-") && args[1] != "help" && args[1] != "h" {
+		if a.notFound {
 			return ExitUsage // CommandNotFound has printed the message
 		}
 		return ExitOK

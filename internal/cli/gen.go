@@ -1,13 +1,110 @@
 package cli
 
-import ucli "github.com/urfave/cli/v2"
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// maxGen is the most IDs one run makes: they share one random value, so past
+// 2^24 the counter would repeat within a second.
+const maxGen = 1 << 24
 
 func (a *App) genCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:  "gen",
-		Usage: "(being built)",
-		Action: func(*ucli.Context) error {
-			return failuref("gen: not built yet")
+		Name:      "gen",
+		Usage:     "generate ObjectIDs, one per line",
+		UsageText: "oidkit gen [-n N] [--at TIME] [--seed S] [--format hex|ejson]",
+		Description: "All IDs of one run share the 5-byte random value and take consecutive counters.\n" +
+			"With --seed the random value and the counter start derive from the seed, and the time\n" +
+			"is --at or, without it, 2024-01-01T00:00:00Z: the output is identical on every run.",
+		Flags: []ucli.Flag{
+			&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 1, Usage: "number of IDs (0 to 16777216)"},
+			&ucli.StringFlag{Name: "at", Usage: "timestamp of every ID, RFC 3339 or Unix seconds (default: the clock; with --seed: 2024-01-01T00:00:00Z)"},
+			&ucli.StringFlag{Name: "seed", Aliases: []string{"s"}, Usage: "unsigned integer seed for identical output on every run"},
+			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "hex", Usage: `output format: hex (24 characters) or ejson ({"$oid":"..."})`},
 		},
+		Action: a.runGen,
 	}
+}
+
+// seededGenerator derives the random value and the counter start from seed:
+// the first 8 bytes of SHA-256("oidkit gen" || seed as 8 big-endian bytes)
+// are the random value (5 bytes) and the counter start (3 bytes).
+func seededGenerator(s uint64) *oid.Generator {
+	var in [18]byte
+	copy(in[:], "oidkit gen")
+	binary.BigEndian.PutUint64(in[10:], s)
+	h := sha256.Sum256(in[:])
+	start := uint32(h[5])<<16 | uint32(h[6])<<8 | uint32(h[7])
+	return oid.NewGenerator(oid.Config{Random: (*[5]byte)(h[0:5]), CounterStart: &start})
+}
+
+func (a *App) runGen(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("gen: unexpected argument %q; the count is -n N", c.Args().First())
+	}
+	n := c.Int64("n")
+	if n < 0 || n > maxGen {
+		return usageErrorf("-n %d: expected a count from 0 to %d (IDs of one run share a random value, so more would repeat)", n, maxGen)
+	}
+	format := c.String("format")
+	if format != "hex" && format != "ejson" {
+		return usageErrorf("--format %q: expected hex or ejson", format)
+	}
+	g := oid.NewGenerator(oid.Config{})
+	var at time.Time
+	if c.IsSet("seed") {
+		s, err := strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64)
+		if err != nil {
+			return usageErrorf("--seed %q: expected an unsigned integer such as 42", c.String("seed"))
+		}
+		g, at = seededGenerator(s), seed.DefaultBase
+	}
+	if c.IsSet("at") {
+		t, err := parseTime("at", c.String("at"))
+		if err != nil {
+			return err
+		}
+		at = t
+	}
+
+	w := bufio.NewWriterSize(a.stdout, 64<<10)
+	ids := make([]oid.ID, 4096)
+	line := make([]byte, 0, 64)
+	for left := n; left > 0; {
+		batch := ids[:min(left, int64(len(ids)))]
+		if at.IsZero() {
+			g.Fill(batch)
+		} else if err := g.FillWithTime(batch, at); err != nil {
+			return usageErrorf("--at %q: %v", c.String("at"), err)
+		}
+		for _, id := range batch {
+			line = line[:0]
+			if format == "ejson" {
+				line = append(line, `{"$oid":"`...)
+				line = id.AppendHex(line)
+				line = append(line, "\"}\n"...)
+			} else {
+				line = id.AppendHex(line)
+				line = append(line, '\n')
+			}
+			if _, err := w.Write(line); err != nil {
+				return failuref("gen: writing output: %w", err)
+			}
+		}
+		left -= int64(len(batch))
+	}
+	if err := w.Flush(); err != nil {
+		return failuref("gen: writing output: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runIDCmd runs the whole app into buffers, as main does.
+func runIDCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = NewApp(strings.NewReader(stdin), &out, &errb).Run(append([]string{"oidkit"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestAppUnknownCommandsAndUsage(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"bogus"}, ExitUsage, `unknown command "bogus"`},
+		{[]string{"verify", "bogus"}, ExitUsage, `unknown command "bogus"`},
+		{[]string{"gen", "--bogus"}, ExitUsage, "flag provided but not defined: -bogus"},
+		{[]string{"gen", "-n", "x"}, ExitUsage, `invalid value "x" for flag -n`},
+		{[]string{"help"}, ExitOK, ""},
+		{[]string{"gen", "--help"}, ExitOK, ""},
+		{[]string{}, ExitOK, ""},
+	}
+	for _, c := range cases {
+		code, _, errOut := runIDCmd(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.err) {
+			t.Errorf("oidkit %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.err)
+		}
+	}
+	// The same app value runs twice without carrying state over.
+	var out, errb bytes.Buffer
+	app := NewApp(nil, &out, &errb)
+	if app.Run([]string{"oidkit", "bogus"}) != ExitUsage || app.Run([]string{"oidkit", "gen"}) != ExitOK {
+		t.Error("state carried over between runs")
+	}
+}
