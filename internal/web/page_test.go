@@ -381,7 +381,7 @@ func TestPageCreatedBetween(t *testing.T) {
 		filter: document.getElementById("range-filter").value,
 		shell: document.getElementById("range-shell").value,
 	})`)
-	if got["lo"] != lo.Hex()+" (2023-11-14T22:13:20Z)" || got["hi"] != hi.Hex()+" (2023-11-15T22:13:20Z)" {
+	if got["lo"] != lo.Hex()+" (2023-11-14T22:13:20Z, inclusive: $gte)" || got["hi"] != hi.Hex()+" (2023-11-15T22:13:20Z, exclusive: $lt)" {
 		t.Errorf("bounds %q, %q; want %s and %s", got["lo"], got["hi"], lo.Hex(), hi.Hex())
 	}
 	if got["filter"] != wantFilter {
@@ -395,37 +395,52 @@ func TestPageCreatedBetween(t *testing.T) {
 		t.Errorf("mongosh query %q", got["shell"])
 	}
 
-	// Edge bounds and refusals, through the same function the form uses.
+	// Edge bounds and refusals, through the same function the form uses; the
+	// window rules are oidkit range's: [from, to) in whole seconds, from
+	// rounded down, a fractional to rounded up, no to = no upper bound.
 	max, _ := oid.FromTime(oid.MaxTime)
 	type rr struct {
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
-		Lt    string `json:"lt"`
-		Gte   string `json:"gte"`
+		OK     bool   `json:"ok"`
+		Error  string `json:"error"`
+		Gte    string `json:"gte"`
+		Lt     string `json:"lt"`
+		Lte    string `json:"lte"`
+		Filter string `json:"filter"`
 	}
-	res := eval[[]rr](t, ctx, `[
-		["1970-01-01T00:00:00Z", "2106-02-07T06:28:15Z"],
-		["0", "4294967295"],
-		["yesterday", "1700000000"],
-		["1700000000", "4294967296"],
-		["1700000000", "1700000000"],
-		["2023-02-29T00:00:00Z", "1700000000"],
-		["1969-12-31T23:59:59Z", "1700000000"],
-	].map(([a, b]) => oidkit.range(a, b))`)
-	for i := 0; i < 2; i++ {
-		if !res[i].OK || res[i].Gte != oid.Nil.Hex() || res[i].Lt != max.Hex() {
-			t.Errorf("full range %d: %+v, want %s..%s", i, res[i], oid.Nil.Hex(), max.Hex())
-		}
-	}
-	for i, want := range []string{
-		`from "yesterday": expected RFC 3339`,
-		`to "4294967296": outside the ObjectID range`,
-		`to "1700000000": must be later than from "1700000000"`,
-		`from "2023-02-29T00:00:00Z": expected RFC 3339`,
-		`from "1969-12-31T23:59:59Z": outside the ObjectID range`,
+	at := func(s int64) string { id, _ := oid.FromTime(time.Unix(s, 0)); return id.Hex() }
+	for _, tt := range []struct {
+		from, to string
+		want     rr
+	}{
+		{"1970-01-01T00:00:00Z", "2106-02-07T06:28:15Z", rr{OK: true, Gte: oid.Nil.Hex(), Lt: max.Hex()}},
+		{"0", "4294967295", rr{OK: true, Gte: oid.Nil.Hex(), Lt: max.Hex()}},
+		{"2023-11-14T22:13:20.9Z", "2023-11-14T22:13:21.000000001Z", rr{OK: true, Gte: at(1700000000), Lt: at(1700000002)}},
+		{"2023-11-14T22:13:20.5Z", "2023-11-14T22:13:20.7Z", rr{OK: true, Gte: at(1700000000), Lt: at(1700000001)}},
+		{"2023-11-14T22:13:20Z", "2023-11-14T22:13:21.0000000001Z", rr{OK: true, Gte: at(1700000000), Lt: at(1700000001)}},
+		{"1700000000", "", rr{OK: true, Gte: at(1700000000),
+			Filter: `{"_id":{"$gte":{"$oid":"` + at(1700000000) + `"}}}`}},
+		{"1700000000", "2106-02-07T06:28:15.5Z", rr{OK: true, Gte: at(1700000000), Lte: "ffffffffffffffffffffffff",
+			Filter: `{"_id":{"$gte":{"$oid":"` + at(1700000000) + `"},"$lte":{"$oid":"ffffffffffffffffffffffff"}}}`}},
+		{"yesterday", "1700000000", rr{Error: `from "yesterday": expected RFC 3339`}},
+		{"1700000000", "4294967296", rr{Error: `to "4294967296": outside the ObjectID range`}},
+		{"1700000000", "1700000000", rr{Error: `to "1700000000": expected a time after from "1700000000"`}},
+		{"1700000000", "1699999999", rr{Error: `to "1699999999": expected a time after from "1700000000"`}},
+		{"2023-02-29T00:00:00Z", "1700000000", rr{Error: `from "2023-02-29T00:00:00Z": expected RFC 3339`}},
+		{"2023-11-14 22:13:20Z", "1700000000", rr{Error: `from "2023-11-14 22:13:20Z": expected RFC 3339`}},
+		{"1969-12-31T23:59:59Z", "1700000000", rr{Error: `from "1969-12-31T23:59:59Z": outside the ObjectID range`}},
+		{"1970-01-01T02:00:00+03:00", "1700000000", rr{Error: `outside the ObjectID range`}},
+		{"1700000000.5", "", rr{Error: `from "1700000000.5": expected RFC 3339`}},
 	} {
-		if r := res[i+2]; r.OK || !strings.Contains(r.Error, want) {
-			t.Errorf("refusal %d: %+v, want an error containing %q", i, r, want)
+		got := eval[rr](t, ctx, `oidkit.range(`+jsString(tt.from)+`, `+jsString(tt.to)+`)`)
+		w := tt.want
+		if w.Error != "" {
+			if got.OK || !strings.Contains(got.Error, w.Error) {
+				t.Errorf("range(%q, %q) = %+v, want an error containing %q", tt.from, tt.to, got, w.Error)
+			}
+			continue
+		}
+		if !got.OK || got.Gte != w.Gte || got.Lt != w.Lt || got.Lte != w.Lte || (w.Filter != "" && got.Filter != w.Filter) {
+			t.Errorf("range(%q, %q) = %+v, want %+v", tt.from, tt.to, got, w)
 		}
 	}
 

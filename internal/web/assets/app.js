@@ -178,8 +178,10 @@
       return;
     }
     showError($("range-error"), null, "");
-    $("range-lo").textContent = r.gte + " (" + r.from + ")";
-    $("range-hi").textContent = r.lt + " (" + r.to + ")";
+    $("range-lo").textContent = r.gte + " (" + r.from + ", inclusive: $gte)";
+    if (r.lt) $("range-hi").textContent = r.lt + " (" + r.to + ", exclusive: $lt)";
+    else if (r.lte) $("range-hi").textContent = r.lte + " (" + r.to + ", inclusive: $lte; the last second has no exclusive bound)";
+    else $("range-hi").textContent = "none (no upper bound)";
     $("range-filter").value = r.filter;
     $("range-shell").value = r.shell;
     $("range-status").textContent = "";

@@ -10,6 +10,7 @@
 (function () {
   const MAX_SECONDS = 0xffffffff;
   const COUNTER_MASK = 0xffffff;
+  const LAST_ID = "ffffffffffffffffffffffff";
   const MAX_BATCH = 100000; // for the programmatic API; the form allows 1..100
 
   function hex(n, width) {
@@ -198,12 +199,14 @@
   }
 
   // parseTime reads RFC 3339 or Unix seconds like oidkit's TIME arguments and
-  // returns {ok: true, seconds} or {ok: false, error}. Fractions of a second
-  // are dropped (the second that contains the instant).
+  // returns {ok: true, seconds, fraction} or {ok: false, error}: seconds is
+  // the second that holds the instant, fraction whether the instant lies after
+  // its start (nanosecond precision, as Go reads it).
   const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
   function parseTime(name, s) {
     s = s.trim();
     let seconds;
+    let fraction = false;
     if (/^[+-]?\d+$/.test(s)) {
       const big = BigInt(s);
       if (big < 0n || big > BigInt(MAX_SECONDS)) {
@@ -229,11 +232,12 @@
       const utc = new Date(ms);
       if (y < 100) utc.setUTCFullYear(y); // Date.UTC maps years 0..99 to 1900..1999
       seconds = Math.floor(utc.getTime() / 1000) - off;
+      fraction = m[7] !== undefined && /[1-9]/.test(m[7].slice(1, 10));
       if (seconds < 0 || seconds > MAX_SECONDS) {
         return { ok: false, error: name + " " + goQuote(s) + ": outside the ObjectID range 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z" };
       }
     }
-    return { ok: true, seconds: seconds };
+    return { ok: true, seconds: seconds, fraction: fraction };
   }
 
   // fromSeconds is the zero-tailed ID of a second (oid.FromTime).
@@ -241,26 +245,45 @@
     return hex(seconds >>> 0, 8) + "0000000000000000";
   }
 
-  // range is the "created between" helper (oidkit range): the bounds and the
-  // Extended JSON filter {"_id":{"$gte":{"$oid":lo},"$lt":{"$oid":hi}}}.
+  // range is the "created between" helper, with the rules of oidkit range:
+  // the window [from, to) in whole seconds, from rounded down and a
+  // fractional to rounded up, so no ID made inside the window is left out.
+  // The filter is {"_id":{"$gte":{"$oid":lo},"$lt":{"$oid":hi}}}; an empty
+  // to means no upper bound, and a to inside the very last second, which no
+  // $lt can hold, gives "$lte" ffffffffffffffffffffffff.
   function range(from, to) {
-    const f = parseTime("from", String(from));
+    from = String(from).trim();
+    to = String(to).trim();
+    const f = parseTime("from", from);
     if (!f.ok) return f;
-    const t = parseTime("to", String(to));
-    if (!t.ok) return t;
-    if (t.seconds <= f.seconds) {
-      return { ok: false, error: "to " + goQuote(String(to).trim()) + ": must be later than from " + goQuote(String(from).trim()) };
-    }
-    const lo = fromSeconds(f.seconds), hi = fromSeconds(t.seconds);
-    return {
+    const lo = fromSeconds(f.seconds);
+    const r = {
       ok: true,
       from: utcString(f.seconds),
-      to: utcString(t.seconds),
       gte: lo,
-      lt: hi,
-      filter: '{"_id":{"$gte":{"$oid":"' + lo + '"},"$lt":{"$oid":"' + hi + '"}}}',
-      shell: 'db.collection.find({_id: {$gte: ObjectId("' + lo + '"), $lt: ObjectId("' + hi + '")}})',
+      filter: '{"_id":{"$gte":{"$oid":"' + lo + '"}}}',
+      shell: 'db.collection.find({_id: {$gte: ObjectId("' + lo + '")}})',
     };
+    if (to === "") return r;
+    const t = parseTime("to", to);
+    if (!t.ok) return t;
+    const end = t.seconds + (t.fraction ? 1 : 0);
+    if (end <= f.seconds) {
+      return { ok: false, error: "to " + goQuote(to) + ": expected a time after from " + goQuote(from) + " (the window is [from, to), whole seconds)" };
+    }
+    if (end > MAX_SECONDS) {
+      r.lte = LAST_ID;
+      r.to = utcString(MAX_SECONDS);
+      r.filter = '{"_id":{"$gte":{"$oid":"' + lo + '"},"$lte":{"$oid":"' + LAST_ID + '"}}}';
+      r.shell = 'db.collection.find({_id: {$gte: ObjectId("' + lo + '"), $lte: ObjectId("' + LAST_ID + '")}})';
+      return r;
+    }
+    const hi = fromSeconds(end);
+    r.lt = hi;
+    r.to = utcString(end);
+    r.filter = '{"_id":{"$gte":{"$oid":"' + lo + '"},"$lt":{"$oid":"' + hi + '"}}}';
+    r.shell = 'db.collection.find({_id: {$gte: ObjectId("' + lo + '"), $lt: ObjectId("' + hi + '")}})';
+    return r;
   }
 
   // exportText formats IDs for download: "text" is one per line; "json" is
