@@ -234,7 +234,10 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 // documents and no duplicates.
 func TestInsertResumeAfterServerStops(t *testing.T) {
 	dir := t.TempDir()
-	const n = 20000
+	n, batch, stopAfter := int64(20000), 500, int64(2000)
+	if raceEnabled {
+		n, batch, stopAfter = 5000, 100, 500
+	}
 	plan := &seed.Plan{Seed: 8, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: n}}}
 	c := build(t, plan).Collection("users")
 
@@ -245,9 +248,9 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 	var once atomic.Bool
 	errc := make(chan error, 1)
 	go func() {
-		_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 500, Workers: 2, Progress: func(p seed.Progress) {
+		_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: batch, Workers: 2, Progress: func(p seed.Progress) {
 			done.Store(p.Inserted)
-			if p.Inserted >= 2000 && once.CompareAndSwap(false, true) {
+			if p.Inserted >= stopAfter && once.CompareAndSwap(false, true) {
 				close(stopAt)
 			}
 		}})
@@ -272,14 +275,14 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 		t.Fatalf("error = %v; want an InsertError", err)
 	}
 	want := fmt.Sprintf("inserted %d of %d; re-run with --resume", ie.Inserted, n)
-	if !strings.Contains(err.Error(), want) || ie.Inserted < 2000 || ie.Inserted >= n {
-		t.Fatalf("error = %v; want %q with 2000 <= K < %d", err, want, n)
+	if !strings.Contains(err.Error(), want) || ie.Inserted < stopAfter || ie.Inserted >= n {
+		t.Fatalf("error = %v; want %q with %d <= K < %d", err, want, stopAfter, n)
 	}
 	t.Logf("stopped after %d of %d: %v", ie.Inserted, n, err)
 
 	_, client2 := server(t, dir)
 	coll2 := client2.Database("resume").Collection("users")
-	res, err := seed.Insert(context.Background(), coll2, c, seed.InsertOptions{Batch: 500, Resume: true})
+	res, err := seed.Insert(context.Background(), coll2, c, seed.InsertOptions{Batch: batch, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}

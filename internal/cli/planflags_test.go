@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// planOf runs planFromFlags on args through a one-command app.
+func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
+	t.Helper()
+	var plan *seed.Plan
+	var perr error
+	app := &ucli.App{
+		Name:           "oidkit",
+		ExitErrHandler: func(*ucli.Context, error) {},
+		Commands: []*ucli.Command{{
+			Name:  "x",
+			Flags: planFlags(),
+			Action: func(c *ucli.Context) error {
+				plan, perr = planFromFlags(c)
+				return nil
+			},
+		}},
+	}
+	if err := app.Run(append([]string{"oidkit", "x"}, args...)); err != nil {
+		t.Fatalf("flag parsing: %v", err)
+	}
+	return plan, perr
+}
+
+func TestPlanFromFlags(t *testing.T) {
+	p, err := planOf(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := p.Collections[0]
+	if p.DB != "oidkit" || p.Seeded || len(p.Collections) != 1 || cs.Name != "users" || cs.Kind != "user" || cs.Count != 1000 || cs.ID.Kind != seed.IDObjectID {
+		t.Fatalf("defaults: %+v %+v", p, cs)
+	}
+
+	p, err = planOf(t, "--db", "hr", "--kind", "employee", "-n", "5", "--id", "int", "--id-start", "10", "--seed", "42", "--at", "2023-11-14T22:13:20Z", "--span", "30d", "--collection", "Employee")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs = p.Collections[0]
+	if p.DB != "hr" || !p.Seeded || p.Seed != 42 || p.At.Unix() != 1700000000 || p.Span != 30*24*time.Hour ||
+		cs.Name != "Employee" || cs.Kind != "employee" || cs.Count != 5 || cs.ID.Kind != seed.IDInt || cs.IDStart != 10 {
+		t.Fatalf("flags: %+v %+v", p, cs)
+	}
+
+	p, err = planOf(t, "--plan", "shop", "-n", "20", "--collection", "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Collections) != 3 || p.Collections[0].Count != 20 || p.Collections[1].Count != 2 || p.Collections[2].Count != 60 ||
+		!p.Collections[0].RefOnly || !p.Collections[1].RefOnly || p.Collections[2].RefOnly {
+		t.Fatalf("shop: %+v", p.Collections)
+	}
+
+	// Orders alone refer to the users and products of the same seed.
+	p, err = planOf(t, "--kind", "order", "-n", "30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Collections) != 3 || p.Collections[1].Name != "users" || !p.Collections[1].RefOnly || p.Collections[2].Count != 3 {
+		t.Fatalf("order: %+v", p.Collections)
+	}
+
+	dir := t.TempDir()
+	tmpl := filepath.Join(dir, "review.json")
+	_ = os.WriteFile(tmpl, []byte(`{"who": "{firstname}", "key": "r{index}"}`), 0o644)
+	p, err = planOf(t, "--template", tmpl, "--id", "field:key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Collections[0].Name != "review" || p.Collections[0].Template == nil {
+		t.Fatalf("template: %+v", p.Collections[0])
+	}
+}
+
+func TestPlanFromFlagsErrors(t *testing.T) {
+	dir := t.TempDir()
+	planFile := filepath.Join(dir, "plan.json")
+	_ = os.WriteFile(planFile, []byte(`{"collections": [{"name": "o", "kind": "order", "count": 3, "refs": [{"field": "userId", "to": "people"}]}]}`), 0o644)
+	badTmpl := filepath.Join(dir, "bad.json")
+	_ = os.WriteFile(badTmpl, []byte(`{"a": {"b": "{nosuch}"}}`), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seed", "abc"}, `--seed "abc": expected an unsigned integer`},
+		{[]string{"--seed", "-1"}, `--seed "-1"`},
+		{[]string{"--id", "serial"}, `--id "serial"`},
+		{[]string{"--id", "field:age"}, `--id "field:age"`},
+		{[]string{"--kind", "product", "--id", "field:email"}, `no field "email"`},
+		{[]string{"--kind", "cat"}, `--kind "cat"`},
+		{[]string{"--span", "5x"}, `--span "5x"`},
+		{[]string{"--span", "-1h"}, `--span "-1h"`},
+		{[]string{"--span", "1500ms"}, `whole seconds`},
+		{[]string{"--at", "yesterday"}, `--at "yesterday"`},
+		{[]string{"--at", "1970-01-01T00:00:00Z", "--span", "1h", "--seed", "1"}, `--span "1h"`},
+		{[]string{"-n", "-1"}, `-n -1`},
+		{[]string{"--kind", "user", "--template", "x.json"}, `expected one of them`},
+		{[]string{"--plan", "shop", "--kind", "user"}, `--plan "shop"`},
+		{[]string{"--plan", "shop", "--id", "int"}, `--id "int"`},
+		{[]string{"--plan", "shop", "--collection", "reviews"}, `--collection "reviews": plan "shop" has no such collection; expected one of users, products, orders`},
+		{[]string{"--plan", planFile, "-n", "4"}, `-n 4`},
+		{[]string{"--plan", planFile}, `refers to collection "people", which is not in the plan`},
+		{[]string{"--plan", filepath.Join(dir, "none.json")}, `none.json`},
+		{[]string{"--template", badTmpl}, `$.a.b: "{nosuch}"`},
+		{[]string{"--template", filepath.Join(dir, "none.json")}, `--template`},
+		{[]string{"--collection", "a$b"}, `--collection "a$b"`},
+		{[]string{"--db", "a/b"}, `--db "a/b"`},
+	}
+	for _, tc := range cases {
+		_, err := planOf(t, tc.args...)
+		if err == nil || exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v (exit %d); want exit 2 and %q", tc.args, err, exitCodeOf(err), tc.want)
+		}
+	}
+}
+
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	return exitCode(err)
+}

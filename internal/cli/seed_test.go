@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+func runSeedCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestSeedCommand(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"seed", "--data-dir", dir, "--seed", "1", "-n", "500", "--batch", "100"}
+	code, out, errOut := runSeedCmd(t, base...)
+	if code != ExitOK || !strings.Contains(out, "oidkit.users: inserted 500, skipped 0 (already there)") || !strings.Contains(out, "docs/s") || errOut != "" {
+		t.Fatalf("seed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if !strings.Contains(out, "seed 1, time base 2024-01-01T00:00:00Z") {
+		t.Errorf("summary does not name the seed and time base: %s", out)
+	}
+	// The same run again: every _id is already there.
+	code, out, errOut = runSeedCmd(t, base...)
+	if code != ExitFailure || !strings.Contains(errOut, "inserted 0 of 500; re-run with --resume") || !strings.Contains(errOut, "11000") {
+		t.Fatalf("second seed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, out, errOut = runSeedCmd(t, append(base, "--resume")...)
+	if code != ExitOK || !strings.Contains(out, "inserted 0, skipped 500 (already there)") {
+		t.Fatalf("resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, out, errOut = runSeedCmd(t, append(base, "--drop")...)
+	if code != ExitOK || !strings.Contains(out, "inserted 500, skipped 0") {
+		t.Fatalf("drop: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, out, errOut = runSeedCmd(t, "seed", "--data-dir", dir, "--plan", "shop", "-n", "40", "--seed", "2", "--db", "shop", "--quiet")
+	if code != ExitOK || !strings.Contains(out, "shop.orders: inserted 120") || !strings.Contains(out, "total: inserted 164, skipped 0") {
+		t.Fatalf("shop: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	code, out, errOut = runSeedCmd(t, "seed", "--data-dir", dir, "--kind", "employee", "--id", "int", "--id-start", "10", "-n", "3", "--collection", "Employee")
+	if code != ExitOK || !strings.Contains(out, "oidkit.Employee: inserted 3") || !strings.Contains(out, "unseeded") {
+		t.Fatalf("employee: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
+
+func TestSeedCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--resume"}, ExitUsage, "--resume: expected --seed too"},
+		{[]string{"--resume", "--drop", "--seed", "1"}, ExitUsage, "--resume with --drop"},
+		{[]string{"--batch", "0"}, ExitUsage, "--batch 0"},
+		{[]string{"--workers", "100"}, ExitUsage, "--workers 100"},
+		{[]string{"--kind", "cat"}, ExitUsage, `--kind "cat"`},
+		{[]string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{[]string{"--uri", "http://x"}, ExitUsage, `--uri "http://x"`},
+		{[]string{"--uri", "mongodb://u:secret@127.0.0.1:1/", "--timeout", "1s"}, ExitFailure, "unreachable within --timeout 1s"},
+	}
+	for _, tc := range cases {
+		start := time.Now()
+		code, _, errOut := runSeedCmd(t, append([]string{"seed", "--data-dir", dir, "-n", "10"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("seed %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+		if strings.Contains(errOut, "secret") {
+			t.Errorf("seed %v: the password shows in %q", tc.args, errOut)
+		}
+		if d := time.Since(start); d > 8*time.Second {
+			t.Errorf("seed %v took %v", tc.args, d)
+		}
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	if isTerminal(&b) {
+		t.Fatal("a buffer is not a terminal")
+	}
+	pb := &progressBar{w: &b, label: "users"}
+	pb.update(seedProgress(500, 1000, 2*time.Second))
+	pb.finish()
+	s := b.String()
+	if !strings.Contains(s, " 50% 500/1000 250 docs/s ETA 2s") || !strings.HasSuffix(s, "\r\x1b[K") {
+		t.Fatalf("progress line %q", s)
+	}
+}
+
+func seedProgress(done, total int64, elapsed time.Duration) seed.Progress {
+	return seed.Progress{Total: total, Inserted: done, Elapsed: elapsed}
+}

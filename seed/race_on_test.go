@@ -1,0 +1,7 @@
+//go:build race
+
+package seed_test
+
+// The embedded server runs in the test process, so the race detector slows
+// it down too: the long tests use fewer documents.
+const raceEnabled = true
