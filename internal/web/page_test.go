@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -575,5 +576,35 @@ func TestPageKeyboard(t *testing.T) {
 	do(t, ctx, "pressing Tab", chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab))
 	if id := eval[string](t, ctx, `document.activeElement.id`); id != "copy-all" {
 		t.Errorf("after the Generate button, Tab goes to %q, want copy-all", id)
+	}
+}
+
+// With a dark colour scheme the page turns dark and keeps its three part
+// colours distinct.
+func TestPageDarkScheme(t *testing.T) {
+	ctx := openPage(t, "")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+	}); err != nil {
+		t.Fatalf("emulating a dark scheme: %v", err)
+	}
+	typeInto(t, ctx, "decode-input", "507f1f77bcf86cd799439011")
+	bg := eval[[]float64](t, ctx, `getComputedStyle(document.body).backgroundColor.match(/\d+/g).slice(0, 3).map(Number)`)
+	if len(bg) != 3 || bg[0]+bg[1]+bg[2] > 3*64 {
+		t.Errorf("dark scheme: body background %v, want a dark colour", bg)
+	}
+	got := eval[decoded](t, ctx, readDecodedJS)
+	if got.Colors[0] == got.Colors[1] || got.Colors[1] == got.Colors[2] || got.Colors[0] == got.Colors[2] {
+		t.Errorf("dark scheme: the three parts are not in three colours: %v", got.Colors)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	checkPNG(t, shot, 1000)
+	if dst := os.Getenv("OIDKIT_WEB_SCREENSHOT_DARK"); dst != "" {
+		if err := os.WriteFile(dst, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -208,5 +208,6 @@
   const now = Math.floor(Date.now() / 1000);
   $("range-to").value = nowRFC3339();
   $("range-from").value = new Date((now - 86400) * 1000).toISOString().replace(".000Z", "Z");
+  showRange();
   document.documentElement.dataset.ready = "true";
 })();
