@@ -18,18 +18,38 @@ var (
 // ParseError describes text that is not an ObjectID. Use errors.As to get
 // the position of a bad character.
 type ParseError struct {
-	Input  string // the text given (the message shows at most 64 bytes of it)
-	Reason string // "length 23, expected 24 hex characters", ...
-	Pos    int    // byte offset of the bad character, or -1 for a wrong length
-	kind   error  // ErrInvalidLength or ErrInvalidChar
+	Input string // the text given (the message shows at most 64 bytes of it)
+	Pos   int    // byte offset of the first bad character, or -1 for a wrong length
+	kind  error  // ErrInvalidLength or ErrInvalidChar
 }
 
 func (e *ParseError) Error() string {
-	return "oid: invalid ObjectID " + quoteShort(e.Input) + ": " + e.Reason
+	return "oid: invalid ObjectID " + quoteShort(e.Input) + ": " + e.Reason()
+}
+
+// Reason is the message without the input: "length 23, expected 24 hex
+// characters" or "invalid character 'z' at position 7, expected 0-9, a-f or
+// A-F". It is built only when asked for, so that rejecting input is cheap.
+func (e *ParseError) Reason() string {
+	if e.Pos < 0 {
+		return "length " + strconv.Itoa(len(e.Input)) + ", expected 24 hex characters"
+	}
+	return "invalid character " + quoteChar(e.Input[e.Pos]) + " at position " + strconv.Itoa(e.Pos) + ", expected 0-9, a-f or A-F"
 }
 
 // Unwrap lets errors.Is match both ErrInvalidHex and the precise kind.
-func (e *ParseError) Unwrap() []error { return []error{ErrInvalidHex, e.kind} }
+func (e *ParseError) Unwrap() []error {
+	if e.kind == ErrInvalidLength {
+		return lengthKinds
+	}
+	return charKinds
+}
+
+// The slices Unwrap returns, shared so that errors.Is does not allocate.
+var (
+	lengthKinds = []error{ErrInvalidHex, ErrInvalidLength}
+	charKinds   = []error{ErrInvalidHex, ErrInvalidChar}
+)
 
 func quoteShort(s string) string {
 	if len(s) > 64 {
@@ -118,18 +138,16 @@ func decodeBytes(id *ID, s []byte) bool {
 }
 
 func lengthError(s string) error {
-	return &ParseError{Input: s, Pos: -1, kind: ErrInvalidLength,
-		Reason: "length " + strconv.Itoa(len(s)) + ", expected 24 hex characters"}
+	return &ParseError{Input: s, Pos: -1, kind: ErrInvalidLength}
 }
 
+// charError is called only for 24 characters that decode found invalid.
 func charError(s string) error {
-	for i := 0; i < len(s); i++ {
-		if unhex[s[i]] == 0xFF {
-			return &ParseError{Input: s, Pos: i, kind: ErrInvalidChar,
-				Reason: "invalid character " + quoteChar(s[i]) + " at position " + strconv.Itoa(i) + ", expected 0-9, a-f or A-F"}
-		}
+	p := 0
+	for p < len(s)-1 && unhex[s[p]] != 0xFF {
+		p++
 	}
-	return &ParseError{Input: s, Pos: -1, kind: ErrInvalidChar, Reason: "invalid character"}
+	return &ParseError{Input: s, Pos: p, kind: ErrInvalidChar}
 }
 
 func quoteChar(c byte) string {

@@ -109,7 +109,7 @@ func parseIDArg(s string) (oid.ID, error) {
 	if err != nil {
 		var pe *oid.ParseError
 		if errors.As(err, &pe) {
-			return oid.Nil, fmt.Errorf("%q: %s", s, pe.Reason)
+			return oid.Nil, fmt.Errorf("%q: %s", s, pe.Reason())
 		}
 		return oid.Nil, fmt.Errorf("%q: %v", s, err)
 	}

@@ -1,13 +1,94 @@
 package cli
 
-import ucli "github.com/urfave/cli/v2"
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/verify"
+)
 
 func (a *App) verifyIDsCommand() *ucli.Command {
 	return &ucli.Command{
-		Name:  "ids",
-		Usage: "(being built)",
-		Action: func(*ucli.Context) error {
-			return failuref("ids: not built yet")
+		Name:      "ids",
+		Usage:     "check package oid against the official Go driver (v2 and v1), byte for byte",
+		UsageText: "oidkit verify ids [-n N] [--seed S] [--json] [--quiet]",
+		Description: `Checks N random IDs plus the spec vectors and edge cases (bytes, hex, Timestamp(),
+JSON out, {"$oid"} in) against go.mongodb.org/mongo-driver/v2 bson.ObjectID and v1
+primitive.ObjectID; IDs generated on each side against the other; and mutated strings
+(wrong length, bad characters, upper case, whitespace) accepted or rejected alike. The
+deliberate differences documented in package oid are checked by name. Exit 1 on any
+mismatch. The same --seed and -n check the same IDs.`,
+		Flags: []ucli.Flag{
+			&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 100_000, Usage: "number of random IDs (and of IDs generated on each side)"},
+			&ucli.StringFlag{Name: "seed", Aliases: []string{"s"}, Usage: "unsigned integer choosing the random IDs (default: drawn at random and printed)"},
+			&ucli.BoolFlag{Name: "json", Usage: "print the report as one JSON object"},
+			&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
+		Action: a.runVerifyIDs,
 	}
+}
+
+// maxVerifyIDs bounds -n: beyond it a run takes hours and proves nothing new.
+const maxVerifyIDs = 100_000_000
+
+func (a *App) runVerifyIDs(c *ucli.Context) error {
+	if c.NArg() > 0 {
+		return usageErrorf("verify ids: unexpected argument %q; the count is -n N", c.Args().First())
+	}
+	n := c.Int64("n")
+	if n < 0 || n > maxVerifyIDs {
+		return usageErrorf("-n %d: expected a count from 0 to %d", n, maxVerifyIDs)
+	}
+	var seed uint64
+	if c.IsSet("seed") {
+		s, err := strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64)
+		if err != nil {
+			return usageErrorf("--seed %q: expected an unsigned integer such as 42", c.String("seed"))
+		}
+		seed = s
+	} else {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
+	}
+	opts := verify.IDsOptions{N: int(n), Seed: seed}
+	if !c.Bool("quiet") && idsProgressTerminal(a.stderr) {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(a.stderr, "\rverify ids: %d of %d random IDs", done, total)
+			if done == total {
+				fmt.Fprint(a.stderr, "\r\033[K")
+			}
+		}
+	}
+	rep := verify.IDs(opts)
+	var err error
+	if c.Bool("json") {
+		err = rep.WriteJSON(a.stdout)
+	} else {
+		err = rep.WriteTable(a.stdout)
+	}
+	if err != nil {
+		return failuref("verify ids: writing the report: %w", err)
+	}
+	if !rep.OK() {
+		return failuref("verify ids: mismatches against the driver (seed %d; rerun with --seed %d -n %d)", seed, seed, n)
+	}
+	return nil
+}
+
+// idsProgressTerminal reports whether w is a character device, such as a terminal.
+func idsProgressTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
