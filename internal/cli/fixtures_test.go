@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/seed"
+)
+
+func runFixturesCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := NewApp(strings.NewReader(stdin), &out, &errb).Run(append([]string{"oidkit"}, args...))
+	return code, out.String(), errb.String()
+}
+
+// `oidkit fixtures --seed 1 -n 100` prints valid Extended JSON, the same on
+// every run, and nothing else.
+func TestFixturesDeterministic(t *testing.T) {
+	code, first, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "100")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	_, second, _ := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "100")
+	if first != second {
+		t.Fatal("two runs with --seed 1 differ")
+	}
+	lines := strings.Split(strings.TrimSuffix(first, "\n"), "\n")
+	if len(lines) != 100 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	ids := map[string]bool{}
+	for i, l := range lines {
+		var d bson.D
+		if err := bson.UnmarshalExtJSON([]byte(l), false, &d); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, l)
+		}
+		if d[0].Key != "_id" {
+			t.Fatalf("line %d: first field %q", i+1, d[0].Key)
+		}
+		ids[d[0].Value.(bson.ObjectID).Hex()] = true
+	}
+	if len(ids) != 100 {
+		t.Errorf("%d distinct _id values", len(ids))
+	}
+	_, other, _ := runFixturesCmd(t, "", "fixtures", "--seed", "2", "-n", "100")
+	if other == first {
+		t.Error("--seed 2 gives the same documents as --seed 1")
+	}
+	_, unseeded1, _ := runFixturesCmd(t, "", "fixtures", "-n", "5")
+	_, unseeded2, _ := runFixturesCmd(t, "", "fixtures", "-n", "5")
+	if unseeded1 == unseeded2 {
+		t.Error("two unseeded runs are identical")
+	}
+}
+
+// Each kind, strategy, mode and layout writes what seed generates, and reads
+// back to the same BSON.
+func TestFixturesMatchSeedDocuments(t *testing.T) {
+	for _, args := range [][]string{
+		{"--kind", "user", "--id", "uuid"},
+		{"--kind", "employee", "--id", "int", "--id-start", "10", "--mode", "canonical"},
+		{"--kind", "product", "--id", "field:code", "--array"},
+		{"--kind", "order", "--array", "--mode", "canonical", "--span", "30d"},
+	} {
+		base := append([]string{"fixtures", "--seed", "7", "-n", "50"}, args...)
+		code, out, errOut := runFixturesCmd(t, "", base...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		// The same flags through planFromFlags give the expected documents.
+		var want []bson.Raw
+		ds := datasetFor(t, base)
+		col := ds.Written()[0]
+		for i := range col.Len() {
+			raw, err := bson.Marshal(col.Doc(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, raw)
+		}
+		r := fixtures.NewReader(strings.NewReader(out), "stdout")
+		for i, w := range want {
+			d, err := r.Next()
+			if err != nil {
+				t.Fatalf("%v: document %d: %v", args, i, err)
+			}
+			if !bytes.Equal(d.Raw, w) {
+				t.Fatalf("%v: document %d:\n got %s\nwant %s", args, i, d.Raw, w)
+			}
+		}
+		if wantArray := strings.Contains(strings.Join(args, " "), "--array"); wantArray != (r.Layout() == fixtures.Array) {
+			t.Errorf("%v: layout %v", args, r.Layout())
+		}
+	}
+}
+
+func TestFixturesOutFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "people.ndjson")
+	code, out, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "30", "--out", file)
+	if code != ExitOK || !strings.Contains(out, file+": 30 documents") || errOut != "" {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	_, stdout, _ := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "30")
+	if b, _ := os.ReadFile(file); string(b) != stdout {
+		t.Error("--out file differs from standard output")
+	}
+
+	plan := filepath.Join(dir, "shop")
+	code, out, errOut = runFixturesCmd(t, "", "fixtures", "--plan", "shop", "-n", "20", "--seed", "3", "--array", "--out", plan)
+	if code != ExitOK {
+		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
+	}
+	names := listDir(t, plan)
+	if strings.Join(names, ",") != "orders.json,products.json,users.json" {
+		t.Fatalf("plan directory holds %v", names)
+	}
+	// An existing directory as --out gets <collection>.ndjson.
+	code, _, errOut = runFixturesCmd(t, "", "fixtures", "--kind", "product", "-n", "3", "--out", dir)
+	if code != ExitOK {
+		t.Fatalf("dir: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "products.ndjson")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestFixturesErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.json")
+	_ = os.WriteFile(file, []byte("x"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mode", "strict"}, `--mode "strict": expected relaxed or canonical`},
+		{[]string{"--plan", "shop"}, `--plan "shop" writes one file per collection: expected --out DIR`},
+		{[]string{"--plan", "shop", "--out", file}, "expected a directory for --plan, found a file"},
+		{[]string{"--kind", "nope"}, `--kind "nope"`},
+		{[]string{"-n", "-1"}, "-n -1"},
+		{[]string{"--out", filepath.Join(dir, "missing", "x.ndjson")}, "--out"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, c := range cases {
+		code, out, errOut := runFixturesCmd(t, "", append([]string{"fixtures"}, c.args...)...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if names := listDir(t, dir); len(names) != 1 {
+		t.Errorf("failed runs left files: %v", names)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Error("a failed run changed an existing file")
+	}
+}
+
+// datasetFor builds the dataset that fixtures args describe, through the
+// same flags and planFromFlags.
+func datasetFor(t *testing.T, args []string) *seed.Dataset {
+	t.Helper()
+	a := NewApp(strings.NewReader(""), new(bytes.Buffer), new(bytes.Buffer))
+	cmd := a.fixturesCommand()
+	var ds *seed.Dataset
+	var err error
+	cmd.Action = func(c *ucli.Context) error {
+		ds, err = datasetFromFlags(c)
+		return err
+	}
+	app := &ucli.App{Name: "oidkit", Commands: []*ucli.Command{cmd}, Writer: new(bytes.Buffer), ErrWriter: new(bytes.Buffer)}
+	if rerr := app.Run(append([]string{"oidkit"}, args...)); rerr != nil || err != nil {
+		t.Fatalf("%v: %v %v", args, rerr, err)
+	}
+	return ds
+}

@@ -1,0 +1,246 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/internal/mongoserver"
+)
+
+// startServer starts the embedded server and returns its URI and a client.
+func startServer(t *testing.T) (string, *mongo.Client, context.Context) {
+	t.Helper()
+	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.Disconnect(context.Background())
+		_ = s.Close()
+		cancel()
+	})
+	return s.URI(), c, ctx
+}
+
+// dump returns the collection's documents in _id order, as stored.
+func dump(t *testing.T, ctx context.Context, coll *mongo.Collection) []bson.Raw {
+	t.Helper()
+	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []bson.Raw
+	for cur.Next(ctx) {
+		out = append(out, bytes.Clone(cur.Current))
+	}
+	if err := cur.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func marshalAll(t *testing.T, args []string) []bson.Raw {
+	t.Helper()
+	col := datasetFor(t, args).Written()[0]
+	var out []bson.Raw
+	for i := range col.Len() {
+		raw, err := bson.Marshal(col.Doc(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, raw)
+	}
+	return out
+}
+
+// fixtures → load → read back: the stored documents are the generated ones,
+// byte for byte.
+func TestLoadRoundTripThroughCommands(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	for i, extra := range [][]string{
+		{"--kind", "user", "--id", "uuid"},
+		{"--kind", "order", "--mode", "canonical", "--array"},
+		{"--kind", "employee", "--id", "int", "--id-start", "10"},
+	} {
+		gen := append([]string{"fixtures", "--seed", "5", "-n", "120"}, extra...)
+		name := []string{"u", "o", "e"}[i]
+		path := filepath.Join(dir, name+".ndjson")
+		if code, out, errOut := runFixturesCmd(t, "", append(gen, "--out", path)...); code != ExitOK {
+			t.Fatalf("fixtures: %d %s %s", code, out, errOut)
+		}
+		for _, mode := range []string{"insert", "upsert"} {
+			db := "rt_" + mode
+			code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--db", db, "--mode", mode, "--batch", "50", path)
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("load %s: exit %d\n%s%s", mode, code, out, errOut)
+			}
+			want := path + " -> " + db + "." + name + ": 120 documents: inserted 120"
+			if mode == "upsert" {
+				want = path + " -> " + db + "." + name + ": 120 documents: upserted 120, matched 0"
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("load output %q, want %q", out, want)
+			}
+			got := dump(t, ctx, client.Database(db).Collection(name))
+			expected := marshalAll(t, gen)
+			if len(got) != len(expected) {
+				t.Fatalf("%d stored, %d generated", len(got), len(expected))
+			}
+			byID := map[string]bson.Raw{}
+			for _, g := range got {
+				byID[g.Lookup("_id").String()] = g
+			}
+			for _, e := range expected {
+				if g := byID[e.Lookup("_id").String()]; !bytes.Equal(g, e) {
+					t.Fatalf("%v %s: stored\n %s\ngenerated\n %s", extra, mode, g, e)
+				}
+			}
+		}
+	}
+}
+
+// A file with one bad line inserts nothing, and says where and why (exit 2).
+func TestLoadBadLine(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "items.ndjson")
+	if code, _, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "40", "--kind", "product", "--out", good); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	b, _ := os.ReadFile(good)
+	lines := strings.Split(string(b), "\n")
+	lines[16] = `{"_id":{"$oid":"xyz"},"name":"broken"}`
+	lines[30] = `{"_id":{"$oid":"65920080d1fa3a359632df85"},"name":"no closing brace"`
+	bad := filepath.Join(dir, "items2.json")
+	_ = os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
+
+	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, good, bad)
+	if code != ExitUsage {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		bad + ":17: invalid Extended JSON: the provided hex string is not a valid ObjectID",
+		bad + ":31: invalid JSON",
+		"oidkit: 2 of 80 documents are invalid (listed above); nothing was loaded",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Count(errOut, "\n") != 3 || out != "" {
+		t.Errorf("expected two problems and the summary:\nstdout %s\nstderr %s", out, errOut)
+	}
+	// Neither the bad file's collection nor the good one's got anything.
+	for _, name := range []string{"items", "items2"} {
+		if n, _ := client.Database("oidkit").Collection(name).CountDocuments(ctx, bson.D{}); n != 0 {
+			t.Fatalf("%s: %d documents inserted", name, n)
+		}
+	}
+	// Dry run reports the same, writing nothing.
+	code, _, errOut2 := runFixturesCmd(t, "", "load", "--uri", uri, "--dry-run", bad)
+	if code != ExitUsage || !strings.Contains(errOut2, bad+":17:") {
+		t.Fatalf("dry run: %d %s", code, errOut2)
+	}
+}
+
+func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "staff.json")
+	if code, _, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "9", "-n", "60", "--kind", "employee", "--id", "int", "--array", "--out", path); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	coll := client.Database("oidkit").Collection("staff")
+	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--mode", "upsert", path)
+	if code != ExitOK || !strings.Contains(out, "upserted 60, matched 0") {
+		t.Fatalf("first: %d %s %s", code, out, errOut)
+	}
+	before := dump(t, ctx, coll)
+	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--mode", "upsert", path)
+	if code != ExitOK || !strings.Contains(out, "upserted 0, matched 60") {
+		t.Fatalf("second: %d %s %s", code, out, errOut)
+	}
+	after := dump(t, ctx, coll)
+	if len(after) != 60 || len(before) != 60 {
+		t.Fatalf("%d then %d documents", len(before), len(after))
+	}
+	for i := range after {
+		if !bytes.Equal(before[i], after[i]) {
+			t.Fatalf("document %d changed", i)
+		}
+	}
+	// Insert mode over the same documents: exit 1, saying how many went in.
+	extra := filepath.Join(dir, "more.ndjson")
+	_ = os.WriteFile(extra, []byte("{\"_id\":1000,\"name\":\"new\"}\n{\"_id\":1,\"name\":\"old\"}\n{\"_id\":1001}\n"), 0o644)
+	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "staff", extra)
+	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 were not inserted because their _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
+		t.Fatalf("duplicates: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if !strings.Contains(out, "3 documents: inserted 2, 1 duplicate _id") {
+		t.Errorf("report %q", out)
+	}
+	if n, _ := coll.CountDocuments(ctx, bson.D{}); n != 62 {
+		t.Errorf("%d documents", n)
+	}
+	// --drop empties the collection first.
+	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--drop", "--collection", "staff", extra)
+	if code != ExitOK {
+		t.Fatalf("drop: %d %s %s", code, out, errOut)
+	}
+	if n, _ := coll.CountDocuments(ctx, bson.D{}); n != 3 {
+		t.Errorf("after --drop: %d documents", n)
+	}
+}
+
+func TestLoadStdin(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	_, fx, _ := runFixturesCmd(t, "", "fixtures", "--seed", "4", "-n", "25", "--array")
+	code, out, errOut := runFixturesCmd(t, fx, "load", "--uri", uri, "--collection", "piped", "-")
+	if code != ExitOK || !strings.Contains(out, "stdin -> oidkit.piped: 25 documents: inserted 25") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	if n, _ := client.Database("oidkit").Collection("piped").CountDocuments(ctx, bson.D{}); n != 25 {
+		t.Errorf("%d documents", n)
+	}
+}
+
+func TestLoadUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.ndjson")
+	_ = os.WriteFile(f, []byte(`{"_id":1}`), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "expected one or more FILE arguments"},
+		{[]string{"--mode", "merge", f}, `--mode "merge": expected insert or upsert`},
+		{[]string{"--batch", "0", f}, "--batch 0: expected 1 to 100000"},
+		{[]string{filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{dir}, "is a directory"},
+		{[]string{"-"}, "expected --collection NAME"},
+		{[]string{"--collection", "a$b", f}, `--collection "a$b"`},
+		{[]string{"--db", "a.b", f}, `--db "a.b"`},
+		{[]string{"--uri", "http://x", f}, "--uri"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runFixturesCmd(t, "", append([]string{"load", "--data-dir", t.TempDir()}, c.args...)...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
