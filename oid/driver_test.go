@@ -299,3 +299,23 @@ func TestDriverDocumentedDifferences(t *testing.T) {
 		}
 	})
 }
+
+// Every byte value at every position: Parse accepts exactly what the drivers
+// accept, with the same bytes.
+func TestDriverParseEveryByte(t *testing.T) {
+	for _, base := range []string{"507f1f77bcf86cd799439011", "ffffffffffffffffffffffff", "000000000000000000000000", "ABCDEFabcdef0123456789aF"} {
+		for pos := range 24 {
+			for c := range 256 {
+				b := []byte(base)
+				b[pos] = byte(c)
+				compareParse(t, string(b))
+				var o oid.ID
+				var d bson.ObjectID
+				eo, ed := o.UnmarshalText(b), d.UnmarshalText(b)
+				if (eo == nil) != (ed == nil) || o != oid.ID(d) {
+					t.Fatalf("UnmarshalText(%q): oid %s %v, v2 %s %v", b, o, eo, d.Hex(), ed)
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package oid
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 )
@@ -107,34 +108,60 @@ func parseBytes(b []byte) (ID, error) {
 }
 
 // decode fills id from 24 hex characters and reports whether all were valid.
-// It checks once at the end rather than per byte, so the valid case, which
-// matters for speed, runs without branches. s must be 24 bytes long.
+// It reads 8 characters at a time as one 64-bit word (see unhex8), so the
+// valid case, which matters for speed, runs without a branch per character.
 func decode(id *ID, s string) bool {
 	if len(s) != 24 {
 		return false
 	}
-	var bad byte
-	for i := 0; i < 23; i += 2 {
-		hi, lo := unhex[s[i]], unhex[s[i+1]]
-		bad |= hi | lo
-		id[i>>1] = hi<<4 | lo&0xF
-	}
-	return bad&0xF0 == 0
+	a, ok0 := unhex8(load8(s[0:8]))
+	b, ok1 := unhex8(load8(s[8:16]))
+	c, ok2 := unhex8(load8(s[16:24]))
+	binary.BigEndian.PutUint32(id[0:4], a)
+	binary.BigEndian.PutUint32(id[4:8], b)
+	binary.BigEndian.PutUint32(id[8:12], c)
+	return ok0 && ok1 && ok2
 }
 
-// decodeBytes is decode for a byte slice (a separate copy: a generic
-// version is slower, and converting to a string would copy).
+// decodeBytes is decode for a byte slice (converting it to a string would
+// copy it).
 func decodeBytes(id *ID, s []byte) bool {
 	if len(s) != 24 {
 		return false
 	}
-	var bad byte
-	for i := 0; i < 23; i += 2 {
-		hi, lo := unhex[s[i]], unhex[s[i+1]]
-		bad |= hi | lo
-		id[i>>1] = hi<<4 | lo&0xF
-	}
-	return bad&0xF0 == 0
+	a, ok0 := unhex8(binary.BigEndian.Uint64(s[0:8]))
+	b, ok1 := unhex8(binary.BigEndian.Uint64(s[8:16]))
+	c, ok2 := unhex8(binary.BigEndian.Uint64(s[16:24]))
+	binary.BigEndian.PutUint32(id[0:4], a)
+	binary.BigEndian.PutUint32(id[4:8], b)
+	binary.BigEndian.PutUint32(id[8:12], c)
+	return ok0 && ok1 && ok2
+}
+
+// load8 is the first 8 bytes of s as a big-endian word.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+}
+
+const lanes = 0x0101010101010101 // 1 in each byte
+
+// unhex8 decodes 8 hex characters, one per byte of x (the first in the top
+// byte), into 4 bytes, and reports whether all 8 were 0-9, a-f or A-F. Each
+// byte is tested for its range by adding a constant that carries into the
+// byte's top bit exactly at the range's bounds; that holds because a valid
+// byte is below 0x80, and a byte at or above 0x80 fails on its own top bit.
+func unhex8(x uint64) (uint32, bool) {
+	y := x | 0x20*lanes                            // fold A-F to a-f; digits already have 0x20 set
+	digit := (x + 0x50*lanes) &^ (x + 0x46*lanes)  // top bit set where 0x30 <= byte <= 0x39
+	letter := (y + 0x1F*lanes) &^ (y + 0x19*lanes) // top bit set where 0x61 <= byte|0x20 <= 0x66
+	ok := (x|((digit|letter)^0x80*lanes))&(0x80*lanes) == 0
+	v := y&(0x0F*lanes) + (letter>>7&lanes)*9 // nibble values: 'a' is 1+9
+	v = (v | v>>4) & 0x00FF00FF00FF00FF
+	v = (v | v>>8) & 0x0000FFFF0000FFFF
+	v = (v | v>>16) & 0xFFFFFFFF
+	return uint32(v), ok
 }
 
 func lengthError(s string) error {
