@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -193,4 +197,60 @@ func datasetFor(t *testing.T, args []string) *seed.Dataset {
 		t.Fatalf("%v: %v %v", args, rerr, err)
 	}
 	return ds
+}
+
+// TestFixturesHelperProcess runs the app in a child process for
+// TestFixturesInterrupted; it does nothing in a normal test run.
+func TestFixturesHelperProcess(t *testing.T) {
+	if os.Getenv("OIDKIT_FIXTURES_HELPER") != "1" {
+		return
+	}
+	args := strings.Split(os.Getenv("OIDKIT_FIXTURES_ARGS"), "\x1f")
+	os.Exit(NewApp(os.Stdin, os.Stdout, os.Stderr).Run(append([]string{"oidkit"}, args...)))
+}
+
+// An interrupted run leaves neither the file nor its temporary file.
+func TestFixturesInterrupted(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "big.ndjson")
+		_ = os.WriteFile(out, []byte("previous\n"), 0o644)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestFixturesHelperProcess$")
+		cmd.Env = append(os.Environ(), "OIDKIT_FIXTURES_HELPER=1",
+			"OIDKIT_FIXTURES_ARGS="+strings.Join([]string{"fixtures", "--seed", "1", "-n", "100000000", "--out", out}, "\x1f"))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until the temporary file holds something.
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			matches, _ := filepath.Glob(filepath.Join(dir, ".big.ndjson.tmp-*"))
+			if len(matches) == 1 {
+				if fi, err := os.Stat(matches[0]); err == nil && fi.Size() > 0 {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("no temporary file appeared; stderr %s", stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure || !strings.Contains(stderr.String(), "interrupted after") {
+			t.Fatalf("%v: %v, stderr %q", sig, err, stderr.String())
+		}
+		if names := listDir(t, dir); len(names) != 1 || names[0] != "big.ndjson" {
+			t.Fatalf("%v: directory holds %v", sig, names)
+		}
+		if b, _ := os.ReadFile(out); string(b) != "previous\n" {
+			t.Fatalf("%v: the existing file changed", sig)
+		}
+	}
 }
