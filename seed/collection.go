@@ -300,20 +300,29 @@ func (w *Worker) refValue(field string) any {
 	if r == nil || r.to.spec.Count <= 0 {
 		return nil // Validate makes this unreachable
 	}
-	pick := func() any {
-		j := int64(w.f.Uint64() % uint64(r.to.spec.Count))
+	count := uint64(r.to.spec.Count)
+	resolve := func(j int64) any {
 		if w.noRefs {
 			return nil
 		}
 		return r.to.ID(j)
 	}
 	if r.Max == 0 {
-		return pick()
+		return resolve(int64(w.f.Uint64() % count))
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)
+	// Distinct targets when there are enough of them; a few redraws at most.
+	picked := make([]int64, 0, n)
+	for len(picked) < n {
+		j := int64(w.f.Uint64() % count)
+		for try := 0; try < 8 && uint64(n) <= count && containsIndex(picked, j); try++ {
+			j = int64(w.f.Uint64() % count)
+		}
+		picked = append(picked, j)
+	}
 	a := make(bson.A, n)
-	for k := range a {
-		a[k] = pick()
+	for k, j := range picked {
+		a[k] = resolve(j)
 	}
 	return a
 }
@@ -351,3 +360,12 @@ func (it *Iter) Index() int64 { return it.i }
 
 // Doc is the current document.
 func (it *Iter) Doc() bson.D { return it.doc }
+
+func containsIndex(list []int64, j int64) bool {
+	for _, v := range list {
+		if v == j {
+			return true
+		}
+	}
+	return false
+}

@@ -20,7 +20,7 @@ const DefaultBatch = 1000
 // InsertOptions tune Insert.
 type InsertOptions struct {
 	Batch   int  // documents per bulk insert; 0 means DefaultBatch
-	Workers int  // concurrent inserters (and as many generators); 0 means min(4, 2*GOMAXPROCS)
+	Workers int  // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
 	Resume  bool // duplicate-key errors count as documents already there
 	// Progress, if set, is called after every batch (never concurrently).
 	Progress func(Progress)
@@ -100,8 +100,10 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	}
 	ch := make(chan batch, workers)
 
+	// Generation is cheap next to a round trip: a few generators keep the
+	// inserters fed without taking CPU from an in-process server.
 	var gen sync.WaitGroup
-	for range workers {
+	for range min(workers, runtime.GOMAXPROCS(0)) {
 		gen.Add(1)
 		go func() {
 			defer gen.Done()
@@ -113,9 +115,16 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 				}
 				from := b * int64(size)
 				to := min(from+int64(size), total)
+				// Encoding here, beside generation, keeps it off the
+				// inserters: the driver passes bson.Raw through as is.
 				docs := make([]any, 0, to-from)
 				for i := from; i < to; i++ {
-					docs = append(docs, w.Doc(i))
+					raw, err := bson.Marshal(w.Doc(i))
+					if err != nil {
+						fail(fmt.Errorf("document %d: %w", i, err))
+						return
+					}
+					docs = append(docs, bson.Raw(raw))
 				}
 				select {
 				case ch <- batch{from: from, docs: docs}:
@@ -195,8 +204,13 @@ func docID(docs []any, i int) any {
 	if i < 0 || i >= len(docs) {
 		return "?"
 	}
-	if d, ok := docs[i].(bson.D); ok && len(d) > 0 {
-		return d[0].Value
+	switch d := docs[i].(type) {
+	case bson.Raw:
+		return d.Lookup("_id")
+	case bson.D:
+		if len(d) > 0 {
+			return d[0].Value
+		}
 	}
 	return "?"
 }

@@ -1,0 +1,153 @@
+package seed_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+func benchCollection(b *testing.B, kind string, n int64) *seed.Collection {
+	b.Helper()
+	p := &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "c", Kind: kind, Count: n}}}
+	if kind == seed.KindOrder {
+		p.Collections = append(p.Collections,
+			seed.CollectionSpec{Name: "users", Kind: seed.KindUser, Count: n, RefOnly: true},
+			seed.CollectionSpec{Name: "products", Kind: seed.KindProduct, Count: max(1, n/10), RefOnly: true})
+	}
+	return build(b, p).Collection("c")
+}
+
+// BenchmarkGenerate is documents per second per kind: building bson.D only,
+// and building plus writing relaxed Extended JSON lines to io.Discard.
+func BenchmarkGenerate(b *testing.B) {
+	for _, kind := range seed.Kinds() {
+		c := benchCollection(b, kind, 1<<30)
+		b.Run(kind+"/doc", func(b *testing.B) {
+			b.ReportAllocs()
+			w := c.NewWorker()
+			var i int64
+			for b.Loop() {
+				_ = w.Doc(i)
+				i++
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+		b.Run(kind+"/ndjson", func(b *testing.B) {
+			b.ReportAllocs()
+			w := c.NewWorker()
+			var i int64
+			for b.Loop() {
+				js, err := bson.MarshalExtJSON(w.Doc(i), false, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Discard.Write(append(js, '\n'))
+				i++
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}
+
+// BenchmarkID is the cost of ID(i) alone, the random access that references
+// and verification use.
+func BenchmarkID(b *testing.B) {
+	for _, strat := range []string{"objectid", "int", "uuid", "field:email"} {
+		id, _ := seed.ParseIDStrategy(strat)
+		c := build(b, &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "c", Kind: seed.KindUser, Count: 1 << 30, ID: id}}}).Collection("c")
+		b.Run(strat, func(b *testing.B) {
+			b.ReportAllocs()
+			var i int64
+			for b.Loop() {
+				_ = c.ID(i)
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkInsert compares seed.Insert with the driver's InsertMany of
+// documents generated beforehand (generation not timed), in the same run,
+// into the embedded server. Each iteration writes benchN users once per
+// variant, each into a fresh database, in turn, so that a change of machine
+// load hits every variant alike. Metrics are docs/s per variant and the ratio
+// of seed.Insert to the best driver variant.
+func BenchmarkInsert(b *testing.B) {
+	const benchN = 5000
+	_, client := server(b, b.TempDir())
+	c := benchCollection(b, seed.KindUser, benchN)
+	pre := make([]any, benchN)
+	for i := range pre {
+		pre[i] = c.Doc(int64(i))
+	}
+	insertMany := func(coll *mongo.Collection, workers int) error {
+		next := make(chan int, benchN/seed.DefaultBatch+1)
+		for k := 0; k < benchN; k += seed.DefaultBatch {
+			next <- k
+		}
+		close(next)
+		var wg sync.WaitGroup
+		errs := make(chan error, workers)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range next {
+					if _, err := coll.InsertMany(context.Background(), pre[k:min(k+seed.DefaultBatch, benchN)], options.InsertMany().SetOrdered(false)); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		return <-errs
+	}
+	variants := []struct {
+		name string
+		run  func(*mongo.Collection) error
+	}{
+		{"driver-1w", func(coll *mongo.Collection) error { return insertMany(coll, 1) }},
+		{"seed-1w", func(coll *mongo.Collection) error {
+			_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Workers: 1})
+			return err
+		}},
+		{"driver-4w", func(coll *mongo.Collection) error { return insertMany(coll, 4) }},
+		{"seed-4w", func(coll *mongo.Collection) error {
+			_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Workers: 4})
+			return err
+		}},
+	}
+	totals := make([]time.Duration, len(variants))
+	run := 0
+	for b.Loop() {
+		for k, v := range variants {
+			run++
+			db := client.Database(fmt.Sprintf("bench%d", run))
+			st := time.Now()
+			if err := v.run(db.Collection("users")); err != nil {
+				b.Fatal(err)
+			}
+			totals[k] += time.Since(st)
+			_ = db.Drop(context.Background())
+		}
+	}
+	rate := make([]float64, len(variants))
+	for k, v := range variants {
+		rate[k] = float64(benchN*b.N) / totals[k].Seconds()
+		b.ReportMetric(rate[k], v.name+"-docs/s")
+	}
+	b.ReportMetric(rate[1]/rate[0], "seed/driver-1w")
+	b.ReportMetric(rate[3]/rate[2], "seed/driver-4w")
+	b.ReportMetric(0, "ns/op")
+}
