@@ -209,3 +209,21 @@ func TestPageURL(t *testing.T) {
 		}
 	}
 }
+
+// checkListenAddr never panics, and what it accepts net.Listen can parse.
+func FuzzWebListenAddr(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:8080", ":0", "[::1]:80", "nonsense", "127.0.0.1:99999", "host:http", "::1", "[::1]:", ":-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if err := checkListenAddr(s); err != nil {
+			if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--listen") {
+				t.Errorf("checkListenAddr(%q) = %v (exit %d), want a usage error naming --listen", s, err, exitCode(err))
+			}
+			return
+		}
+		if _, _, err := net.SplitHostPort(s); err != nil {
+			t.Errorf("checkListenAddr(%q) accepted an address SplitHostPort refuses: %v", s, err)
+		}
+	})
+}
