@@ -1,6 +1,9 @@
 package oid
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // encodeHex writes the 24 lower-case hex characters of id into dst, 4 bytes
 // at a time (see hex8).
@@ -26,15 +29,18 @@ func hex8(x uint32) uint64 {
 // AppendHex appends the 24 lower-case hex characters of id to b. It does not
 // allocate when b has room.
 func (id ID) AppendHex(b []byte) []byte {
-	n := len(b)
-	if cap(b)-n < 24 {
-		b = append(b, make([]byte, 24)...)
-	} else {
-		b = b[:n+24]
+	if cap(b)-len(b) < 24 {
+		b = grow24(b)
 	}
+	n := len(b)
+	b = b[:n+24]
 	encodeHex((*[24]byte)(b[n:]), &id)
 	return b
 }
+
+// grow24 is the rare path of AppendHex, kept out of line so that AppendHex
+// itself can be inlined.
+func grow24(b []byte) []byte { return slices.Grow(b, 24) }
 
 // Hex is the 24 lower-case hex characters of id.
 func (id ID) Hex() string {
