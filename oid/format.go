@@ -49,8 +49,8 @@ func (id ID) Hex() string {
 	return string(buf[:])
 }
 
-// String is Hex. (The drivers' String returns ObjectID("...") instead; use
-// GoString or %#v for that shape.)
+// String is Hex. (The drivers' String returns ObjectID("...") instead; see
+// "string-format" in the package doc.)
 func (id ID) String() string { return id.Hex() }
 
 // GoString is the Go expression that rebuilds id, for %#v.

@@ -81,7 +81,8 @@ func (g *Generator) NewWithTime(t time.Time) (ID, error) {
 }
 
 // Fill fills ids with consecutive IDs using one clock read and one atomic
-// reservation of len(ids) counter values.
+// reservation of len(ids) counter values. Within one second a Generator has
+// 2^24 counter values, so a batch longer than that repeats IDs.
 func (g *Generator) Fill(ids []ID) {
 	if len(ids) == 0 {
 		return
