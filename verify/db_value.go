@@ -1,0 +1,395 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// idKey identifies an _id value the way a unique index compares it, in 16
+// bytes: short values are kept whole (an ObjectID, an integer, a short
+// string), longer ones by a 120-bit hash. Numbers MongoDB considers equal
+// (int32 5, int64 5, double 5.0) share a key, so an _id stored with another
+// numeric type is found, and then reported as a different document.
+type idKey [16]byte
+
+const (
+	keyHashed  = 0x00
+	keyInteger = 'N'
+	keyDouble  = 'D'
+)
+
+func keyOf(v bson.RawValue) idKey {
+	var k idKey
+	switch v.Type {
+	case bson.TypeInt32:
+		if i, ok := v.Int32OK(); ok {
+			return intKey(int64(i))
+		}
+	case bson.TypeInt64:
+		if i, ok := v.Int64OK(); ok {
+			return intKey(i)
+		}
+	case bson.TypeDouble:
+		if f, ok := v.DoubleOK(); ok {
+			if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+				return intKey(int64(f))
+			}
+			k[0] = keyDouble
+			if math.IsNaN(f) {
+				f = math.NaN()
+			}
+			binary.LittleEndian.PutUint64(k[1:], math.Float64bits(f))
+			return k
+		}
+	}
+	if len(v.Value) <= len(k)-2 {
+		k[0] = byte(v.Type)
+		k[1] = byte(len(v.Value))
+		copy(k[2:], v.Value)
+		return k
+	}
+	sum := sha256.Sum256(append([]byte{byte(v.Type)}, v.Value...))
+	k[0] = keyHashed
+	copy(k[1:], sum[:])
+	return k
+}
+
+func intKey(i int64) idKey {
+	var k idKey
+	k[0] = keyInteger
+	binary.LittleEndian.PutUint64(k[1:], uint64(i))
+	return k
+}
+
+// integral returns the value of a number that is a whole int64.
+func integral(v bson.RawValue) (int64, bool) {
+	switch v.Type {
+	case bson.TypeInt32:
+		i, ok := v.Int32OK()
+		return int64(i), ok
+	case bson.TypeInt64:
+		return v.Int64OK()
+	case bson.TypeDouble:
+		f, ok := v.DoubleOK()
+		if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			return int64(f), true
+		}
+	}
+	return 0, false
+}
+
+// digest is a 128-bit hash of a document's bytes.
+type digest [16]byte
+
+func digestOf(b []byte) digest {
+	s := sha256.Sum256(b)
+	var d digest
+	copy(d[:], s[:])
+	return d
+}
+
+// content returns the elements of doc after its leading _id: what two
+// documents that differ only by _id have in common.
+func content(doc bson.Raw) []byte {
+	if len(doc) < 5 {
+		return nil
+	}
+	body := doc[4 : len(doc)-1]
+	if len(body) > 4 && body[0] != 0 && bytes.HasPrefix(body[1:], []byte("_id\x00")) {
+		if v, err := doc.LookupErr("_id"); err == nil {
+			return body[1+4+len(v.Value):]
+		}
+	}
+	return body
+}
+
+// idFirst returns doc with its _id element moved to the front, as MongoDB
+// stores it. A document whose _id is already first is returned unchanged.
+func idFirst(doc bson.Raw) (bson.Raw, error) {
+	elems, err := doc.Elements()
+	if err != nil {
+		return nil, err
+	}
+	at := -1
+	for k, e := range elems {
+		if e.Key() == "_id" {
+			at = k
+			break
+		}
+	}
+	if at <= 0 {
+		return doc, nil
+	}
+	out := make([]byte, 4, len(doc))
+	out = append(out, elems[at]...)
+	for k, e := range elems {
+		if k != at {
+			out = append(out, e...)
+		}
+	}
+	out = append(out, 0)
+	binary.LittleEndian.PutUint32(out, uint32(len(out)))
+	return out, nil
+}
+
+// typeName is the mongosh name of a BSON type.
+func typeName(t bson.Type) string {
+	switch t {
+	case bson.TypeDouble:
+		return "double"
+	case bson.TypeString:
+		return "string"
+	case bson.TypeEmbeddedDocument:
+		return "object"
+	case bson.TypeArray:
+		return "array"
+	case bson.TypeBinary:
+		return "binary"
+	case bson.TypeUndefined:
+		return "undefined"
+	case bson.TypeObjectID:
+		return "ObjectID"
+	case bson.TypeBoolean:
+		return "bool"
+	case bson.TypeDateTime:
+		return "date"
+	case bson.TypeNull:
+		return "null"
+	case bson.TypeRegex:
+		return "regex"
+	case bson.TypeInt32:
+		return "int32"
+	case bson.TypeTimestamp:
+		return "timestamp"
+	case bson.TypeInt64:
+		return "int64"
+	case bson.TypeDecimal128:
+		return "decimal128"
+	case bson.TypeMinKey:
+		return "minKey"
+	case bson.TypeMaxKey:
+		return "maxKey"
+	}
+	return fmt.Sprintf("type 0x%02x", byte(t))
+}
+
+// show renders a value for a message, in mongosh's spelling where it has
+// one, cut to a readable length.
+func show(v bson.RawValue) string {
+	var s string
+	switch v.Type {
+	case bson.TypeObjectID:
+		if id, ok := v.ObjectIDOK(); ok {
+			s = "ObjectId('" + hex.EncodeToString(id[:]) + "')"
+		}
+	case bson.TypeString:
+		if str, ok := v.StringValueOK(); ok {
+			s = strconv.Quote(str)
+		}
+	case bson.TypeInt32:
+		if i, ok := v.Int32OK(); ok {
+			s = strconv.FormatInt(int64(i), 10)
+		}
+	case bson.TypeInt64:
+		if i, ok := v.Int64OK(); ok {
+			s = "Long(" + strconv.FormatInt(i, 10) + ")"
+		}
+	case bson.TypeDouble:
+		if f, ok := v.DoubleOK(); ok {
+			s = strconv.FormatFloat(f, 'g', -1, 64)
+			if f == math.Trunc(f) && !math.IsInf(f, 0) && math.Abs(f) < 1e15 {
+				s += ".0"
+			}
+		}
+	case bson.TypeBoolean:
+		if b, ok := v.BooleanOK(); ok {
+			s = strconv.FormatBool(b)
+		}
+	case bson.TypeNull:
+		s = "null"
+	case bson.TypeDateTime:
+		if ms, ok := v.DateTimeOK(); ok {
+			s = "ISODate('" + time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z") + "')"
+		}
+	case bson.TypeBinary:
+		if st, data, ok := v.BinaryOK(); ok {
+			if st == bson.TypeBinaryUUID && len(data) == 16 {
+				h := hex.EncodeToString(data)
+				s = "UUID('" + h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:] + "')"
+			} else {
+				s = fmt.Sprintf("Binary(subtype %d, %s)", st, hex.EncodeToString(data))
+			}
+		}
+	}
+	if s == "" {
+		s = v.String()
+	}
+	const limit = 120
+	if len(s) > limit {
+		s = s[:limit] + "..."
+	}
+	return s
+}
+
+// showTyped is show with the type name, for messages about types.
+func showTyped(v bson.RawValue) string { return show(v) + " (" + typeName(v.Type) + ")" }
+
+// sortClass is MongoDB's order of BSON types when sorting (numbers of
+// every width compare together, as do string and symbol). FerretDB sorts the
+// same way for the types oidkit generates.
+func sortClass(t bson.Type) int {
+	switch t {
+	case bson.TypeMinKey:
+		return 1
+	case bson.TypeNull, bson.TypeUndefined:
+		return 2
+	case bson.TypeDouble, bson.TypeInt32, bson.TypeInt64, bson.TypeDecimal128:
+		return 3
+	case bson.TypeString, bson.TypeSymbol:
+		return 4
+	case bson.TypeEmbeddedDocument:
+		return 5
+	case bson.TypeArray:
+		return 6
+	case bson.TypeBinary:
+		return 7
+	case bson.TypeObjectID:
+		return 8
+	case bson.TypeBoolean:
+		return 9
+	case bson.TypeDateTime:
+		return 10
+	case bson.TypeTimestamp:
+		return 11
+	case bson.TypeRegex:
+		return 12
+	case bson.TypeMaxKey:
+		return 100
+	}
+	return 50
+}
+
+// compareIDs orders two _id values as a sort on _id does. ok is false when
+// it cannot tell (types whose order it does not model: documents, arrays,
+// decimals and the like).
+func compareIDs(a, b bson.RawValue) (c int, ok bool) {
+	ca, cb := sortClass(a.Type), sortClass(b.Type)
+	if ca != cb {
+		if ca == 50 || cb == 50 {
+			return 0, false
+		}
+		return cmpInt(ca, cb), true
+	}
+	switch ca {
+	case 3:
+		if a.Type == bson.TypeDecimal128 || b.Type == bson.TypeDecimal128 {
+			return 0, false
+		}
+		ia, aok := integral(a)
+		ib, bok := integral(b)
+		if aok && bok {
+			return cmpInt(ia, ib), true
+		}
+		fa, fb := asFloat(a), asFloat(b)
+		if math.IsNaN(fa) || math.IsNaN(fb) {
+			return 0, false
+		}
+		switch {
+		case fa < fb:
+			return -1, true
+		case fa > fb:
+			return 1, true
+		}
+		return 0, true
+	case 4:
+		sa, _ := a.StringValueOK()
+		sb, _ := b.StringValueOK()
+		if a.Type == bson.TypeSymbol || b.Type == bson.TypeSymbol {
+			return 0, false
+		}
+		return bytesCompare(sa, sb), true
+	case 7:
+		sta, da, aok := a.BinaryOK()
+		stb, db, bok := b.BinaryOK()
+		if !aok || !bok {
+			return 0, false
+		}
+		if len(da) != len(db) {
+			return cmpInt(len(da), len(db)), true
+		}
+		if sta != stb {
+			return cmpInt(sta, stb), true
+		}
+		return bytes.Compare(da, db), true
+	case 8:
+		return bytes.Compare(a.Value, b.Value), true
+	case 9:
+		x, _ := a.BooleanOK()
+		y, _ := b.BooleanOK()
+		return cmpInt(b2i(x), b2i(y)), true
+	case 10:
+		x, _ := a.DateTimeOK()
+		y, _ := b.DateTimeOK()
+		return cmpInt(x, y), true
+	case 1, 2, 100:
+		return 0, true
+	}
+	return 0, false
+}
+
+func asFloat(v bson.RawValue) float64 {
+	switch v.Type {
+	case bson.TypeInt32:
+		i, _ := v.Int32OK()
+		return float64(i)
+	case bson.TypeInt64:
+		i, _ := v.Int64OK()
+		return float64(i)
+	}
+	f, _ := v.DoubleOK()
+	return f
+}
+
+func bytesCompare(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpInt[T int | int64 | byte](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rawValueOf marshals a Go value the way it sits in a document.
+func rawValueOf(v any) bson.RawValue {
+	t, data, err := bson.MarshalValue(v)
+	if err != nil {
+		return bson.RawValue{Type: bson.TypeNull}
+	}
+	return bson.RawValue{Type: t, Value: data}
+}
