@@ -206,7 +206,7 @@ func (a *App) loadError(err error, db, display string) error {
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
 	case errors.As(err, &de):
-		return failuref("inserted %d of %d documents; %d were not inserted because their _id is already in %s.%s (first: %s); use --mode upsert to replace them",
+		return failuref("inserted %d of %d documents; %d refused because the _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
 		return failuref("%s.%s on %s: wrote %d of %d documents, then: %s", db, we.Collection, display, we.Written, we.Total, describeWriteError(we.Err))

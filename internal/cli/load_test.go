@@ -188,7 +188,7 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 	extra := filepath.Join(dir, "more.ndjson")
 	_ = os.WriteFile(extra, []byte("{\"_id\":1000,\"name\":\"new\"}\n{\"_id\":1,\"name\":\"old\"}\n{\"_id\":1001}\n"), 0o644)
 	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "staff", extra)
-	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 were not inserted because their _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
+	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 refused because the _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
 		t.Fatalf("duplicates: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	if !strings.Contains(out, "3 documents: inserted 2, 1 duplicate _id") {
