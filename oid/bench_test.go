@@ -25,15 +25,19 @@ const benchHex = "507f1f77bcf86cd799439011"
 func BenchmarkNew(b *testing.B) {
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkID = oid.New()
 		}
+		c.stop()
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkDID = bson.NewObjectID()
 		}
+		c.stop()
 	})
 }
 
@@ -45,23 +49,33 @@ func BenchmarkFillPerID(b *testing.B) {
 		g := oid.NewGenerator(oid.Config{})
 		ids := make([]oid.ID, 1024)
 		n := 0
+		c := startCPU(b)
 		for b.Loop() {
 			g.Fill(ids)
 			n++
 		}
+		used := c.stop()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*len(ids)), "ns/id")
+		if used > 0 {
+			b.ReportMetric(float64(used.Nanoseconds())/float64(n*len(ids)), "cpu-ns/id")
+		}
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
 		ids := make([]bson.ObjectID, 1024)
 		n := 0
+		c := startCPU(b)
 		for b.Loop() {
 			for i := range ids {
 				ids[i] = bson.NewObjectID()
 			}
 			n++
 		}
+		used := c.stop()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*len(ids)), "ns/id")
+		if used > 0 {
+			b.ReportMetric(float64(used.Nanoseconds())/float64(n*len(ids)), "cpu-ns/id")
+		}
 	})
 }
 
@@ -72,17 +86,21 @@ func BenchmarkHex(b *testing.B) {
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
 		buf := make([]byte, 0, 24)
+		c := startCPU(b)
 		for b.Loop() {
 			buf = id.AppendHex(buf[:0])
 		}
+		c.stop()
 		sinkB = buf
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
 		d := bson.ObjectID(id)
+		c := startCPU(b)
 		for b.Loop() {
 			sinkStr = d.Hex()
 		}
+		c.stop()
 	})
 }
 
@@ -91,31 +109,39 @@ func BenchmarkHexString(b *testing.B) {
 	id := oid.MustParse(benchHex)
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkStr = id.Hex()
 		}
+		c.stop()
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
 		d := bson.ObjectID(id)
+		c := startCPU(b)
 		for b.Loop() {
 			sinkStr = d.Hex()
 		}
+		c.stop()
 	})
 }
 
 func BenchmarkParse(b *testing.B) {
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkID, sinkErr = oid.Parse(benchHex)
 		}
+		c.stop()
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkDID, sinkErr = bson.ObjectIDFromHex(benchHex)
 		}
+		c.stop()
 	})
 }
 
@@ -123,15 +149,19 @@ func BenchmarkUnmarshalJSONOid(b *testing.B) {
 	in := []byte(`{"$oid":"507f1f77bcf86cd799439011"}`)
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkErr = sinkID.UnmarshalJSON(in)
 		}
+		c.stop()
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkErr = sinkDID.UnmarshalJSON(in)
 		}
+		c.stop()
 	})
 }
 
@@ -139,15 +169,19 @@ func BenchmarkMarshalJSON(b *testing.B) {
 	id := oid.MustParse(benchHex)
 	b.Run("impl=oid", func(b *testing.B) {
 		b.ReportAllocs()
+		c := startCPU(b)
 		for b.Loop() {
 			sinkB, sinkErr = id.MarshalJSON()
 		}
+		c.stop()
 	})
 	b.Run("impl=driver", func(b *testing.B) {
 		b.ReportAllocs()
 		d := bson.ObjectID(id)
+		c := startCPU(b)
 		for b.Loop() {
 			sinkB, sinkErr = d.MarshalJSON()
 		}
+		c.stop()
 	})
 }
