@@ -74,7 +74,8 @@ func TestFixturesMatchSeedDocuments(t *testing.T) {
 		{"--kind", "product", "--id", "field:code", "--array"},
 		{"--kind", "order", "--array", "--mode", "canonical", "--span", "30d"},
 	} {
-		base := append([]string{"fixtures", "--seed", "7", "-n", "50"}, args...)
+		// 1500 documents: several chunks per generator goroutine.
+		base := append([]string{"fixtures", "--seed", "7", "-n", "1500"}, args...)
 		code, out, errOut := runFixturesCmd(t, "", base...)
 		if code != ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
