@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -253,5 +254,22 @@ func TestFixturesInterrupted(t *testing.T) {
 		if b, _ := os.ReadFile(out); string(b) != "previous\n" {
 			t.Fatalf("%v: the existing file changed", sig)
 		}
+	}
+}
+
+// BenchmarkFixturesCommand is `oidkit fixtures --seed 1 -n 20000` to a
+// discarded stdout: generation on every CPU, marshaling and writing.
+func BenchmarkFixturesCommand(b *testing.B) {
+	const n = 20000
+	for _, kind := range seed.Kinds() {
+		b.Run(kind, func(b *testing.B) {
+			for b.Loop() {
+				code := NewApp(strings.NewReader(""), io.Discard, io.Discard).Run([]string{"oidkit", "fixtures", "--seed", "1", "-n", "20000", "--kind", kind})
+				if code != ExitOK {
+					b.Fatal(code)
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "docs/s")
+		})
 	}
 }
