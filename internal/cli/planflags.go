@@ -19,14 +19,14 @@ import (
 func planFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "db", EnvVars: []string{"OIDKIT_DB"}, Value: seed.DefaultDB, Usage: "database name"},
-		&ucli.StringFlag{Name: "collection", Aliases: []string{"c"}, Usage: "collection name (default: the kind's plural, e.g. users, or the template's base name); with --plan, only this collection of the plan"},
-		&ucli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + " (default user)"},
-		&ucli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
-		&ucli.StringFlag{Name: "plan", Aliases: []string{"p"}, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
+		&ucli.StringFlag{Name: "collection", Usage: "collection name (default: the kind's plural, e.g. users, or the template's base name); with --plan, only this collection of the plan"},
+		&ucli.StringFlag{Name: "kind", Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + " (default user)"},
+		&ucli.StringFlag{Name: "template", Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
+		&ucli.StringFlag{Name: "plan", Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
 		&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 1000, Usage: "number of documents (with --plan shop: number of users)"},
 		&ucli.StringFlag{Name: "id", Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
 		&ucli.Int64Flag{Name: "id-start", Value: 1, Usage: "first _id of --id int"},
-		&ucli.StringFlag{Name: "seed", Aliases: []string{"s"}, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
+		&ucli.StringFlag{Name: "seed", Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
 		&ucli.StringFlag{Name: "at", Usage: "time base, RFC 3339 or Unix seconds (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
 		&ucli.StringFlag{Name: "span", Value: "0s", Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d)"},
 	}

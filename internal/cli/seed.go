@@ -20,7 +20,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.IntFlag{Name: "batch", Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
-		&ucli.IntFlag{Name: "workers", Value: 4, Usage: "concurrent generators and inserters"},
+		&ucli.IntFlag{Name: "workers", Usage: "concurrent inserters (default: 1 into the embedded server, whose SQLite backend writes one batch at a time; 4 into --uri)"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: "resume", Usage: "insert only what is missing after an interrupted run (needs --seed)"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
@@ -51,7 +51,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if batch < 1 || batch > 100000 {
 		return usageErrorf("--batch %d: expected 1 to 100000", batch)
 	}
-	if workers < 1 || workers > 64 {
+	if c.IsSet("workers") && (workers < 1 || workers > 64) {
 		return usageErrorf("--workers %d: expected 1 to 64", workers)
 	}
 	if c.Bool("resume") && !ds.Seeded {
@@ -69,6 +69,12 @@ func (a *App) runSeed(c *ucli.Context) error {
 	}
 	defer t.Close()
 	db := t.Client.Database(ds.DB)
+	if !c.IsSet("workers") {
+		workers = 4
+		if t.Embedded {
+			workers = 1
+		}
+	}
 
 	showProgress := !c.Bool("quiet") && isTerminal(a.stderr)
 	var total seed.InsertResult

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -34,8 +35,18 @@ func (a *App) runServer(c *ucli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	dir := c.String("data-dir")
-	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: c.String("listen")})
+	dir, listen := c.String("data-dir"), c.String("listen")
+	if _, _, err := net.SplitHostPort(listen); err != nil {
+		return usageErrorf("--listen %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", listen)
+	}
+	// Try the address first: FerretDB does not release its backend when
+	// its listener fails, and the leaked backend panics in a finalizer.
+	probe, err := net.Listen("tcp", listen)
+	if err != nil {
+		return failuref("--listen %q: cannot listen: %v", listen, err)
+	}
+	_ = probe.Close()
+	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
 	if err != nil {
 		if isListenError(err) {
 			return usageErrorf("--listen %q: %v", c.String("listen"), err)
