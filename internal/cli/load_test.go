@@ -151,6 +151,32 @@ func TestLoadBadLine(t *testing.T) {
 			t.Fatalf("%s: %d documents inserted", name, n)
 		}
 	}
+	// One bad line in an otherwise good file, into a collection that holds
+	// documents already: exit 2 and the collection exactly as it was.
+	if code, _, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "items", good); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	before := dump(t, ctx, client.Database("oidkit").Collection("items"))
+	// The other documents differ from the stored ones, so a write would show.
+	one := strings.Split(strings.ReplaceAll(string(b), `"name":"`, `"name":"changed `), "\n")
+	one[7] = `{"_id":{"$numberLong":"12x"}}`
+	oneBad := filepath.Join(dir, "more.ndjson")
+	_ = os.WriteFile(oneBad, []byte(strings.Join(one, "\n")), 0o644)
+	for _, mode := range []string{"insert", "upsert"} {
+		code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "items", "--mode", mode, oneBad)
+		if code != ExitUsage || !strings.Contains(errOut, oneBad+":8: invalid Extended JSON") || !strings.Contains(errOut, "1 of 40 documents are invalid") {
+			t.Fatalf("%s: exit %d\n%s%s", mode, code, out, errOut)
+		}
+		after := dump(t, ctx, client.Database("oidkit").Collection("items"))
+		if len(after) != len(before) {
+			t.Fatalf("%s: %d documents, %d before", mode, len(after), len(before))
+		}
+		for i := range after {
+			if !bytes.Equal(after[i], before[i]) {
+				t.Fatalf("%s: document %d changed", mode, i)
+			}
+		}
+	}
 	// Dry run reports the same, writing nothing.
 	code, _, errOut2 := runFixturesCmd(t, "", "load", "--uri", uri, "--dry-run", bad)
 	if code != ExitUsage || !strings.Contains(errOut2, bad+":17:") {
