@@ -121,7 +121,7 @@ func TestSeedShopPlan(t *testing.T) {
 // test is marked skipped after its other checks have passed.
 func verifyDB(t *testing.T, s *server, g gen, more ...string) result {
 	t.Helper()
-	args := append([]string{"verify", "db", "--uri", s.URI()}, g.flags()...)
+	args := append([]string{"verify", "db", "--uri", s.URI(), "--timeout", "60s"}, g.flags()...)
 	r := run(t, 5*time.Minute, nil, append(args, more...)...)
 	notBuilt(t, r)
 	if r.code != 0 {
