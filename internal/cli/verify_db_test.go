@@ -62,6 +62,9 @@ func expectVerify(t *testing.T, code int, want []string, args ...string) string 
 	if got != code {
 		t.Fatalf("verify db %v: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s", args, got, code, out, errs)
 	}
+	if code == 0 && errs != "" {
+		t.Errorf("verify db %v: stderr is not a terminal, expected nothing there, got %q", args, errs)
+	}
 	flat := squeeze(out)
 	for _, w := range want {
 		if !strings.Contains(out, w) && !strings.Contains(flat, squeeze(w)) {
