@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"sync"
 	"testing"
 	"time"
@@ -129,8 +130,10 @@ func BenchmarkInsert(b *testing.B) {
 		}},
 	}
 	totals := make([]time.Duration, len(variants))
+	var ratios1, ratios4 []float64
 	run := 0
 	for b.Loop() {
+		round := make([]time.Duration, len(variants))
 		for k, v := range variants {
 			run++
 			db := client.Database(fmt.Sprintf("bench%d", run))
@@ -138,10 +141,17 @@ func BenchmarkInsert(b *testing.B) {
 			if err := v.run(db.Collection("users")); err != nil {
 				b.Fatal(err)
 			}
-			totals[k] += time.Since(st)
+			round[k] = time.Since(st)
+			totals[k] += round[k]
 			_ = db.Drop(context.Background())
 		}
+		ratios1 = append(ratios1, round[0].Seconds()/round[1].Seconds())
+		ratios4 = append(ratios4, round[2].Seconds()/round[3].Seconds())
+		b.Logf("round %d: docs/s driver-1w %.0f seed-1w %.0f driver-4w %.0f seed-4w %.0f", len(ratios1),
+			benchN/round[0].Seconds(), benchN/round[1].Seconds(), benchN/round[2].Seconds(), benchN/round[3].Seconds())
 	}
+	b.ReportMetric(median(ratios1), "median-round-seed/driver-1w")
+	b.ReportMetric(median(ratios4), "median-round-seed/driver-4w")
 	rate := make([]float64, len(variants))
 	for k, v := range variants {
 		rate[k] = float64(benchN*b.N) / totals[k].Seconds()
@@ -150,4 +160,16 @@ func BenchmarkInsert(b *testing.B) {
 	b.ReportMetric(rate[1]/rate[0], "seed/driver-1w")
 	b.ReportMetric(rate[3]/rate[2], "seed/driver-4w")
 	b.ReportMetric(0, "ns/op")
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
