@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/oidkit/oidkit/internal/mongoserver"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -96,4 +99,58 @@ func TestProgressBar(t *testing.T) {
 
 func seedProgress(done, total int64, elapsed time.Duration) seed.Progress {
 	return seed.Progress{Total: total, Inserted: done, Elapsed: elapsed}
+}
+
+// A server that dies mid-run: exit 1 and "inserted K of N; re-run with
+// --resume"; after a restart over the same data, --resume completes the run.
+func TestSeedServerDiesThenResume(t *testing.T) {
+	dir := t.TempDir()
+	n := 40000
+	if seedRaceEnabled {
+		n = 8000
+	}
+	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"seed", "--uri", srv.URI(), "--seed", "4", "-n", strconv.Itoa(n), "--batch", "250", "--timeout", "20s"}
+	type result struct {
+		code     int
+		out, err string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runSeedCmd(t, args...)
+		done <- result{code, out, errOut}
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	_ = srv.Close()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("seed hangs after the server stopped")
+	}
+	m := regexp.MustCompile(`inserted (\d+) of ` + strconv.Itoa(n) + `; re-run with --resume`).FindStringSubmatch(r.err)
+	if r.code != ExitFailure || m == nil || !strings.Contains(r.err, "127.0.0.1") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.out, r.err)
+	}
+
+	srv2, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv2.Close()
+	args[2] = srv2.URI()
+	code, out, errOut := runSeedCmd(t, append(args, "--resume")...)
+	sm := regexp.MustCompile(`inserted (\d+), skipped (\d+) \(already there\)`).FindStringSubmatch(out)
+	if code != ExitOK || sm == nil {
+		t.Fatalf("resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	ins, _ := strconv.Atoi(sm[1])
+	skip, _ := strconv.Atoi(sm[2])
+	k, _ := strconv.Atoi(m[1])
+	if ins+skip != n || skip < k {
+		t.Fatalf("resume inserted %d and skipped %d after %d; want %d in all", ins, skip, k, n)
+	}
 }
