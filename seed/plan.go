@@ -249,6 +249,9 @@ func (p *Plan) Validate() error {
 		case cs.Kind != "" && cs.Template != nil:
 			return fmt.Errorf("%w: %s: has both kind %q and a template; expected one", ErrPlan, where, cs.Kind)
 		case cs.Template != nil:
+			if p.Seeded && len(cs.Template.unstable) > 0 {
+				return fmt.Errorf("%w: %s: template %s: %s gives different values for the same seed (it reads the clock), so a seeded run could not be reproduced; use {date}, {year} or a fixed value", ErrPlan, where, cs.Template.Name(), cs.Template.unstable[0])
+			}
 			fields = cs.Template.Fields()
 			for f := range cs.Template.indexed {
 				unique = append(unique, f)

@@ -34,6 +34,9 @@ type Template struct {
 	// indexed holds the top-level fields whose value is a string containing
 	// {index}: unique by construction, so usable as field:NAME _id.
 	indexed map[string]bool
+	// unstable lists placeholders (with their paths) whose values do not
+	// follow from the seed alone; a seeded plan refuses them.
+	unstable []string
 }
 
 type tkind int
@@ -91,6 +94,9 @@ func ParseTemplate(name string, data []byte) (*Template, error) {
 		return nil, p.errf("$", "unexpected data after the top-level object")
 	}
 	t := &Template{name: name, root: root, indexed: map[string]bool{}}
+	for k, ph := range p.unstable {
+		t.unstable = append(t.unstable, p.paths[k]+": "+ph)
+	}
 	for k, key := range root.keys {
 		if key == "_id" {
 			return nil, p.errf("$._id", "the _id is set by the --id strategy; remove it from the template")
@@ -114,9 +120,11 @@ func (t *Template) Name() string { return t.name }
 func (t *Template) Fields() []string { return append([]string(nil), t.fields...) }
 
 type tparser struct {
-	dec   *json.Decoder
-	name  string
-	probe *gofakeit.Faker
+	dec      *json.Decoder
+	name     string
+	probe    *gofakeit.Faker
+	unstable []string
+	paths    []string
 }
 
 func (p *tparser) errf(path, format string, args ...any) error {
@@ -254,8 +262,12 @@ func (p *tparser) pattern(path, s string) (*tnode, error) {
 		case body == "index":
 			parts = append(parts, tpart{index: true})
 		default:
+			before := len(p.unstable)
 			if err := p.checkPlaceholder(body); err != nil {
 				return nil, p.errf(path, "%q: placeholder {%s}: %v", s, body, err)
+			}
+			if len(p.unstable) > before {
+				p.paths = append(p.paths, path)
 			}
 			parts = append(parts, tpart{ph: "{" + body + "}"})
 		}
@@ -309,6 +321,13 @@ func (p *tparser) checkPlaceholder(body string) (err error) {
 	out, err := p.probe.Generate("{" + body + "}")
 	if err != nil {
 		return err
+	}
+	// Two fakers with the same seed must agree, or a seeded run could not
+	// be reproduced (some functions read the clock).
+	a, _ := gofakeit.New(7).Generate("{" + body + "}")
+	b, _ := gofakeit.New(7).Generate("{" + body + "}")
+	if a != b {
+		p.unstable = append(p.unstable, "{"+body+"}")
 	}
 	if out == "{"+body+"}" {
 		return fmt.Errorf("gofakeit left it unexpanded")

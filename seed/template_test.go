@@ -192,6 +192,17 @@ func TestPlanValidation(t *testing.T) {
 			t.Errorf("Build() error = %v; want it to contain %q", err, tc.want)
 		}
 	}
+	clock, err := ParseTemplate("clock.json", []byte(`{"when": {"a": ["{pastdate}"]}}`))
+	if err != nil {
+		t.Fatalf("an unseeded template may read the clock: %v", err)
+	}
+	if _, err := (&Plan{Collections: []CollectionSpec{{Name: "c", Template: clock, Count: 2}}}).Build(); err != nil {
+		t.Fatalf("unseeded plan with {pastdate}: %v", err)
+	}
+	_, err = (&Plan{Seeded: true, Collections: []CollectionSpec{{Name: "c", Template: clock, Count: 2}}}).Build()
+	if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "$.when.a[0]: {pastdate} gives different values for the same seed") {
+		t.Errorf("seeded plan with {pastdate}: %v", err)
+	}
 	for _, bad := range []string{`{}`, `{"collections": [{"name": "a", "kind": "user"}]}`, `{"collections": [{"name": "a", "kind": "user", "count": 1, "id": "serial"}]}`,
 		`{"collections": [{"name": "a", "kind": "user", "count": 1, "colour": 1}]}`, `{"collections": [{"name": "a", "kind": "user", "template": "x.json", "count": 1}]}`} {
 		if _, err := ParsePlan("p.json", []byte(bad), "."); !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "p.json") {

@@ -172,6 +172,8 @@ func planFlagError(c *ucli.Context, err error) error {
 		return fmt.Errorf("--id %q: %w", c.String("id"), err)
 	case strings.Contains(msg, "span"):
 		return fmt.Errorf("--span %q: %w", c.String("span"), err)
+	case c.String("template") != "" && strings.Contains(msg, "template"):
+		return fmt.Errorf("--template %q: %w", c.String("template"), err)
 	case strings.Contains(msg, "kind"):
 		return fmt.Errorf("--kind %q: %w", c.String("kind"), err)
 	case strings.Contains(msg, "collection name"):

@@ -91,6 +91,8 @@ func TestPlanFromFlagsErrors(t *testing.T) {
 	_ = os.WriteFile(planFile, []byte(`{"collections": [{"name": "o", "kind": "order", "count": 3, "refs": [{"field": "userId", "to": "people"}]}]}`), 0o644)
 	badTmpl := filepath.Join(dir, "bad.json")
 	_ = os.WriteFile(badTmpl, []byte(`{"a": {"b": "{nosuch}"}}`), 0o644)
+	clockTmpl := filepath.Join(dir, "clock.json")
+	_ = os.WriteFile(clockTmpl, []byte(`{"at": "{pastdate}"}`), 0o644)
 	cases := []struct {
 		args []string
 		want string
@@ -117,6 +119,7 @@ func TestPlanFromFlagsErrors(t *testing.T) {
 		{[]string{"--template", badTmpl}, `$.a.b: "{nosuch}"`},
 		{[]string{"--template", filepath.Join(dir, "none.json")}, `--template`},
 		{[]string{"--collection", "a$b"}, `--collection "a$b"`},
+		{[]string{"--template", clockTmpl, "--seed", "1"}, `--template "` + clockTmpl + `": invalid plan: collection "clock": template ` + clockTmpl + `: $.at: {pastdate} gives different values for the same seed`},
 		{[]string{"--db", "a/b"}, `--db "a/b"`},
 	}
 	for _, tc := range cases {
