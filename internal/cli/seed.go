@@ -20,7 +20,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.IntFlag{Name: "batch", Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
-		&ucli.IntFlag{Name: "workers", Usage: "concurrent inserters (default: 1 into the embedded server, whose SQLite backend writes one batch at a time; 4 into --uri)"},
+		&ucli.IntFlag{Name: "workers", DefaultText: "1 into the embedded server, 4 into --uri", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: "resume", Usage: "insert only what is missing after an interrupted run (needs --seed)"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
