@@ -30,14 +30,19 @@
 // (whole seconds) and ObjectIDs take the process-unique random value of a fresh
 // oid.Generator: the data and IDs are different on every run.
 //
+// Templates may use gofakeit functions that read the clock ({pastdate});
+// a seeded plan refuses them, since its output could not be reproduced.
+//
 // # ObjectIDs
 //
 // ObjectID i of a collection is: the 4-byte timestamp of document i, a 5-byte
 // random value and a 3-byte counter (counterStart + i) mod 2^24. The random
 // value is derived from the seed and the collection name, as if each
-// collection had been written by its own process. Past 2^24 documents the
-// counter would repeat, so the random value is incremented (as a 40-bit
-// number) by i >> 24: IDs stay unique for any count.
+// collection had been written by its own process; the counter start is
+// derived from the seed too. Each time the counter wraps (0xFFFFFF -> 0) the
+// random value goes up by one (as a 40-bit number), so IDs stay unique for
+// any count. Within one wrap these are exactly the IDs an oid.Generator with
+// that random value and counter start makes at those times.
 //
 // # Value types
 //
