@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
@@ -39,17 +39,10 @@ func (a *App) runServer(c *ucli.Context) error {
 	if _, _, err := net.SplitHostPort(listen); err != nil {
 		return usageErrorf("--listen %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", listen)
 	}
-	// Try the address first: FerretDB does not release its backend when
-	// its listener fails, and the leaked backend panics in a finalizer.
-	probe, err := net.Listen("tcp", listen)
-	if err != nil {
-		return failuref("--listen %q: cannot listen: %v", listen, err)
-	}
-	_ = probe.Close()
 	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
 	if err != nil {
-		if isListenError(err) {
-			return usageErrorf("--listen %q: %v", c.String("listen"), err)
+		if errors.Is(err, mongoserver.ErrListen) {
+			return failuref("--listen %q: %v", listen, err)
 		}
 		return failuref("server: %v", err)
 	}
@@ -63,10 +56,4 @@ func (a *App) runServer(c *ucli.Context) error {
 	case <-srv.Done():
 		return failuref("server on %s stopped unexpectedly", srv.Addr())
 	}
-}
-
-// isListenError tells a malformed --listen (bad usage) from a run-time
-// failure such as a port already in use.
-func isListenError(err error) bool {
-	return strings.Contains(err.Error(), "expected host:port")
 }

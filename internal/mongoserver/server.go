@@ -12,6 +12,7 @@ package mongoserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,6 +27,10 @@ import (
 
 // DefaultDataDir is where data is kept when no directory is given.
 const DefaultDataDir = ".oidkit"
+
+// ErrListen is returned when the listen address cannot be used (in use, not
+// a local address).
+var ErrListen = errors.New("cannot listen on address")
 
 // Options configure an embedded server.
 type Options struct {
@@ -68,6 +73,13 @@ func Start(opts Options) (*Server, error) {
 	if _, _, err := net.SplitHostPort(listen); err != nil {
 		return nil, fmt.Errorf("listen address %q: expected host:port: %w", listen, err)
 	}
+	// Try the address first: FerretDB does not release its backend when its
+	// listener fails, and the leaked backend later panics in a finalizer.
+	probe, err := net.Listen("tcp", listen)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %v", ErrListen, listen, err)
+	}
+	_ = probe.Close()
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -79,10 +91,6 @@ func Start(opts Options) (*Server, error) {
 		SQLiteURL: "file:" + filepath.ToSlash(abs) + "/",
 	})
 	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "address already in use") {
-			return nil, fmt.Errorf("listen address %q is already in use", listen)
-		}
 		return nil, fmt.Errorf("embedded server over %q: %w", dir, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -2,6 +2,7 @@ package mongoserver
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -62,5 +63,17 @@ func TestStartInsertFindRestart(t *testing.T) {
 func TestStartBadListen(t *testing.T) {
 	if _, err := Start(Options{DataDir: t.TempDir(), Listen: "nonsense"}); err == nil {
 		t.Fatal("want error for listen address without port")
+	}
+}
+
+func TestStartBusyAddress(t *testing.T) {
+	s, err := Start(Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = Start(Options{DataDir: t.TempDir(), Listen: s.Addr()})
+	if !errors.Is(err, ErrListen) {
+		t.Fatalf("second server on %s: err = %v, want ErrListen", s.Addr(), err)
 	}
 }
