@@ -20,15 +20,17 @@ func TestFixturesLoadVerify(t *testing.T) {
 	if suite.stubs["fixtures"] || suite.stubs["load"] {
 		t.Skip(`skipped: "fixtures" or "load" is not built yet`)
 	}
+	// Every case has more than 100 documents: a bulk of more than 100
+	// replaces once made the upsert step hang on FerretDB.
 	cases := []struct {
 		name string
 		g    gen
 		opts []string // fixture format flags
 		ext  string
 	}{
-		{"canonical_ndjson", gen{kind: "user", id: "objectid", n: 600, seed: 21, span: 48 * time.Hour}, []string{"--mode", "canonical"}, ".ndjson"},
-		{"relaxed_array", gen{kind: "employee", id: "int", n: 400, seed: 22}, []string{"--mode", "relaxed", "--array"}, ".json"},
-		{"relaxed_ndjson_uuid", gen{kind: "product", id: "uuid", n: 300, seed: 23}, nil, ".ndjson"},
+		{"canonical_ndjson", gen{kind: "user", id: "objectid", n: 300, seed: 21, span: 48 * time.Hour}, []string{"--mode", "canonical"}, ".ndjson"},
+		{"relaxed_array", gen{kind: "employee", id: "int", n: 200, seed: 22}, []string{"--mode", "relaxed", "--array"}, ".json"},
+		{"relaxed_ndjson_uuid", gen{kind: "product", id: "uuid", n: 150, seed: 23}, nil, ".ndjson"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
