@@ -298,14 +298,14 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	}
 
 	var (
-		candidates   = map[digest][]candidate{}
-		nCandidates  int
-		overflow     int64
-		pending      []pendingDiff
-		collectorErr = make(chan struct{})
+		candidates    = map[digest][]candidate{}
+		nCandidates   int
+		overflow      int64
+		pending       []pendingDiff
+		collectorDone = make(chan struct{})
 	)
 	go func() {
-		defer close(collectorErr)
+		defer close(collectorDone)
 		for b := range ordered {
 			<-b.done
 			for k := range b.items {
@@ -400,7 +400,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	close(work)
 	close(ordered)
 	wg.Wait()
-	<-collectorErr
+	<-collectorDone
 	if readErr != nil {
 		return fmt.Errorf("read %s.%s: %w", e.DB, name, readErr)
 	}
