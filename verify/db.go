@@ -102,7 +102,7 @@ func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts D
 		st.finish()
 	}
 	if opts.FerretDB {
-		rep.Note("server is FerretDB: collections are read in natural order; the _id order is checked on a sorted read of the _ids")
+		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on a separate sorted read of the _ids alone, for collections of at most %d documents", opts.OrderLimit)
 	}
 	return rep, nil
 }
