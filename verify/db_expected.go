@@ -17,6 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/oid"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -182,17 +183,23 @@ func (s *seedSource) objectIDOrdered() (bool, string) {
 	if s.n < 2 {
 		return true, ""
 	}
-	first, last := s.c.ObjectID(0), s.c.ObjectID(s.n-1)
-	t0 := binary.BigEndian.Uint64(first[4:])
-	tl := binary.BigEndian.Uint64(last[4:])
-	if tl >= t0 {
-		return true, ""
-	}
-	k := int64(-t0) // the first document whose tail wrapped to 0
-	if s.c.Time(k - 1).Equal(s.c.Time(k)) {
+	k, wraps := wrapIndex(s.c.ObjectID(0), s.c.ObjectID(s.n-1))
+	if wraps && s.c.Time(k-1).Equal(s.c.Time(k)) {
 		return false, fmt.Sprintf("the ObjectID random value and counter wrap past 2^64 at document %d, within one second: sorted order is not generation order", k)
 	}
 	return true, ""
+}
+
+// wrapIndex finds where bytes 4..11 of a run of consecutive seeded
+// ObjectIDs (one 64-bit number, +1 per document) wrap to zero: the document
+// number k, when the run from first to last wraps at all.
+func wrapIndex(first, last oid.ID) (k int64, wraps bool) {
+	t0 := binary.BigEndian.Uint64(first[4:])
+	tl := binary.BigEndian.Uint64(last[4:])
+	if tl >= t0 {
+		return 0, false
+	}
+	return int64(-t0), true
 }
 
 func (s *seedSource) setup(ctx context.Context, progress func(int64)) error {
