@@ -97,8 +97,13 @@ func TestSeedResumeAfterServerFault(t *testing.T) {
 			} else {
 				s.Start()
 			}
-			t.Logf("%s after %d of %d documents; seed gave up %v later", fault, k, n, gaveUp.Round(time.Millisecond))
+			t.Logf("%s after %d of %d documents (%v into the run); seed gave up %v later", fault, k, n, broke.Sub(p.start).Round(time.Millisecond), gaveUp.Round(time.Millisecond))
 
+			phase := time.Now()
+			lap := func(what string) {
+				t.Logf("%s: %v", what, time.Since(phase).Round(time.Millisecond))
+				phase = time.Now()
+			}
 			// Acknowledged writes survive the fault.
 			c := s.Client()
 			have := countDocs(t, s.Coll(c, g.coll))
@@ -106,6 +111,7 @@ func TestSeedResumeAfterServerFault(t *testing.T) {
 				t.Errorf("after the %s the collection holds %d documents; want at least the %d seed reported inserted, and at least the one the test saw", fault, have, k)
 			}
 			disconnect(c)
+			lap("count after restart")
 
 			// A generous --timeout: on a loaded machine one bulk insert
 			// can wait behind the others for the server's single writer.
@@ -113,9 +119,12 @@ func TestSeedResumeAfterServerFault(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("seed --resume failed:\n%s", r)
 			}
+			lap("seed --resume")
 			c = s.Client()
 			checkExactIDs(t, s.Coll(c, g.coll), g)
+			lap("reading every _id back")
 			verifyDB(t, s, g)
+			lap("verify db")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,7 +24,7 @@ type result struct {
 }
 
 func (r result) String() string {
-	return "oidkit " + strings.Join(r.args, " ") + "\nexit " + itoa(r.code) +
+	return "oidkit " + strings.Join(r.args, " ") + "\nexit " + strconv.Itoa(r.code) +
 		"\nstdout:\n" + clip(r.stdout) + "\nstderr:\n" + clip(r.stderr)
 }
 
@@ -32,28 +33,6 @@ func clip(s string) string {
 		return s[:2000] + "\n...\n" + s[len(s)-2000:]
 	}
 	return s
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
 
 // proc is a running oidkit process.

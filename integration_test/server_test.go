@@ -237,8 +237,9 @@ func (s *server) Coll(c *mongo.Client, name string) *mongo.Collection {
 	return c.Database(s.DB).Collection(name)
 }
 
-// canFault says whether the server can be stopped, killed and paused by the
-// test; if not the test is skipped with the reason.
+// requireFaults skips the test, with the reason, when the server cannot be
+// made to fail that way: a server given by URI is not the suite's to stop, and
+// the in-process server can only be stopped and started again.
 func (s *server) requireFaults(t *testing.T, what string) {
 	t.Helper()
 	switch s.mode {
