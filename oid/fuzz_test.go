@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/verify"
 )
 
 // FuzzParse: Parse accepts exactly what both drivers' ObjectIDFromHex accept,
@@ -41,44 +42,6 @@ func FuzzBytes(f *testing.F) {
 	})
 }
 
-// jsonDifferences names the deliberate differences (see the package doc)
-// that can apply to input b; the drivers' results are only compared when
-// none does.
-func jsonDifferences(b []byte) []string {
-	var names []string
-	if len(b) == 12 {
-		names = append(names, "json-raw-12")
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return append(names, "json-invalid")
-	}
-	switch v := v.(type) {
-	case nil:
-		if string(b) != "null" {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case string:
-		if v == "" {
-			names = append(names, "json-empty-string")
-		}
-		if string(b) != `"`+v+`"` {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case map[string]any:
-		if len(v) > 1 {
-			names = append(names, "json-oid-extra-keys")
-		}
-		if _, ok := v["$oid"]; !ok && len(v) == 1 {
-			names = append(names, "json-oid-key-case")
-		}
-		if s, ok := v["$oid"].(string); ok && s == "" {
-			names = append(names, "json-oid-empty")
-		}
-	}
-	return names
-}
-
 // FuzzUnmarshalJSON: UnmarshalJSON agrees with both drivers' UnmarshalJSON
 // except where a documented difference applies; it never changes the value on
 // error, and it accepts only what encoding/json calls valid.
@@ -108,7 +71,7 @@ func FuzzUnmarshalJSON(f *testing.F) {
 				t.Fatalf("%q: round trip %s", b, out)
 			}
 		}
-		if names := jsonDifferences(b); len(names) > 0 {
+		if names := verify.JSONDifferences(b); len(names) > 0 {
 			return
 		}
 		if (err == nil) != (err2 == nil) || (err == nil) != (err1 == nil) {

@@ -11,63 +11,17 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/fixtures"
 )
 
-// idKey identifies an _id value the way a unique index compares it, in 16
-// bytes: short values are kept whole (an ObjectID, an integer, a short
-// string), longer ones by a 120-bit hash. Numbers MongoDB considers equal
-// (int32 5, int64 5, double 5.0) share a key, so an _id stored with another
-// numeric type is found, and then reported as a different document.
-type idKey [16]byte
+// idKey identifies an _id value the way a unique index compares it (see
+// fixtures.KeyOf): numbers MongoDB considers equal share a key, so an _id
+// stored with another numeric type is found, and then reported as a
+// different document.
+type idKey = fixtures.IDKey
 
-const (
-	keyHashed  = 0x00
-	keyInteger = 'N'
-	keyDouble  = 'D'
-)
-
-func keyOf(v bson.RawValue) idKey {
-	var k idKey
-	switch v.Type {
-	case bson.TypeInt32:
-		if i, ok := v.Int32OK(); ok {
-			return intKey(int64(i))
-		}
-	case bson.TypeInt64:
-		if i, ok := v.Int64OK(); ok {
-			return intKey(i)
-		}
-	case bson.TypeDouble:
-		if f, ok := v.DoubleOK(); ok {
-			if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-				return intKey(int64(f))
-			}
-			k[0] = keyDouble
-			if math.IsNaN(f) {
-				f = math.NaN()
-			}
-			binary.LittleEndian.PutUint64(k[1:], math.Float64bits(f))
-			return k
-		}
-	}
-	if len(v.Value) <= len(k)-2 {
-		k[0] = byte(v.Type)
-		k[1] = byte(len(v.Value))
-		copy(k[2:], v.Value)
-		return k
-	}
-	sum := sha256.Sum256(append([]byte{byte(v.Type)}, v.Value...))
-	k[0] = keyHashed
-	copy(k[1:], sum[:])
-	return k
-}
-
-func intKey(i int64) idKey {
-	var k idKey
-	k[0] = keyInteger
-	binary.LittleEndian.PutUint64(k[1:], uint64(i))
-	return k
-}
+func keyOf(v bson.RawValue) idKey { return fixtures.KeyOf(v) }
 
 // integral returns the value of a number that is a whole int64.
 func integral(v bson.RawValue) (int64, bool) {

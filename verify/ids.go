@@ -402,7 +402,7 @@ func checkID(ir *idRows, al allowed, id oid.ID, deep bool, i int) {
 	}
 	checkBSON(ir.all, id)
 	for _, s := range jsonMutations(h, i) {
-		checkJSONIn(ir.all, al, []byte(s), jsonDifferences)
+		checkJSONIn(ir.all, al, []byte(s), JSONDifferences)
 	}
 }
 
@@ -547,8 +547,10 @@ func checkJSONIn(r rows, al allowed, b []byte, classify func([]byte) []string) {
 	}
 }
 
-// jsonDifferences names the documented differences that can apply to input b.
-func jsonDifferences(b []byte) []string {
+// JSONDifferences names the deliberate differences from the drivers (see the
+// oid package doc) that can apply to the JSON input b; where none does, oid
+// and the drivers must unmarshal b the same way.
+func JSONDifferences(b []byte) []string {
 	var names []string
 	if len(b) == 12 {
 		names = append(names, "json-raw-12")

@@ -47,7 +47,7 @@ func TestIDsRowsCanFail(t *testing.T) {
 		t.Fatal("agreeing case counted as a mismatch")
 	}
 	al := allowed{}
-	checkJSONIn(r, al, []byte(`{"$oid":"507f1f77bcf86cd799439011","x":1}`), jsonDifferences)
+	checkJSONIn(r, al, []byte(`{"$oid":"507f1f77bcf86cd799439011","x":1}`), JSONDifferences)
 	if al["json-oid-extra-keys"] != 1 || r.get(v2+": "+rowJSONMutated).Mismatches != 0 {
 		t.Errorf("documented difference not tallied: %v", al)
 	}

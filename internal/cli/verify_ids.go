@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -59,7 +57,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
 	}
 	opts := verify.IDsOptions{N: int(n), Seed: seed}
-	if !c.Bool("quiet") && idsProgressTerminal(a.stderr) {
+	if !c.Bool("quiet") && isTerminal(a.stderr) {
 		opts.Progress = func(done, total int) {
 			fmt.Fprintf(a.stderr, "\rverify ids: %d of %d random IDs", done, total)
 			if done == total {
@@ -81,14 +79,4 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		return failuref("verify ids: mismatches against the driver (seed %d; rerun with --seed %d -n %d)", seed, seed, n)
 	}
 	return nil
-}
-
-// idsProgressTerminal reports whether w is a character device, such as a terminal.
-func idsProgressTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
