@@ -57,8 +57,10 @@ func (a *App) runInspect(c *ucli.Context) error {
 		}
 		sc := bufio.NewScanner(a.stdin)
 		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		seen := false
 		for sc.Scan() {
 			if s := strings.TrimSpace(sc.Text()); s != "" {
+				seen = true
 				handle(s)
 			}
 		}
@@ -68,6 +70,11 @@ func (a *App) runInspect(c *ucli.Context) error {
 				return usageErrorf("inspect: stdin: a line longer than 1 MiB: expected one ID per line")
 			}
 			return failuref("inspect: reading stdin: %w", err)
+		}
+		if !seen {
+			// Empty input is almost always a mistake (an empty pipe, a
+			// forgotten argument); a silent success would hide it.
+			return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
 		}
 	}
 	if err := w.Flush(); err != nil {

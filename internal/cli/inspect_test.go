@@ -78,6 +78,8 @@ func TestInspectBadInput(t *testing.T) {
 		{[]string{`ObjectId("123")`}, "", `length 3`},
 		{nil, "xyz\n", `"xyz": length 3`},
 		{nil, strings.Repeat("a", 2<<20), "longer than 1 MiB"},
+		{nil, "", "no ID given"},
+		{nil, "\n  \n\t\n", "no ID given"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runIDCmd(t, c.stdin, append([]string{"inspect"}, c.args...)...)

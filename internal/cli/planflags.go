@@ -35,6 +35,13 @@ func planFlags() []ucli.Flag {
 // planFromFlags turns the plan flags into a validated plan. Bad values are
 // usage errors (exit 2) naming the flag and the value.
 func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
+	// An explicitly empty --db or --collection (say, from an unset shell
+	// variable) would silently fall back to the default; refuse it instead.
+	for _, f := range []string{"db", "collection"} {
+		if c.IsSet(f) && strings.TrimSpace(c.String(f)) == "" {
+			return nil, usageErrorf("--%s %q: expected a non-empty name (leave the flag out for the default)", f, c.String(f))
+		}
+	}
 	p := &seed.Plan{DB: c.String("db")}
 	if c.IsSet("seed") {
 		s := strings.TrimSpace(c.String("seed"))

@@ -121,6 +121,9 @@ func TestPlanFromFlagsErrors(t *testing.T) {
 		{[]string{"--collection", "a$b"}, `--collection "a$b"`},
 		{[]string{"--template", clockTmpl, "--seed", "1"}, `--template "` + clockTmpl + `": invalid plan: collection "clock": template ` + clockTmpl + `: $.at: {pastdate} gives different values for the same seed`},
 		{[]string{"--db", "a/b"}, `--db "a/b"`},
+		{[]string{"--db", ""}, `--db "": expected a non-empty name`},
+		{[]string{"--collection", ""}, `--collection "": expected a non-empty name`},
+		{[]string{"--plan", "shop", "--collection", " "}, `--collection " ": expected a non-empty name`},
 	}
 	for _, tc := range cases {
 		_, err := planOf(t, tc.args...)

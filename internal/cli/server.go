@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
@@ -36,8 +37,15 @@ func (a *App) runServer(c *ucli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	dir, listen := c.String("data-dir"), c.String("listen")
-	if _, _, err := net.SplitHostPort(listen); err != nil {
+	_, port, err := net.SplitHostPort(listen)
+	if err != nil {
 		return usageErrorf("--listen %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", listen)
+	}
+	// A port out of range is a typo (exit 2), not a run-time failure.
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
+			return usageErrorf("--listen %q: port %q: expected a number from 0 to 65535", listen, port)
+		}
 	}
 	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
 	if err != nil {

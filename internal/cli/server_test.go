@@ -109,6 +109,8 @@ func TestServerCommandErrors(t *testing.T) {
 		{[]string{"--listen", "nonsense"}, ExitUsage, `--listen "nonsense"`},
 		{[]string{"--listen", busy.Addr().String()}, ExitFailure, busy.Addr().String()},
 		{[]string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{[]string{"--listen", "127.0.0.1:99999"}, ExitUsage, `port "99999": expected a number from 0 to 65535`},
+		{[]string{"--listen", "127.0.0.1:-1"}, ExitUsage, `port "-1"`},
 	}
 	for _, tc := range cases {
 		code, _, errOut := runSeedCmd(t, append([]string{"server", "--data-dir", dir}, tc.args...)...)
