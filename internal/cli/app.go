@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -62,7 +63,7 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 
 func setUsageHandler(c *ucli.Command) {
 	c.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
-		return usageError(fmt.Errorf("%s: %w", c.Name, err))
+		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagValue(c.Flags, err)))
 	}
 	for _, sub := range c.Subcommands {
 		setUsageHandler(sub)
@@ -120,4 +121,46 @@ func exitCode(err error) int {
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// badFlagValue matches the flag package's message for a value it could not
+// parse, which names neither the flag as typed (--name) nor what was expected.
+var badFlagValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([^:]+): `)
+
+// explainFlagValue rewrites a flag parse error into the contract's form: the
+// flag, the value and what was expected. Other errors pass through unchanged.
+func explainFlagValue(flags []ucli.Flag, err error) error {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name := m[1], m[2]
+	expected := ""
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			switch f.(type) {
+			case *ucli.IntFlag, *ucli.Int64Flag:
+				expected = "a whole number such as 10"
+			case *ucli.UintFlag, *ucli.Uint64Flag:
+				expected = "a whole number >= 0 such as 10"
+			case *ucli.Float64Flag:
+				expected = "a number such as 1.5"
+			case *ucli.DurationFlag:
+				expected = "a duration such as 10s, 5m or 1h30m"
+			case *ucli.BoolFlag:
+				expected = "true or false"
+			}
+		}
+	}
+	if expected == "" {
+		return err
+	}
+	dashes := "--"
+	if len(name) == 1 {
+		dashes = "-"
+	}
+	return fmt.Errorf("%s%s %s: expected %s", dashes, name, value, expected)
 }
