@@ -20,7 +20,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.IntFlag{Name: "batch", Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
-		&ucli.IntFlag{Name: "workers", DefaultText: "1 into the embedded server, 4 into --uri", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
+		&ucli.IntFlag{Name: "workers", DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: "resume", Usage: "insert only what is missing after an interrupted run (needs --seed)"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
@@ -70,8 +70,10 @@ func (a *App) runSeed(c *ucli.Context) error {
 	defer t.Close()
 	db := t.Client.Database(ds.DB)
 	if !c.IsSet("workers") {
+		// FerretDB's SQLite backend writes one batch at a time: more inserters
+		// only queue behind it, and a queued batch can outlast --timeout.
 		workers = 4
-		if t.Embedded {
+		if t.Embedded || t.IsFerretDB(ctx) {
 			workers = 1
 		}
 	}
