@@ -37,8 +37,18 @@ type App struct {
 func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 	a := &App{stdin: stdin, stdout: stdout, stderr: stderr}
 	a.app = &ucli.App{
-		Name:                 "oidkit",
-		Usage:                "MongoDB ObjectIDs and realistic test data",
+		Name:  "oidkit",
+		Usage: "MongoDB ObjectIDs and realistic test data",
+		Description: "Run 'oidkit COMMAND --help' for the flags of a command.\n\n" +
+			"Environment (a flag given on the command line wins):\n" +
+			"   OIDKIT_URI         --uri of seed, load, verify db (empty: the embedded server)\n" +
+			"   OIDKIT_DATA_DIR    --data-dir of the embedded server (default .oidkit)\n" +
+			"   OIDKIT_TIMEOUT     --timeout for reaching the server (default 10s)\n" +
+			"   OIDKIT_DB          --db of seed, fixtures, load, verify db (default oidkit)\n" +
+			"   OIDKIT_LISTEN      --listen of server (default 127.0.0.1:27017)\n" +
+			"   OIDKIT_WEB_LISTEN  --listen of web (default 127.0.0.1:8080)\n\n" +
+			"Exit status: 0 success, 1 a failure at run time (mismatch, server unreachable),\n" +
+			"2 bad usage or bad input.",
 		Reader:               stdin,
 		Writer:               stdout,
 		ErrWriter:            stderr,

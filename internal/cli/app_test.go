@@ -2,8 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
+
+	ucli "github.com/urfave/cli/v2"
 )
 
 // runIDCmd runs the whole app into buffers, as main does.
@@ -43,5 +46,37 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 	app := NewApp(nil, &out, &errb)
 	if app.Run([]string{"oidkit", "bogus"}) != ExitUsage || app.Run([]string{"oidkit", "gen"}) != ExitOK {
 		t.Error("state carried over between runs")
+	}
+}
+
+// TestRootHelpListsEveryEnvVar keeps the environment section of 'oidkit
+// --help' in step with the flags: every variable a flag reads is listed.
+func TestRootHelpListsEveryEnvVar(t *testing.T) {
+	code, help, _ := runIDCmd(t, "", "--help")
+	if code != ExitOK {
+		t.Fatalf("oidkit --help: exit %d", code)
+	}
+	var walk func(cmds []*ucli.Command)
+	seen := 0
+	walk = func(cmds []*ucli.Command) {
+		for _, c := range cmds {
+			for _, f := range c.Flags {
+				ef, ok := f.(interface{ GetEnvVars() []string })
+				if !ok {
+					continue
+				}
+				for _, env := range ef.GetEnvVars() {
+					seen++
+					if !strings.Contains(help, env+" ") {
+						t.Errorf("oidkit --help does not list %s (flag --%s of %s)", env, f.Names()[0], c.Name)
+					}
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(NewApp(nil, io.Discard, io.Discard).app.Commands)
+	if seen < 6 {
+		t.Errorf("found %d environment variables on the flags; want at least the 6 documented", seen)
 	}
 }
