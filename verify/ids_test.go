@@ -32,10 +32,19 @@ func TestIDsPasses(t *testing.T) {
 func TestIDsDeterministic(t *testing.T) {
 	a := IDs(IDsOptions{N: 9000, Seed: 5, Workers: 1, Deep: 100})
 	b := IDs(IDsOptions{N: 9000, Seed: 5, Workers: 3, Deep: 100})
+	if len(a.Rows) < 30 || len(a.Rows) != len(b.Rows) {
+		t.Fatalf("%d rows with 1 worker, %d with 3; want the same number, at least 30", len(a.Rows), len(b.Rows))
+	}
+	total := int64(0)
 	for i := range a.Rows {
-		if a.Rows[i].Name != b.Rows[i].Name || a.Rows[i].Cases != b.Rows[i].Cases {
-			t.Errorf("row %d: %s %d vs %s %d", i, a.Rows[i].Name, a.Rows[i].Cases, b.Rows[i].Name, b.Rows[i].Cases)
+		total += a.Rows[i].Cases
+		if a.Rows[i].Name != b.Rows[i].Name || a.Rows[i].Cases != b.Rows[i].Cases || a.Rows[i].Mismatches != b.Rows[i].Mismatches {
+			t.Errorf("row %d: %s %d cases %d mismatches vs %s %d cases %d mismatches", i,
+				a.Rows[i].Name, a.Rows[i].Cases, a.Rows[i].Mismatches, b.Rows[i].Name, b.Rows[i].Cases, b.Rows[i].Mismatches)
 		}
+	}
+	if total < 9000 {
+		t.Errorf("%d cases in all; want at least N = 9000", total)
 	}
 }
 
