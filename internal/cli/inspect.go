@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -111,6 +112,16 @@ func parseIDArg(s string) (oid.ID, error) {
 			return oid.Nil, fmt.Errorf("%q: expected 24 hex characters, ObjectId(\"...\") or {\"$oid\":\"...\"}", s)
 		}
 		return id, nil
+	}
+	// A non-ASCII letter takes several bytes, so oid.Parse would report a
+	// length the user cannot see ("length 25" for 24 visible characters):
+	// name the character and its position in characters instead.
+	pos := 0
+	for _, r := range h {
+		if r >= utf8.RuneSelf && r != utf8.RuneError {
+			return oid.Nil, fmt.Errorf("%q: invalid character %q at position %d, expected 0-9, a-f or A-F", s, r, pos)
+		}
+		pos++
 	}
 	id, err := oid.Parse(h)
 	if err != nil {

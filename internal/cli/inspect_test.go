@@ -79,6 +79,9 @@ func TestInspectBadInput(t *testing.T) {
 		{nil, "xyz\n", `"xyz": length 3`},
 		{nil, strings.Repeat("a", 2<<20), "longer than 1 MiB"},
 		{nil, "", "no ID given"},
+		{[]string{"507f1f77bcf86cd7994390é1"}, "", `"507f1f77bcf86cd7994390é1": invalid character 'é' at position 22, expected 0-9, a-f or A-F`},
+		{[]string{"507f1f77bcf86cd79943901€"}, "", `invalid character '€' at position 23`},
+		{nil, "５07f1f77bcf86cd799439011\n", `invalid character '５' at position 0`},
 		{nil, "\n  \n\t\n", "no ID given"},
 	}
 	for _, c := range cases {
