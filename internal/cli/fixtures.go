@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,6 +60,10 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 	cols := ds.Written()
 	out := c.String("out")
+	if c.IsSet("out") && strings.TrimSpace(out) == "" {
+		// --out "$UNSET" would otherwise pour the documents onto the terminal.
+		return usageErrorf("--out %q: expected a file or directory name (leave --out out for standard output)", out)
+	}
 	if c.String("plan") != "" && out == "" {
 		return usageErrorf("--plan %q writes one file per collection: expected --out DIR", c.String("plan"))
 	}

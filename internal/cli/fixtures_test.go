@@ -167,6 +167,8 @@ func TestFixturesErrors(t *testing.T) {
 		{[]string{"-n", "-1"}, "-n -1"},
 		{[]string{"--out", filepath.Join(dir, "missing", "x.ndjson")}, "--out"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"-n", "2", "--out", ""}, `--out "": expected a file or directory name`},
+		{[]string{"-n", "2", "-o", " "}, `--out " "`},
 	}
 	for _, c := range cases {
 		code, out, errOut := runFixturesCmd(t, "", append([]string{"fixtures"}, c.args...)...)
