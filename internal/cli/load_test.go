@@ -249,11 +249,15 @@ func TestLoadUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "a.ndjson")
 	_ = os.WriteFile(f, []byte(`{"_id":1}`), 0o644)
+	dotName := filepath.Join(dir, ".ndjson") // the collection name would be ".ndjson"
+	_ = os.WriteFile(dotName, []byte(`{"_id":1}`), 0o644)
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{nil, "expected one or more FILE arguments"},
+		{[]string{dotName}, `invalid collection name: ".ndjson": expected no . at the start or end`},
+		{[]string{"--collection", "x.", f}, `--collection "x."`},
 		{[]string{"--mode", "merge", f}, `--mode "merge": expected insert or upsert`},
 		{[]string{"--batch", "0", f}, "--batch 0: expected 1 to 100000"},
 		{[]string{filepath.Join(dir, "missing.json")}, "missing.json"},

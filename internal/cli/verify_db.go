@@ -56,7 +56,11 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	if files := c.StringSlice("fixture"); len(files) > 0 {
 		for _, f := range generationFlags {
 			if c.IsSet(f) {
-				return usageErrorf("--%s with --fixture: the fixture files are the expected documents; drop --%s", f, f)
+				flag := "--" + f
+				if len(f) == 1 {
+					flag = "-" + f
+				}
+				return usageErrorf("%s with --fixture: the fixture files are the expected documents; drop %s", flag, flag)
 			}
 		}
 		exps, err := expectFixtures(c, files)

@@ -358,6 +358,7 @@ func TestVerifyDBUsage(t *testing.T) {
 		{[]string{"--seed", "x"}, `--seed "x"`},
 		{[]string{"--seed", "1", "--id", "nope"}, `--id "nope"`},
 		{[]string{"--fixture", bad, "--seed", "1"}, "--seed with --fixture"},
+		{[]string{"--fixture", bad, "-n", "5"}, "oidkit: -n with --fixture: the fixture files are the expected documents; drop -n\n"},
 		{[]string{"--fixture", filepath.Join(dir, "missing.ndjson")}, "missing.ndjson"},
 		{[]string{"--fixture", dir}, "is a directory"},
 		{[]string{"--fixture", bad, "--uri", uri}, "bad.ndjson:2"},
