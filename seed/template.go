@@ -313,6 +313,9 @@ func (p *tparser) checkPlaceholder(body string) (err error) {
 	if info == nil {
 		return fmt.Errorf("unknown function %q: expected a gofakeit function such as {firstname}, {email} or {number:1,100}, or {index}", name)
 	}
+	if err := checkMinMax(info, body); err != nil {
+		return err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("gofakeit failed: %v", r)
@@ -336,6 +339,38 @@ func (p *tparser) checkPlaceholder(body string) (err error) {
 		if _, err := typedValue(k, out); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkMinMax refuses a range given upside down, such as {number:5,1}:
+// gofakeit then returns the minimum every time, which would pass for a
+// working placeholder.
+func checkMinMax(info *gofakeit.Info, body string) error {
+	_, params, ok := strings.Cut(body, ":")
+	if !ok {
+		return nil
+	}
+	vals := strings.Split(params, ",")
+	var lo, hi float64
+	var haveLo, haveHi bool
+	for i, prm := range info.Params {
+		if i >= len(vals) {
+			break
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(vals[i]), 64)
+		if err != nil {
+			continue
+		}
+		switch prm.Field {
+		case "min":
+			lo, haveLo = v, true
+		case "max":
+			hi, haveHi = v, true
+		}
+	}
+	if haveLo && haveHi && lo > hi {
+		return fmt.Errorf("min %v is above max %v: expected min <= max", lo, hi)
 	}
 	return nil
 }

@@ -73,6 +73,8 @@ func TestTemplateErrors(t *testing.T) {
 		{`{"a": {"b": ["x", "{nosuchthing}"]}}`, `$.a.b[1]: "{nosuchthing}": placeholder {nosuchthing}: unknown function "nosuchthing"`},
 		{`{"a": "{number:x,y}"}`, `$.a: "{number:x,y}": placeholder {number:x,y}`},
 		{`{"a": "{firstname"}`, `$.a: "{firstname": unclosed placeholder`},
+		{`{"a": "{number:5,1}"}`, `$.a: "{number:5,1}": placeholder {number:5,1}: min 5 is above max 1: expected min <= max`},
+		{`{"a": ["{float64range:2.5,-1}"]}`, `$.a[0]: "{float64range:2.5,-1}": placeholder {float64range:2.5,-1}: min 2.5 is above max -1`},
 		{`{"a": 1, "a": 2}`, `$.a: duplicate key "a"`},
 		{`{"_id": 1}`, `$._id: the _id is set by the --id strategy`},
 		{`{"$set": 1}`, `$.$set: field name "$set"`},
