@@ -247,11 +247,17 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 	stopAt := make(chan struct{})
 	var once atomic.Bool
 	errc := make(chan error, 1)
+	stopped := make(chan struct{})
 	go func() {
 		_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: batch, Workers: 2, Progress: func(p seed.Progress) {
 			done.Store(p.Inserted)
 			if p.Inserted >= stopAfter && once.CompareAndSwap(false, true) {
 				close(stopAt)
+				// Hold the inserters (Progress is called under a lock) until
+				// the server is gone: it waits up to 3 s for open
+				// connections, time enough to finish the whole run on a
+				// fast machine, and then there would be nothing to resume.
+				<-stopped
 			}
 		}})
 		errc <- err
@@ -261,7 +267,6 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 	case err := <-errc:
 		t.Fatalf("run finished before the server was stopped: %v", err)
 	}
-	stopped := make(chan struct{})
 	go func() { _ = s.Close(); close(stopped) }()
 	var err error
 	select {
