@@ -135,7 +135,7 @@ func exitCode(err error) int {
 
 // badFlagValue matches the flag package's message for a value it could not
 // parse, which names neither the flag as typed (--name) nor what was expected.
-var badFlagValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([^:]+): `)
+var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): `)
 
 // explainFlagValue rewrites a flag parse error into the contract's form: the
 // flag, the value and what was expected. Other errors pass through unchanged.

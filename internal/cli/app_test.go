@@ -31,6 +31,7 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 		{[]string{"seed", "--id-start", "abc"}, ExitUsage, `seed: --id-start "abc": expected a whole number`},
 		{[]string{"seed", "--timeout", "soon"}, ExitUsage, `seed: --timeout "soon": expected a duration such as 10s`},
 		{[]string{"verify", "ids", "--count", "many"}, ExitUsage, `ids: --count "many": expected a whole number`},
+		{[]string{"inspect", "--json=maybe", "x"}, ExitUsage, `inspect: --json "maybe": expected true or false`},
 		{[]string{"help"}, ExitOK, ""},
 		{[]string{"gen", "--help"}, ExitOK, ""},
 		{[]string{}, ExitOK, ""},
