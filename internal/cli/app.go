@@ -137,12 +137,21 @@ func exitCode(err error) int {
 // parse, which names neither the flag as typed (--name) nor what was expected.
 var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): `)
 
+// badEnvValue matches the CLI library's message for a bad value in a flag's
+// environment variable.
+var badEnvValue = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as \w+ value from environment variable "(\w+)" for flag (\S+): `)
+
 // explainFlagValue rewrites a flag parse error into the contract's form: the
 // flag, the value and what was expected. Other errors pass through unchanged.
 func explainFlagValue(flags []ucli.Flag, err error) error {
 	m := badFlagValue.FindStringSubmatch(err.Error())
+	source := ""
 	if m == nil {
-		return err
+		if m = badEnvValue.FindStringSubmatch(err.Error()); m == nil {
+			return err
+		}
+		source = fmt.Sprintf(" (from %s)", m[2])
+		m = []string{m[0], m[1], m[3]}
 	}
 	value, name := m[1], m[2]
 	expected := ""
@@ -172,5 +181,5 @@ func explainFlagValue(flags []ucli.Flag, err error) error {
 	if len(name) == 1 {
 		dashes = "-"
 	}
-	return fmt.Errorf("%s%s %s: expected %s", dashes, name, value, expected)
+	return fmt.Errorf("%s%s %s%s: expected %s", dashes, name, value, source, expected)
 }

@@ -42,6 +42,12 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 			t.Errorf("oidkit %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.err)
 		}
 	}
+	// A bad value in an environment variable names the variable too.
+	t.Setenv("OIDKIT_TIMEOUT", "soon")
+	code, _, errOut := runIDCmd(t, "", "seed", "-n", "1")
+	if code != ExitUsage || !strings.Contains(errOut, `seed: --timeout "soon" (from OIDKIT_TIMEOUT): expected a duration such as 10s`) {
+		t.Errorf("OIDKIT_TIMEOUT=soon: exit %d, stderr %q", code, errOut)
+	}
 	// The same app value runs twice without carrying state over.
 	var out, errb bytes.Buffer
 	app := NewApp(nil, &out, &errb)
