@@ -17,25 +17,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/oid"
 	"github.com/oidkit/oidkit/seed"
 )
 
 func startServer(t *testing.T) *mongo.Client {
-	t.Helper()
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := mongo.Connect(options.Client().ApplyURI(s.URI()).SetTimeout(30 * time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cl.Disconnect(context.Background())
-		_ = s.Close()
-	})
+	_, cl := mongotest.Start(t)
 	return cl
 }
 

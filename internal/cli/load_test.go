@@ -13,27 +13,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 )
 
 // startServer starts the embedded server and returns its URI and a client.
 func startServer(t *testing.T) (string, *mongo.Client, context.Context) {
-	t.Helper()
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	uri, c := mongotest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = c.Disconnect(context.Background())
-		_ = s.Close()
-		cancel()
-	})
-	return s.URI(), c, ctx
+	t.Cleanup(cancel)
+	return uri, c, ctx
 }
 
 // dump returns the collection's documents in _id order, as stored.

@@ -16,27 +16,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/seed"
 )
 
 // vdbServer starts an embedded server for one test and a client to tamper
 // with its data.
 func vdbServer(t *testing.T) (string, *mongo.Client) {
-	t.Helper()
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := mongo.Connect(options.Client().ApplyURI(s.URI()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cl.Disconnect(context.Background())
-		_ = s.Close()
-	})
-	return s.URI(), cl
+	return mongotest.Start(t)
 }
 
 func vdbRun(t *testing.T, args ...string) (int, string, string) {
