@@ -1,0 +1,211 @@
+package seed
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Range is the half-open range [From, To) of document numbers of one
+// collection. It is the unit of work that writing, resuming, partitions and
+// verification share.
+type Range struct {
+	From, To int64
+}
+
+// Len is the number of documents in r (0 when To <= From).
+func (r Range) Len() int64 { return max(r.To-r.From, 0) }
+
+func (r Range) String() string { return fmt.Sprintf("[%d,%d)", r.From, r.To) }
+
+// Batch is the marshalled documents From, From+1, ... of one collection.
+type Batch struct {
+	From int64
+	Docs []bson.Raw
+}
+
+// Range is the document numbers the batch holds.
+func (b Batch) Range() Range { return Range{b.From, b.From + int64(len(b.Docs))} }
+
+// StreamOptions tune a Stream. The zero value streams the whole collection in
+// batches of DefaultBatch with one generator per CPU (at most 8).
+type StreamOptions struct {
+	// Ranges are the documents to stream, in this order; nil means the
+	// whole collection. Parts outside [0, Len) are left out.
+	Ranges []Range
+	// Batch is the number of documents per batch; 0 means DefaultBatch.
+	Batch int
+	// Workers is the number of generating goroutines; 0 means
+	// min(GOMAXPROCS, 8).
+	Workers int
+	// Check, if set, is called on every document after marshalling, in the
+	// generating goroutines; an error ends the stream with a *DocError.
+	Check func(doc bson.Raw) error
+}
+
+// DocError is an error about one generated document.
+type DocError struct {
+	Collection string
+	Index      int64
+	Err        error
+}
+
+func (e *DocError) Error() string {
+	return fmt.Sprintf("%s document %d: %v", e.Collection, e.Index, e.Err)
+}
+
+func (e *DocError) Unwrap() error { return e.Err }
+
+// Stream yields a collection's documents as ordered batches of marshalled
+// BSON. Generation runs ahead of the consumer in a bounded number of
+// goroutines (at most two batches each), so memory does not grow with the
+// number of documents. Next is safe for concurrent use: several consumers may
+// share one stream and still receive the batches in order, each once.
+type Stream struct {
+	c      *Collection
+	ranges []Range
+	starts []int64 // starts[k]: number of the first batch of ranges[k]
+	size   int64
+	total  int64 // documents
+	n      int64 // batches
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	chans  []chan result
+	wg     sync.WaitGroup
+
+	mu   sync.Mutex
+	next int64
+	err  error
+}
+
+type result struct {
+	b   Batch
+	err error
+}
+
+// Stream starts generating the documents opts selects. The caller must call
+// Close when done (also after an error), and Next until it returns an error
+// to see every batch.
+func (c *Collection) Stream(ctx context.Context, opts StreamOptions) *Stream {
+	size := int64(opts.Batch)
+	if size <= 0 {
+		size = DefaultBatch
+	}
+	ranges := opts.Ranges
+	if ranges == nil {
+		ranges = []Range{{0, c.Len()}}
+	}
+	s := &Stream{c: c, size: size}
+	for _, r := range ranges {
+		r = Range{max(r.From, 0), min(r.To, c.Len())}
+		if r.Len() == 0 {
+			continue
+		}
+		s.ranges = append(s.ranges, r)
+		s.starts = append(s.starts, s.n)
+		s.n += (r.Len() + size - 1) / size
+		s.total += r.Len()
+	}
+	workers := int64(opts.Workers)
+	if workers <= 0 {
+		workers = int64(min(runtime.GOMAXPROCS(0), 8))
+	}
+	workers = max(min(workers, s.n), 1)
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	ctx = s.ctx
+	s.chans = make([]chan result, workers)
+	for k := range workers {
+		ch := make(chan result, 2)
+		s.chans[k] = ch
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer close(ch)
+			w := c.NewWorker()
+			for b := k; b < s.n; b += workers {
+				res := s.produce(w, b, opts.Check)
+				select {
+				case ch <- res:
+				case <-ctx.Done():
+					return
+				}
+				if res.err != nil {
+					return
+				}
+			}
+		}()
+	}
+	return s
+}
+
+// Len is the number of documents the stream yields in all.
+func (s *Stream) Len() int64 { return s.total }
+
+// bounds is the document range of batch b.
+func (s *Stream) bounds(b int64) Range {
+	k := sort.Search(len(s.starts), func(k int) bool { return s.starts[k] > b }) - 1
+	r := s.ranges[k]
+	from := r.From + (b-s.starts[k])*s.size
+	return Range{from, min(from+s.size, r.To)}
+}
+
+func (s *Stream) produce(w *Worker, b int64, check func(bson.Raw) error) result {
+	r := s.bounds(b)
+	docs := make([]bson.Raw, 0, r.Len())
+	for i := r.From; i < r.To; i++ {
+		raw, err := bson.Marshal(w.Doc(i))
+		if err == nil && check != nil {
+			err = check(raw)
+		}
+		if err != nil {
+			return result{err: &DocError{Collection: s.c.Name(), Index: i, Err: err}}
+		}
+		docs = append(docs, raw)
+	}
+	return result{b: Batch{From: r.From, Docs: docs}}
+}
+
+// Next returns the next batch, or io.EOF after the last one. Any other error
+// (a document that failed to marshal or check, the context's error) ends the
+// stream: every later call returns it too.
+func (s *Stream) Next() (Batch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return Batch{}, s.err
+	}
+	if s.next >= s.n {
+		s.err = io.EOF
+		return Batch{}, s.err
+	}
+	res, ok := <-s.chans[s.next%int64(len(s.chans))]
+	switch {
+	case !ok:
+		s.err = context.Cause(s.ctx)
+		if s.err == nil {
+			s.err = context.Canceled
+		}
+	case res.err != nil:
+		s.err = res.err
+	default:
+		s.next++
+		return res.b, nil
+	}
+	return Batch{}, s.err
+}
+
+// Close stops generation and waits for the generating goroutines to end.
+func (s *Stream) Close() {
+	s.cancel()
+	for _, ch := range s.chans {
+		for range ch { // drain so senders finish
+		}
+	}
+	s.wg.Wait()
+}
