@@ -329,3 +329,41 @@ func splitArgs(s string) ([]string, error) {
 	}
 	return args, nil
 }
+
+// TestDocsConvention pins the matching rules TestDocs applies, so a document
+// cannot pass by a wildcard that matches too much.
+func TestDocsConvention(t *testing.T) {
+	for _, tc := range []struct {
+		want, got []string
+		ok        bool
+	}{
+		{[]string{"a", "b"}, []string{"a", "b"}, true},
+		{[]string{"a", "b"}, []string{"a", "c"}, false},
+		{[]string{"a"}, []string{"a", "b"}, false},
+		{[]string{"a", "...", "z"}, []string{"a", "z"}, true},
+		{[]string{"a", "...", "z"}, []string{"a", "b", "c", "z"}, true},
+		{[]string{"a", "...", "z"}, []string{"a", "b", "c"}, false},
+		{[]string{"took ..., ... docs/s"}, []string{"took 3ms, 10 docs/s"}, true},
+		{[]string{"took ..., ... docs/s"}, []string{"took 3ms; 10 docs/s"}, false},
+		{[]string{"x (y)"}, []string{"x (y)"}, true}, // no regexp syntax leaks in
+		{[]string{"x.y"}, []string{"xzy"}, false},
+	} {
+		if got := matchLines(tc.want, tc.got); got != tc.ok {
+			t.Errorf("matchLines(%q, %q) = %v, want %v", tc.want, tc.got, got, tc.ok)
+		}
+	}
+	for in, want := range map[string]string{
+		`gen -n 2`:                      `["gen" "-n" "2"]`,
+		`range --from '2024-01-01 x' y`: `["range" "--from" "2024-01-01 x" "y"]`,
+		`a "b \"c\"" d`:                 `["a" "b \"c\"" "d"]`,
+		`fixtures -n 1 > out.ndjson`:    `["fixtures" "-n" "1" ">" "out.ndjson"]`,
+	} {
+		args, err := splitArgs(in)
+		if got := fmt.Sprintf("%q", args); err != nil || got != want {
+			t.Errorf("splitArgs(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	if _, err := splitArgs(`a 'b`); err == nil {
+		t.Error(`splitArgs("a 'b") accepted an unclosed quote`)
+	}
+}
