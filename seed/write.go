@@ -25,6 +25,9 @@ const codeDuplicateKey = 11000
 // outcome of the batch is then unknown and nothing of it is counted, so a
 // resumed run finds what did get in.
 func InsertBatch(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, dupOK bool) (inserted int64, dups []int, err error) {
+	if len(docs) == 0 {
+		return 0, nil, nil // the driver refuses an empty InsertMany
+	}
 	batch := make([]any, len(docs))
 	for i, d := range docs {
 		batch[i] = d // the driver passes bson.Raw through as is
