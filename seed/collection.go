@@ -327,40 +327,6 @@ func (w *Worker) refValue(field string) any {
 	return a
 }
 
-// Iter returns an iterator over documents [from, to) of c, for streaming in
-// one goroutine.
-func (c *Collection) Iter(from, to int64) *Iter {
-	from, to = max(from, 0), min(to, c.spec.Count)
-	return &Iter{w: c.NewWorker(), next: from, to: to}
-}
-
-// Iter streams documents in order.
-type Iter struct {
-	w    *Worker
-	next int64
-	to   int64
-	i    int64
-	doc  bson.D
-}
-
-// Next builds the next document; it returns false at the end.
-func (it *Iter) Next() bool {
-	if it.next >= it.to {
-		it.doc = nil
-		return false
-	}
-	it.i = it.next
-	it.doc = it.w.Doc(it.i)
-	it.next++
-	return true
-}
-
-// Index is the number of the current document.
-func (it *Iter) Index() int64 { return it.i }
-
-// Doc is the current document.
-func (it *Iter) Doc() bson.D { return it.doc }
-
 func containsIndex(list []int64, j int64) bool {
 	for _, v := range list {
 		if v == j {

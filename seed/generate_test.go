@@ -79,9 +79,9 @@ func TestKindsAndStrategies(t *testing.T) {
 				c := buildOne(t, CollectionSpec{Name: "docs", Kind: kind, Count: 300, ID: mustStrategy(t, strat), IDStart: -5}, 7)
 				fields, _, _ := KindFields(kind)
 				seen := map[string]bool{}
-				it := c.Iter(0, c.Len())
-				for it.Next() {
-					i, d := it.Index(), it.Doc()
+				w := c.NewWorker()
+				for i := range c.Len() {
+					d := w.Doc(i)
 					if d[0].Key != "_id" {
 						t.Fatalf("doc %d: first field %q, want _id", i, d[0].Key)
 					}
@@ -98,7 +98,7 @@ func TestKindsAndStrategies(t *testing.T) {
 					seen[string(idb)] = true
 					// Random access gives the same bytes as streaming.
 					if i%37 == 0 && !bytes.Equal(marshal(t, c.Doc(i)), marshal(t, d)) {
-						t.Fatalf("doc %d: Doc(i) differs from the iterator's", i)
+						t.Fatalf("doc %d: Doc(i) differs from the worker's", i)
 					}
 					checkRelaxedRoundTrip(t, d)
 				}

@@ -203,14 +203,21 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 	if _, err := seed.Insert(context.Background(), coll, half, seed.InsertOptions{Batch: 50}); err != nil {
 		t.Fatal(err)
 	}
-	// Without resume a duplicate fails the run and says how far it got.
+	// Without resume a duplicate fails the run and says how far it got and
+	// which document the server refused.
 	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Workers: 1})
-	var ie *seed.InsertError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "of 300; re-run with --resume") || !strings.Contains(err.Error(), "E11000") && !strings.Contains(err.Error(), "11000") {
-		t.Fatalf("error = %v; want an InsertError naming the duplicate key", err)
+	var we *seed.WriteError
+	if !errors.As(err, &we) || we.Doc == nil || !mongo.IsDuplicateKeyError(err) {
+		t.Fatalf("error = %v; want a WriteError naming the duplicate key", err)
 	}
-	if res.Skipped != 0 || ie.Total != 300 {
-		t.Fatalf("result %+v, error %+v", res, ie)
+	if res.Skipped != 0 || we.Total != 300 || we.Written != res.Inserted || we.Collection != "users" || we.Doc.Index >= 120 {
+		t.Fatalf("result %+v, error %+v", res, we)
+	}
+	if want := idKey(t, c.ID(we.Doc.Index)); string(we.Doc.ID.Value) != want {
+		t.Fatalf("error names _id %v; document %d has %v", we.Doc.ID, we.Doc.Index, c.ID(we.Doc.Index))
+	}
+	if msg := err.Error(); strings.Contains(msg, "--") || !strings.Contains(msg, fmt.Sprintf("of 300 documents, then: document %d (_id ", we.Doc.Index)) || !strings.Contains(msg, "(code 11000)") {
+		t.Fatalf("message %q", msg)
 	}
 	// With resume the same run completes, counting what was there.
 	res, err = seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Resume: true})
@@ -275,15 +282,15 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 		t.Fatal("Insert hangs after the server stopped")
 	}
 	<-stopped
-	var ie *seed.InsertError
+	var ie *seed.WriteError
 	if !errors.As(err, &ie) {
-		t.Fatalf("error = %v; want an InsertError", err)
+		t.Fatalf("error = %v; want a WriteError", err)
 	}
-	want := fmt.Sprintf("inserted %d of %d; re-run with --resume", ie.Inserted, n)
-	if !strings.Contains(err.Error(), want) || ie.Inserted < stopAfter || ie.Inserted >= n {
-		t.Fatalf("error = %v; want %q with %d <= K < %d", err, want, stopAfter, n)
+	want := fmt.Sprintf("wrote %d of %d documents", ie.Written, n)
+	if !strings.Contains(err.Error(), want) || ie.Doc != nil || ie.Written < stopAfter || ie.Written >= n {
+		t.Fatalf("error = %v; want %q with %d <= K < %d and no document named", err, want, stopAfter, n)
 	}
-	t.Logf("stopped after %d of %d: %v", ie.Inserted, n, err)
+	t.Logf("stopped after %d of %d: %v", ie.Written, n, err)
 
 	_, client2 := server(t, dir)
 	coll2 := client2.Database("resume").Collection("users")
@@ -291,8 +298,8 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Inserted+res.Skipped != n || res.Skipped < ie.Inserted {
-		t.Fatalf("resume result %+v after %d inserted", res, ie.Inserted)
+	if res.Inserted+res.Skipped != n || res.Skipped < ie.Written {
+		t.Fatalf("resume result %+v after %d inserted", res, ie.Written)
 	}
 	st := time.Now()
 	got, err := coll2.EstimatedDocumentCount(context.Background())
@@ -301,4 +308,37 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 		t.Fatalf("count = %d, %v; want %d", got, err, n)
 	}
 	checkExact(t, coll2, c)
+}
+
+// Insert with Ranges writes exactly the documents of those ranges, and its
+// progress and result count only them.
+func TestInsertRanges(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	coll := client.Database("ranges").Collection("users")
+	c := build(t, &seed.Plan{Seed: 5, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 100}}}).Collection("users")
+	ranges := []seed.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 200}}
+	var last seed.Progress
+	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 4, Workers: 3, Ranges: ranges, Progress: func(p seed.Progress) { last = p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = 25 + 7 + 2
+	if res.Inserted != want || last.Total != want || last.Inserted != want {
+		t.Fatalf("result %+v, last progress %+v; want %d documents", res, last, want)
+	}
+	got := stored(t, coll)
+	if len(got) != want {
+		t.Fatalf("%d documents stored; want %d", len(got), want)
+	}
+	for _, r := range []seed.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 100}} {
+		for i := r.From; i < r.To; i++ {
+			raw, err := bson.Marshal(c.Doc(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got[idKey(t, c.ID(i))], raw) {
+				t.Fatalf("document %d missing or different", i)
+			}
+		}
+	}
 }

@@ -4,17 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/seed"
@@ -163,93 +160,35 @@ func seedNote(ds *seed.Dataset) string {
 	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }
 
-// chunkDocs is how many documents a generator goroutine makes at a time.
-const chunkDocs = 256
-
-// writeCollection streams every document of col into w, in order. Documents
-// are generated and marshaled by one goroutine per CPU, each taking every
-// W-th chunk, and written by this one; at most two chunks per goroutine are
-// held, so memory does not grow with the count.
+// writeCollection streams every document of col into w, in order, drawing
+// a progress bar on stderr when progress is set.
 func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, progress bool) error {
-	var bar *progressBar
-	start := time.Now()
+	var report func(written, total int64)
 	if progress {
-		bar = &progressBar{w: a.stderr, label: col.Name()}
+		bar := &progressBar{w: a.stderr, label: col.Name()}
 		defer bar.finish()
-	}
-	n := col.Len()
-	workers := int64(min(runtime.GOMAXPROCS(0), 8))
-	if n < 2*chunkDocs {
-		workers = 1
-	}
-	gctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type chunk struct {
-		docs []bson.Raw
-		err  error
-	}
-	chans := make([]chan chunk, workers)
-	for k := range workers {
-		chans[k] = make(chan chunk, 2)
-		go func() {
-			defer close(chans[k])
-			wk := col.NewWorker()
-			for c := k; c*chunkDocs < n; c += workers {
-				from, to := c*chunkDocs, min(n, (c+1)*chunkDocs)
-				ch := chunk{docs: make([]bson.Raw, 0, to-from)}
-				for i := from; i < to; i++ {
-					raw, err := bson.Marshal(wk.Doc(i))
-					if err != nil {
-						ch.err = fmt.Errorf("document %d: %w", i, err)
-						break
-					}
-					ch.docs = append(ch.docs, raw)
-				}
-				select {
-				case chans[k] <- ch:
-				case <-gctx.Done():
-					return
-				}
-				if ch.err != nil {
-					return
-				}
-			}
-		}()
-	}
-	var done int64
-	for c := int64(0); c*chunkDocs < n; c++ {
-		if err := ctx.Err(); err != nil {
-			if errors.Is(err, context.Canceled) {
-				return failuref("interrupted after %d of %d documents of %s; no file was written", done, n, col.Name())
-			}
-			return failure(err)
-		}
-		if bar != nil {
-			bar.update(seed.Progress{Total: n, Inserted: done, Elapsed: time.Since(start)})
-		}
-		ch, ok := <-chans[c%workers]
-		if !ok {
-			continue // cancelled: reported at the top of the loop
-		}
-		if ch.err != nil {
-			return failuref("%s %v", col.Name(), ch.err)
-		}
-		for _, raw := range ch.docs {
-			if err := w.Write(raw); err != nil {
-				var pe *os.PathError
-				if errors.As(err, &pe) || errors.Is(err, io.ErrShortWrite) || errors.Is(err, syscall.EPIPE) {
-					return failuref("writing %s: %v", col.Name(), err)
-				}
-				return failuref("%s document %d: %v", col.Name(), done, err)
-			}
-			done++
+		start := time.Now()
+		report = func(written, total int64) {
+			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return failuref("interrupted after %d of %d documents of %s; no file was written", done, n, col.Name())
+	s := col.Stream(ctx, seed.StreamOptions{})
+	defer s.Close()
+	_, err := fixtures.WriteStream(w, col.Name(), s, report)
+	var we *seed.WriteError
+	if !errors.As(err, &we) {
+		return err
 	}
-	if done != n {
-		return failuref("%s: generated %d of %d documents", col.Name(), done, n)
+	var de *seed.DocError
+	switch {
+	case errors.Is(we.Err, context.Canceled):
+		return failuref("interrupted after %d of %d documents of %s; no file was written", we.Written, we.Total, we.Collection)
+	case errors.As(we.Err, &de):
+		return failuref("%v", de)
+	case we.Doc != nil:
+		return failuref("%s document %d: %v", we.Collection, we.Doc.Index, we.Err)
+	case ctx.Err() != nil:
+		return failure(we.Err)
 	}
-	return nil
+	return failuref("writing %s: %v", we.Collection, we.Err)
 }

@@ -75,7 +75,8 @@ func TestFixturesMatchSeedDocuments(t *testing.T) {
 		{"--kind", "product", "--id", "field:code", "--array"},
 		{"--kind", "order", "--array", "--mode", "canonical", "--span", "30d"},
 	} {
-		// 1500 documents: several chunks per generator goroutine.
+		// 1500 documents: more than one batch of the stream, so more than one
+		// generator.
 		base := append([]string{"fixtures", "--seed", "7", "-n", "1500"}, args...)
 		code, out, errOut := runFixturesCmd(t, "", base...)
 		if code != ExitOK {

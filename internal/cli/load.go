@@ -201,7 +201,7 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 func (a *App) loadError(err error, db, display string) error {
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError
-	var we *fixtures.WriteError
+	var we *seed.WriteError
 	switch {
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
@@ -209,7 +209,7 @@ func (a *App) loadError(err error, db, display string) error {
 		return failuref("inserted %d of %d documents; %d refused because the _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %d of %d documents, then: %s", db, we.Collection, display, we.Written, we.Total, describeWriteError(we.Err))
+		return failuref("%s.%s on %s: wrote %d of %d documents, then: %s", db, we.Collection, display, we.Written, we.Total, describeStop(we))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}

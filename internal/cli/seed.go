@@ -103,9 +103,9 @@ func (a *App) runSeed(c *ucli.Context) error {
 		total.Skipped += res.Skipped
 		fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
 		if err != nil {
-			var ie *seed.InsertError
-			if errors.As(err, &ie) {
-				return failure(fmt.Errorf("%s.%s on %s: inserted %d of %d; re-run with --resume: %v", ds.DB, col.Name(), t.Display, ie.Inserted+ie.Skipped, ie.Total, describeWriteError(ie.Err)))
+			var we *seed.WriteError
+			if errors.As(err, &we) {
+				return failure(fmt.Errorf("%s.%s on %s: inserted %d of %d; re-run with --resume: %s", ds.DB, col.Name(), t.Display, we.Written, we.Total, describeStop(we)))
 			}
 			return failure(fmt.Errorf("%s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
 		}
@@ -120,6 +120,15 @@ func (a *App) runSeed(c *ucli.Context) error {
 	}
 	fmt.Fprintf(a.stdout, "into %s (database %s; %s, time base %s)\n", t.Display, ds.DB, seedNote, ds.Base.Format(time.RFC3339))
 	return nil
+}
+
+// describeStop is why a write stopped: the refused document, if any, and
+// the cause.
+func describeStop(we *seed.WriteError) string {
+	if we.Doc != nil {
+		return we.Doc.String() + ": " + describeWriteError(we.Err)
+	}
+	return describeWriteError(we.Err)
 }
 
 func describeWriteError(err error) string {
