@@ -22,6 +22,7 @@ type LockedError struct {
 	Dir     string // the data directory, absolute
 	PID     int    // the holder's process id; 0 if it did not say
 	Command string // the holder's command line; empty if it did not say
+	URI     string // where the holder's server listens; empty if not yet known
 }
 
 func (e *LockedError) Error() string {
@@ -54,15 +55,23 @@ func lockDir(dir string) (*dirLock, error) {
 		}
 		return nil, fmt.Errorf("lock file %q: %w", path, err)
 	}
-	record := fmt.Sprintf("%d\n%s\n", os.Getpid(), strings.Join(os.Args, " "))
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(record), 0)
-	}
-	if err != nil {
-		_ = f.Close()
+	l := &dirLock{f: f}
+	if err := l.record(""); err != nil {
+		l.release()
 		return nil, fmt.Errorf("lock file %q: %w", path, err)
 	}
-	return &dirLock{f: f}, nil
+	return l, nil
+}
+
+// record writes this process and the server's URI into the lock file: one
+// line each for PID, command line and URI.
+func (l *dirLock) record(uri string) error {
+	rec := fmt.Sprintf("%d\n%s\n%s\n", os.Getpid(), strings.Join(os.Args, " "), uri)
+	if err := l.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := l.f.WriteAt([]byte(rec), 0)
+	return err
 }
 
 // holderOf reads what the holder wrote into the lock file. The holder may not
@@ -71,10 +80,13 @@ func holderOf(dir string, f *os.File) *LockedError {
 	e := &LockedError{Dir: dir}
 	buf := make([]byte, 4096)
 	n, _ := f.ReadAt(buf, 0)
-	pid, cmd, _ := strings.Cut(string(buf[:n]), "\n")
-	if p, err := strconv.Atoi(strings.TrimSpace(pid)); err == nil && p > 0 {
+	lines := strings.SplitN(string(buf[:n]), "\n", 4)
+	if p, err := strconv.Atoi(strings.TrimSpace(lines[0])); err == nil && p > 0 && len(lines) >= 2 {
 		e.PID = p
-		e.Command = strings.TrimSpace(cmd)
+		e.Command = strings.TrimSpace(lines[1])
+		if len(lines) >= 3 {
+			e.URI = strings.TrimSpace(lines[2])
+		}
 	}
 	return e
 }

@@ -48,6 +48,9 @@ func TestLockSecondStartFails(t *testing.T) {
 	if le.PID != os.Getpid() || !strings.Contains(le.Command, os.Args[0]) || le.Dir == "" {
 		t.Errorf("LockedError = %+v, want PID %d and command with %q", le, os.Getpid(), os.Args[0])
 	}
+	if le.URI != s.URI() {
+		t.Errorf("LockedError.URI = %q, want %q", le.URI, s.URI())
+	}
 	if !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Errorf("message %q does not name the holder's PID", err)
 	}

@@ -82,6 +82,7 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.lock = lock
+	_ = lock.record(s.uri) // the URI only improves a second server's message
 	return s, nil
 }
 
