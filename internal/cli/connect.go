@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // connFlags are the flags of every command that talks to a database. Each
@@ -149,7 +150,7 @@ func (t *target) IsFerretDB(ctx context.Context) bool {
 	if err := t.Client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		return false
 	}
-	return mongoserver.IsFerretDB(bi)
+	return rules.IsFerretDB(bi)
 }
 
 // Close disconnects the client first (the embedded server waits for open

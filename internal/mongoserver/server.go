@@ -142,10 +142,3 @@ func (s *Server) Close() error {
 
 // Done is closed when the server has stopped.
 func (s *Server) Done() <-chan struct{} { return s.done }
-
-// IsFerretDB reports whether a buildInfo reply comes from FerretDB, which
-// lacks some server-side operators ($toDate among them).
-func IsFerretDB(buildInfo map[string]any) bool {
-	_, ok := buildInfo["ferretdbFeatures"]
-	return ok
-}
