@@ -107,6 +107,10 @@ func TestViolationPath(t *testing.T) {
 		{MongoDB, withID(1, elem("v", nested(100))), "v" + strings.Repeat(".a", 100), TooDeep, "level 101 (at most 100)"},
 		{MongoDB, bson.Raw{5, 0, 0, 0}, "", Malformed, "4 bytes with length prefix 5"},
 	}
+	const msg = `FerretDB refuses field "v.1.a.b" = "a.b": key contains '.'`
+	if err := cases[0].p.Check(cases[0].doc); err == nil || err.Error() != msg {
+		t.Errorf("message %q, want %q", err, msg)
+	}
 	for _, c := range cases {
 		var v *Violation
 		if err := c.p.Check(c.doc); !errors.As(err, &v) || v.Path != c.path || v.Reason != c.reason || v.Value != c.value {
@@ -155,6 +159,12 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// FerretDB refuses everything MongoDB refuses.
+		if FerretDB.Check(data) == nil {
+			if err := MongoDB.Check(data); err != nil {
+				t.Fatalf("FerretDB accepts %x, MongoDB refuses it: %v", data, err)
+			}
+		}
 		for _, p := range []Profile{MongoDB, FerretDB} {
 			err := p.Check(data)
 			if again := p.Check(data); fmt.Sprint(again) != fmt.Sprint(err) {

@@ -15,8 +15,9 @@ import (
 
 // Check returns nil if the target stores doc as it is, or a *Violation for
 // the first field it refuses (in document order, parents before children).
-// It reads doc once and allocates only to describe a violation (and, for a
-// document with more than dupScanLimit keys, to find duplicates).
+// It checks every rule in one walk over doc and allocates only to describe a
+// violation (and, for a document with more than dupScanLimit keys, to find
+// duplicates).
 func (p Profile) Check(doc bson.Raw) error {
 	if v := p.check(doc); v != nil {
 		return v
