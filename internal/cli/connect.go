@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // connFlags are the flags of every command that talks to a database. Each
@@ -35,20 +38,43 @@ type target struct {
 	server   *mongoserver.Server
 }
 
+// targetOption changes how openTarget treats --data-dir.
+type targetOption int
+
+// existingDataDir makes a missing --data-dir bad input (exit 2) instead of
+// creating it: a command that only reads would otherwise report an empty
+// database for a mistyped directory.
+const existingDataDir targetOption = 1
+
 // openTarget connects to --uri, or starts the embedded server over --data-dir.
 // It pings the server within --timeout so that an unreachable server fails
-// fast with a message naming it.
-func openTarget(ctx context.Context, c *ucli.Context) (*target, error) {
+// fast with a message naming it. No error it returns shows a password of the
+// connection string.
+func openTarget(ctx context.Context, c *ucli.Context, opts ...targetOption) (*target, error) {
 	uri := strings.TrimSpace(c.String("uri"))
+	t, err := connectTarget(ctx, c, uri, opts)
+	if err != nil {
+		return nil, redactError(err, uri)
+	}
+	return t, nil
+}
+
+func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []targetOption) (*target, error) {
 	timeout := c.Duration("timeout")
 	if timeout <= 0 {
 		return nil, usageErrorf("--timeout %v: expected a positive duration such as 10s", timeout)
 	}
 	t := &target{Timeout: timeout}
 	if uri == "" {
-		srv, err := mongoserver.Start(mongoserver.Options{DataDir: c.String("data-dir")})
+		dir := c.String("data-dir")
+		if slices.Contains(topts, existingDataDir) {
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return nil, usageErrorf("--data-dir %q: no such directory; expected the data directory of an earlier seed or load", dir)
+			}
+		}
+		srv, err := startEmbedded(dir)
 		if err != nil {
-			return nil, failuref("embedded server: %w", err)
+			return nil, err
 		}
 		t.server, t.Embedded, uri = srv, true, srv.URI()
 		t.Display = fmt.Sprintf("embedded server (data in %s)", c.String("data-dir"))
@@ -81,6 +107,29 @@ func openTarget(ctx context.Context, c *ucli.Context) (*target, error) {
 	return t, nil
 }
 
+// startEmbedded starts the embedded server over dir, saying how to reach the
+// data when another process holds the directory.
+func startEmbedded(dir string) (*mongoserver.Server, error) {
+	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	var le *mongoserver.LockedError
+	switch {
+	case errors.As(err, &le):
+		return nil, failure(lockedMessage(le))
+	case err != nil:
+		return nil, failuref("embedded server: %w", err)
+	}
+	return srv, nil
+}
+
+// lockedMessage names the holder of a data directory and the two ways on.
+func lockedMessage(le *mongoserver.LockedError) error {
+	reach := "the --uri mongodb://HOST:PORT printed by a running oidkit server over it"
+	if le.URI != "" {
+		reach = "--uri " + le.URI + " if that is a running oidkit server"
+	}
+	return fmt.Errorf("%w; only one server may use a data directory at a time: use %s, or another --data-dir", le, reach)
+}
+
 // describeConnError says why a server could not be used, naming it.
 func describeConnError(display string, timeout time.Duration, err error) error {
 	var ce mongo.CommandError
@@ -101,7 +150,7 @@ func (t *target) IsFerretDB(ctx context.Context) bool {
 	if err := t.Client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		return false
 	}
-	return mongoserver.IsFerretDB(bi)
+	return rules.IsFerretDB(bi)
 }
 
 // Close disconnects the client first (the embedded server waits for open
@@ -119,15 +168,62 @@ func (t *target) Close() {
 	}
 }
 
-// MaskURI hides the password of a connection string.
-func MaskURI(uri string) string {
-	u, err := url.Parse(uri)
-	if err != nil || u.User == nil {
-		return uri
+// MaskURI hides the password of a connection string, well-formed or not.
+func MaskURI(uri string) string { return redact(uri, uri) }
+
+// passwordMask replaces a password in anything shown.
+const passwordMask = "****"
+
+// uriSecrets are the spellings of the password of uri (as written and
+// percent-decoded) that a message may contain. It parses by hand because the
+// URIs whose messages leak are the ones net/url and the driver reject.
+func uriSecrets(uri string) []string {
+	_, rest, ok := strings.Cut(uri, "://")
+	if !ok {
+		return nil
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-		return strings.Replace(u.String(), "xxxxx", "****", 1)
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return nil
 	}
-	return u.String()
+	_, pw, ok := strings.Cut(rest[:at], ":")
+	if !ok || pw == "" {
+		return nil
+	}
+	secrets := []string{pw}
+	for _, unescape := range []func(string) (string, error){url.PathUnescape, url.QueryUnescape} {
+		if d, err := unescape(pw); err == nil && d != pw && d != "" {
+			secrets = append(secrets, d)
+		}
+	}
+	if e := url.QueryEscape(pw); e != pw {
+		secrets = append(secrets, e)
+	}
+	return secrets
+}
+
+// redact replaces every spelling of uri's password in s.
+func redact(s, uri string) string {
+	for _, secret := range uriSecrets(uri) {
+		s = strings.ReplaceAll(s, secret, passwordMask)
+	}
+	return s
+}
+
+// redactedError shows its error with the password of uri masked; errors.As
+// and errors.Is still see the original chain (exit code included).
+type redactedError struct {
+	err error
+	uri string
+}
+
+func (e *redactedError) Error() string { return redact(e.err.Error(), e.uri) }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactError masks the password of uri in err's message.
+func redactError(err error, uri string) error {
+	if err == nil || len(uriSecrets(uri)) == 0 {
+		return err
+	}
+	return &redactedError{err: err, uri: uri}
 }

@@ -48,10 +48,13 @@ func (a *App) runServer(c *ucli.Context) error {
 		}
 	}
 	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
-	if err != nil {
-		if errors.Is(err, mongoserver.ErrListen) {
-			return failuref("--listen %q: %v", listen, err)
-		}
+	var le *mongoserver.LockedError
+	switch {
+	case errors.Is(err, mongoserver.ErrListen):
+		return failuref("--listen %q: %v", listen, err)
+	case errors.As(err, &le):
+		return failure(lockedMessage(le))
+	case err != nil:
 		return failuref("server: %v", err)
 	}
 	fmt.Fprintf(a.stdout, "%s\n", srv.URI())

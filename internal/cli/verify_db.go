@@ -91,7 +91,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t, err := openTarget(ctx, c)
+	t, err := openTarget(ctx, c, existingDataDir)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,10 @@
 // else installed. Data lives in a directory (default .oidkit/), one SQLite file
 // per database.
 //
+// One server at a time may use a data directory: Start takes an exclusive
+// lock on LockFile in it and fails at once with *LockedError naming the
+// holder otherwise. The lock lasts until Close or the holder's death.
+//
 // FerretDB waits up to 3 s for open client connections when it stops, so
 // callers disconnect their clients before calling Close.
 package mongoserver
@@ -14,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -39,7 +42,9 @@ type Options struct {
 	DataDir string
 	// Listen is the TCP address; empty means a free port on 127.0.0.1.
 	Listen string
-	// Logger receives the server's log; nil discards it.
+	// Logger receives the server's log; nil discards it without formatting
+	// (FerretDB logs every document at debug level, which costs much CPU
+	// even when written to io.Discard).
 	Logger *slog.Logger
 }
 
@@ -48,6 +53,7 @@ type Server struct {
 	db     *ferretdb.FerretDB
 	uri    string
 	addr   string
+	lock   *dirLock
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
@@ -66,6 +72,22 @@ func Start(opts Options) (*Server, error) {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return nil, fmt.Errorf("data directory %q: %w", dir, err)
 	}
+	lock, err := lockDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	s, err := start(abs, dir, opts)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s.lock = lock
+	_ = lock.record(s.uri) // the URI only improves a second server's message
+	return s, nil
+}
+
+// start runs FerretDB over the locked directory abs.
+func start(abs, dir string, opts Options) (*Server, error) {
 	listen := opts.Listen
 	if listen == "" {
 		listen = "127.0.0.1:0"
@@ -82,7 +104,7 @@ func Start(opts Options) (*Server, error) {
 	_ = probe.Close()
 	logger := opts.Logger
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		logger = slog.New(slog.DiscardHandler)
 	}
 	db, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: listen},
@@ -114,15 +136,9 @@ func (s *Server) Addr() string { return s.addr }
 func (s *Server) Close() error {
 	s.once.Do(s.cancel)
 	<-s.done
+	s.lock.release()
 	return nil
 }
 
 // Done is closed when the server has stopped.
 func (s *Server) Done() <-chan struct{} { return s.done }
-
-// IsFerretDB reports whether a buildInfo reply comes from FerretDB, which
-// lacks some server-side operators ($toDate among them).
-func IsFerretDB(buildInfo map[string]any) bool {
-	_, ok := buildInfo["ferretdbFeatures"]
-	return ok
-}

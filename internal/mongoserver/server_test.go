@@ -9,6 +9,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/rules"
 )
 
 func TestStartInsertFindRestart(t *testing.T) {
@@ -55,7 +57,7 @@ func TestStartInsertFindRestart(t *testing.T) {
 	if err := c2.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		t.Fatal(err)
 	}
-	if !IsFerretDB(bi) {
+	if !rules.IsFerretDB(bi) {
 		t.Fatalf("buildInfo does not identify FerretDB: %v", bi)
 	}
 }

@@ -1,0 +1,110 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+// dollarScope is where a profile refuses '$'-prefixed keys.
+type dollarScope uint8
+
+const (
+	dollarInID     dollarScope = iota // inside an _id document only
+	dollarTopLevel                    // and at the top level
+	dollarAnywhere                    // at any depth
+)
+
+// Profile is what one kind of server stores. The zero Profile refuses only
+// malformed BSON; use MongoDB or FerretDB.
+type Profile struct {
+	name         string
+	maxSize      int // bytes of BSON
+	maxDepth     int // levels, the top-level document being 1
+	dollarKeys   dollarScope
+	dottedKeys   bool // refused at any depth
+	nestedArrays bool // an array directly in an array is refused
+	nonFinite    bool // NaN and ±Inf refused
+	negZero      bool // -0.0 refused
+	stringUTF8   bool // string values must be valid UTF-8
+	types        typeSet
+}
+
+// typeSet is a set of BSON types, bit n for type n below 0x20; MinKey (0xFF)
+// and MaxKey (0x7F) take bits 0 and 0x1F, which no type uses.
+type typeSet uint32
+
+func typeBit(t bsoncore.Type) typeSet {
+	switch t {
+	case bsoncore.TypeMinKey:
+		return 1
+	case bsoncore.TypeMaxKey:
+		return 1 << 0x1F
+	}
+	if t < 0x1F && t > 0 {
+		return 1 << t
+	}
+	return 0
+}
+
+func types(ts ...bsoncore.Type) typeSet {
+	var s typeSet
+	for _, t := range ts {
+		s |= typeBit(t)
+	}
+	return s
+}
+
+// MaxBSONSize is MongoDB's (and FerretDB's) largest document, 16 MiB.
+const MaxBSONSize = 16 << 20
+
+// MongoDB is what a MongoDB 5.0+ server stores; see the package doc.
+var MongoDB = Profile{
+	name:       "MongoDB",
+	maxSize:    MaxBSONSize,
+	maxDepth:   100,
+	dollarKeys: dollarTopLevel,
+}
+
+// FerretDB is what FerretDB 1.24 with SQLite stores; see the package doc.
+var FerretDB = Profile{
+	name:         "FerretDB",
+	maxSize:      MaxBSONSize,
+	maxDepth:     100,
+	dollarKeys:   dollarAnywhere,
+	dottedKeys:   true,
+	nestedArrays: true,
+	nonFinite:    true,
+	negZero:      true,
+	stringUTF8:   true,
+	types: types(bsoncore.TypeDecimal128, bsoncore.TypeMinKey, bsoncore.TypeMaxKey,
+		bsoncore.TypeSymbol, bsoncore.TypeJavaScript, bsoncore.TypeCodeWithScope,
+		bsoncore.TypeUndefined, bsoncore.TypeDBPointer),
+}
+
+// Name is "MongoDB" or "FerretDB".
+func (p Profile) Name() string { return p.name }
+
+// IsFerretDB reports whether a buildInfo answer comes from FerretDB, which
+// adds a ferretdbFeatures field. It lives here, not beside the embedded
+// server, so that telling the servers apart does not link FerretDB.
+func IsFerretDB(buildInfo map[string]any) bool {
+	_, ok := buildInfo["ferretdbFeatures"]
+	return ok
+}
+
+// Detect asks a connected server what it is (buildInfo) and returns its
+// profile: FerretDB for FerretDB, MongoDB otherwise.
+func Detect(ctx context.Context, client *mongo.Client) (Profile, error) {
+	var bi map[string]any
+	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
+		return Profile{}, fmt.Errorf("buildInfo: %w", err)
+	}
+	if IsFerretDB(bi) {
+		return FerretDB, nil
+	}
+	return MongoDB, nil
+}
