@@ -100,3 +100,11 @@ func ExampleID_AppendHex() {
 	// Output:
 	// id=507f1f77bcf86cd799439011
 }
+
+// FromParts lays out an ID from numbers a caller derived itself; a running
+// counter wraps at 2^24 by itself.
+func ExampleFromParts() {
+	id := oid.FromParts(1700000000, 0x0102030405, 0x1000007)
+	fmt.Println(id, id.Timestamp().Format(time.RFC3339), id.Counter())
+	// Output: 6553f1000102030405000007 2023-11-14T22:13:20Z 7
+}

@@ -39,6 +39,15 @@
 // +1 per ID; 0xFFFFFF is followed by 0x000000. One Generator therefore makes
 // at most 2^24 distinct IDs per second.
 //
+// # Parts
+//
+// FromParts(secs, random, counter) assembles an ID from its three fields as
+// numbers, for callers that derive them themselves (seeded generation): the
+// low 40 bits of random become bytes 4..8 big-endian and the low 24 bits of
+// counter bytes 9..11; higher bits are ignored, so a caller can pass a
+// running counter and get the wrap above for free. Random and Counter read
+// the same fields back.
+//
 // # Text, binary and JSON
 //
 // Parse reads exactly 24 hexadecimal characters. Upper case is accepted,
@@ -198,6 +207,18 @@ func New() ID { return defaultGenerator().New() }
 // value and next counter, like the driver's NewObjectIDFromTimestamp, except
 // that a time outside MinTime..MaxTime is an error instead of wrapping.
 func NewWithTime(t time.Time) (ID, error) { return defaultGenerator().NewWithTime(t) }
+
+// FromParts is the ID with timestamp secs, the low 40 bits of random as the
+// 5-byte random value and the low 24 bits of counter as the counter (see
+// Parts in the package doc).
+func FromParts(secs uint32, random uint64, counter uint32) ID {
+	var id ID
+	putUint32(id[0:4], secs)
+	id[4] = byte(random >> 32)
+	putUint32(id[5:9], uint32(random))
+	id[9], id[10], id[11] = byte(counter>>16), byte(counter>>8), byte(counter)
+	return id
+}
 
 func putUint32(b []byte, v uint32) {
 	_ = b[3]

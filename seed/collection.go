@@ -31,18 +31,11 @@ type Dataset struct {
 // Build validates the plan and returns its generators. Nothing is generated
 // yet.
 func (p *Plan) Build() (*Dataset, error) {
-	if err := p.Validate(); err != nil {
+	base := TimeBase(p.At, p.Seeded)
+	if err := p.validate(base); err != nil {
 		return nil, err
 	}
-	ds := &Dataset{DB: p.DB, Seed: p.Seed, Seeded: p.Seeded, Span: p.Span, byName: map[string]*Collection{}}
-	ds.Base = p.At
-	if ds.Base.IsZero() {
-		ds.Base = DefaultBase
-		if !p.Seeded {
-			ds.Base = time.Now()
-		}
-	}
-	ds.Base = time.Unix(ds.Base.Unix(), 0).UTC()
+	ds := &Dataset{DB: p.DB, Seed: p.Seed, Seeded: p.Seeded, Base: base, Span: p.Span, byName: map[string]*Collection{}}
 	var live [5]byte
 	if !p.Seeded {
 		var b [8]byte
@@ -157,22 +150,17 @@ func (c *Collection) unix(i int64) int64 {
 	return c.baseSec - int64(q)
 }
 
-// CreatedAt is the createdAt value of document i: its timestamp as a BSON
+// createdAt is the createdAt value of document i: its timestamp as a BSON
 // datetime.
-func (c *Collection) CreatedAt(i int64) bson.DateTime {
+func (c *Collection) createdAt(i int64) bson.DateTime {
 	return bson.DateTime(c.unix(i) * 1000)
 }
 
 // ObjectID is the ObjectID of document i under the objectid strategy.
 func (c *Collection) ObjectID(i int64) oid.ID {
-	var id oid.ID
-	secs := uint32(c.unix(i))
 	n := uint64(c.counterStart) + uint64(i)
-	r := (c.oidRandom + n>>24) & (1<<40 - 1)
-	id[0], id[1], id[2], id[3] = byte(secs>>24), byte(secs>>16), byte(secs>>8), byte(secs)
-	id[4], id[5], id[6], id[7], id[8] = byte(r>>32), byte(r>>24), byte(r>>16), byte(r>>8), byte(r)
-	id[9], id[10], id[11] = byte(n>>16), byte(n>>8), byte(n)
-	return id
+	// Each counter wrap moves the random value up by one (see the package doc).
+	return oid.FromParts(uint32(c.unix(i)), c.oidRandom+n>>24, uint32(n))
 }
 
 // ID is the _id of document i: a bson.ObjectID, an int32 or int64, a
@@ -265,7 +253,7 @@ func (w *Worker) Doc(i int64) bson.D {
 		}
 	}
 	if c.kind == nil && indexOf(d, "createdAt") < 0 {
-		d = append(d, bson.E{Key: "createdAt", Value: c.CreatedAt(i)})
+		d = append(d, bson.E{Key: "createdAt", Value: c.createdAt(i)})
 	}
 	if c.spec.ID.Kind == IDField {
 		if at := indexOf(d, c.spec.ID.Field); at > 0 {

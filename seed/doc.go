@@ -20,7 +20,8 @@
 //
 // With a seed (Plan.Seeded), the same plan gives byte-identical documents and
 // ObjectIDs on every run and machine. The time base is Plan.At; when it is zero
-// and the plan is seeded, it is [DefaultBase] (2024-01-01T00:00:00Z). Plan.Span
+// and the plan is seeded, it is [DefaultBase] (2024-01-01T00:00:00Z); [TimeBase]
+// is that rule, for callers that need the base before building. Plan.Span
 // spreads the timestamps evenly over the window [base-span, base]: document 0
 // gets base-span, the last document gets base. A document's createdAt equals
 // its ObjectID timestamp (whole seconds), also when the `_id` is not an
@@ -42,7 +43,18 @@
 // derived from the seed too. Each time the counter wraps (0xFFFFFF -> 0) the
 // random value goes up by one (as a 40-bit number), so IDs stay unique for
 // any count. Within one wrap these are exactly the IDs an oid.Generator with
-// that random value and counter start makes at those times.
+// that random value and counter start makes at those times; the bytes are
+// laid out by oid.FromParts.
+//
+// # Errors
+//
+// Every plan error is a *[PlanError] (matching [ErrPlan]) that says which
+// [Setting] is wrong (kind, count, template, id, idStart, ref, db, collection,
+// seed, at, span, or the plan file), in which collection, with the offending
+// value and the cause: a *rules.NameError for names, a *[TemplateError] (file
+// and JSON path) for templates. Messages use the plan file's spelling; a
+// caller maps Setting to its own (a CLI flag). [ParseSeed] is the one reading
+// of a seed.
 //
 // # Value types
 //

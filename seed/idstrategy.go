@@ -23,7 +23,7 @@ const (
 // ErrIDStrategy is wrapped by every error of ParseIDStrategy.
 var ErrIDStrategy = errors.New("invalid _id strategy")
 
-// IDStrategy is a parsed --id value.
+// IDStrategy is how a collection makes its _id values (see ParseIDStrategy).
 type IDStrategy struct {
 	Kind  IDKind
 	Field string // for IDField: the top-level field whose value becomes the _id
@@ -53,7 +53,7 @@ func ParseIDStrategy(s string) (IDStrategy, error) {
 	}
 }
 
-// String is the --id spelling of s.
+// String is the spelling ParseIDStrategy reads.
 func (s IDStrategy) String() string {
 	switch s.Kind {
 	case IDInt:
@@ -67,10 +67,10 @@ func (s IDStrategy) String() string {
 	}
 }
 
-// MarshalText writes the --id spelling.
+// MarshalText writes the spelling ParseIDStrategy reads.
 func (s IDStrategy) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads the --id spelling.
+// UnmarshalText reads what ParseIDStrategy reads.
 func (s *IDStrategy) UnmarshalText(b []byte) error {
 	v, err := ParseIDStrategy(string(b))
 	if err != nil {

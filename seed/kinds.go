@@ -103,7 +103,7 @@ func (userKind) build(w *Worker, i int64, d bson.D) bson.D {
 			{Key: "zip", Value: f.Zip()},
 			{Key: "country", Value: f.Country()},
 		}},
-		bson.E{Key: "createdAt", Value: w.c.CreatedAt(i)},
+		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
 	)
 }
 
@@ -127,7 +127,7 @@ func (employeeKind) build(w *Worker, i int64, d bson.D) bson.D {
 		bson.E{Key: "department", Value: departments[f.IntN(len(departments))]},
 		bson.E{Key: "title", Value: f.JobTitle()},
 		bson.E{Key: "salary", Value: int32(f.IntRange(30, 250) * 1000)},
-		bson.E{Key: "createdAt", Value: w.c.CreatedAt(i)},
+		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
 	)
 }
 
@@ -153,7 +153,7 @@ func (productKind) build(w *Worker, i int64, d bson.D) bson.D {
 		bson.E{Key: "price", Value: cents(f.Float64Range(1, 500))},
 		bson.E{Key: "stock", Value: int32(f.IntN(1000))},
 		bson.E{Key: "tags", Value: tags},
-		bson.E{Key: "createdAt", Value: w.c.CreatedAt(i)},
+		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
 	)
 }
 
@@ -205,6 +205,6 @@ func (orderKind) build(w *Worker, i int64, d bson.D) bson.D {
 		bson.E{Key: "items", Value: items},
 		bson.E{Key: "total", Value: cents(total)},
 		bson.E{Key: "status", Value: orderStatuses[f.IntN(len(orderStatuses))]},
-		bson.E{Key: "createdAt", Value: w.c.CreatedAt(i)},
+		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
 	)
 }

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // DefaultBase is the time base of a seeded plan without an explicit At:
@@ -25,8 +28,96 @@ const DefaultDB = "oidkit"
 // useful and small enough that no index arithmetic overflows.
 const MaxCount = int64(1) << 40
 
-// ErrPlan is wrapped by every plan validation error.
+// ErrPlan is matched (errors.Is) by every plan error, which is a *PlanError.
 var ErrPlan = errors.New("invalid plan")
+
+// Setting names the part of a plan a PlanError is about.
+type Setting string
+
+// The settings of a plan. A caller maps them to its own spelling (a CLI flag,
+// a form field); messages use the plan file's spelling.
+const (
+	SettingFile       Setting = "file"       // the plan file as a whole, or a built-in plan's name
+	SettingDB         Setting = "db"         // the database name
+	SettingCollection Setting = "collection" // a collection's name
+	SettingKind       Setting = "kind"
+	SettingTemplate   Setting = "template" // a template file, or a path inside it (TemplateError)
+	SettingCount      Setting = "count"
+	SettingID         Setting = "id"      // the _id strategy
+	SettingIDStart    Setting = "idStart" // the first _id of the int strategy
+	SettingRef        Setting = "ref"     // a reference to another collection
+	SettingSeed       Setting = "seed"
+	SettingAt         Setting = "at"   // the time base
+	SettingSpan       Setting = "span" // the time window before the time base
+)
+
+// PlanError is a plan setting that cannot be used. It matches ErrPlan and
+// unwraps to its cause (a *rules.NameError, a *TemplateError, ErrIDStrategy,
+// oid.ErrTimeRange, or a plain reason).
+type PlanError struct {
+	Source     string  // the plan file, "" for a plan built in code
+	Collection string  // "" for settings of the whole plan
+	Setting    Setting // which setting is wrong
+	Value      string  // the offending value, as written
+	Err        error   // what is wrong and what was expected
+
+	// where locates the setting in messages when Collection alone does not
+	// (collections[3] of a file, a reference's field).
+	where string
+}
+
+func (e *PlanError) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrPlan.Error())
+	b.WriteString(": ")
+	if e.Source != "" {
+		b.WriteString(e.Source)
+		b.WriteString(": ")
+	}
+	switch {
+	case e.where != "":
+		b.WriteString(e.where)
+		b.WriteString(": ")
+	case e.Collection != "":
+		fmt.Fprintf(&b, "collection %q: ", e.Collection)
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrPlan) true.
+func (e *PlanError) Is(target error) bool { return target == ErrPlan }
+
+// planErrorf builds a *PlanError whose cause is the formatted reason.
+func planErrorf(coll string, s Setting, value, format string, args ...any) *PlanError {
+	return &PlanError{Collection: coll, Setting: s, Value: value, Err: fmt.Errorf(format, args...)}
+}
+
+// ParseSeed reads a seed: an unsigned decimal integer, surrounding spaces
+// ignored. A bad value is a *PlanError for SettingSeed.
+func ParseSeed(s string) (uint64, error) {
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, &PlanError{Setting: SettingSeed, Value: s, Err: errors.New("expected an unsigned integer such as 42")}
+	}
+	return v, nil
+}
+
+// TimeBase is the time base of a plan with time base at (zero: none given),
+// seeded or not: at itself, else DefaultBase for a seeded plan, else the
+// clock; always whole seconds in UTC, since ObjectID timestamps are.
+func TimeBase(at time.Time, seeded bool) time.Time {
+	switch {
+	case !at.IsZero():
+	case seeded:
+		at = DefaultBase
+	default:
+		at = time.Now()
+	}
+	return time.Unix(at.Unix(), 0).UTC()
+}
 
 // Plan describes what to generate: collections with their kinds or
 // templates, counts, _id strategies and references, plus the seed and time
@@ -91,7 +182,7 @@ type collectionFile struct {
 func LoadPlan(path string) (*Plan, error) {
 	data, err := readSmallFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPlan, err)
+		return nil, &PlanError{Setting: SettingFile, Value: path, Err: err}
 	}
 	return ParsePlan(path, data, filepath.Dir(path))
 }
@@ -106,36 +197,44 @@ func LoadPlan(path string) (*Plan, error) {
 //	  {"name": "reviews", "template": "review.json", "count": 5000,
 //	   "refs": [{"field": "userId", "to": "users"}]}]}
 func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
+	fileErr := func(format string, args ...any) error {
+		e := planErrorf("", SettingFile, name, format, args...)
+		e.Source = name
+		return e
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var pf planFile
 	if err := dec.Decode(&pf); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v (expected {\"collections\": [{\"name\", \"kind\" or \"template\", \"count\", \"id\", \"refs\"}]})", ErrPlan, name, err)
+		return nil, fileErr("%v (expected {\"collections\": [{\"name\", \"kind\" or \"template\", \"count\", \"id\", \"refs\"}]})", err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%w: %s: unexpected data after the plan object", ErrPlan, name)
+		return nil, fileErr("unexpected data after the plan object")
 	}
 	if len(pf.Collections) == 0 {
-		return nil, fmt.Errorf("%w: %s: collections: expected at least one collection", ErrPlan, name)
+		return nil, fileErr("collections: expected at least one collection")
 	}
 	p := &Plan{DB: pf.DB}
 	for k, cf := range pf.Collections {
-		where := fmt.Sprintf("%s: collections[%d]", name, k)
+		where := fmt.Sprintf("collections[%d]", k)
 		if cf.Name != "" {
 			where += " (" + cf.Name + ")"
 		}
+		bad := func(s Setting, value string, err error) error {
+			return &PlanError{Source: name, Collection: cf.Name, Setting: s, Value: value, Err: err, where: where}
+		}
 		if cf.Count == nil {
-			return nil, fmt.Errorf("%w: %s: count: missing; expected a number of documents", ErrPlan, where)
+			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
 		}
 		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, Refs: cf.Refs, RefOnly: cf.RefOnly}
 		id, err := ParseIDStrategy(cf.ID)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: id: %v", ErrPlan, where, err)
+			return nil, bad(SettingID, cf.ID, fmt.Errorf("id: %w", err))
 		}
 		cs.ID = id
 		if cf.Template != "" {
 			if cf.Kind != "" {
-				return nil, fmt.Errorf("%w: %s: has both kind %q and template %q; expected one of them", ErrPlan, where, cf.Kind, cf.Template)
+				return nil, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %q; expected one of them", cf.Kind, cf.Template))
 			}
 			path := cf.Template
 			if !filepath.IsAbs(path) {
@@ -143,7 +242,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			}
 			t, err := LoadTemplate(path)
 			if err != nil {
-				return nil, fmt.Errorf("%w: %s: %v", ErrPlan, where, err)
+				return nil, bad(SettingTemplate, cf.Template, err)
 			}
 			cs.Template = t
 		}
@@ -160,13 +259,13 @@ func BuiltinPlans() []string { return []string{"shop"} }
 // means 1000.
 func BuiltinPlan(name string, n int64) (*Plan, error) {
 	if name != "shop" {
-		return nil, fmt.Errorf("%w: built-in plan %q: expected one of %s", ErrPlan, name, strings.Join(BuiltinPlans(), ", "))
+		return nil, planErrorf("", SettingFile, name, "built-in plan %q: expected one of %s", name, strings.Join(BuiltinPlans(), ", "))
 	}
 	if n <= 0 {
 		n = 1000
 	}
 	if n > MaxCount/3 {
-		return nil, fmt.Errorf("%w: plan shop with -n %d: expected at most %d", ErrPlan, n, MaxCount/3)
+		return nil, planErrorf("", SettingCount, strconv.FormatInt(n, 10), "plan shop with %d users: expected at most %d", n, MaxCount/3)
 	}
 	return &Plan{Collections: []CollectionSpec{
 		{Name: "users", Kind: KindUser, Count: n},
@@ -201,129 +300,153 @@ func DefaultCollectionName(kind string, t *Template) string {
 // Validate checks the whole plan: names, counts, kinds and templates, _id
 // strategies (field:NAME must be a field the kind or template produces and
 // that is unique by construction), references and the time window. It also
-// fills defaults (DB, the references of the order kind).
+// fills defaults (DB, the references of the order kind). Every error is a
+// *PlanError.
 func (p *Plan) Validate() error {
+	return p.validate(TimeBase(p.At, p.Seeded))
+}
+
+// validate is Validate with the time base resolved, so that Build checks the
+// window it then uses.
+func (p *Plan) validate(base time.Time) error {
 	if p.DB == "" {
 		p.DB = DefaultDB
 	}
-	if err := checkDBName(p.DB); err != nil {
-		return err
+	if err := rules.CheckDatabaseName(p.DB); err != nil {
+		return &PlanError{Setting: SettingDB, Value: p.DB, Err: err}
 	}
 	if len(p.Collections) == 0 {
-		return fmt.Errorf("%w: no collections", ErrPlan)
+		return planErrorf("", SettingFile, "", "no collections")
 	}
 	if p.Span < 0 {
-		return fmt.Errorf("%w: span %v: expected a duration >= 0", ErrPlan, p.Span)
+		return planErrorf("", SettingSpan, p.Span.String(), "span %v: expected a duration >= 0", p.Span)
 	}
 	if !p.At.IsZero() {
 		if err := oid.CheckTime(p.At); err != nil {
-			return fmt.Errorf("%w: at %s: %v", ErrPlan, p.At.Format(time.RFC3339), err)
-		}
-	}
-	base := p.At
-	if base.IsZero() {
-		base = DefaultBase
-		if !p.Seeded {
-			base = time.Now()
+			return planErrorf("", SettingAt, p.At.Format(time.RFC3339), "at %s: %w", p.At.Format(time.RFC3339), err)
 		}
 	}
 	if err := oid.CheckTime(base.Add(-p.Span)); err != nil {
-		return fmt.Errorf("%w: span %v before %s starts before the ObjectID epoch: %v", ErrPlan, p.Span, base.UTC().Format(time.RFC3339), err)
+		return planErrorf("", SettingSpan, p.Span.String(), "span %v before %s starts before the ObjectID epoch: %w", p.Span, base.Format(time.RFC3339), err)
 	}
 	names := map[string]int{}
 	for k := range p.Collections {
-		cs := &p.Collections[k]
-		where := fmt.Sprintf("collection %q", cs.Name)
-		if err := checkCollectionName(cs.Name); err != nil {
-			return fmt.Errorf("%w: collections[%d]: %v", ErrPlan, k, err)
-		}
-		if _, dup := names[cs.Name]; dup {
-			return fmt.Errorf("%w: %s appears twice; expected unique collection names", ErrPlan, where)
-		}
-		names[cs.Name] = k
-		if cs.Count < 0 || cs.Count > MaxCount {
-			return fmt.Errorf("%w: %s: count %d: expected 0..%d", ErrPlan, where, cs.Count, MaxCount)
-		}
-		var fields, unique []string
-		switch {
-		case cs.Kind != "" && cs.Template != nil:
-			return fmt.Errorf("%w: %s: has both kind %q and a template; expected one", ErrPlan, where, cs.Kind)
-		case cs.Template != nil:
-			if p.Seeded && len(cs.Template.unstable) > 0 {
-				return fmt.Errorf("%w: %s: template %s: %s gives different values for the same seed (it reads the clock), so a seeded run could not be reproduced; use {date}, {year} or a fixed value", ErrPlan, where, cs.Template.Name(), cs.Template.unstable[0])
-			}
-			fields = cs.Template.Fields()
-			for f := range cs.Template.indexed {
-				unique = append(unique, f)
-			}
-		case cs.Kind != "":
-			kd, ok := kindByName(cs.Kind)
-			if !ok {
-				return fmt.Errorf("%w: %s: kind %q: expected one of %s", ErrPlan, where, cs.Kind, strings.Join(Kinds(), ", "))
-			}
-			fields, unique = kd.fields(), kd.unique()
-			// The kind's own references default to the usual collections.
-			for _, kr := range kd.refs() {
-				if findRef(cs.Refs, kr.Field) < 0 {
-					cs.Refs = append(cs.Refs, kr)
-				}
-			}
-		default:
-			return fmt.Errorf("%w: %s: expected a kind (%s) or a template", ErrPlan, where, strings.Join(Kinds(), ", "))
-		}
-		switch cs.ID.Kind {
-		case IDObjectID, IDUUID:
-		case IDInt:
-			if cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
-				return fmt.Errorf("%w: %s: id-start %d: the last _id would overflow int64", ErrPlan, where, cs.IDStart)
-			}
-		case IDField:
-			if !contains(fields, cs.ID.Field) {
-				return fmt.Errorf("%w: %s: id %s: the documents have no field %q; expected one of %s", ErrPlan, where, cs.ID, cs.ID.Field, strings.Join(fields, ", "))
-			}
-			if !contains(unique, cs.ID.Field) {
-				if cs.Template != nil {
-					return fmt.Errorf("%w: %s: id %s: field %q is not unique by construction; put {index} in its template value, e.g. \"user{index}@example.com\"", ErrPlan, where, cs.ID, cs.ID.Field)
-				}
-				return fmt.Errorf("%w: %s: id %s: field %q is not unique by construction; expected one of %s", ErrPlan, where, cs.ID, cs.ID.Field, strings.Join(unique, ", "))
-			}
-			if findRef(cs.Refs, cs.ID.Field) >= 0 {
-				return fmt.Errorf("%w: %s: id %s: field %q is a reference; expected a natural key", ErrPlan, where, cs.ID, cs.ID.Field)
-			}
-		default:
-			return fmt.Errorf("%w: %s: unknown _id strategy", ErrPlan, where)
+		if err := p.validateCollection(k, names); err != nil {
+			return err
 		}
 	}
 	for k := range p.Collections {
-		cs := &p.Collections[k]
-		seen := map[string]bool{}
-		for _, r := range cs.Refs {
-			where := fmt.Sprintf("collection %q: ref %q", cs.Name, r.Field)
-			if r.Field == "" || r.Field == "_id" || strings.ContainsAny(r.Field, ".$\x00") {
-				return fmt.Errorf("%w: %s: expected a top-level field name other than _id", ErrPlan, where)
-			}
-			if seen[r.Field] {
-				return fmt.Errorf("%w: %s: field referenced twice", ErrPlan, where)
-			}
-			seen[r.Field] = true
-			j, ok := names[r.To]
-			if !ok {
-				return fmt.Errorf("%w: %s: refers to collection %q, which is not in the plan; expected one of %s", ErrPlan, where, r.To, strings.Join(sortedNames(p), ", "))
-			}
-			if p.Collections[j].Count == 0 && cs.Count > 0 {
-				return fmt.Errorf("%w: %s: refers to collection %q, which has no documents", ErrPlan, where, r.To)
-			}
-			if r.Min < 0 || r.Max < 0 || r.Max > 1000 || (r.Max > 0 && r.Min > r.Max) || (r.Max == 0 && r.Min != 0) {
-				return fmt.Errorf("%w: %s: min %d max %d: expected 0 <= min <= max <= 1000 (max 0 for a single reference)", ErrPlan, where, r.Min, r.Max)
+		if err := p.validateRefs(&p.Collections[k], names); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateCollection checks collection k and records its name in names.
+func (p *Plan) validateCollection(k int, names map[string]int) error {
+	cs := &p.Collections[k]
+	bad := func(s Setting, value, format string, args ...any) error {
+		return planErrorf(cs.Name, s, value, format, args...)
+	}
+	if err := rules.CheckCollectionName(cs.Name); err != nil {
+		return &PlanError{Collection: cs.Name, Setting: SettingCollection, Value: cs.Name, Err: err, where: fmt.Sprintf("collections[%d]", k)}
+	}
+	if _, dup := names[cs.Name]; dup {
+		e := bad(SettingCollection, cs.Name, "appears twice; expected unique collection names")
+		e.(*PlanError).where = fmt.Sprintf("collection %q", cs.Name)
+		return e
+	}
+	names[cs.Name] = k
+	count := strconv.FormatInt(cs.Count, 10)
+	if cs.Count < 0 || cs.Count > MaxCount {
+		return bad(SettingCount, count, "count %d: expected 0..%d", cs.Count, MaxCount)
+	}
+	var fields, unique []string
+	switch {
+	case cs.Kind != "" && cs.Template != nil:
+		return bad(SettingKind, cs.Kind, "has both kind %q and a template; expected one", cs.Kind)
+	case cs.Template != nil:
+		if p.Seeded && len(cs.Template.unstable) > 0 {
+			return bad(SettingTemplate, cs.Template.Name(), "template %s: %s gives different values for the same seed (it reads the clock), so a seeded run could not be reproduced; use {date}, {year} or a fixed value", cs.Template.Name(), cs.Template.unstable[0])
+		}
+		fields = cs.Template.topFields()
+		for f := range cs.Template.indexed {
+			unique = append(unique, f)
+		}
+	case cs.Kind != "":
+		kd, ok := kindByName(cs.Kind)
+		if !ok {
+			return bad(SettingKind, cs.Kind, "kind %q: expected one of %s", cs.Kind, strings.Join(Kinds(), ", "))
+		}
+		fields, unique = kd.fields(), kd.unique()
+		// The kind's own references default to the usual collections.
+		for _, kr := range kd.refs() {
+			if findRef(cs.Refs, kr.Field) < 0 {
+				cs.Refs = append(cs.Refs, kr)
 			}
 		}
-		if cs.Kind == KindOrder {
-			if i := findRef(cs.Refs, "productIds"); i >= 0 && cs.Refs[i].Max == 0 {
-				return fmt.Errorf("%w: collection %q: ref \"productIds\": expected max >= 1 (an array of products)", ErrPlan, cs.Name)
-			}
-			if i := findRef(cs.Refs, "userId"); i >= 0 && cs.Refs[i].Max != 0 {
-				return fmt.Errorf("%w: collection %q: ref \"userId\": expected a single reference (max 0)", ErrPlan, cs.Name)
-			}
+	default:
+		return bad(SettingKind, "", "expected a kind (%s) or a template", strings.Join(Kinds(), ", "))
+	}
+	id := cs.ID.String()
+	switch cs.ID.Kind {
+	case IDObjectID, IDUUID:
+	case IDInt:
+		if cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
+			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
+		}
+	case IDField:
+		f := cs.ID.Field
+		switch {
+		case !slices.Contains(fields, f):
+			return bad(SettingID, id, "id %s: the documents have no field %q; expected one of %s", id, f, strings.Join(fields, ", "))
+		case !slices.Contains(unique, f) && cs.Template != nil:
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, e.g. \"user{index}@example.com\"", id, f)
+		case !slices.Contains(unique, f):
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; expected one of %s", id, f, strings.Join(unique, ", "))
+		case findRef(cs.Refs, f) >= 0:
+			return bad(SettingID, id, "id %s: field %q is a reference; expected a natural key", id, f)
+		}
+	default:
+		return bad(SettingID, id, "unknown _id strategy")
+	}
+	return nil
+}
+
+// validateRefs checks the references of cs against the collections in names.
+func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
+	seen := map[string]bool{}
+	for _, r := range cs.Refs {
+		bad := func(format string, args ...any) error {
+			e := planErrorf(cs.Name, SettingRef, r.Field, format, args...)
+			e.where = fmt.Sprintf("collection %q: ref %q", cs.Name, r.Field)
+			return e
+		}
+		if r.Field == "" || r.Field == "_id" || strings.ContainsAny(r.Field, ".$\x00") {
+			return bad("expected a top-level field name other than _id")
+		}
+		if seen[r.Field] {
+			return bad("field referenced twice")
+		}
+		seen[r.Field] = true
+		j, ok := names[r.To]
+		if !ok {
+			return bad("refers to collection %q, which is not in the plan; expected one of %s", r.To, strings.Join(sortedNames(p), ", "))
+		}
+		if p.Collections[j].Count == 0 && cs.Count > 0 {
+			return bad("refers to collection %q, which has no documents", r.To)
+		}
+		if r.Min < 0 || r.Max < 0 || r.Max > 1000 || (r.Max > 0 && r.Min > r.Max) || (r.Max == 0 && r.Min != 0) {
+			return bad("min %d max %d: expected 0 <= min <= max <= 1000 (max 0 for a single reference)", r.Min, r.Max)
+		}
+	}
+	if cs.Kind == KindOrder {
+		if i := findRef(cs.Refs, "productIds"); i >= 0 && cs.Refs[i].Max == 0 {
+			return planErrorf(cs.Name, SettingRef, "productIds", "ref \"productIds\": expected max >= 1 (an array of products)")
+		}
+		if i := findRef(cs.Refs, "userId"); i >= 0 && cs.Refs[i].Max != 0 {
+			return planErrorf(cs.Name, SettingRef, "userId", "ref \"userId\": expected a single reference (max 0)")
 		}
 	}
 	return nil
@@ -338,33 +461,10 @@ func findRef(refs []Ref, field string) int {
 	return -1
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 func sortedNames(p *Plan) []string {
 	var out []string
 	for _, c := range p.Collections {
 		out = append(out, fmt.Sprintf("%q", c.Name))
 	}
 	return out
-}
-
-func checkDBName(s string) error {
-	if s == "" || len(s) > 63 || strings.ContainsAny(s, "/\\. \"$*<>:|?\x00") {
-		return fmt.Errorf("%w: database name %q: expected 1-63 characters without / \\ . space \" $ * < > : | ?", ErrPlan, s)
-	}
-	return nil
-}
-
-func checkCollectionName(s string) error {
-	if s == "" || strings.ContainsAny(s, "$\x00") || strings.HasPrefix(s, "system.") || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || len(s) > 200 {
-		return fmt.Errorf("collection name %q: expected a non-empty name without $, not starting with system.", s)
-	}
-	return nil
 }

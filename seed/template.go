@@ -15,10 +15,32 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// ErrTemplate is wrapped by every template error.
+// ErrTemplate is matched (errors.Is) by every template error, which is a
+// *TemplateError.
 var ErrTemplate = errors.New("invalid template")
 
-// Template is a parsed --template file: a JSON object whose string values may
+// TemplateError is a template that cannot be used: the file, where in it (a
+// JSON path such as $.address.city, "" when the file could not be read) and
+// the cause.
+type TemplateError struct {
+	Name string // the file name, as given
+	Path string // the JSON path of the offending value
+	Err  error
+}
+
+func (e *TemplateError) Error() string {
+	if e.Path == "" {
+		return ErrTemplate.Error() + ": " + e.Err.Error()
+	}
+	return ErrTemplate.Error() + ": " + e.Name + ": " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *TemplateError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrTemplate) true.
+func (e *TemplateError) Is(target error) bool { return target == ErrTemplate }
+
+// Template is a parsed template file: a JSON object whose string values may
 // hold gofakeit placeholders such as {firstname} or {number:1,100}, and
 // {index}, the document number. Objects and arrays nest. Text outside
 // placeholders is kept as written.
@@ -67,7 +89,7 @@ type tpart struct {
 func LoadTemplate(path string) (*Template, error) {
 	data, err := readSmallFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrTemplate, err)
+		return nil, &TemplateError{Name: path, Err: err}
 	}
 	return ParseTemplate(path, data)
 }
@@ -99,7 +121,7 @@ func ParseTemplate(name string, data []byte) (*Template, error) {
 	}
 	for k, key := range root.keys {
 		if key == "_id" {
-			return nil, p.errf("$._id", "the _id is set by the --id strategy; remove it from the template")
+			return nil, p.errf("$._id", "the _id is set by the collection's _id strategy; remove it from the template")
 		}
 		t.fields = append(t.fields, key)
 		if c := root.children[k]; c.kind == tPattern {
@@ -116,8 +138,8 @@ func ParseTemplate(name string, data []byte) (*Template, error) {
 // Name is the file name the template was read from.
 func (t *Template) Name() string { return t.name }
 
-// Fields lists the template's top-level fields in order.
-func (t *Template) Fields() []string { return append([]string(nil), t.fields...) }
+// topFields lists the template's top-level fields in order.
+func (t *Template) topFields() []string { return append([]string(nil), t.fields...) }
 
 type tparser struct {
 	dec      *json.Decoder
@@ -128,7 +150,7 @@ type tparser struct {
 }
 
 func (p *tparser) errf(path, format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s: %s", ErrTemplate, p.name, path, fmt.Sprintf(format, args...))
+	return &TemplateError{Name: p.name, Path: path, Err: fmt.Errorf(format, args...)}
 }
 
 func (p *tparser) object(path string) (*tnode, error) {

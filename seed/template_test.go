@@ -76,7 +76,7 @@ func TestTemplateErrors(t *testing.T) {
 		{`{"a": "{number:5,1}"}`, `$.a: "{number:5,1}": placeholder {number:5,1}: min 5 is above max 1: expected min <= max`},
 		{`{"a": ["{float64range:2.5,-1}"]}`, `$.a[0]: "{float64range:2.5,-1}": placeholder {float64range:2.5,-1}: min 2.5 is above max -1`},
 		{`{"a": 1, "a": 2}`, `$.a: duplicate key "a"`},
-		{`{"_id": 1}`, `$._id: the _id is set by the --id strategy`},
+		{`{"_id": 1}`, `$._id: the _id is set by the collection's _id strategy`},
 		{`{"$set": 1}`, `$.$set: field name "$set"`},
 		{`[1]`, `$: expected a JSON object at the top`},
 		{`{"a": 1} {}`, `$: unexpected data after the top-level object`},
@@ -87,8 +87,9 @@ func TestTemplateErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := ParseTemplate("t.json", []byte(tc.json))
-		if !errors.Is(err, ErrTemplate) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "t.json") {
-			t.Errorf("ParseTemplate(%s) error = %v; want it to contain %q", tc.json, err, tc.want)
+		var te *TemplateError
+		if !errors.As(err, &te) || !errors.Is(err, ErrTemplate) || !strings.Contains(err.Error(), tc.want) || te.Name != "t.json" || !strings.HasPrefix(tc.want, te.Path+":") {
+			t.Errorf("ParseTemplate(%s) error = %v; want a *TemplateError containing %q", tc.json, err, tc.want)
 		}
 	}
 }
@@ -97,6 +98,7 @@ func FuzzParseTemplate(f *testing.F) {
 	f.Add([]byte(reviewTemplate))
 	f.Add([]byte(`{"a": "{number:1,", "b": [{}]}`))
 	f.Add([]byte(`{"a": "{{firstname}}"}`))
+	f.Add([]byte(`{"at": "{pastdate}"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tm, err := ParseTemplate("f.json", data)
 		if err != nil {
@@ -105,8 +107,23 @@ func FuzzParseTemplate(f *testing.F) {
 			}
 			return
 		}
-		c := buildOne(t, CollectionSpec{Name: "f", Template: tm, Count: 2}, 1)
-		d := c.Doc(1)
+		cs := CollectionSpec{Name: "f", Template: tm, Count: 2}
+		p := &Plan{Seed: 1, Seeded: true, Collections: []CollectionSpec{cs}}
+		ds, err := p.Build()
+		if len(tm.unstable) > 0 {
+			// A template that reads the clock is valid, but only unseeded:
+			// a seeded plan must refuse it and an unseeded one accept it.
+			var pe *PlanError
+			if !errors.As(err, &pe) || pe.Setting != SettingTemplate {
+				t.Fatalf("seeded plan with %s: error %v, want a template PlanError", tm.unstable[0], err)
+			}
+			p.Seeded = false
+			ds, err = p.Build()
+		}
+		if err != nil {
+			t.Fatalf("Build: %v", err)
+		}
+		d := ds.Collection("f").Doc(1)
 		if d[0].Key != "_id" {
 			t.Fatalf("first field %q", d[0].Key)
 		}
@@ -168,30 +185,39 @@ func TestPlanValidation(t *testing.T) {
 		return &Plan{Collections: []CollectionSpec{cs}}
 	}
 	cases := []struct {
-		p    *Plan
-		want string
+		p       *Plan
+		want    string
+		setting Setting
 	}{
-		{user(func(c *CollectionSpec) { c.Count = -1 }), `count -1`},
-		{user(func(c *CollectionSpec) { c.Kind = "cat" }), `kind "cat": expected one of user, employee, product, order`},
-		{user(func(c *CollectionSpec) { c.Kind = "" }), `expected a kind`},
-		{user(func(c *CollectionSpec) { c.ID = IDStrategy{Kind: IDField, Field: "shoe"} }), `no field "shoe"`},
-		{user(func(c *CollectionSpec) { c.ID = IDStrategy{Kind: IDField, Field: "age"} }), `"age" is not unique by construction`},
-		{user(func(c *CollectionSpec) { c.Kind, c.Template, c.ID = "", tm, IDStrategy{Kind: IDField, Field: "name"} }), `put {index} in its template value`},
-		{user(func(c *CollectionSpec) { c.ID, c.IDStart = IDStrategy{Kind: IDInt}, 1<<63-5 }), `id-start`},
-		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "friend", To: "people"}} }), `refers to collection "people", which is not in the plan`},
-		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "_id", To: "users"}} }), `ref "_id"`},
-		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "f", To: "users", Min: 3, Max: 2}} }), `min 3 max 2`},
-		{user(func(c *CollectionSpec) { c.Name = "a$b" }), `collection name "a$b"`},
-		{&Plan{Collections: []CollectionSpec{{Name: "orders", Kind: KindOrder, Count: 3}}}, `refers to collection "users", which is not in the plan`},
-		{&Plan{Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}, {Name: "a", Kind: KindUser, Count: 1}}}, `appears twice`},
-		{&Plan{DB: "a.b", Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}}}, `database name "a.b"`},
-		{&Plan{Seeded: true, Span: 60 * 365 * 24 * 3600 * 1e9, Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}}}, `before the ObjectID epoch`},
-		{&Plan{}, `no collections`},
+		{user(func(c *CollectionSpec) { c.Count = -1 }), `count -1`, SettingCount},
+		{user(func(c *CollectionSpec) { c.Kind = "cat" }), `kind "cat": expected one of user, employee, product, order`, SettingKind},
+		{user(func(c *CollectionSpec) { c.Kind = "" }), `expected a kind`, SettingKind},
+		{user(func(c *CollectionSpec) { c.ID = IDStrategy{Kind: IDField, Field: "shoe"} }), `no field "shoe"`, SettingID},
+		{user(func(c *CollectionSpec) { c.ID = IDStrategy{Kind: IDField, Field: "age"} }), `"age" is not unique by construction`, SettingID},
+		{user(func(c *CollectionSpec) { c.Kind, c.Template, c.ID = "", tm, IDStrategy{Kind: IDField, Field: "name"} }), `put {index} in its template value`, SettingID},
+		{user(func(c *CollectionSpec) { c.ID, c.IDStart = IDStrategy{Kind: IDInt}, 1<<63-5 }), `idStart 9223372036854775803: the last _id would overflow int64`, SettingIDStart},
+		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "friend", To: "people"}} }), `refers to collection "people", which is not in the plan`, SettingRef},
+		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "_id", To: "users"}} }), `ref "_id"`, SettingRef},
+		{user(func(c *CollectionSpec) { c.Refs = []Ref{{Field: "f", To: "users", Min: 3, Max: 2}} }), `min 3 max 2`, SettingRef},
+		{user(func(c *CollectionSpec) { c.Name = "a$b" }), `collection name "a$b"`, SettingCollection},
+		{&Plan{Collections: []CollectionSpec{{Name: "orders", Kind: KindOrder, Count: 3}}}, `refers to collection "users", which is not in the plan`, SettingRef},
+		{&Plan{Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}, {Name: "a", Kind: KindUser, Count: 1}}}, `appears twice`, SettingCollection},
+		{&Plan{DB: "a.b", Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}}}, `database name "a.b"`, SettingDB},
+		{&Plan{Seeded: true, Span: 60 * 365 * 24 * 3600 * 1e9, Collections: []CollectionSpec{{Name: "a", Kind: KindUser, Count: 1}}}, `before the ObjectID epoch`, SettingSpan},
+		{&Plan{}, `no collections`, SettingFile},
 	}
 	for _, tc := range cases {
 		_, err := tc.p.Build()
-		if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Build() error = %v; want it to contain %q", err, tc.want)
+		var pe *PlanError
+		if !errors.As(err, &pe) || !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Build() error = %v; want a *PlanError containing %q", err, tc.want)
+			continue
+		}
+		if pe.Setting != tc.setting {
+			t.Errorf("Build() error %v: setting %q, want %q", err, pe.Setting, tc.setting)
+		}
+		if planWide := tc.setting == SettingDB || tc.setting == SettingSpan; len(tc.p.Collections) == 1 && !planWide && pe.Collection != tc.p.Collections[0].Name {
+			t.Errorf("Build() error %v: collection %q, want %q", err, pe.Collection, tc.p.Collections[0].Name)
 		}
 	}
 	clock, err := ParseTemplate("clock.json", []byte(`{"when": {"a": ["{pastdate}"]}}`))
@@ -202,7 +228,8 @@ func TestPlanValidation(t *testing.T) {
 		t.Fatalf("unseeded plan with {pastdate}: %v", err)
 	}
 	_, err = (&Plan{Seeded: true, Collections: []CollectionSpec{{Name: "c", Template: clock, Count: 2}}}).Build()
-	if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "$.when.a[0]: {pastdate} gives different values for the same seed") {
+	var pe *PlanError
+	if !errors.As(err, &pe) || pe.Setting != SettingTemplate || pe.Collection != "c" || !strings.Contains(err.Error(), "$.when.a[0]: {pastdate} gives different values for the same seed") {
 		t.Errorf("seeded plan with {pastdate}: %v", err)
 	}
 	for _, bad := range []string{`{}`, `{"collections": [{"name": "a", "kind": "user"}]}`, `{"collections": [{"name": "a", "kind": "user", "count": 1, "id": "serial"}]}`,

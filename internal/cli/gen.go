@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
-	"strconv"
-	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -61,20 +59,25 @@ func (a *App) runGen(c *ucli.Context) error {
 		return usageErrorf("--format %q: expected hex or ejson", format)
 	}
 	g := oid.NewGenerator(oid.Config{})
-	var at time.Time
-	if c.IsSet("seed") {
-		s, err := strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64)
+	seeded := c.IsSet("seed")
+	if seeded {
+		s, err := parseSeedFlag(c)
 		if err != nil {
-			return usageErrorf("--seed %q: expected an unsigned integer such as 42", c.String("seed"))
+			return err
 		}
-		g, at = seededGenerator(s), seed.DefaultBase
+		g = seededGenerator(s)
 	}
+	var at time.Time
 	if c.IsSet("at") {
 		t, err := parseTime("at", c.String("at"))
 		if err != nil {
 			return err
 		}
 		at = t
+	}
+	if seeded || !at.IsZero() {
+		// Without either, each batch reads the clock, as oid.New does.
+		at = seed.TimeBase(at, seeded)
 	}
 
 	w := bufio.NewWriterSize(a.stdout, 64<<10)

@@ -44,10 +44,9 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	}
 	p := &seed.Plan{DB: c.String("db")}
 	if c.IsSet("seed") {
-		s := strings.TrimSpace(c.String("seed"))
-		v, err := strconv.ParseUint(s, 10, 64)
+		v, err := parseSeedFlag(c)
 		if err != nil {
-			return nil, usageErrorf("--seed %q: expected an unsigned integer such as 42", c.String("seed"))
+			return nil, err
 		}
 		p.Seed, p.Seeded = v, true
 	}
@@ -167,28 +166,48 @@ func datasetFromFlags(c *ucli.Context) (*seed.Dataset, error) {
 	return ds, nil
 }
 
-// planFlagError names the flag behind a plan error when there is one.
+// planFlagError names the flag behind a plan error: with --plan every
+// setting comes from the plan (or its file); otherwise the error's Setting
+// says which flag was wrong.
 func planFlagError(c *ucli.Context, err error) error {
-	msg := err.Error()
-	switch {
-	case c.String("plan") != "":
+	if c.String("plan") != "" {
 		return fmt.Errorf("--plan %q: %w", c.String("plan"), err)
-	case strings.Contains(msg, "id-start"):
+	}
+	var pe *seed.PlanError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch pe.Setting {
+	case seed.SettingIDStart:
 		return fmt.Errorf("--id-start %d: %w", c.Int64("id-start"), err)
-	case strings.Contains(msg, ": id "):
+	case seed.SettingID:
 		return fmt.Errorf("--id %q: %w", c.String("id"), err)
-	case strings.Contains(msg, "span"):
+	case seed.SettingSpan:
 		return fmt.Errorf("--span %q: %w", c.String("span"), err)
-	case c.String("template") != "" && strings.Contains(msg, "template"):
+	case seed.SettingAt:
+		return fmt.Errorf("--at %q: %w", c.String("at"), err)
+	case seed.SettingTemplate:
 		return fmt.Errorf("--template %q: %w", c.String("template"), err)
-	case strings.Contains(msg, "kind"):
+	case seed.SettingKind:
 		return fmt.Errorf("--kind %q: %w", c.String("kind"), err)
-	case strings.Contains(msg, "collection name"):
+	case seed.SettingCount:
+		return fmt.Errorf("-n %d: %w", c.Int64("n"), err)
+	case seed.SettingCollection:
 		return fmt.Errorf("--collection %q: %w", c.String("collection"), err)
-	case strings.Contains(msg, "database name"):
+	case seed.SettingDB:
 		return fmt.Errorf("--db %q: %w", c.String("db"), err)
 	}
 	return err
+}
+
+// parseSeedFlag reads --seed with seed.ParseSeed.
+func parseSeedFlag(c *ucli.Context) (uint64, error) {
+	v, err := seed.ParseSeed(c.String("seed"))
+	var pe *seed.PlanError
+	if errors.As(err, &pe) {
+		return 0, usageErrorf("--seed %q: %v", c.String("seed"), pe.Err)
+	}
+	return v, err
 }
 
 func isBuiltinPlan(s string) bool {
