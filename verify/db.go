@@ -59,7 +59,7 @@ type ExpectedSet struct {
 // VerifyDB reads each collection of set.Verify and compares it with what it
 // should hold, one group of report rows per collection (named
 // "collection: check"). It returns an error only when the check could not
-// run (the server failed, a fixture file is bad: *FixtureError); a mismatch
+// run (the server failed, a fixture file is bad: *fixtures.LineError, or it cannot be read); a mismatch
 // is a failed row.
 func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts DBOptions) (*Report, error) {
 	if opts.Batch <= 0 {
@@ -591,7 +591,6 @@ func (v *dbVerifier) details(ctx context.Context, e *Expected, rows *collRows, c
 		ofID bson.RawValue
 	}
 	var (
-		mu    sync.Mutex
 		dups  []dup
 		found = map[int64]bool{} // candidates seen as copies, by seq
 		exp   = map[int64]bson.Raw{}
@@ -612,10 +611,7 @@ func (v *dbVerifier) details(ctx context.Context, e *Expected, rows *collRows, c
 			if len(candidates) > 0 {
 				d = digestOf(content(doc))
 			}
-			cs := candidates[d]
-			mu.Lock()
-			defer mu.Unlock()
-			for _, c := range cs {
+			for _, c := range candidates[d] {
 				if c.self != i && !found[c.seq] {
 					found[c.seq] = true
 					idv, _ := doc.LookupErr("_id")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -108,8 +109,9 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		p.finish()
 	}
 	if err != nil {
-		var fe *verify.FixtureError
-		if errors.As(err, &fe) {
+		var le *fixtures.LineError
+		var pe *fs.PathError
+		if errors.As(err, &le) || errors.As(err, &pe) {
 			return usageErrorf("--fixture %v", err)
 		}
 		return failuref("verify db on %s: %w", t.Display, err)
