@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/internal/driverdiff"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -402,7 +403,7 @@ func checkID(ir *idRows, al allowed, id oid.ID, deep bool, i int) {
 	}
 	checkBSON(ir.all, id)
 	for _, s := range jsonMutations(h, i) {
-		checkJSONIn(ir.all, al, []byte(s), JSONDifferences)
+		checkJSONIn(ir.all, al, []byte(s), driverdiff.JSONDifferences)
 	}
 }
 
@@ -545,44 +546,6 @@ func checkJSONIn(r rows, al allowed, b []byte, classify func([]byte) []string) {
 	if eo != nil && o != set {
 		r.get(rowErrors).Failf("%s: UnmarshalJSON changed the value on error to %s", b, o)
 	}
-}
-
-// JSONDifferences names the deliberate differences from the drivers (see the
-// oid package doc) that can apply to the JSON input b; where none does, oid
-// and the drivers must unmarshal b the same way.
-func JSONDifferences(b []byte) []string {
-	var names []string
-	if len(b) == 12 {
-		names = append(names, "json-raw-12")
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return append(names, "json-invalid")
-	}
-	switch v := v.(type) {
-	case nil:
-		if string(b) != "null" {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case string:
-		if v == "" {
-			names = append(names, "json-empty-string")
-		}
-		if string(b) != `"`+v+`"` {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case map[string]any:
-		if len(v) > 1 {
-			names = append(names, "json-oid-extra-keys")
-		}
-		if _, ok := v["$oid"]; !ok && len(v) == 1 {
-			names = append(names, "json-oid-key-case")
-		}
-		if s, ok := v["$oid"].(string); ok && s == "" {
-			names = append(names, "json-oid-empty")
-		}
-	}
-	return names
 }
 
 // checkGeneration checks IDs made by oid and by the drivers, n of each.
