@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	bson1 "go.mongodb.org/mongo-driver/bson"
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -121,41 +120,28 @@ func IDs(opts IDsOptions) *Report {
 		checkID(ir0, results[0].allowed, id, true, i)
 	}
 	var (
-		wg   sync.WaitGroup
-		next = make(chan int)
 		mu   sync.Mutex
 		done int
 	)
-	for range opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				res := result{rows{}, allowed{}}
-				ir := newIDRows(res.rows)
-				rnd := rand.New(rand.NewPCG(opts.Seed, uint64(k)))
-				lo, hi := k*chunk, min((k+1)*chunk, opts.N)
-				for i := lo; i < hi; i++ {
-					var id oid.ID
-					binary.LittleEndian.PutUint64(id[0:8], rnd.Uint64())
-					binary.LittleEndian.PutUint32(id[8:12], rnd.Uint32())
-					checkID(ir, res.allowed, id, len(fixed)+i < opts.Deep, i)
-				}
-				results[k+1] = res
-				if opts.Progress != nil {
-					mu.Lock()
-					done += hi - lo
-					opts.Progress(done, opts.N)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for k := range nChunks {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+	eachChunk(opts.Workers, nChunks, func(k int) {
+		res := result{rows{}, allowed{}}
+		ir := newIDRows(res.rows)
+		rnd := rand.New(rand.NewPCG(opts.Seed, uint64(k)))
+		lo, hi := k*chunk, min((k+1)*chunk, opts.N)
+		for i := lo; i < hi; i++ {
+			var id oid.ID
+			binary.LittleEndian.PutUint64(id[0:8], rnd.Uint64())
+			binary.LittleEndian.PutUint32(id[8:12], rnd.Uint32())
+			checkID(ir, res.allowed, id, len(fixed)+i < opts.Deep, i)
+		}
+		results[k+1] = res
+		if opts.Progress != nil {
+			mu.Lock()
+			done += hi - lo
+			opts.Progress(done, opts.N)
+			mu.Unlock()
+		}
+	})
 
 	checkGeneration(main, opts.N)
 
@@ -170,9 +156,9 @@ func IDs(opts IDsOptions) *Report {
 		}
 	}
 	order := []string{rowVectors}
-	for _, d := range []string{v2, v1} {
+	for _, d := range drivers {
 		for _, r := range driverRowNames {
-			order = append(order, d+": "+r)
+			order = append(order, d.name+": "+r)
 		}
 	}
 	order = append(order, rowErrors, rowSharedRandom, rowCounters, rowWindow)
@@ -274,20 +260,21 @@ type driverRows struct {
 }
 
 type idRows struct {
-	v2, v1 driverRows
-	errors *Row
-	all    rows
+	drivers [len(drivers)]driverRows // as drivers
+	errors  *Row
+	all     rows
 }
 
 func newIDRows(r rows) *idRows {
-	d := func(name string) driverRows {
-		return driverRows{
-			bytes: r.get(name + ": " + rowBytes), hex: r.get(name + ": " + rowHex), ts: r.get(name + ": " + rowTimestamp),
-			jsonOut: r.get(name + ": " + rowJSONOut), oidIn: r.get(name + ": " + rowOidIn), length: r.get(name + ": " + rowLength),
-			badChar: r.get(name + ": " + rowBadChar), upper: r.get(name + ": " + rowUpper), space: r.get(name + ": " + rowSpace),
+	ir := &idRows{errors: r.get(rowErrors), all: r}
+	for k, d := range drivers {
+		get := func(row string) *Row { return r.get(d.name + ": " + row) }
+		ir.drivers[k] = driverRows{
+			bytes: get(rowBytes), hex: get(rowHex), ts: get(rowTimestamp), jsonOut: get(rowJSONOut), oidIn: get(rowOidIn),
+			length: get(rowLength), badChar: get(rowBadChar), upper: get(rowUpper), space: get(rowSpace),
 		}
 	}
-	return &idRows{v2: d(v2), v1: d(v1), errors: r.get(rowErrors), all: r}
+	return ir
 }
 
 // kindRow picks the parse row of a mutation kind.
@@ -317,80 +304,8 @@ func checkID(ir *idRows, al allowed, id oid.ID, deep bool, i int) {
 		append(append(append([]byte(nil), `{"$oid":"`...), strings.ToUpper(h)...), `"}`...),
 	}
 	jo, _ := id.MarshalJSON()
-
-	// v2
-	{
-		d := bson.ObjectID(id)
-		p, err := bson.ObjectIDFromHex(h)
-		back, err2 := oid.Parse(d.Hex())
-		if err == nil && p == d && err2 == nil && back == id {
-			ir.v2.bytes.Pass()
-		} else {
-			ir.v2.bytes.Failf("%s: driver parses it as %s (%v); oid parses the driver's hex as %s (%v)", h, p.Hex(), err, back, err2)
-		}
-		txt, _ := d.MarshalText()
-		if d.Hex() == h && string(txt) == h && string(id.AppendHex(jsonBuf[:0])) == h {
-			ir.v2.hex.Pass()
-		} else {
-			ir.v2.hex.Failf("%x: oid %s, driver %s", id[:], h, d.Hex())
-		}
-		if sameTime(id.Timestamp(), d.Timestamp()) {
-			ir.v2.ts.Pass()
-		} else {
-			ir.v2.ts.Failf("%s: oid %v, driver %v", h, id.Timestamp(), d.Timestamp())
-		}
-		if jd, _ := d.MarshalJSON(); bytes.Equal(jo, jd) {
-			ir.v2.jsonOut.Pass()
-		} else {
-			ir.v2.jsonOut.Failf("%s: oid %s, driver %s", h, jo, jd)
-		}
-		for _, s := range forms {
-			var o oid.ID
-			var dd bson.ObjectID
-			eo, ed := o.UnmarshalJSON(s), dd.UnmarshalJSON(s)
-			if eo == nil && ed == nil && o == id && oid.ID(dd) == id {
-				ir.v2.oidIn.Pass()
-			} else {
-				ir.v2.oidIn.Failf("%s: oid %s (%v), driver %s (%v)", s, o, eo, dd.Hex(), ed)
-			}
-		}
-	}
-	// v1
-	{
-		d := primitive.ObjectID(id)
-		p, err := primitive.ObjectIDFromHex(h)
-		back, err2 := oid.Parse(d.Hex())
-		if err == nil && p == d && err2 == nil && back == id {
-			ir.v1.bytes.Pass()
-		} else {
-			ir.v1.bytes.Failf("%s: driver parses it as %s (%v); oid parses the driver's hex as %s (%v)", h, p.Hex(), err, back, err2)
-		}
-		txt, _ := d.MarshalText()
-		if d.Hex() == h && string(txt) == h {
-			ir.v1.hex.Pass()
-		} else {
-			ir.v1.hex.Failf("%x: oid %s, driver %s", id[:], h, d.Hex())
-		}
-		if sameTime(id.Timestamp(), d.Timestamp()) {
-			ir.v1.ts.Pass()
-		} else {
-			ir.v1.ts.Failf("%s: oid %v, driver %v", h, id.Timestamp(), d.Timestamp())
-		}
-		if jd, _ := d.MarshalJSON(); bytes.Equal(jo, jd) {
-			ir.v1.jsonOut.Pass()
-		} else {
-			ir.v1.jsonOut.Failf("%s: oid %s, driver %s", h, jo, jd)
-		}
-		for _, s := range forms {
-			var o oid.ID
-			var dd primitive.ObjectID
-			eo, ed := o.UnmarshalJSON(s), dd.UnmarshalJSON(s)
-			if eo == nil && ed == nil && o == id && oid.ID(dd) == id {
-				ir.v1.oidIn.Pass()
-			} else {
-				ir.v1.oidIn.Failf("%s: oid %s (%v), driver %s (%v)", s, o, eo, dd.Hex(), ed)
-			}
-		}
+	for k := range drivers {
+		checkDriver(&ir.drivers[k], &drivers[k], id, h, jo, &forms)
 	}
 
 	// Mutated strings: both drivers must accept and reject exactly the same.
@@ -447,21 +362,57 @@ func mutations(h string, i int) []mutation {
 	}
 }
 
-// checkParse compares acceptance and bytes of Parse with both drivers'
-// ObjectIDFromHex, and checks oid's error.
+// checkDriver checks one ID against one driver: bytes, hex, time, JSON out
+// and the accepted JSON forms in. h is the ID's hex, jo its JSON.
+func checkDriver(r *driverRows, d *driver, id oid.ID, h string, jo []byte, forms *[3][]byte) {
+	dh := d.hex(id)
+	p, err := d.fromHex(h)
+	back, err2 := oid.Parse(dh)
+	if err == nil && p == id && err2 == nil && back == id {
+		r.bytes.Pass()
+	} else {
+		r.bytes.Failf("%s: driver parses it as %s (%v); oid parses the driver's hex as %s (%v)", h, d.hex(p), err, back, err2)
+	}
+	var buf [24]byte
+	if dh == h && string(d.text(id)) == h && string(id.AppendHex(buf[:0])) == h {
+		r.hex.Pass()
+	} else {
+		r.hex.Failf("%x: oid %s, driver %s", id[:], h, dh)
+	}
+	if sameTime(id.Timestamp(), d.timestamp(id)) {
+		r.ts.Pass()
+	} else {
+		r.ts.Failf("%s: oid %v, driver %v", h, id.Timestamp(), d.timestamp(id))
+	}
+	if jd := d.json(id); bytes.Equal(jo, jd) {
+		r.jsonOut.Pass()
+	} else {
+		r.jsonOut.Failf("%s: oid %s, driver %s", h, jo, jd)
+	}
+	for _, s := range forms {
+		var o oid.ID
+		eo := o.UnmarshalJSON(s)
+		dd, ed := d.unmarshalJSON(oid.Nil, s)
+		if eo == nil && ed == nil && o == id && dd == id {
+			r.oidIn.Pass()
+		} else {
+			r.oidIn.Failf("%s: oid %s (%v), driver %s (%v)", s, o, eo, d.hex(dd), ed)
+		}
+	}
+}
+
+// checkParse compares acceptance and bytes of Parse with each driver's
+// ObjectIDFromHex (and its own validity test), and checks oid's error.
 func checkParse(ir *idRows, kind int, s string) {
 	ours, err := oid.Parse(s)
-	d2, e2 := bson.ObjectIDFromHex(s)
-	d1, e1 := primitive.ObjectIDFromHex(s)
-	if row := ir.v2.kindRow(kind); (err == nil) == (e2 == nil) && (err != nil || oid.ID(d2) == ours) {
-		row.Pass()
-	} else {
-		row.Failf("%q: oid %s (%v), driver %s (%v)", s, ours, errText(err), d2.Hex(), errText(e2))
-	}
-	if row := ir.v1.kindRow(kind); (err == nil) == (e1 == nil) && (err != nil || oid.ID(d1) == ours) && primitive.IsValidObjectID(s) == oid.IsValid(s) {
-		row.Pass()
-	} else {
-		row.Failf("%q: oid %s (%v), driver %s (%v)", s, ours, errText(err), d1.Hex(), errText(e1))
+	for k := range drivers {
+		d := &drivers[k]
+		p, pe := d.fromHex(s)
+		if row := ir.drivers[k].kindRow(kind); (err == nil) == (pe == nil) && (err != nil || p == ours) && (d.isValid == nil || d.isValid(s) == oid.IsValid(s)) {
+			row.Pass()
+		} else {
+			row.Failf("%q: oid %s (%v), driver %s (%v)", s, ours, errText(err), d.hex(p), errText(pe))
+		}
 	}
 	if err != nil {
 		pe, ok := err.(*oid.ParseError)
@@ -480,24 +431,20 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// checkBSON compares the driver's BSON and Extended JSON encoding of the ID
+// checkBSON compares each driver's BSON and Extended JSON encoding of the ID
 // with oid's bytes and decoding.
 func checkBSON(r rows, id oid.ID) {
-	raw2, err2 := bson.Marshal(bson.D{{Key: "a", Value: bson.ObjectID(id)}})
-	ext2, errx2 := bson.MarshalExtJSON(bson.D{{Key: "_id", Value: bson.ObjectID(id)}}, true, false)
-	var doc struct {
-		ID oid.ID `json:"_id"`
+	for k := range drivers {
+		d := &drivers[k]
+		raw, err := d.bson(id)
+		ext, errx := d.extJSON(id)
+		var doc struct {
+			ID oid.ID `json:"_id"`
+		}
+		errj := json.Unmarshal(ext, &doc)
+		r.get(d.name+": "+rowBSON).Check(err == nil && errx == nil && errj == nil && len(raw) == 20 && bytes.Equal(raw[7:19], id[:]) && doc.ID == id,
+			"%s: BSON %x (%v), Extended JSON %s read by oid as %s (%v)", id, raw, err, ext, doc.ID, errj)
 	}
-	errj2 := json.Unmarshal(ext2, &doc)
-	r.get(v2+": "+rowBSON).Check(err2 == nil && errx2 == nil && errj2 == nil && len(raw2) == 20 && bytes.Equal(raw2[7:19], id[:]) && doc.ID == id,
-		"%s: BSON %x (%v), Extended JSON %s read by oid as %s (%v)", id, raw2, err2, ext2, doc.ID, errj2)
-
-	raw1, err1 := bson1.Marshal(bson1.D{{Key: "a", Value: primitive.ObjectID(id)}})
-	ext1, errx1 := bson1.MarshalExtJSON(bson1.D{{Key: "_id", Value: primitive.ObjectID(id)}}, true, false)
-	doc.ID = oid.Nil
-	errj1 := json.Unmarshal(ext1, &doc)
-	r.get(v1+": "+rowBSON).Check(err1 == nil && errx1 == nil && errj1 == nil && len(raw1) == 20 && bytes.Equal(raw1[7:19], id[:]) && doc.ID == id,
-		"%s: BSON %x (%v), Extended JSON %s read by oid as %s (%v)", id, raw1, err1, ext1, doc.ID, errj1)
 }
 
 // jsonMutations are JSON inputs around a valid hex string: the accepted
@@ -520,25 +467,20 @@ func hexOf(c byte) string { return fmt.Sprintf("%02x", c) }
 // documented difference applies the input is tallied under its name instead.
 func checkJSONIn(r rows, al allowed, b []byte, classify func([]byte) []string) {
 	set := oid.MustParse("0102030405060708090a0b0c")
-	o, d2, d1 := set, bson.ObjectID(set), primitive.ObjectID(set)
+	o := set
 	eo := o.UnmarshalJSON(b)
-	e2 := d2.UnmarshalJSON(b)
-	e1 := d1.UnmarshalJSON(b)
 	names := classify(b)
 	differed := false
-	for _, d := range []struct {
-		name string
-		ok   bool
-		val  oid.ID
-		err  error
-	}{{v2, e2 == nil, oid.ID(d2), e2}, {v1, e1 == nil, oid.ID(d1), e1}} {
-		same := (eo == nil) == d.ok && (eo != nil || o == d.val)
+	for k := range drivers {
+		d := &drivers[k]
+		val, err := d.unmarshalJSON(set, b)
+		same := (eo == nil) == (err == nil) && (eo != nil || o == val)
 		if !same && len(names) > 0 {
 			r.get(d.name + ": " + rowJSONMutated).Pass()
 			differed = true
 			continue
 		}
-		r.get(d.name+": "+rowJSONMutated).Check(same, "%s: oid %s (%v), driver %s (%v)", b, o, errText(eo), d.val, errText(d.err))
+		r.get(d.name+": "+rowJSONMutated).Check(same, "%s: oid %s (%v), driver %s (%v)", b, o, errText(eo), val, errText(err))
 	}
 	if differed {
 		al[names[0]]++
@@ -559,7 +501,10 @@ func checkGeneration(r rows, n int) {
 	var prev oid.ID
 	first := true
 	shared, counters := r.get(rowSharedRandom), r.get(rowCounters)
-	parse2, parse1 := r.get(v2+": "+rowOursParse), r.get(v1+": "+rowOursParse)
+	var parse [len(drivers)]*Row
+	for k, d := range drivers {
+		parse[k] = r.get(d.name + ": " + rowOursParse)
+	}
 	window := r.get(rowWindow)
 	inWindow := func(ids []oid.ID) {
 		after := time.Now().Unix() // read after the IDs were made
@@ -585,30 +530,54 @@ func checkGeneration(r rows, n int) {
 			}
 			first, prev = false, id
 			h := id.Hex()
-			d2, e2 := bson.ObjectIDFromHex(h)
-			d1, e1 := primitive.ObjectIDFromHex(h)
-			parse2.Check(e2 == nil && oid.ID(d2) == id && sameTime(d2.Timestamp(), id.Timestamp()), "%s: driver %s (%v)", h, d2.Hex(), e2)
-			parse1.Check(e1 == nil && oid.ID(d1) == id && sameTime(d1.Timestamp(), id.Timestamp()), "%s: driver %s (%v)", h, d1.Hex(), e1)
+			for k := range drivers {
+				d := &drivers[k]
+				p, err := d.fromHex(h)
+				parse[k].Check(err == nil && p == id && sameTime(d.timestamp(p), id.Timestamp()), "%s: driver %s (%v)", h, d.hex(p), err)
+			}
 		}
 	}
-	// The package-level generator too.
+	// The package-level generator too, against the current driver.
+	current := &drivers[0]
 	sample := make([]oid.ID, 1000)
 	for i := range sample {
 		id := oid.New()
-		d2, e2 := bson.ObjectIDFromHex(id.Hex())
-		parse2.Check(e2 == nil && oid.ID(d2) == id, "oid.New() %s: driver %s (%v)", id, d2.Hex(), e2)
+		p, err := current.fromHex(id.Hex())
+		parse[0].Check(err == nil && p == id, "oid.New() %s: driver %s (%v)", id, current.hex(p), err)
 		sample[i] = id
 	}
 	inWindow(sample)
 
 	// Driver IDs parse in oid with the same bytes and time.
-	from2, from1 := r.get(v2+": "+rowDriverParse), r.get(v1+": "+rowDriverParse)
-	for range n {
-		d2 := bson.NewObjectID()
-		o2, err2 := oid.Parse(d2.Hex())
-		from2.Check(err2 == nil && bson.ObjectID(o2) == d2 && sameTime(o2.Timestamp(), d2.Timestamp()), "%s: oid %s (%v)", d2.Hex(), o2, err2)
-		d1 := primitive.NewObjectID()
-		o1, err1 := oid.Parse(d1.Hex())
-		from1.Check(err1 == nil && primitive.ObjectID(o1) == d1 && sameTime(o1.Timestamp(), d1.Timestamp()), "%s: oid %s (%v)", d1.Hex(), o1, err1)
+	var from [len(drivers)]*Row
+	for k, d := range drivers {
+		from[k] = r.get(d.name + ": " + rowDriverParse)
 	}
+	for range n {
+		for k := range drivers {
+			d := &drivers[k]
+			x := d.newID()
+			o, err := oid.Parse(d.hex(x))
+			from[k].Check(err == nil && o == x && sameTime(o.Timestamp(), d.timestamp(x)), "%s: oid %s (%v)", d.hex(x), o, err)
+		}
+	}
+}
+
+// eachChunk runs fn(k) for every k in [0, n) on at most workers goroutines,
+// and returns when every call has returned.
+func eachChunk(workers, n int, fn func(k int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k := range next {
+				fn(k)
+			}
+		})
+	}
+	for k := range n {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
 }
