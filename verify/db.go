@@ -34,7 +34,7 @@ const DefaultOrderLimit = 100_000
 // DBProgress is a snapshot of a running VerifyDB.
 type DBProgress struct {
 	Collection string
-	Phase      string // "index", "read", "order", "server", "references", "details"
+	Phase      string // "read", "order", "server", "references", "details"
 	Done       int64
 	Total      int64 // 0 when unknown
 	Elapsed    time.Duration

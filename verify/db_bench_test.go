@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -16,7 +17,7 @@ func BenchmarkMatchSeeded(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := ExpectCollection(ds, ds.Collection("users"))
+	e, err := ExpectCollection(context.Background(), ds, ds.Collection("users"))
 	if err != nil {
 		b.Fatal(err)
 	}

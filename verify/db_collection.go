@@ -4,17 +4,13 @@ import (
 	"context"
 )
 
-// collection verifies one collection, phase by phase: index the expected
-// _ids, read the collection once (checking and comparing each document as
+// collection verifies one collection, phase by phase: read it once (checking and comparing each document as
 // it comes), then the checks that need the whole read: missing documents,
 // copies and the details of mismatches, the _id order, and the ObjectID
 // timestamps on the server.
 func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	e := st.e
 	st.rows = v.rows(e)
-	if err := e.src.setup(ctx, func(done int64) { v.progress(e.Collection, "index", done, e.Len()) }); err != nil {
-		return err
-	}
 	st.seen = make([]uint64, (e.Len()+63)/64)
 	st.unexpected = map[idKey]struct{}{}
 	st.coll = v.client.Database(e.DB).Collection(e.Collection)

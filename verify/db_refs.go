@@ -110,9 +110,6 @@ func (v *dbVerifier) finishReferences(ctx context.Context, st *collState) error 
 
 // readIDs reads the _ids of a collection that is only referred to.
 func (v *dbVerifier) readIDs(ctx context.Context, t *collState) error {
-	if err := t.e.src.setup(ctx, nil); err != nil {
-		return err
-	}
 	t.seen = make([]uint64, (t.e.Len()+63)/64)
 	t.unexpected = map[idKey]struct{}{}
 	coll := v.client.Database(t.e.DB).Collection(t.e.Collection)

@@ -167,7 +167,7 @@ func TestVerifyDBFixtureEdited(t *testing.T) {
 		t.Fatal(err)
 	}
 	verifyFile := func() (*Report, error) {
-		e, err := ExpectFixtures("fx", "items", []string{path})
+		e, err := ExpectFixtures(ctx, "fx", "items", []string{path})
 		if err != nil {
 			return nil, err
 		}

@@ -206,7 +206,7 @@ func expectAll(t *testing.T, ds *seed.Dataset) ExpectedSet {
 	t.Helper()
 	var set ExpectedSet
 	for _, c := range ds.Collections() {
-		e, err := ExpectCollection(ds, c)
+		e, err := ExpectCollection(context.Background(), ds, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestVerifyDBFixtureIDNotFirst(t *testing.T) {
 	if _, err := fixtures.Load(ctx, coll, []fixtures.Source{fixtures.FileSource(path)}, fixtures.LoadOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := ExpectFixtures("f", "things", []string{path})
+	e, err := ExpectFixtures(ctx, "f", "things", []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestExpectCollectionRefusesUnseeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExpectCollection(ds, ds.Collection("u")); err == nil || !strings.Contains(err.Error(), "no seed") {
+	if _, err := ExpectCollection(context.Background(), ds, ds.Collection("u")); err == nil || !strings.Contains(err.Error(), "no seed") {
 		t.Fatalf("unseeded plan: %v", err)
 	}
 }

@@ -10,7 +10,8 @@ import (
 
 // Expected is what one collection should hold: the documents a seeded plan
 // generates, or the documents of fixture files. Build it with
-// ExpectCollection or ExpectFixtures.
+// ExpectCollection or ExpectFixtures, which learn everything the checks
+// need of the expected _ids (their table, types and order) when they build it.
 type Expected struct {
 	// DB and Collection name the collection to read.
 	DB, Collection string
@@ -67,8 +68,6 @@ type source interface {
 	id(i int64) (bson.RawValue, bool)
 	// scan visits every expected document in order, in one goroutine.
 	scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error
-	// setup builds what lookup needs, if anything (a pass over the _ids).
-	setup(ctx context.Context, progress func(done int64)) error
 }
 
 // matcher compares stored documents with expected ones. equal reports

@@ -17,10 +17,13 @@ import (
 )
 
 // ExpectFixtures expects the documents of fixture files (NDJSON or array,
-// Extended JSON), in the order given, in collection coll of database db.
-// The files are read when the check runs: twice at most (an index pass, and
-// a second one only to describe mismatches).
-func ExpectFixtures(db, coll string, paths []string) (*Expected, error) {
+// Extended JSON), in the order given, in collection coll of database db. It
+// reads the files once to index their _ids and learn what the checks need
+// (the _id types and order, the ObjectID window); VerifyDB reads them again
+// only to describe mismatches. A file that cannot serve as the expected
+// content is a *fixtures.LineError: a bad document, a document without _id,
+// or an _id given twice.
+func ExpectFixtures(ctx context.Context, db, coll string, paths []string) (*Expected, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no fixture file")
 	}
@@ -31,19 +34,19 @@ func ExpectFixtures(db, coll string, paths []string) (*Expected, error) {
 	}
 	s := &fixtureSource{paths: paths}
 	e := &Expected{DB: db, Collection: coll, src: s}
-	s.e = e
+	if err := s.index(ctx, e); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 
 type fixtureSource struct {
 	paths   []string
-	e       *Expected
 	n       int64
 	entries []keyEntry
 	full    []digest // the digest of each document, _id first
 	lines   []uint32 // the line each document starts at
 	starts  []int64  // the index of the first document of each file
-	ready   bool
 }
 
 func (s *fixtureSource) count() int64 { return s.n }
@@ -91,11 +94,9 @@ func (s *fixtureSource) read(ctx context.Context, fn func(i int64, file string, 
 	return nil
 }
 
-func (s *fixtureSource) setup(ctx context.Context, progress func(int64)) error {
-	if s.ready {
-		return nil
-	}
-	e := s.e
+// index reads the files once: the _id table, the digests and lines of the
+// documents, and the facts of e that depend on the files.
+func (s *fixtureSource) index(ctx context.Context, e *Expected) error {
 	types := map[bson.Type]bool{}
 	var prev bson.RawValue
 	var prevLabel string
@@ -148,9 +149,6 @@ func (s *fixtureSource) setup(ctx context.Context, progress func(int64)) error {
 				}
 			}
 		}
-		if progress != nil && i%4096 == 0 {
-			progress(i)
-		}
 		return nil
 	})
 	if err != nil {
@@ -184,7 +182,6 @@ func (s *fixtureSource) setup(ctx context.Context, progress func(int64)) error {
 		e.createdAt = false
 	}
 	e.winDesc = "the files' ObjectID timestamps"
-	s.ready = true
 	return nil
 }
 

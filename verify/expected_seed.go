@@ -16,7 +16,7 @@ import (
 
 // ExpectCollection expects what collection c of a seeded dataset generates.
 // An unseeded dataset cannot be rebuilt and is an error.
-func ExpectCollection(ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
+func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
 	if !ds.Seeded {
 		return nil, errors.New("the plan has no seed: its documents cannot be rebuilt; expected the seed the data was written with")
 	}
@@ -58,10 +58,19 @@ func ExpectCollection(ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
 		} else {
 			e.typeOK = func(bson.RawValue) bool { return true }
 		}
-		// Whether the natural key increases with the document number is
-		// learnt while the _id table is built.
-		e.ordered = true
-		s.orderOut = e
+	}
+	if s.table {
+		bad, err := s.index(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if spec.ID.Kind == seed.IDField {
+			e.ordered = bad < 0
+			if bad >= 0 {
+				e.orderReason = fmt.Sprintf("natural key %s does not increase with the document number (document %d does not sort after document %d): sorted order is not generation order",
+					spec.ID.Field, bad, bad-1)
+			}
+		}
 	}
 	if spec.ID.Kind != seed.IDObjectID {
 		e.oidsReason = "the _ids are not ObjectIDs (--id " + spec.ID.String() + ")"
@@ -80,25 +89,20 @@ type seedSource struct {
 	c  *seed.Collection
 	n  int64
 
-	table    bool
-	entries  []keyEntry
-	orderOut *Expected
+	table   bool
+	entries []keyEntry
 }
 
 func (s *seedSource) count() int64 { return s.n }
 
-// setup builds the _id table of a uuid or field:NAME collection, and learns
-// on the way whether the _ids increase with the document number.
-func (s *seedSource) setup(ctx context.Context, progress func(int64)) error {
-	if !s.table || s.entries != nil {
-		return nil
-	}
+// index builds the _id table of a uuid or field:NAME collection. It returns
+// the first document whose _id does not sort after the previous one's, or -1
+// when the _ids increase with the document number.
+func (s *seedSource) index(ctx context.Context) (bad int64, err error) {
 	entries := make([]keyEntry, 0, s.n)
-	// bad is the first document whose _id does not sort after the previous
-	// one's, or -1.
-	bad := int64(-1)
+	bad = -1
 	var prev bson.RawValue
-	err := s.each(ctx, func(i int64, doc bson.Raw) {
+	err = s.scan(ctx, func(i int64, doc bson.Raw) {
 		v := doc.Lookup("_id")
 		entries = append(entries, keyEntry{key: keyOf(v), i: i})
 		if i > 0 && bad < 0 {
@@ -107,18 +111,10 @@ func (s *seedSource) setup(ctx context.Context, progress func(int64)) error {
 			}
 		}
 		prev = v
-	}, progress)
-	if err != nil {
-		return err
-	}
-	if s.orderOut != nil && bad >= 0 {
-		s.orderOut.ordered = false
-		s.orderOut.orderReason = fmt.Sprintf("natural key %s does not increase with the document number (document %d does not sort after document %d): sorted order is not generation order",
-			s.c.Spec().ID.Field, bad, bad-1)
-	}
+	})
 	slices.SortFunc(entries, func(a, b keyEntry) int { return bytes.Compare(a.key[:], b.key[:]) })
 	s.entries = entries
-	return nil
+	return bad, err
 }
 
 func (s *seedSource) lookup(id bson.RawValue) (int64, bool) {
@@ -147,12 +143,8 @@ func (m *seedMatcher) match(i int64, stored bson.Raw) (bool, bson.Raw) {
 	return false, b
 }
 
+// scan visits the collection's documents in order, from its stream.
 func (s *seedSource) scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error {
-	return s.each(ctx, fn, nil)
-}
-
-// each visits the collection's documents in order, from its stream.
-func (s *seedSource) each(ctx context.Context, fn func(i int64, doc bson.Raw), progress func(done int64)) error {
 	st := s.c.Stream(ctx, seed.StreamOptions{})
 	defer st.Close()
 	for {
@@ -165,9 +157,6 @@ func (s *seedSource) each(ctx context.Context, fn func(i int64, doc bson.Raw), p
 		}
 		for k, doc := range b.Docs {
 			fn(b.From+int64(k), doc)
-		}
-		if progress != nil {
-			progress(b.Range().To)
 		}
 	}
 }
