@@ -70,7 +70,7 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 	}
 	defer cur.Close(context.WithoutCancel(ctx))
 
-	cmp := v.startCompare(st)
+	cmp := v.startCompare(ctx, st)
 	var (
 		seq      int64
 		order    orderCheck
@@ -96,9 +96,12 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 			v.progress(e.Collection, "read", st.stored, e.Len())
 		}
 	}
-	rd := cmp.wait()
+	rd, cmpErr := cmp.wait()
 	if err := cur.Err(); err != nil {
 		return nil, fmt.Errorf("read %s.%s: %w", e.DB, e.Collection, err)
+	}
+	if cmpErr != nil {
+		return nil, cmpErr
 	}
 	v.progress(e.Collection, "read", st.stored, e.Len())
 	st.done = true
@@ -147,12 +150,15 @@ type comparer struct {
 	collected     chan struct{}
 	cur           *batch
 	res           readResult
+
+	mu  sync.Mutex
+	err error // the first error of a worker
 }
 
 // compareBatch is the number of stored documents handed to a worker at once.
 const compareBatch = 256
 
-func (v *dbVerifier) startCompare(st *collState) *comparer {
+func (v *dbVerifier) startCompare(ctx context.Context, st *collState) *comparer {
 	n := max(1, runtime.GOMAXPROCS(0))
 	c := &comparer{
 		work:      make(chan *batch, n*2),
@@ -162,7 +168,7 @@ func (v *dbVerifier) startCompare(st *collState) *comparer {
 		res:       readResult{candidates: map[digest][]candidate{}},
 	}
 	for range n {
-		c.workers.Go(func() { c.compare(st.e.src.newMatcher()) })
+		c.workers.Go(func() { c.compare(ctx, st.e.src) })
 	}
 	go c.collect(st)
 	return c
@@ -187,30 +193,38 @@ func (c *comparer) send() {
 
 // wait sends what is queued and returns once every document is compared
 // and collected.
-func (c *comparer) wait() *readResult {
+func (c *comparer) wait() (*readResult, error) {
 	c.send()
 	close(c.work)
 	close(c.ordered)
 	c.workers.Wait()
 	<-c.collected
-	return &c.res
+	return &c.res, c.err
 }
 
 // compare is one worker: the documents with an expected _id are compared
 // byte for byte; the others, and mismatches, get a content digest to be
 // searched for copies.
-func (c *comparer) compare(m matcher) {
+func (c *comparer) compare(ctx context.Context, src source) {
 	for b := range c.work {
+		if err := src.match(ctx, b.items); err != nil {
+			c.fail(err)
+		}
 		for k := range b.items {
-			it := &b.items[k]
-			if it.i >= 0 {
-				it.equal, it.expected = m.match(it.i, it.stored)
-			}
-			if it.i < 0 || !it.equal {
+			if it := &b.items[k]; it.i < 0 || !it.equal {
 				it.content = digestOf(content(it.stored))
 			}
 		}
 		close(b.done)
+	}
+}
+
+// fail keeps the first error of the workers.
+func (c *comparer) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
 	}
 }
 

@@ -60,21 +60,17 @@ type source interface {
 	count() int64
 	// lookup finds the expected document with this _id.
 	lookup(id bson.RawValue) (int64, bool)
-	// newMatcher returns a matcher for one goroutine.
-	newMatcher() matcher
+	// match compares the stored documents of items that have an expected
+	// document (i >= 0) with it, setting equal, and expected when the
+	// source has the document at hand. It is called from several
+	// goroutines at once, on distinct items.
+	match(ctx context.Context, items []item) error
 	// label names document i in messages: "document 17", "users.ndjson:12".
 	label(i int64) string
 	// id returns the _id of document i when that is cheap.
 	id(i int64) (bson.RawValue, bool)
 	// scan visits every expected document in order, in one goroutine.
 	scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error
-}
-
-// matcher compares stored documents with expected ones. equal reports
-// whether they are the same bytes; expected is the expected document when
-// the source has it at hand (nil otherwise: the details come later).
-type matcher interface {
-	match(i int64, stored bson.Raw) (equal bool, expected bson.Raw)
 }
 
 // keyEntry maps an _id key to the number of its expected document; sorted

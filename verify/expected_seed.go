@@ -128,24 +128,46 @@ func (s *seedSource) label(i int64) string { return fmt.Sprintf("document %d", i
 
 func (s *seedSource) id(i int64) (bson.RawValue, bool) { return rawValueOf(s.c.ID(i)), true }
 
-func (s *seedSource) newMatcher() matcher { return &seedMatcher{w: s.c.NewWorker()} }
-
-type seedMatcher struct{ w *seed.Worker }
-
-func (m *seedMatcher) match(i int64, stored bson.Raw) (bool, bson.Raw) {
-	b, err := bson.Marshal(m.w.Doc(i))
-	if err != nil {
-		return false, nil
+// match regenerates the expected documents of items from the collection's
+// stream over their numbers (a read sorted by _id asks for runs of
+// consecutive documents) and compares the bytes.
+func (s *seedSource) match(ctx context.Context, items []item) error {
+	var ranges []seed.Range
+	for _, it := range items {
+		if it.i < 0 {
+			continue
+		}
+		if n := len(ranges); n > 0 && ranges[n-1].To == it.i {
+			ranges[n-1].To++
+		} else {
+			ranges = append(ranges, seed.Range{From: it.i, To: it.i + 1})
+		}
 	}
-	if bytes.Equal(stored, b) {
-		return true, nil
+	if len(ranges) == 0 {
+		return nil
 	}
-	return false, b
+	// One generator: the callers run in parallel already.
+	k := 0
+	return s.each(ctx, seed.StreamOptions{Ranges: ranges, Batch: len(items), Workers: 1}, func(_ int64, doc bson.Raw) {
+		for items[k].i < 0 {
+			k++
+		}
+		it := &items[k]
+		k++
+		if it.equal = bytes.Equal(it.stored, doc); !it.equal {
+			it.expected = doc
+		}
+	})
 }
 
 // scan visits the collection's documents in order, from its stream.
 func (s *seedSource) scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error {
-	st := s.c.Stream(ctx, seed.StreamOptions{})
+	return s.each(ctx, seed.StreamOptions{}, fn)
+}
+
+// each visits the documents the stream opts selects, in order.
+func (s *seedSource) each(ctx context.Context, opts seed.StreamOptions, fn func(i int64, doc bson.Raw)) error {
+	st := s.c.Stream(ctx, opts)
 	defer st.Close()
 	for {
 		b, err := st.Next()
