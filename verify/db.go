@@ -53,8 +53,8 @@ type ExpectedSet struct {
 // VerifyDB reads each collection of set.Verify and compares it with what it
 // should hold, one group of report rows per collection (named
 // "collection: check"). It returns an error only when the check could not
-// run (the server failed, a fixture file is bad: *fixtures.LineError, or it cannot be read); a mismatch
-// is a failed row.
+// run (the server failed, a fixture file changed into a bad one:
+// *fixtures.LineError); a mismatch is a failed row.
 func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts DBOptions) (*Report, error) {
 	if opts.Batch <= 0 {
 		opts.Batch = 1000
