@@ -20,7 +20,7 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 	if !ds.Seeded {
 		return nil, errors.New("the plan has no seed: its documents cannot be rebuilt; expected the seed the data was written with")
 	}
-	s := &seedSource{ds: ds, c: c, n: c.Len()}
+	s := &seedSource{c: c, n: c.Len()}
 	spec := c.Spec()
 	e := &Expected{DB: ds.DB, Collection: c.Name(), src: s}
 	base := ds.Base.Unix()
@@ -85,9 +85,8 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 // are inverted by seed (Collection.Index); uuid and field:NAME _ids by a
 // sorted table built from one pass over the collection's stream.
 type seedSource struct {
-	ds *seed.Dataset
-	c  *seed.Collection
-	n  int64
+	c *seed.Collection
+	n int64
 
 	table   bool
 	entries []keyEntry
