@@ -270,7 +270,7 @@ func TestDriverDocumentedDifferences(t *testing.T) {
 			t.Error("extra keys")
 		}
 	})
-	t.Run("json-escapes-whitespace", func(t *testing.T) {
+	t.Run("json-string-escapes", func(t *testing.T) {
 		for _, in := range []string{`"507f1f77bcf86cd79943901\u0031"`, ` "507f1f77bcf86cd799439011"`} {
 			var d2 bson.ObjectID
 			var d1 primitive.ObjectID

@@ -8,8 +8,8 @@ import (
 	"go.mongodb.org/mongo-driver/bson/primitive"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/internal/driverdiff"
 	"github.com/oidkit/oidkit/oid"
-	"github.com/oidkit/oidkit/verify"
 )
 
 // FuzzParse: Parse accepts exactly what both drivers' ObjectIDFromHex accept,
@@ -71,7 +71,7 @@ func FuzzUnmarshalJSON(f *testing.F) {
 				t.Fatalf("%q: round trip %s", b, out)
 			}
 		}
-		if names := verify.JSONDifferences(b); len(names) > 0 {
+		if names := driverdiff.JSONDifferences(b); len(names) > 0 {
 			return
 		}
 		if (err == nil) != (err2 == nil) || (err == nil) != (err1 == nil) {

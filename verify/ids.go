@@ -1,20 +1,12 @@
 package verify
 
 import (
-	"bytes"
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
-
-	bson1 "go.mongodb.org/mongo-driver/bson"
-	"go.mongodb.org/mongo-driver/bson/primitive"
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/oid"
 )
@@ -120,41 +112,28 @@ func IDs(opts IDsOptions) *Report {
 		checkID(ir0, results[0].allowed, id, true, i)
 	}
 	var (
-		wg   sync.WaitGroup
-		next = make(chan int)
 		mu   sync.Mutex
 		done int
 	)
-	for range opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				res := result{rows{}, allowed{}}
-				ir := newIDRows(res.rows)
-				rnd := rand.New(rand.NewPCG(opts.Seed, uint64(k)))
-				lo, hi := k*chunk, min((k+1)*chunk, opts.N)
-				for i := lo; i < hi; i++ {
-					var id oid.ID
-					binary.LittleEndian.PutUint64(id[0:8], rnd.Uint64())
-					binary.LittleEndian.PutUint32(id[8:12], rnd.Uint32())
-					checkID(ir, res.allowed, id, len(fixed)+i < opts.Deep, i)
-				}
-				results[k+1] = res
-				if opts.Progress != nil {
-					mu.Lock()
-					done += hi - lo
-					opts.Progress(done, opts.N)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for k := range nChunks {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+	eachChunk(opts.Workers, nChunks, func(k int) {
+		res := result{rows{}, allowed{}}
+		ir := newIDRows(res.rows)
+		rnd := rand.New(rand.NewPCG(opts.Seed, uint64(k)))
+		lo, hi := k*chunk, min((k+1)*chunk, opts.N)
+		for i := lo; i < hi; i++ {
+			var id oid.ID
+			binary.LittleEndian.PutUint64(id[0:8], rnd.Uint64())
+			binary.LittleEndian.PutUint32(id[8:12], rnd.Uint32())
+			checkID(ir, res.allowed, id, len(fixed)+i < opts.Deep, i)
+		}
+		results[k+1] = res
+		if opts.Progress != nil {
+			mu.Lock()
+			done += hi - lo
+			opts.Progress(done, opts.N)
+			mu.Unlock()
+		}
+	})
 
 	checkGeneration(main, opts.N)
 
@@ -169,9 +148,9 @@ func IDs(opts IDsOptions) *Report {
 		}
 	}
 	order := []string{rowVectors}
-	for _, d := range []string{v2, v1} {
+	for _, d := range drivers {
 		for _, r := range driverRowNames {
-			order = append(order, d+": "+r)
+			order = append(order, d.name+": "+r)
 		}
 	}
 	order = append(order, rowErrors, rowSharedRandom, rowCounters, rowWindow)
@@ -225,427 +204,21 @@ func edgeIDs() []oid.ID {
 	return ids
 }
 
-// checkVectors checks the fixed expectations: decoded times of the timestamp
-// edges and the spec example, and the worked example of the generator pages.
-func checkVectors(row *Row) {
-	times := []struct {
-		hex  string
-		want string
-	}{
-		{"507f1f77bcf86cd799439011", "2012-10-17T21:13:27Z"},
-		{"000000000000000000000000", "1970-01-01T00:00:00Z"},
-		{"7fffffff0000000000000000", "2038-01-19T03:14:07Z"},
-		{"800000000000000000000000", "2038-01-19T03:14:08Z"},
-		{"ffffffff0000000000000000", "2106-02-07T06:28:15Z"},
-	}
-	for _, tc := range times {
-		id := oid.MustParse(tc.hex)
-		d2, _ := bson.ObjectIDFromHex(tc.hex)
-		d1, _ := primitive.ObjectIDFromHex(tc.hex)
-		got := []string{id.Timestamp().Format(time.RFC3339), d2.Timestamp().Format(time.RFC3339), d1.Timestamp().Format(time.RFC3339)}
-		row.Check(got[0] == tc.want && got[1] == tc.want && got[2] == tc.want,
-			"%s: oid %s, v2 %s, v1 %s; want %s", tc.hex, got[0], got[1], got[2], tc.want)
-	}
-	start := uint32(12345)
-	g := oid.NewGenerator(oid.Config{
-		Clock:        func() time.Time { return time.Unix(1700000000, 0) },
-		Random:       &[5]byte{0x3f, 0x2a, 0x91, 0xc8, 0xd4},
-		CounterStart: &start,
-	})
-	for _, want := range []string{"6553f1003f2a91c8d4003039", "6553f1003f2a91c8d400303a"} {
-		got := g.New().Hex()
-		row.Check(got == want, "worked example (1700000000, 3f2a91c8d4, 12345): got %s, want %s", got, want)
-	}
-	// The driver's NewObjectIDFromTimestamp puts the same 4 bytes first.
-	for _, sec := range []int64{0, 1<<31 - 1, 1 << 31, 1<<32 - 1, 1700000000} {
-		tm := time.Unix(sec, 0)
-		ours, err := g.NewWithTime(tm)
-		d2 := bson.NewObjectIDFromTimestamp(tm)
-		d1 := primitive.NewObjectIDFromTimestamp(tm)
-		row.Check(err == nil && bytes.Equal(ours[:4], d2[:4]) && bytes.Equal(ours[:4], d1[:4]),
-			"NewWithTime(%d): oid %s (%v), v2 %s, v1 %s", sec, ours, err, d2.Hex(), d1.Hex())
-	}
-}
-
-// driverRows are one driver's rows of one worker, looked up once.
-type driverRows struct {
-	bytes, hex, ts, jsonOut, oidIn, length, badChar, upper, space *Row
-}
-
-type idRows struct {
-	v2, v1 driverRows
-	errors *Row
-	all    rows
-}
-
-func newIDRows(r rows) *idRows {
-	d := func(name string) driverRows {
-		return driverRows{
-			bytes: r.get(name + ": " + rowBytes), hex: r.get(name + ": " + rowHex), ts: r.get(name + ": " + rowTimestamp),
-			jsonOut: r.get(name + ": " + rowJSONOut), oidIn: r.get(name + ": " + rowOidIn), length: r.get(name + ": " + rowLength),
-			badChar: r.get(name + ": " + rowBadChar), upper: r.get(name + ": " + rowUpper), space: r.get(name + ": " + rowSpace),
-		}
-	}
-	return &idRows{v2: d(v2), v1: d(v1), errors: r.get(rowErrors), all: r}
-}
-
-// kindRow picks the parse row of a mutation kind.
-func (d *driverRows) kindRow(kind int) *Row {
-	switch kind {
-	case kindLength:
-		return d.length
-	case kindBadChar:
-		return d.badChar
-	case kindUpper:
-		return d.upper
-	default:
-		return d.space
-	}
-}
-
-// checkID runs the per-ID checks against both drivers. deep adds the slower
-// ones. i varies the mutations from ID to ID. On the hot path rows are
-// counted with if/else rather than Row.Check, so that the message arguments
-// are only built for a mismatch.
-func checkID(ir *idRows, al allowed, id oid.ID, deep bool, i int) {
-	h := id.Hex()
-	var jsonBuf [64]byte
-	forms := [3][]byte{
-		append(append(append(jsonBuf[:0:0], `{"$oid":"`...), h...), `"}`...),
-		append(append(append([]byte(nil), '"'), h...), '"'),
-		append(append(append([]byte(nil), `{"$oid":"`...), strings.ToUpper(h)...), `"}`...),
-	}
-	jo, _ := id.MarshalJSON()
-
-	// v2
-	{
-		d := bson.ObjectID(id)
-		p, err := bson.ObjectIDFromHex(h)
-		back, err2 := oid.Parse(d.Hex())
-		if err == nil && p == d && err2 == nil && back == id {
-			ir.v2.bytes.Pass()
-		} else {
-			ir.v2.bytes.Failf("%s: driver parses it as %s (%v); oid parses the driver's hex as %s (%v)", h, p.Hex(), err, back, err2)
-		}
-		txt, _ := d.MarshalText()
-		if d.Hex() == h && string(txt) == h && string(id.AppendHex(jsonBuf[:0])) == h {
-			ir.v2.hex.Pass()
-		} else {
-			ir.v2.hex.Failf("%x: oid %s, driver %s", id[:], h, d.Hex())
-		}
-		if sameTime(id.Timestamp(), d.Timestamp()) {
-			ir.v2.ts.Pass()
-		} else {
-			ir.v2.ts.Failf("%s: oid %v, driver %v", h, id.Timestamp(), d.Timestamp())
-		}
-		if jd, _ := d.MarshalJSON(); bytes.Equal(jo, jd) {
-			ir.v2.jsonOut.Pass()
-		} else {
-			ir.v2.jsonOut.Failf("%s: oid %s, driver %s", h, jo, jd)
-		}
-		for _, s := range forms {
-			var o oid.ID
-			var dd bson.ObjectID
-			eo, ed := o.UnmarshalJSON(s), dd.UnmarshalJSON(s)
-			if eo == nil && ed == nil && o == id && oid.ID(dd) == id {
-				ir.v2.oidIn.Pass()
-			} else {
-				ir.v2.oidIn.Failf("%s: oid %s (%v), driver %s (%v)", s, o, eo, dd.Hex(), ed)
+// eachChunk runs fn(k) for every k in [0, n) on at most workers goroutines,
+// and returns when every call has returned.
+func eachChunk(workers, n int, fn func(k int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k := range next {
+				fn(k)
 			}
-		}
+		})
 	}
-	// v1
-	{
-		d := primitive.ObjectID(id)
-		p, err := primitive.ObjectIDFromHex(h)
-		back, err2 := oid.Parse(d.Hex())
-		if err == nil && p == d && err2 == nil && back == id {
-			ir.v1.bytes.Pass()
-		} else {
-			ir.v1.bytes.Failf("%s: driver parses it as %s (%v); oid parses the driver's hex as %s (%v)", h, p.Hex(), err, back, err2)
-		}
-		txt, _ := d.MarshalText()
-		if d.Hex() == h && string(txt) == h {
-			ir.v1.hex.Pass()
-		} else {
-			ir.v1.hex.Failf("%x: oid %s, driver %s", id[:], h, d.Hex())
-		}
-		if sameTime(id.Timestamp(), d.Timestamp()) {
-			ir.v1.ts.Pass()
-		} else {
-			ir.v1.ts.Failf("%s: oid %v, driver %v", h, id.Timestamp(), d.Timestamp())
-		}
-		if jd, _ := d.MarshalJSON(); bytes.Equal(jo, jd) {
-			ir.v1.jsonOut.Pass()
-		} else {
-			ir.v1.jsonOut.Failf("%s: oid %s, driver %s", h, jo, jd)
-		}
-		for _, s := range forms {
-			var o oid.ID
-			var dd primitive.ObjectID
-			eo, ed := o.UnmarshalJSON(s), dd.UnmarshalJSON(s)
-			if eo == nil && ed == nil && o == id && oid.ID(dd) == id {
-				ir.v1.oidIn.Pass()
-			} else {
-				ir.v1.oidIn.Failf("%s: oid %s (%v), driver %s (%v)", s, o, eo, dd.Hex(), ed)
-			}
-		}
+	for k := range n {
+		next <- k
 	}
-
-	// Mutated strings: both drivers must accept and reject exactly the same.
-	for _, m := range mutations(h, i) {
-		checkParse(ir, m.kind, m.s)
-	}
-
-	if !deep {
-		return
-	}
-	checkBSON(ir.all, id)
-	for _, s := range jsonMutations(h, i) {
-		checkJSONIn(ir.all, al, []byte(s), JSONDifferences)
-	}
-}
-
-func sameTime(a, b time.Time) bool {
-	return a.Equal(b) && a.Location() == time.UTC && b.Location() == time.UTC && a.Unix() == b.Unix()
-}
-
-// Mutation kinds, each a parse row.
-const (
-	kindLength = iota
-	kindBadChar
-	kindUpper
-	kindSpace
-)
-
-type mutation struct {
-	kind int
-	s    string
-}
-
-// mutations of a valid hex string, by kind. i varies the positions.
-func mutations(h string, i int) []mutation {
-	p := i % 24
-	q := (i*7 + 3) % 24
-	bad := []byte{'g', 'z', 'G', 'x', '-', ' ', 0, 0x7f, 0xff, '/', ':', '@', '`'}
-	c := bad[i%len(bad)]
-	mixed := []byte(h)
-	for j := range mixed {
-		if (i>>(j%16))&1 == 1 && mixed[j] >= 'a' {
-			mixed[j] -= 'a' - 'A'
-		}
-	}
-	return []mutation{
-		{kindLength, h[:23]}, {kindLength, h[:p]}, {kindLength, h + h[p:p+1]}, {kindLength, h[1:]},
-		{kindLength, h + h}, {kindLength, ""}, {kindLength, h[:p] + h[p+1:]},
-		{kindBadChar, h[:p] + string(c) + h[p+1:]}, {kindBadChar, h[:q] + "g" + h[q+1:]},
-		{kindBadChar, "0x" + h[2:]}, {kindBadChar, h[:p%23] + "é" + h[p%23+2:]}, {kindBadChar, h[:q] + "\x00" + h[q+1:]},
-		{kindUpper, strings.ToUpper(h)}, {kindUpper, string(mixed)},
-		{kindSpace, " " + h}, {kindSpace, h + " "}, {kindSpace, h + "\n"}, {kindSpace, "\t" + h},
-		{kindSpace, h[:p] + " " + h[p+1:]}, {kindSpace, " " + h[1:]}, {kindSpace, h[:23] + "\n"}, {kindSpace, h + "\r\n"},
-	}
-}
-
-// checkParse compares acceptance and bytes of Parse with both drivers'
-// ObjectIDFromHex, and checks oid's error.
-func checkParse(ir *idRows, kind int, s string) {
-	ours, err := oid.Parse(s)
-	d2, e2 := bson.ObjectIDFromHex(s)
-	d1, e1 := primitive.ObjectIDFromHex(s)
-	if row := ir.v2.kindRow(kind); (err == nil) == (e2 == nil) && (err != nil || oid.ID(d2) == ours) {
-		row.Pass()
-	} else {
-		row.Failf("%q: oid %s (%v), driver %s (%v)", s, ours, errText(err), d2.Hex(), errText(e2))
-	}
-	if row := ir.v1.kindRow(kind); (err == nil) == (e1 == nil) && (err != nil || oid.ID(d1) == ours) && primitive.IsValidObjectID(s) == oid.IsValid(s) {
-		row.Pass()
-	} else {
-		row.Failf("%q: oid %s (%v), driver %s (%v)", s, ours, errText(err), d1.Hex(), errText(e1))
-	}
-	if err != nil {
-		pe, ok := err.(*oid.ParseError)
-		if ok && pe.Input == s && errors.Is(err, oid.ErrInvalidHex) && (errors.Is(err, oid.ErrInvalidLength) || errors.Is(err, oid.ErrInvalidChar)) {
-			ir.errors.Pass()
-		} else {
-			ir.errors.Failf("%q: error %v", s, err)
-		}
-	}
-}
-
-func errText(err error) string {
-	if err == nil {
-		return "accepted"
-	}
-	return err.Error()
-}
-
-// checkBSON compares the driver's BSON and Extended JSON encoding of the ID
-// with oid's bytes and decoding.
-func checkBSON(r rows, id oid.ID) {
-	raw2, err2 := bson.Marshal(bson.D{{Key: "a", Value: bson.ObjectID(id)}})
-	ext2, errx2 := bson.MarshalExtJSON(bson.D{{Key: "_id", Value: bson.ObjectID(id)}}, true, false)
-	var doc struct {
-		ID oid.ID `json:"_id"`
-	}
-	errj2 := json.Unmarshal(ext2, &doc)
-	r.get(v2+": "+rowBSON).Check(err2 == nil && errx2 == nil && errj2 == nil && len(raw2) == 20 && bytes.Equal(raw2[7:19], id[:]) && doc.ID == id,
-		"%s: BSON %x (%v), Extended JSON %s read by oid as %s (%v)", id, raw2, err2, ext2, doc.ID, errj2)
-
-	raw1, err1 := bson1.Marshal(bson1.D{{Key: "a", Value: primitive.ObjectID(id)}})
-	ext1, errx1 := bson1.MarshalExtJSON(bson1.D{{Key: "_id", Value: primitive.ObjectID(id)}}, true, false)
-	doc.ID = oid.Nil
-	errj1 := json.Unmarshal(ext1, &doc)
-	r.get(v1+": "+rowBSON).Check(err1 == nil && errx1 == nil && errj1 == nil && len(raw1) == 20 && bytes.Equal(raw1[7:19], id[:]) && doc.ID == id,
-		"%s: BSON %x (%v), Extended JSON %s read by oid as %s (%v)", id, raw1, err1, ext1, doc.ID, errj1)
-}
-
-// jsonMutations are JSON inputs around a valid hex string: the accepted
-// forms, their near misses, and the inputs of the documented differences.
-func jsonMutations(h string, i int) []string {
-	p := i % 24
-	return []string{
-		`"` + h + `"`, `{"$oid":"` + h + `"}`, `{ "$oid" : "` + h + `" }`, `{"$oid":"` + strings.ToUpper(h) + `"}`,
-		`null`, `""`, `{"$oid":""}`, `{"$oid":null}`, `{"$oid":1}`, `{}`, `[]`, `true`,
-		`"` + h[:23] + `"`, `{"$oid":"` + h[:p] + `"}`, `"` + h[:p] + "z" + h[p+1:] + `"`, `{"$oid":"` + h + `0"}`,
-		`{"$oid":"` + h + `","x":1}`, `{"$OID":"` + h + `"}`, `{"$Oid":"` + h + `"}`, `{"oid":"` + h + `"}`,
-		`"` + h[:10] + `"`, `123456789012`, `"` + h[:23] + `\u00` + hexOf(h[23]) + `"`, ` "` + h + `" `,
-		`"` + h + `x`, `"` + h, `{"$oid":"` + h + `"`, `{"$oid":"` + h + `"}x`,
-	}
-}
-
-func hexOf(c byte) string { return fmt.Sprintf("%02x", c) }
-
-// checkJSONIn compares UnmarshalJSON with both drivers' on one input. Where a
-// documented difference applies the input is tallied under its name instead.
-func checkJSONIn(r rows, al allowed, b []byte, classify func([]byte) []string) {
-	set := oid.MustParse("0102030405060708090a0b0c")
-	o, d2, d1 := set, bson.ObjectID(set), primitive.ObjectID(set)
-	eo := o.UnmarshalJSON(b)
-	e2 := d2.UnmarshalJSON(b)
-	e1 := d1.UnmarshalJSON(b)
-	names := classify(b)
-	differed := false
-	for _, d := range []struct {
-		name string
-		ok   bool
-		val  oid.ID
-		err  error
-	}{{v2, e2 == nil, oid.ID(d2), e2}, {v1, e1 == nil, oid.ID(d1), e1}} {
-		same := (eo == nil) == d.ok && (eo != nil || o == d.val)
-		if !same && len(names) > 0 {
-			r.get(d.name + ": " + rowJSONMutated).Pass()
-			differed = true
-			continue
-		}
-		r.get(d.name+": "+rowJSONMutated).Check(same, "%s: oid %s (%v), driver %s (%v)", b, o, errText(eo), d.val, errText(d.err))
-	}
-	if differed {
-		al[names[0]]++
-	}
-	if eo != nil && o != set {
-		r.get(rowErrors).Failf("%s: UnmarshalJSON changed the value on error to %s", b, o)
-	}
-}
-
-// JSONDifferences names the deliberate differences from the drivers (see the
-// oid package doc) that can apply to the JSON input b; where none does, oid
-// and the drivers must unmarshal b the same way.
-func JSONDifferences(b []byte) []string {
-	var names []string
-	if len(b) == 12 {
-		names = append(names, "json-raw-12")
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return append(names, "json-invalid")
-	}
-	switch v := v.(type) {
-	case nil:
-		if string(b) != "null" {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case string:
-		if v == "" {
-			names = append(names, "json-empty-string")
-		}
-		if string(b) != `"`+v+`"` {
-			names = append(names, "json-escapes-whitespace")
-		}
-	case map[string]any:
-		if len(v) > 1 {
-			names = append(names, "json-oid-extra-keys")
-		}
-		if _, ok := v["$oid"]; !ok && len(v) == 1 {
-			names = append(names, "json-oid-key-case")
-		}
-		if s, ok := v["$oid"].(string); ok && s == "" {
-			names = append(names, "json-oid-empty")
-		}
-	}
-	return names
-}
-
-// checkGeneration checks IDs made by oid and by the drivers, n of each.
-func checkGeneration(r rows, n int) {
-	n = max(n, 1000)
-	before := time.Now().Unix()
-	// Start near the top of the counter so that the wrap is crossed.
-	start := uint32(0xFFFFFF - n/2)
-	g := oid.NewGenerator(oid.Config{CounterStart: &start})
-	batch := make([]oid.ID, 4096)
-	var prev oid.ID
-	first := true
-	shared, counters := r.get(rowSharedRandom), r.get(rowCounters)
-	parse2, parse1 := r.get(v2+": "+rowOursParse), r.get(v1+": "+rowOursParse)
-	window := r.get(rowWindow)
-	inWindow := func(ids []oid.ID) {
-		after := time.Now().Unix() // read after the IDs were made
-		for _, id := range ids {
-			window.Check(id.Unix() >= before && id.Unix() <= after, "%s: %v outside the run's window %v..%v", id, id.Timestamp(),
-				time.Unix(before, 0).UTC(), time.Unix(after, 0).UTC())
-		}
-	}
-	for left := n; left > 0; left -= len(batch) {
-		batch = batch[:min(left, cap(batch))]
-		if left%3 == 0 {
-			g.Fill(batch)
-		} else {
-			for i := range batch {
-				batch[i] = g.New()
-			}
-		}
-		inWindow(batch)
-		for _, id := range batch {
-			shared.Check(id.Random() == g.Random(), "%s: random %x, generator's %x", id, id.Random(), g.Random())
-			if !first {
-				counters.Check(id.Counter() == (prev.Counter()+1)&0xFFFFFF, "%s after %s: counter %#x after %#x", id, prev, id.Counter(), prev.Counter())
-			}
-			first, prev = false, id
-			h := id.Hex()
-			d2, e2 := bson.ObjectIDFromHex(h)
-			d1, e1 := primitive.ObjectIDFromHex(h)
-			parse2.Check(e2 == nil && oid.ID(d2) == id && sameTime(d2.Timestamp(), id.Timestamp()), "%s: driver %s (%v)", h, d2.Hex(), e2)
-			parse1.Check(e1 == nil && oid.ID(d1) == id && sameTime(d1.Timestamp(), id.Timestamp()), "%s: driver %s (%v)", h, d1.Hex(), e1)
-		}
-	}
-	// The package-level generator too.
-	sample := make([]oid.ID, 1000)
-	for i := range sample {
-		id := oid.New()
-		d2, e2 := bson.ObjectIDFromHex(id.Hex())
-		parse2.Check(e2 == nil && oid.ID(d2) == id, "oid.New() %s: driver %s (%v)", id, d2.Hex(), e2)
-		sample[i] = id
-	}
-	inWindow(sample)
-
-	// Driver IDs parse in oid with the same bytes and time.
-	from2, from1 := r.get(v2+": "+rowDriverParse), r.get(v1+": "+rowDriverParse)
-	for range n {
-		d2 := bson.NewObjectID()
-		o2, err2 := oid.Parse(d2.Hex())
-		from2.Check(err2 == nil && bson.ObjectID(o2) == d2 && sameTime(o2.Timestamp(), d2.Timestamp()), "%s: oid %s (%v)", d2.Hex(), o2, err2)
-		d1 := primitive.NewObjectID()
-		o1, err1 := oid.Parse(d1.Hex())
-		from1.Check(err1 == nil && primitive.ObjectID(o1) == d1 && sameTime(o1.Timestamp(), d1.Timestamp()), "%s: oid %s (%v)", d1.Hex(), o1, err1)
-	}
+	close(next)
+	wg.Wait()
 }

@@ -145,7 +145,7 @@ func Differences() []Difference {
 			}
 			return nil
 		}},
-		{"json-escapes-whitespace", `JSON strings are decoded by JSON rules (escapes, surrounding whitespace), as in v1; v2 reads the raw bytes`, func() error {
+		{"json-string-escapes", `JSON strings are decoded by JSON rules (escapes, surrounding whitespace), as in v1; v2 reads the raw bytes`, func() error {
 			for _, in := range []string{`"507f1f77bcf86cd79943901\u0031"`, ` "` + exampleHex + `"`} {
 				var d2 bson.ObjectID
 				var d1 primitive.ObjectID

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/oidkit/oidkit/internal/driverdiff"
 )
 
 func TestIDsPasses(t *testing.T) {
@@ -56,7 +58,7 @@ func TestIDsRowsCanFail(t *testing.T) {
 		t.Fatal("agreeing case counted as a mismatch")
 	}
 	al := allowed{}
-	checkJSONIn(r, al, []byte(`{"$oid":"507f1f77bcf86cd799439011","x":1}`), JSONDifferences)
+	checkJSONIn(r, al, []byte(`{"$oid":"507f1f77bcf86cd799439011","x":1}`), driverdiff.JSONDifferences)
 	if al["json-oid-extra-keys"] != 1 || r.get(v2+": "+rowJSONMutated).Mismatches != 0 {
 		t.Errorf("documented difference not tallied: %v", al)
 	}

@@ -1,29 +1,3 @@
-// Package verify cross-checks oidkit's output: the oid package against the
-// official driver (verify ids), and a collection against the documents it
-// should hold (verify db).
-//
-// Both checks print through one report format, so a user reads them the same
-// way and CI parses them the same way. Use it like this:
-//
-//	rep := verify.NewReport("verify db")
-//	count := rep.Row("count")
-//	for each case {
-//		if got == want {
-//			count.Pass()
-//		} else {
-//			count.Failf("count %d, expected %d", got, want)
-//		}
-//	}
-//	rep.Skip("timestamp on server", "server has no $toDate")
-//	rep.WriteTable(os.Stdout) // or rep.WriteJSON(os.Stdout) for --json
-//	if !rep.OK() { exit 1 }
-//
-// A Row counts the cases it tried and the mismatches among them, keeps the
-// first MaxExamples mismatch messages, and is "pass" when it tried at least
-// one case and found no mismatch, "fail" on any mismatch, and "skipped" (with
-// a reason) when the check could not run. A row that tried no case and was
-// not skipped is reported as a failure: a check that silently checked nothing
-// must never read as a pass.
 package verify
 
 import (

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
@@ -52,6 +54,8 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	if c.Int64("order-limit") < 1 {
 		return usageErrorf("--order-limit %d: expected a positive number of documents", c.Int64("order-limit"))
 	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	var set verify.ExpectedSet
 	if files := c.StringSlice("fixture"); len(files) > 0 {
 		for _, f := range generationFlags {
@@ -63,7 +67,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 				return usageErrorf("%s with --fixture: the fixture files are the expected documents; drop %s", flag, flag)
 			}
 		}
-		exps, err := expectFixtures(c, files)
+		exps, err := expectFixtures(ctx, c, files)
 		if err != nil {
 			return err
 		}
@@ -77,8 +81,11 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 			return err
 		}
 		for _, col := range ds.Collections() {
-			e, err := verify.ExpectCollection(ds, col)
+			e, err := verify.ExpectCollection(ctx, ds, col)
 			if err != nil {
+				if ctx.Err() != nil {
+					return failuref("verify db: %w", err)
+				}
 				return usageErrorf("verify db: %v", err)
 			}
 			if col.RefOnly() {
@@ -89,8 +96,6 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	t, err := openTarget(ctx, c, existingDataDir)
 	if err != nil {
 		return err
@@ -108,8 +113,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		p.finish()
 	}
 	if err != nil {
-		var fe *verify.FixtureError
-		if errors.As(err, &fe) {
+		if isFixtureError(err) {
 			return usageErrorf("--fixture %v", err)
 		}
 		return failuref("verify db on %s: %w", t.Display, err)
@@ -135,7 +139,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 }
 
 // expectFixtures groups the fixture files by collection, as load does.
-func expectFixtures(c *ucli.Context, files []string) ([]*verify.Expected, error) {
+func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*verify.Expected, error) {
 	dbName := c.String("db")
 	if dbName == "" || strings.ContainsAny(dbName, "/\\. \"$\x00") || len(dbName) > 63 {
 		return nil, usageErrorf("--db %q: expected a database name of 1 to 63 characters without /\\. \"$", dbName)
@@ -170,13 +174,24 @@ func expectFixtures(c *ucli.Context, files []string) ([]*verify.Expected, error)
 	}
 	var out []*verify.Expected
 	for _, name := range order {
-		e, err := verify.ExpectFixtures(dbName, name, byName[name])
-		if err != nil {
+		e, err := verify.ExpectFixtures(ctx, dbName, name, byName[name])
+		switch {
+		case isFixtureError(err):
+			return nil, usageErrorf("--fixture %v", err)
+		case err != nil:
 			return nil, usageErrorf("--fixture: %v", err)
 		}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// isFixtureError tells a fixture file that cannot be read or cannot serve as
+// the expected content (a usage error: the file is given by --fixture).
+func isFixtureError(err error) bool {
+	var le *fixtures.LineError
+	var pe *fs.PathError
+	return errors.As(err, &le) || errors.As(err, &pe)
 }
 
 // verifyProgress draws one status line on a terminal, at most ten times a

@@ -233,7 +233,15 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 	})
 
 	t.Run("json", func(t *testing.T) {
-		// The coll still holds the string _id of the previous case.
+		reseed(t)
+		var doc bson.D
+		if err := coll.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: id(5)}}).Decode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		doc[0].Value = id(5).Hex()
+		if _, err := coll.InsertOne(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
 		code, out, _ := vdbRun(t, append([]string{"verify", "db", "--json"}, args...)...)
 		if code != 1 {
 			t.Fatalf("exit %d, expected 1", code)

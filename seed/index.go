@@ -1,0 +1,89 @@
+package seed
+
+import (
+	"encoding/binary"
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Index is the inverse of ID: the number of the document of c whose _id is
+// id, and true; false when no document of c has that _id. It answers in
+// constant time for the objectid and int strategies. An int _id matches
+// whatever its numeric type (int32, int64, or a whole double), as the server
+// compares numbers by value. uuid and field:NAME _ids are not invertible
+// without generating every _id: Index reports false for them, and a caller
+// that needs the inverse builds a table from Stream.
+func (c *Collection) Index(id bson.RawValue) (int64, bool) {
+	n := c.spec.Count
+	if n <= 0 {
+		return 0, false
+	}
+	switch c.spec.ID.Kind {
+	case IDObjectID:
+		v, ok := id.ObjectIDOK()
+		if !ok {
+			return 0, false
+		}
+		// Bytes 4..11 are one 64-bit number, oidTail(0)+i modulo 2^64 (see
+		// ObjectID); the timestamp then confirms the match.
+		i := binary.BigEndian.Uint64(v[4:]) - c.oidTail()
+		if i >= uint64(n) || bson.ObjectID(c.ObjectID(int64(i))) != v {
+			return 0, false
+		}
+		return int64(i), true
+	case IDInt:
+		v, ok := wholeNumber(id)
+		if !ok {
+			return 0, false
+		}
+		i := uint64(v) - uint64(c.spec.IDStart)
+		if i >= uint64(n) {
+			return 0, false
+		}
+		return int64(i), true
+	}
+	return 0, false
+}
+
+// oidTail is bytes 4..11 of ObjectID(0) as one number: the 40-bit random
+// value over the 24-bit counter, which ObjectID advances by one per document,
+// the carry going into the random value.
+func (c *Collection) oidTail() uint64 {
+	return c.oidRandom<<24 + uint64(c.counterStart)
+}
+
+// wholeNumber is the value of an int32, an int64 or a double that holds a
+// whole int64.
+func wholeNumber(v bson.RawValue) (int64, bool) {
+	switch v.Type {
+	case bson.TypeInt32:
+		i, ok := v.Int32OK()
+		return int64(i), ok
+	case bson.TypeInt64:
+		return v.Int64OK()
+	case bson.TypeDouble:
+		f, ok := v.DoubleOK()
+		if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			return int64(f), true
+		}
+	}
+	return 0, false
+}
+
+// IDOrderBreak is the first document whose objectid _id does not sort after
+// the previous document's, and true; false when the _ids increase with the
+// document number. Timestamps never decrease with the number and bytes 4..11
+// grow by one per document, so the only break is where those bytes wrap past
+// 2^64 between two documents of the same second. int _ids always increase;
+// uuid and field:NAME _ids follow no rule of the layout, and report false.
+func (c *Collection) IDOrderBreak() (int64, bool) {
+	if c.spec.ID.Kind != IDObjectID || c.spec.Count < 2 {
+		return 0, false
+	}
+	k := int64(-c.oidTail()) // the document whose bytes 4..11 are zero
+	if k <= 0 || k >= c.spec.Count || c.unix(k-1) != c.unix(k) {
+		return 0, false
+	}
+	return k, true
+}

@@ -1,0 +1,110 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/oid"
+)
+
+// objectIDs finishes the ObjectID timestamp rows after the read, which
+// checked each _id: skipped when the _ids are not ObjectIDs, else the
+// server converts them too.
+func (v *dbVerifier) objectIDs(ctx context.Context, st *collState, oidDocs int64) error {
+	e, rows := st.e, st.rows
+	switch {
+	case !e.oids:
+		for _, r := range []*Row{rows.createdAt, rows.window, rows.driver, rows.server} {
+			r.Skip(e.oidsReason)
+		}
+	case oidDocs == 0:
+		for _, r := range []*Row{rows.createdAt, rows.window, rows.driver, rows.server} {
+			r.Skip("no stored document has an ObjectID _id")
+		}
+	default:
+		if !e.createdAt {
+			rows.createdAt.Skip(e.createdAtReason)
+		}
+		return v.serverTimestamps(ctx, e, st.coll, rows.server, oidDocs)
+	}
+	return nil
+}
+
+// timestamps checks an ObjectID _id against createdAt, the window and the
+// driver.
+func (v *dbVerifier) timestamps(rows *collRows, e *Expected, raw bson.Raw, id bson.ObjectID) {
+	ts := oid.ID(id).Timestamp()
+	secs := ts.Unix()
+	if e.createdAt {
+		ca, err := raw.LookupErr("createdAt")
+		ms, isDate := ca.DateTimeOK()
+		switch {
+		case err != nil:
+			rows.createdAt.Failf("_id %s: no createdAt; expected %s", show(rawOID(id)), ts.Format(time.RFC3339))
+		case !isDate:
+			rows.createdAt.Failf("_id %s: createdAt is %s; expected the date %s", show(rawOID(id)), showTyped(ca), ts.Format(time.RFC3339))
+		default:
+			rows.createdAt.Check(ms == secs*1000, "_id %s: timestamp %s, createdAt %s", show(rawOID(id)), ts.Format(time.RFC3339), time.UnixMilli(ms).UTC().Format(time.RFC3339Nano))
+		}
+	}
+	rows.window.Check(secs >= e.winLo && secs <= e.winHi, "_id %s: timestamp %s outside %s..%s (%s)", show(rawOID(id)),
+		ts.Format(time.RFC3339), time.Unix(e.winLo, 0).UTC().Format(time.RFC3339), time.Unix(e.winHi, 0).UTC().Format(time.RFC3339), e.winDesc)
+	dt := id.Timestamp()
+	rows.driver.Check(dt.Equal(ts), "_id %s: driver Timestamp() %s, oid %s", show(rawOID(id)), dt.Format(time.RFC3339), ts.Format(time.RFC3339))
+}
+
+func rawOID(id bson.ObjectID) bson.RawValue {
+	return bson.RawValue{Type: bson.TypeObjectID, Value: id[:]}
+}
+
+// serverTimestamps has the server convert every ObjectID _id to a date and
+// compares with the timestamp read from the bytes.
+func (v *dbVerifier) serverTimestamps(ctx context.Context, e *Expected, coll *mongo.Collection, row *Row, oidDocs int64) error {
+	if v.opts.FerretDB {
+		row.Skip("server has no $toDate")
+		return nil
+	}
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "objectId"}}}}}},
+		{{Key: "$project", Value: bson.D{{Key: "t", Value: bson.D{{Key: "$toDate", Value: "$_id"}}}}}},
+	}
+	cur, err := v.aggregate(ctx, coll, pipeline, row, "$toDate", "$toDate on")
+	if cur == nil || err != nil {
+		return err
+	}
+	defer cur.Close(context.WithoutCancel(ctx))
+	var seen int64
+	for cur.Next(ctx) {
+		seen++
+		idv, err1 := cur.Current.LookupErr("_id")
+		t, err2 := cur.Current.LookupErr("t")
+		id, ok1 := idv.ObjectIDOK()
+		ms, ok2 := t.DateTimeOK()
+		if err1 != nil || err2 != nil || !ok1 || !ok2 {
+			row.Failf("server returned %s; expected {_id: ObjectId, t: date}", show(bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: cur.Current}))
+			continue
+		}
+		want := oid.ID(id).Timestamp()
+		row.Check(ms == want.Unix()*1000, "_id %s: server $toDate %s, client %s", show(idv), time.UnixMilli(ms).UTC().Format(time.RFC3339Nano), want.Format(time.RFC3339))
+		if seen%8192 == 0 {
+			v.progress(e.Collection, "server", seen, oidDocs)
+		}
+	}
+	if err := cur.Err(); err != nil {
+		var ce mongo.CommandError
+		if errors.As(err, &ce) && seen == 0 {
+			row.Skip("server refused $toDate: " + ce.Message)
+			return nil
+		}
+		return fmt.Errorf("$toDate on %s.%s: %w", e.DB, e.Collection, err)
+	}
+	if seen != oidDocs {
+		row.Failf("server converted %d ObjectID _ids, the read found %d", seen, oidDocs)
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// ExpectCollection expects what collection c of a seeded dataset generates.
+// An unseeded dataset cannot be rebuilt and is an error.
+func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
+	if !ds.Seeded {
+		return nil, errors.New("the plan has no seed: its documents cannot be rebuilt; expected the seed the data was written with")
+	}
+	s := &seedSource{c: c, n: c.Len()}
+	spec := c.Spec()
+	e := &Expected{DB: ds.DB, Collection: c.Name(), src: s}
+	base := ds.Base.Unix()
+	e.winLo, e.winHi = base-int64(ds.Span/time.Second), base
+	e.winDesc = "the plan's window"
+	switch spec.ID.Kind {
+	case seed.IDObjectID:
+		e.typeDesc = "ObjectID (--id objectid)"
+		e.typeOK = func(v bson.RawValue) bool { return v.Type == bson.TypeObjectID }
+		e.oids, e.createdAt = true, true
+		e.ordered = true
+		if k, broken := c.IDOrderBreak(); broken {
+			e.ordered = false
+			e.orderReason = fmt.Sprintf("the ObjectID random value and counter wrap past 2^64 at document %d, within one second: sorted order is not generation order", k)
+		}
+	case seed.IDInt:
+		e.typeDesc = "int32 or int64 (--id int)"
+		e.typeOK = func(v bson.RawValue) bool { return v.Type == bson.TypeInt32 || v.Type == bson.TypeInt64 }
+		e.ordered = true
+	case seed.IDUUID:
+		e.typeDesc = "binary subtype 4, 16 bytes (--id uuid)"
+		e.typeOK = func(v bson.RawValue) bool {
+			st, data, ok := v.BinaryOK()
+			return ok && st == bson.TypeBinaryUUID && len(data) == 16
+		}
+		e.orderReason = "uuid _ids are random: sorted order is not generation order"
+		s.table = true
+	case seed.IDField:
+		s.table = true
+		e.typeDesc = "the type of field " + spec.ID.Field + " (--id " + spec.ID.String() + ")"
+		if s.n > 0 {
+			t := rawValueOf(c.ID(0)).Type
+			e.typeDesc = typeName(t) + ", the type of field " + spec.ID.Field + " (--id " + spec.ID.String() + ")"
+			e.typeOK = func(v bson.RawValue) bool { return v.Type == t }
+		} else {
+			e.typeOK = func(bson.RawValue) bool { return true }
+		}
+	}
+	if s.table {
+		bad, err := s.index(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if spec.ID.Kind == seed.IDField {
+			e.ordered = bad < 0
+			if bad >= 0 {
+				e.orderReason = fmt.Sprintf("natural key %s does not increase with the document number (document %d does not sort after document %d): sorted order is not generation order",
+					spec.ID.Field, bad, bad-1)
+			}
+		}
+	}
+	if spec.ID.Kind != seed.IDObjectID {
+		e.oidsReason = "the _ids are not ObjectIDs (--id " + spec.ID.String() + ")"
+	}
+	for _, r := range spec.Refs {
+		e.refs = append(e.refs, refSpec{Field: r.Field, To: r.To})
+	}
+	return e, nil
+}
+
+// seedSource is the documents of a seeded collection. objectid and int _ids
+// are inverted by seed (Collection.Index); uuid and field:NAME _ids by a
+// sorted table built from one pass over the collection's stream.
+type seedSource struct {
+	c *seed.Collection
+	n int64
+
+	table   bool
+	entries []keyEntry
+}
+
+func (s *seedSource) count() int64 { return s.n }
+
+// index builds the _id table of a uuid or field:NAME collection. It returns
+// the first document whose _id does not sort after the previous one's, or -1
+// when the _ids increase with the document number.
+func (s *seedSource) index(ctx context.Context) (bad int64, err error) {
+	entries := make([]keyEntry, 0, s.n)
+	bad = -1
+	var prev bson.RawValue
+	err = s.scan(ctx, func(i int64, doc bson.Raw) {
+		v := doc.Lookup("_id")
+		entries = append(entries, keyEntry{key: keyOf(v), i: i})
+		if i > 0 && bad < 0 {
+			if c, ok := compareIDs(prev, v); !ok || c >= 0 {
+				bad = i
+			}
+		}
+		prev = v
+	})
+	slices.SortFunc(entries, func(a, b keyEntry) int { return bytes.Compare(a.key[:], b.key[:]) })
+	s.entries = entries
+	return bad, err
+}
+
+func (s *seedSource) lookup(id bson.RawValue) (int64, bool) {
+	if !s.table {
+		return s.c.Index(id)
+	}
+	return findEntry(s.entries, keyOf(id))
+}
+
+func (s *seedSource) label(i int64) string { return fmt.Sprintf("document %d", i) }
+
+func (s *seedSource) id(i int64) (bson.RawValue, bool) { return rawValueOf(s.c.ID(i)), true }
+
+// match regenerates the expected documents of items from the collection's
+// stream over their numbers (a read sorted by _id asks for runs of
+// consecutive documents) and compares the bytes.
+func (s *seedSource) match(ctx context.Context, items []item) error {
+	var ranges []seed.Range
+	for _, it := range items {
+		if it.i < 0 {
+			continue
+		}
+		if n := len(ranges); n > 0 && ranges[n-1].To == it.i {
+			ranges[n-1].To++
+		} else {
+			ranges = append(ranges, seed.Range{From: it.i, To: it.i + 1})
+		}
+	}
+	if len(ranges) == 0 {
+		return nil
+	}
+	// One generator: the callers run in parallel already.
+	k := 0
+	return s.each(ctx, seed.StreamOptions{Ranges: ranges, Batch: len(items), Workers: 1}, func(_ int64, doc bson.Raw) {
+		for items[k].i < 0 {
+			k++
+		}
+		it := &items[k]
+		k++
+		if it.equal = bytes.Equal(it.stored, doc); !it.equal {
+			it.expected = doc
+		}
+	})
+}
+
+// scan visits the collection's documents in order, from its stream.
+func (s *seedSource) scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error {
+	return s.each(ctx, seed.StreamOptions{}, fn)
+}
+
+// each visits the documents the stream opts selects, in order.
+func (s *seedSource) each(ctx context.Context, opts seed.StreamOptions, fn func(i int64, doc bson.Raw)) error {
+	st := s.c.Stream(ctx, opts)
+	defer st.Close()
+	for {
+		b, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for k, doc := range b.Docs {
+			fn(b.From+int64(k), doc)
+		}
+	}
+}
