@@ -4,8 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"strconv"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -46,9 +44,9 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 	}
 	var seed uint64
 	if c.IsSet("seed") {
-		s, err := strconv.ParseUint(strings.TrimSpace(c.String("seed")), 10, 64)
+		s, err := parseSeedFlag(c)
 		if err != nil {
-			return usageErrorf("--seed %q: expected an unsigned integer such as 42", c.String("seed"))
+			return err
 		}
 		seed = s
 	} else {
