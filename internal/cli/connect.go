@@ -113,11 +113,11 @@ func startEmbedded(dir string) (*mongoserver.Server, error) {
 
 // lockedMessage names the holder of a data directory and the two ways on.
 func lockedMessage(le *mongoserver.LockedError) error {
-	reach := "the --uri mongodb://HOST:PORT printed by a running oidkit server over it"
+	reach := "the " + arg(flagURI) + " mongodb://HOST:PORT printed by a running oidkit server over it"
 	if le.URI != "" {
 		reach = arg(flagURI) + " " + le.URI + " if that is a running oidkit server"
 	}
-	return fmt.Errorf("%w; only one server may use a data directory at a time: use %s, or another --data-dir", le, reach)
+	return fmt.Errorf("%w; only one server may use a data directory at a time: use %s, or another %s", le, reach, arg(flagDataDir))
 }
 
 // describeConnError says why a server could not be used, naming it.
@@ -129,7 +129,7 @@ func describeConnError(display string, timeout time.Duration, err error) error {
 	case strings.Contains(err.Error(), "auth"):
 		return fmt.Errorf("authentication failed for %s: %v", display, err)
 	case errors.Is(err, context.DeadlineExceeded) || mongo.IsTimeout(err) || strings.Contains(err.Error(), "server selection"):
-		return fmt.Errorf("server %s unreachable within --timeout %v: %v", display, timeout, err)
+		return fmt.Errorf("server %s unreachable within %s %v: %v", display, arg(flagTimeout), timeout, err)
 	}
 	return fmt.Errorf("server %s: %v", display, err)
 }

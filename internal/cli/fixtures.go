@@ -57,10 +57,10 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	out := c.String(flagOut)
 	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
 		// --out "$UNSET" would otherwise pour the documents onto the terminal.
-		return usageErrorf("%s %q: expected a file or directory name (leave --out out for standard output)", arg(flagOut), out)
+		return usageErrorf("%s %q: expected a file or directory name (leave %[1]s out for standard output)", arg(flagOut), out)
 	}
 	if c.String(flagPlan) != "" && out == "" {
-		return usageErrorf("%s %q writes one file per collection: expected --out DIR", arg(flagPlan), c.String(flagPlan))
+		return usageErrorf("%s %q writes one file per collection: expected %s DIR", arg(flagPlan), c.String(flagPlan), arg(flagOut))
 	}
 
 	ctx := c.Context
@@ -68,7 +68,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 
 	if out == "" {
 		if len(cols) != 1 {
-			return usageErrorf("%d collections to write: expected --out DIR", len(cols))
+			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
 		}
 		w := fixtures.NewWriter(a.stdout, opts)
 		if err := a.writeCollection(ctx, w, cols[0], showProgress); err != nil {
@@ -86,7 +86,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	fi, statErr := os.Stat(out)
 	if c.String(flagPlan) != "" || (statErr == nil && fi.IsDir()) {
 		if statErr == nil && !fi.IsDir() {
-			return usageErrorf("%s %q: expected a directory for --plan, found a file", arg(flagOut), out)
+			return usageErrorf("%s %q: expected a directory for %s, found a file", arg(flagOut), out, arg(flagPlan))
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return failuref("%s %q: %v", arg(flagOut), out, err)

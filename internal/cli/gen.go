@@ -48,7 +48,7 @@ func seededGenerator(s uint64) *oid.Generator {
 
 func (a *App) runGen(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("gen: unexpected argument %q; the count is -n N", c.Args().First())
+		return usageErrorf("gen: unexpected argument %q; the count is %s N", c.Args().First(), arg(flagCount))
 	}
 	n := c.Int64(flagCount)
 	if n < 0 || n > maxGen {

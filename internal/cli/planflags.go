@@ -70,9 +70,9 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	kind, tmplPath, planArg := c.String(flagKind), c.String(flagTemplate), c.String(flagPlan)
 	switch {
 	case planArg != "" && (c.IsSet(flagKind) || c.IsSet(flagTemplate)):
-		return nil, usageErrorf("%s %q: a plan names its kinds and templates; drop --kind/--template", arg(flagPlan), planArg)
+		return nil, usageErrorf("%s %q: a plan names its kinds and templates; drop %s/%s", arg(flagPlan), planArg, arg(flagKind), arg(flagTemplate))
 	case c.IsSet(flagKind) && c.IsSet(flagTemplate):
-		return nil, usageErrorf("%s %q and --template %q: expected one of them", arg(flagKind), kind, tmplPath)
+		return nil, usageErrorf("%s %q and %s %q: expected one of them", arg(flagKind), kind, arg(flagTemplate), tmplPath)
 	}
 
 	if planArg != "" {
@@ -86,7 +86,7 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			pl, err = seed.BuiltinPlan(planArg, n)
 		} else {
 			if c.IsSet(flagCount) {
-				return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop -n", arg(flagCount), n, planArg)
+				return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop %s", arg(flagCount), n, planArg, arg(flagCount))
 			}
 			pl, err = seed.LoadPlan(planArg)
 		}

@@ -34,10 +34,10 @@ const lastID = "ffffffffffffffffffffffff"
 
 func (a *App) runRange(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("range: unexpected argument %q; expected --from TIME [--to TIME]", c.Args().First())
+		return usageErrorf("range: unexpected argument %q; expected %s TIME [%s TIME]", c.Args().First(), arg(flagFrom), arg(flagTo))
 	}
 	if !c.IsSet(flagFrom) {
-		return usageErrorf("range: %s is required: expected --from TIME (RFC 3339 or Unix seconds)", arg(flagFrom))
+		return usageErrorf("range: %s is required: expected %[1]s TIME (RFC 3339 or Unix seconds)", arg(flagFrom))
 	}
 	from, err := parseTime(flagFrom, c.String(flagFrom))
 	if err != nil {
@@ -59,7 +59,7 @@ func (a *App) runRange(c *ucli.Context) error {
 			end++ // round a fractional end up: its second may hold IDs made before it
 		}
 		if end <= lo.Unix() {
-			return usageErrorf("%s %q: expected a time after --from %q (the window is [from, to), whole seconds)", arg(flagTo), c.String(flagTo), c.String(flagFrom))
+			return usageErrorf("%s %q: expected a time after %s %q (the window is [from, to), whole seconds)", arg(flagTo), c.String(flagTo), arg(flagFrom), c.String(flagFrom))
 		}
 		if end > oid.MaxTime.Unix() {
 			filter = append(filter, `,"$lte":{"$oid":"`+lastID+`"}`...)

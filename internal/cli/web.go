@@ -32,7 +32,7 @@ func (a *App) webCommand() *ucli.Command {
 
 func (a *App) runWeb(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("web: unexpected argument %q; the only option is --listen HOST:PORT", c.Args().First())
+		return usageErrorf("web: unexpected argument %q; the only option is %s HOST:PORT", c.Args().First(), arg(flagListen))
 	}
 	addr := c.String(flagListen)
 	if err := checkListenAddr(addr); err != nil {
