@@ -64,7 +64,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 
 	ctx := c.Context
-	showProgress := !c.Bool(flagQuiet) && isTerminal(a.stderr)
+	showProgress := a.showProgress(c)
 
 	if out == "" {
 		if len(cols) != 1 {

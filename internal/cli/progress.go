@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	ucli "github.com/urfave/cli/v2"
+
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -22,6 +24,12 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// showProgress reports whether a command draws progress: on a terminal,
+// unless --quiet.
+func (a *App) showProgress(c *ucli.Context) bool {
+	return !c.Bool(flagQuiet) && isTerminal(a.stderr)
 }
 
 // statusLine is the one progress drawer: a line on a terminal, redrawn in
