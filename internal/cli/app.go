@@ -3,11 +3,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -41,12 +41,12 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 		Usage: "MongoDB ObjectIDs and realistic test data",
 		Description: "Run 'oidkit COMMAND --help' for the flags of a command.\n\n" +
 			"Environment (a flag given on the command line wins):\n" +
-			"   OIDKIT_URI         --uri of seed, load, verify db (empty: the embedded server)\n" +
-			"   OIDKIT_DATA_DIR    --data-dir of the embedded server (default .oidkit)\n" +
-			"   OIDKIT_TIMEOUT     --timeout for reaching the server (default 10s)\n" +
-			"   OIDKIT_DB          --db of seed, fixtures, load, verify db (default oidkit)\n" +
-			"   OIDKIT_LISTEN      --listen of server (default 127.0.0.1:27017)\n" +
-			"   OIDKIT_WEB_LISTEN  --listen of web (default 127.0.0.1:8080)\n\n" +
+			envLine(envURI, flagURI, "of seed, load, verify db (empty: the embedded server)") +
+			envLine(envDataDir, flagDataDir, "of the embedded server (default .oidkit)") +
+			envLine(envTimeout, flagTimeout, "for reaching the server (default 10s)") +
+			envLine(envDB, flagDB, "of seed, fixtures, load, verify db (default oidkit)") +
+			envLine(envListen, flagListen, "of server (default 127.0.0.1:27017)") +
+			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") + "\n" +
 			"Exit status: 0 success, 1 a failure at run time (mismatch, server unreachable),\n" +
 			"2 bad usage or bad input.",
 		Reader:               stdin,
@@ -66,25 +66,52 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 		Commands: a.commands(),
 	}
 	for _, c := range a.app.Commands {
-		setUsageHandler(c)
+		classifyErrors(c)
 	}
 	return a
 }
 
-func setUsageHandler(c *ucli.Command) {
+// envLine is one line of the environment section of the root help.
+func envLine(env, flag, what string) string {
+	return fmt.Sprintf("   %-18s %s %s\n", env, arg(flag), what)
+}
+
+// classifyErrors gives every error of c and its subcommands an exit code
+// where it is made: a flag the CLI library could not parse is bad usage, and
+// an error an action returns without one is a run-time failure. An error
+// that reaches Run without a code therefore comes from the library's own
+// argument checks (a missing required flag, a bad flag of its built-in help
+// command), which are bad usage too.
+func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
 		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagValue(c.Flags, err)))
 	}
+	if action := c.Action; action != nil {
+		c.Action = func(ctx *ucli.Context) error {
+			err := action(ctx)
+			var ce *codedError
+			if err == nil || errors.As(err, &ce) {
+				return err
+			}
+			return failure(err)
+		}
+	}
 	for _, sub := range c.Subcommands {
-		setUsageHandler(sub)
+		classifyErrors(sub)
 	}
 }
 
-// Run runs the app with os.Args-style arguments and returns the exit code.
-// Errors are printed to stderr prefixed with "oidkit: ".
+// Run is RunContext without a deadline or cancellation.
 func (a *App) Run(args []string) int {
+	return a.RunContext(context.Background(), args)
+}
+
+// RunContext runs the app with os.Args-style arguments and returns the exit
+// code. Commands stop when ctx is done (main cancels it on SIGINT and
+// SIGTERM). Errors are printed to stderr prefixed with "oidkit: ".
+func (a *App) RunContext(ctx context.Context, args []string) int {
 	a.notFound = false
-	err := a.app.Run(args)
+	err := a.app.RunContext(ctx, args)
 	if err == nil {
 		if a.notFound {
 			return ExitUsage // CommandNotFound has printed the message
@@ -125,12 +152,7 @@ func exitCode(err error) int {
 	if errors.As(err, &ce) {
 		return ce.code
 	}
-	// Errors the CLI library produces itself (flag parsing, missing required
-	// flags) are usage errors.
-	if strings.Contains(err.Error(), "flag") || strings.Contains(err.Error(), "Required") {
-		return ExitUsage
-	}
-	return ExitFailure
+	return ExitUsage // see classifyErrors
 }
 
 // badFlagValue matches the flag package's message for a value it could not
@@ -177,9 +199,5 @@ func explainFlagValue(flags []ucli.Flag, err error) error {
 	if expected == "" {
 		return err
 	}
-	dashes := "--"
-	if len(name) == 1 {
-		dashes = "-"
-	}
-	return fmt.Errorf("%s%s %s%s: expected %s", dashes, name, value, source, expected)
+	return fmt.Errorf("%s %s%s: expected %s", arg(name), value, source, expected)
 }

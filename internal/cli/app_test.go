@@ -9,14 +9,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// runIDCmd runs the whole app into buffers, as main does.
-func runIDCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = NewApp(strings.NewReader(stdin), &out, &errb).Run(append([]string{"oidkit"}, args...))
-	return code, out.String(), errb.String()
-}
-
 func TestAppUnknownCommandsAndUsage(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -37,14 +29,14 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 		{[]string{}, ExitOK, ""},
 	}
 	for _, c := range cases {
-		code, _, errOut := runIDCmd(t, "", c.args...)
+		_, errOut, code := runApp(t, t.Context(), "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.err) {
 			t.Errorf("oidkit %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.err)
 		}
 	}
 	// A bad value in an environment variable names the variable too.
 	t.Setenv("OIDKIT_TIMEOUT", "soon")
-	code, _, errOut := runIDCmd(t, "", "seed", "-n", "1")
+	_, errOut, code := runApp(t, t.Context(), "", "seed", "-n", "1")
 	if code != ExitUsage || !strings.Contains(errOut, `seed: --timeout "soon" (from OIDKIT_TIMEOUT): expected a duration such as 10s`) {
 		t.Errorf("OIDKIT_TIMEOUT=soon: exit %d, stderr %q", code, errOut)
 	}
@@ -59,7 +51,7 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 // TestRootHelpListsEveryEnvVar keeps the environment section of 'oidkit
 // --help' in step with the flags: every variable a flag reads is listed.
 func TestRootHelpListsEveryEnvVar(t *testing.T) {
-	code, help, _ := runIDCmd(t, "", "--help")
+	help, _, code := runApp(t, t.Context(), "", "--help")
 	if code != ExitOK {
 		t.Fatalf("oidkit --help: exit %d", code)
 	}
@@ -85,5 +77,30 @@ func TestRootHelpListsEveryEnvVar(t *testing.T) {
 	walk(NewApp(nil, io.Discard, io.Discard).app.Commands)
 	if seen < 6 {
 		t.Errorf("found %d environment variables on the flags; want at least the 6 documented", seen)
+	}
+}
+
+// Exit codes come from where an error is made: an action's error without
+// one is a run-time failure, a flag the library refuses is bad usage, and
+// so is a missing required flag, which the library reports itself.
+func TestExitCodesByOrigin(t *testing.T) {
+	a := NewApp(nil, io.Discard, io.Discard)
+	raw := &ucli.Command{Name: "raw", Action: func(*ucli.Context) error { return io.ErrUnexpectedEOF }}
+	req := &ucli.Command{Name: "req", Flags: []ucli.Flag{&ucli.StringFlag{Name: "must", Required: true}}, Action: func(*ucli.Context) error { return nil }}
+	classifyErrors(raw)
+	classifyErrors(req)
+	a.app.Commands = append(a.app.Commands, raw, req)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"raw"}, ExitFailure},
+		{[]string{"raw", "--bogus"}, ExitUsage},
+		{[]string{"req"}, ExitUsage},
+		{[]string{"req", "--must", "x"}, ExitOK},
+	} {
+		if code := a.Run(append([]string{"oidkit"}, c.args...)); code != c.code {
+			t.Errorf("oidkit %v: exit %d, want %d", c.args, code, c.code)
+		}
 	}
 }

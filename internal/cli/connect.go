@@ -19,16 +19,6 @@ import (
 	"github.com/oidkit/oidkit/rules"
 )
 
-// connFlags are the flags of every command that talks to a database. Each
-// reads an environment variable too.
-func connFlags() []ucli.Flag {
-	return []ucli.Flag{
-		&ucli.StringFlag{Name: "uri", EnvVars: []string{"OIDKIT_URI"}, Usage: "MongoDB connection string; empty means the embedded server"},
-		&ucli.StringFlag{Name: "data-dir", EnvVars: []string{"OIDKIT_DATA_DIR"}, Value: mongoserver.DefaultDataDir, Usage: "data directory of the embedded server"},
-		&ucli.DurationFlag{Name: "timeout", EnvVars: []string{"OIDKIT_TIMEOUT"}, Value: 10 * time.Second, Usage: "give up on an unreachable or unresponsive server after this long"},
-	}
-}
-
 // target is a connected database: a server given by --uri, or the embedded one.
 type target struct {
 	Client   *mongo.Client
@@ -51,7 +41,7 @@ const existingDataDir targetOption = 1
 // fast with a message naming it. No error it returns shows a password of the
 // connection string.
 func openTarget(ctx context.Context, c *ucli.Context, opts ...targetOption) (*target, error) {
-	uri := strings.TrimSpace(c.String("uri"))
+	uri := strings.TrimSpace(c.String(flagURI))
 	t, err := connectTarget(ctx, c, uri, opts)
 	if err != nil {
 		return nil, redactError(err, uri)
@@ -60,16 +50,16 @@ func openTarget(ctx context.Context, c *ucli.Context, opts ...targetOption) (*ta
 }
 
 func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []targetOption) (*target, error) {
-	timeout := c.Duration("timeout")
+	timeout := c.Duration(flagTimeout)
 	if timeout <= 0 {
-		return nil, usageErrorf("--timeout %v: expected a positive duration such as 10s", timeout)
+		return nil, usageErrorf("%s %v: expected a positive duration such as 10s", arg(flagTimeout), timeout)
 	}
 	t := &target{Timeout: timeout}
 	if uri == "" {
-		dir := c.String("data-dir")
+		dir := c.String(flagDataDir)
 		if slices.Contains(topts, existingDataDir) {
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-				return nil, usageErrorf("--data-dir %q: no such directory; expected the data directory of an earlier seed or load", dir)
+				return nil, usageErrorf("%s %q: no such directory; expected the data directory of an earlier seed or load", arg(flagDataDir), dir)
 			}
 		}
 		srv, err := startEmbedded(dir)
@@ -77,10 +67,10 @@ func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []tar
 			return nil, err
 		}
 		t.server, t.Embedded, uri = srv, true, srv.URI()
-		t.Display = fmt.Sprintf("embedded server (data in %s)", c.String("data-dir"))
+		t.Display = fmt.Sprintf("embedded server (data in %s)", c.String(flagDataDir))
 	} else {
 		if !strings.HasPrefix(uri, "mongodb://") && !strings.HasPrefix(uri, "mongodb+srv://") {
-			return nil, usageErrorf("--uri %q: expected a connection string starting with mongodb:// or mongodb+srv://", MaskURI(uri))
+			return nil, usageErrorf("%s %q: expected a connection string starting with mongodb:// or mongodb+srv://", arg(flagURI), MaskURI(uri))
 		}
 		t.Display = MaskURI(uri)
 	}
@@ -90,12 +80,12 @@ func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []tar
 		SetTimeout(timeout)
 	if err := opts.Validate(); err != nil {
 		t.Close()
-		return nil, usageErrorf("--uri %q: %v", t.Display, err)
+		return nil, usageErrorf("%s %q: %v", arg(flagURI), t.Display, err)
 	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		t.Close()
-		return nil, usageErrorf("--uri %q: %v", t.Display, err)
+		return nil, usageErrorf("%s %q: %v", arg(flagURI), t.Display, err)
 	}
 	t.Client = client
 	pctx, cancel := context.WithTimeout(ctx, timeout)
@@ -123,11 +113,11 @@ func startEmbedded(dir string) (*mongoserver.Server, error) {
 
 // lockedMessage names the holder of a data directory and the two ways on.
 func lockedMessage(le *mongoserver.LockedError) error {
-	reach := "the --uri mongodb://HOST:PORT printed by a running oidkit server over it"
+	reach := "the " + arg(flagURI) + " mongodb://HOST:PORT printed by a running oidkit server over it"
 	if le.URI != "" {
-		reach = "--uri " + le.URI + " if that is a running oidkit server"
+		reach = arg(flagURI) + " " + le.URI + " if that is a running oidkit server"
 	}
-	return fmt.Errorf("%w; only one server may use a data directory at a time: use %s, or another --data-dir", le, reach)
+	return fmt.Errorf("%w; only one server may use a data directory at a time: use %s, or another %s", le, reach, arg(flagDataDir))
 }
 
 // describeConnError says why a server could not be used, naming it.
@@ -139,7 +129,7 @@ func describeConnError(display string, timeout time.Duration, err error) error {
 	case strings.Contains(err.Error(), "auth"):
 		return fmt.Errorf("authentication failed for %s: %v", display, err)
 	case errors.Is(err, context.DeadlineExceeded) || mongo.IsTimeout(err) || strings.Contains(err.Error(), "server selection"):
-		return fmt.Errorf("server %s unreachable within --timeout %v: %v", display, timeout, err)
+		return fmt.Errorf("server %s unreachable within %s %v: %v", display, arg(flagTimeout), timeout, err)
 	}
 	return fmt.Errorf("server %s: %v", display, err)
 }

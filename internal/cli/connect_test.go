@@ -60,7 +60,7 @@ func TestConnectURIErrorsHidePassword(t *testing.T) {
 	for _, uri := range uris {
 		for _, cmd := range commands {
 			args := append(append([]string{}, cmd.words...), "--timeout", "300ms", "--uri", uri)
-			code, out, errOut := runSeedCmd(t, append(args, cmd.args...)...)
+			out, errOut, code := runApp(t, t.Context(), "", append(args, cmd.args...)...)
 			if code == ExitOK || strings.Contains(out+errOut, leakMark) || !strings.Contains(errOut, "****") {
 				t.Errorf("%v --uri %s: exit %d, output %q %q; want a failure with the password masked", cmd, uri, code, out, errOut)
 			}
@@ -68,7 +68,7 @@ func TestConnectURIErrorsHidePassword(t *testing.T) {
 	}
 	// The environment variable goes through the same path.
 	t.Setenv("OIDKIT_URI", uris[0])
-	code, out, errOut := runSeedCmd(t, "seed", "-n", "1")
+	out, errOut, code := runApp(t, t.Context(), "", "seed", "-n", "1")
 	if code == ExitOK || strings.Contains(out+errOut, leakMark) || !strings.Contains(errOut, "****") {
 		t.Errorf("seed with OIDKIT_URI=%s: exit %d, output %q %q", uris[0], code, out, errOut)
 	}
@@ -93,7 +93,7 @@ func TestMaskURI(t *testing.T) {
 // and creates nothing.
 func TestConnectMissingDataDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nope")
-	code, _, errOut := runSeedCmd(t, "verify", "db", "--seed", "1", "--data-dir", dir)
+	_, errOut, code := runApp(t, t.Context(), "", "verify", "db", "--seed", "1", "--data-dir", dir)
 	if code != ExitUsage || !strings.Contains(errOut, dir) {
 		t.Errorf("verify db --data-dir %s: exit %d, stderr %q; want exit 2 naming the directory", dir, code, errOut)
 	}
@@ -125,7 +125,7 @@ func appProcess(args ...string) *exec.Cmd {
 // process) fails at once naming the server, and the server's data is intact.
 func TestLockTwoProcesses(t *testing.T) {
 	dir := t.TempDir()
-	if code, out, errOut := runSeedCmd(t, "seed", "--data-dir", dir, "--seed", "5", "-n", "50", "--quiet"); code != ExitOK {
+	if out, errOut, code := runApp(t, t.Context(), "", "seed", "--data-dir", dir, "--seed", "5", "-n", "50", "--quiet"); code != ExitOK {
 		t.Fatalf("seed: %d %s %s", code, out, errOut)
 	}
 	server := appProcess("server", "--listen", "127.0.0.1:0", "--data-dir", dir)
@@ -158,7 +158,7 @@ func TestLockTwoProcesses(t *testing.T) {
 		}
 	}
 	// A second server on the same directory is refused the same way.
-	if code, _, errOut := runSeedCmd(t, "server", "--listen", "127.0.0.1:0", "--data-dir", dir); code != ExitFailure || !strings.Contains(errOut, fmt.Sprint(server.Process.Pid)) {
+	if _, errOut, code := runApp(t, t.Context(), "", "server", "--listen", "127.0.0.1:0", "--data-dir", dir); code != ExitFailure || !strings.Contains(errOut, fmt.Sprint(server.Process.Pid)) {
 		t.Errorf("second server: exit %d, stderr %q", code, errOut)
 	}
 

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -19,10 +17,10 @@ import (
 
 func (a *App) fixturesCommand() *ucli.Command {
 	flags := append(planFlags(),
-		&ucli.StringFlag{Name: "mode", Value: "relaxed", Usage: "Extended JSON mode: relaxed or canonical"},
-		&ucli.BoolFlag{Name: "array", Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"},
-		&ucli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"},
-		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+		&ucli.StringFlag{Name: flagMode, Value: "relaxed", Usage: "Extended JSON mode: relaxed or canonical"},
+		&ucli.BoolFlag{Name: flagArray, Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"},
+		&ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: "output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"},
+		quietFlag("no progress bar"),
 	)
 	return &ucli.Command{
 		Name:      "fixtures",
@@ -43,12 +41,12 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("fixtures: unexpected argument %q; see oidkit fixtures --help", c.Args().First())
 	}
-	mode, err := fixtures.ParseMode(c.String("mode"))
+	mode, err := fixtures.ParseMode(c.String(flagMode))
 	if err != nil {
-		return usageErrorf("--mode %q: expected relaxed or canonical", c.String("mode"))
+		return usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
 	}
 	opts := fixtures.Options{Mode: mode}
-	if c.Bool("array") {
+	if c.Bool(flagArray) {
 		opts.Layout = fixtures.Array
 	}
 	ds, err := datasetFromFlags(c)
@@ -56,22 +54,21 @@ func (a *App) runFixtures(c *ucli.Context) error {
 		return err
 	}
 	cols := ds.Written()
-	out := c.String("out")
-	if c.IsSet("out") && strings.TrimSpace(out) == "" {
+	out := c.String(flagOut)
+	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
 		// --out "$UNSET" would otherwise pour the documents onto the terminal.
-		return usageErrorf("--out %q: expected a file or directory name (leave --out out for standard output)", out)
+		return usageErrorf("%s %q: expected a file or directory name (leave %[1]s out for standard output)", arg(flagOut), out)
 	}
-	if c.String("plan") != "" && out == "" {
-		return usageErrorf("--plan %q writes one file per collection: expected --out DIR", c.String("plan"))
+	if c.String(flagPlan) != "" && out == "" {
+		return usageErrorf("%s %q writes one file per collection: expected %s DIR", arg(flagPlan), c.String(flagPlan), arg(flagOut))
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	showProgress := !c.Bool("quiet") && isTerminal(a.stderr)
+	ctx := c.Context
+	showProgress := a.showProgress(c)
 
 	if out == "" {
 		if len(cols) != 1 {
-			return usageErrorf("%d collections to write: expected --out DIR", len(cols))
+			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
 		}
 		w := fixtures.NewWriter(a.stdout, opts)
 		if err := a.writeCollection(ctx, w, cols[0], showProgress); err != nil {
@@ -87,19 +84,19 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	// it names an existing directory; otherwise it is the file.
 	paths := make([]string, len(cols))
 	fi, statErr := os.Stat(out)
-	if c.String("plan") != "" || (statErr == nil && fi.IsDir()) {
+	if c.String(flagPlan) != "" || (statErr == nil && fi.IsDir()) {
 		if statErr == nil && !fi.IsDir() {
-			return usageErrorf("--out %q: expected a directory for --plan, found a file", out)
+			return usageErrorf("%s %q: expected a directory for %s, found a file", arg(flagOut), out, arg(flagPlan))
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
-			return failuref("--out %q: %v", out, err)
+			return failuref("%s %q: %v", arg(flagOut), out, err)
 		}
 		for i, col := range cols {
 			paths[i] = filepath.Join(out, col.Name()+opts.Layout.Ext())
 		}
 	} else {
 		if len(cols) != 1 {
-			return usageErrorf("--out %q: %d collections to write: expected a directory", out, len(cols))
+			return usageErrorf("%s %q: %d collections to write: expected a directory", arg(flagOut), out, len(cols))
 		}
 		paths[0] = out
 	}
@@ -114,7 +111,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	for _, p := range paths {
 		f, err := fixtures.Create(p, opts)
 		if err != nil {
-			return usageErrorf("--out %q: %v", out, err)
+			return usageErrorf("%s %q: %v", arg(flagOut), out, err)
 		}
 		files = append(files, f)
 	}

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,21 +17,14 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-func runFixturesCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := NewApp(strings.NewReader(stdin), &out, &errb).Run(append([]string{"oidkit"}, args...))
-	return code, out.String(), errb.String()
-}
-
 // `oidkit fixtures --seed 1 -n 100` prints valid Extended JSON, the same on
 // every run, and nothing else.
 func TestFixturesDeterministic(t *testing.T) {
-	code, first, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "100")
+	first, errOut, code := runApp(t, t.Context(), "", "fixtures", "--seed", "1", "-n", "100")
 	if code != ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	_, second, _ := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "100")
+	second, _, _ := runApp(t, t.Context(), "", "fixtures", "--seed", "1", "-n", "100")
 	if first != second {
 		t.Fatal("two runs with --seed 1 differ")
 	}
@@ -55,12 +46,12 @@ func TestFixturesDeterministic(t *testing.T) {
 	if len(ids) != 100 {
 		t.Errorf("%d distinct _id values", len(ids))
 	}
-	_, other, _ := runFixturesCmd(t, "", "fixtures", "--seed", "2", "-n", "100")
+	other, _, _ := runApp(t, t.Context(), "", "fixtures", "--seed", "2", "-n", "100")
 	if other == first {
 		t.Error("--seed 2 gives the same documents as --seed 1")
 	}
-	_, unseeded1, _ := runFixturesCmd(t, "", "fixtures", "-n", "5")
-	_, unseeded2, _ := runFixturesCmd(t, "", "fixtures", "-n", "5")
+	unseeded1, _, _ := runApp(t, t.Context(), "", "fixtures", "-n", "5")
+	unseeded2, _, _ := runApp(t, t.Context(), "", "fixtures", "-n", "5")
 	if unseeded1 == unseeded2 {
 		t.Error("two unseeded runs are identical")
 	}
@@ -78,7 +69,7 @@ func TestFixturesMatchSeedDocuments(t *testing.T) {
 		// 1500 documents: more than one batch of the stream, so more than one
 		// generator.
 		base := append([]string{"fixtures", "--seed", "7", "-n", "1500"}, args...)
-		code, out, errOut := runFixturesCmd(t, "", base...)
+		out, errOut, code := runApp(t, t.Context(), "", base...)
 		if code != ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
@@ -112,17 +103,17 @@ func TestFixturesMatchSeedDocuments(t *testing.T) {
 func TestFixturesOutFiles(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "people.ndjson")
-	code, out, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "30", "--out", file)
+	out, errOut, code := runApp(t, t.Context(), "", "fixtures", "--seed", "1", "-n", "30", "--out", file)
 	if code != ExitOK || !strings.Contains(out, file+": 30 documents") || errOut != "" {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	_, stdout, _ := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "30")
+	stdout, _, _ := runApp(t, t.Context(), "", "fixtures", "--seed", "1", "-n", "30")
 	if b, _ := os.ReadFile(file); string(b) != stdout {
 		t.Error("--out file differs from standard output")
 	}
 
 	plan := filepath.Join(dir, "shop")
-	code, out, errOut = runFixturesCmd(t, "", "fixtures", "--plan", "shop", "-n", "20", "--seed", "3", "--array", "--out", plan)
+	out, errOut, code = runApp(t, t.Context(), "", "fixtures", "--plan", "shop", "-n", "20", "--seed", "3", "--array", "--out", plan)
 	if code != ExitOK {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
@@ -131,7 +122,7 @@ func TestFixturesOutFiles(t *testing.T) {
 		t.Fatalf("plan directory holds %v", names)
 	}
 	// An existing directory as --out gets <collection>.ndjson.
-	code, _, errOut = runFixturesCmd(t, "", "fixtures", "--kind", "product", "-n", "3", "--out", dir)
+	_, errOut, code = runApp(t, t.Context(), "", "fixtures", "--kind", "product", "-n", "3", "--out", dir)
 	if code != ExitOK {
 		t.Fatalf("dir: exit %d %s", code, errOut)
 	}
@@ -172,7 +163,7 @@ func TestFixturesErrors(t *testing.T) {
 		{[]string{"-n", "2", "-o", " "}, `--out " "`},
 	}
 	for _, c := range cases {
-		code, out, errOut := runFixturesCmd(t, "", append([]string{"fixtures"}, c.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"fixtures"}, c.args...)...)
 		if code != ExitUsage || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
 		}
@@ -204,59 +195,53 @@ func datasetFor(t *testing.T, args []string) *seed.Dataset {
 	return ds
 }
 
-// TestFixturesHelperProcess runs the app in a child process for
-// TestFixturesInterrupted; it does nothing in a normal test run.
-func TestFixturesHelperProcess(t *testing.T) {
-	if os.Getenv("OIDKIT_FIXTURES_HELPER") != "1" {
-		return
-	}
-	args := strings.Split(os.Getenv("OIDKIT_FIXTURES_ARGS"), "\x1f")
-	os.Exit(NewApp(os.Stdin, os.Stdout, os.Stderr).Run(append([]string{"oidkit"}, args...)))
-}
-
-// An interrupted run leaves neither the file nor its temporary file.
+// An interrupted run (main cancels the context on SIGINT and SIGTERM) fails
+// with exit 1 and leaves neither the file nor its temporary file.
 func TestFixturesInterrupted(t *testing.T) {
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		dir := t.TempDir()
-		out := filepath.Join(dir, "big.ndjson")
-		_ = os.WriteFile(out, []byte("previous\n"), 0o644)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFixturesHelperProcess$")
-		cmd.Env = append(os.Environ(), "OIDKIT_FIXTURES_HELPER=1",
-			"OIDKIT_FIXTURES_ARGS="+strings.Join([]string{"fixtures", "--seed", "1", "-n", "100000000", "--out", out}, "\x1f"))
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait until the temporary file holds something.
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			matches, _ := filepath.Glob(filepath.Join(dir, ".big.ndjson.tmp-*"))
-			if len(matches) == 1 {
-				if fi, err := os.Stat(matches[0]); err == nil && fi.Size() > 0 {
-					break
-				}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "big.ndjson")
+	if err := os.WriteFile(out, []byte("previous\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	type result struct {
+		stderr string
+		code   int
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, stderr, code := runApp(t, ctx, "", "fixtures", "--seed", "1", "-n", "100000000", "--out", out)
+		done <- result{stderr, code}
+	}()
+	// Wait until the temporary file holds something.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		matches, _ := filepath.Glob(filepath.Join(dir, ".big.ndjson.tmp-*"))
+		if len(matches) == 1 {
+			if fi, err := os.Stat(matches[0]); err == nil && fi.Size() > 0 {
+				break
 			}
-			if time.Now().After(deadline) {
-				_ = cmd.Process.Kill()
-				t.Fatalf("no temporary file appeared; stderr %s", stderr.String())
-			}
-			time.Sleep(20 * time.Millisecond)
 		}
-		if err := cmd.Process.Signal(sig); err != nil {
-			t.Fatal(err)
+		select {
+		case r := <-done:
+			t.Fatalf("finished before it was interrupted: exit %d, stderr %q", r.code, r.stderr)
+		case <-time.After(20 * time.Millisecond):
 		}
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != ExitFailure || !strings.Contains(stderr.String(), "interrupted after") {
-			t.Fatalf("%v: %v, stderr %q", sig, err, stderr.String())
+		if time.Now().After(deadline) {
+			t.Fatal("no temporary file appeared")
 		}
-		if names := listDir(t, dir); len(names) != 1 || names[0] != "big.ndjson" {
-			t.Fatalf("%v: directory holds %v", sig, names)
-		}
-		if b, _ := os.ReadFile(out); string(b) != "previous\n" {
-			t.Fatalf("%v: the existing file changed", sig)
-		}
+	}
+	cancel()
+	r := <-done
+	if r.code != ExitFailure || !strings.Contains(r.stderr, "interrupted after") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and \"interrupted after\"", r.code, r.stderr)
+	}
+	if names := listDir(t, dir); len(names) != 1 || names[0] != "big.ndjson" {
+		t.Fatalf("directory holds %v", names)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "previous\n" {
+		t.Fatal("the existing file changed")
 	}
 }
 

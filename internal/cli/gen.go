@@ -25,10 +25,10 @@ func (a *App) genCommand() *ucli.Command {
 			"With --seed the random value and the counter start derive from the seed, and the time\n" +
 			"is --at or, without it, 2024-01-01T00:00:00Z: the output is identical on every run.",
 		Flags: []ucli.Flag{
-			&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 1, Usage: "number of IDs (0 to 16777216)"},
-			&ucli.StringFlag{Name: "at", Usage: "timestamp of every ID, RFC 3339 or Unix seconds (default: the clock; with --seed: 2024-01-01T00:00:00Z)"},
-			&ucli.StringFlag{Name: "seed", Aliases: []string{"s"}, Usage: "unsigned integer seed for identical output on every run"},
-			&ucli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "hex", Usage: `output format: hex (24 characters) or ejson ({"$oid":"..."})`},
+			countFlag(1, "number of IDs (0 to 16777216)"),
+			&ucli.StringFlag{Name: flagAt, Usage: "timestamp of every ID, RFC 3339 or Unix seconds (default: the clock; with --seed: 2024-01-01T00:00:00Z)"},
+			&ucli.StringFlag{Name: flagSeed, Aliases: []string{aliasSeed}, Usage: "unsigned integer seed for identical output on every run"},
+			&ucli.StringFlag{Name: flagFormat, Aliases: []string{aliasFormat}, Value: "hex", Usage: `output format: hex (24 characters) or ejson ({"$oid":"..."})`},
 		},
 		Action: a.runGen,
 	}
@@ -48,18 +48,18 @@ func seededGenerator(s uint64) *oid.Generator {
 
 func (a *App) runGen(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("gen: unexpected argument %q; the count is -n N", c.Args().First())
+		return usageErrorf("gen: unexpected argument %q; the count is %s N", c.Args().First(), arg(flagCount))
 	}
-	n := c.Int64("n")
+	n := c.Int64(flagCount)
 	if n < 0 || n > maxGen {
-		return usageErrorf("-n %d: expected a count from 0 to %d (IDs of one run share a random value, so more would repeat)", n, maxGen)
+		return usageErrorf("%s %d: expected a count from 0 to %d (IDs of one run share a random value, so more would repeat)", arg(flagCount), n, maxGen)
 	}
-	format := c.String("format")
+	format := c.String(flagFormat)
 	if format != "hex" && format != "ejson" {
-		return usageErrorf("--format %q: expected hex or ejson", format)
+		return usageErrorf("%s %q: expected hex or ejson", arg(flagFormat), format)
 	}
 	g := oid.NewGenerator(oid.Config{})
-	seeded := c.IsSet("seed")
+	seeded := c.IsSet(flagSeed)
 	if seeded {
 		s, err := parseSeedFlag(c)
 		if err != nil {
@@ -68,8 +68,8 @@ func (a *App) runGen(c *ucli.Context) error {
 		g = seededGenerator(s)
 	}
 	var at time.Time
-	if c.IsSet("at") {
-		t, err := parseTime("at", c.String("at"))
+	if c.IsSet(flagAt) {
+		t, err := parseTime(flagAt, c.String(flagAt))
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func (a *App) runGen(c *ucli.Context) error {
 		if at.IsZero() {
 			g.Fill(batch)
 		} else if err := g.FillWithTime(batch, at); err != nil {
-			return usageErrorf("--at %q: %v", c.String("at"), err)
+			return usageErrorf("%s %q: %v", arg(flagAt), c.String(flagAt), err)
 		}
 		for _, id := range batch {
 			line = line[:0]

@@ -14,7 +14,7 @@ import (
 
 func TestGenDefault(t *testing.T) {
 	before := time.Now().Unix()
-	code, out, errOut := runIDCmd(t, "", "gen", "-n", "1000")
+	out, errOut, code := runApp(t, t.Context(), "", "gen", "-n", "1000")
 	after := time.Now().Unix()
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -40,16 +40,16 @@ func TestGenDefault(t *testing.T) {
 			t.Fatalf("line %d %s: random, counter or time off (first %s)", i, id, first)
 		}
 	}
-	code, out, _ = runIDCmd(t, "", "gen")
+	out, _, code = runApp(t, t.Context(), "", "gen")
 	if code != 0 || len(out) != 25 {
 		t.Errorf("gen without -n: %q", out)
 	}
 }
 
 func TestGenSeededIsIdentical(t *testing.T) {
-	_, a, _ := runIDCmd(t, "", "gen", "-n", "5", "--seed", "7", "--at", "1700000000")
-	_, b, _ := runIDCmd(t, "", "gen", "-n", "5", "--at", "2023-11-14T22:13:20Z", "--seed", "7")
-	_, c, _ := runIDCmd(t, "", "gen", "-n", "5", "--seed", "8", "--at", "1700000000")
+	a, _, _ := runApp(t, t.Context(), "", "gen", "-n", "5", "--seed", "7", "--at", "1700000000")
+	b, _, _ := runApp(t, t.Context(), "", "gen", "-n", "5", "--at", "2023-11-14T22:13:20Z", "--seed", "7")
+	c, _, _ := runApp(t, t.Context(), "", "gen", "-n", "5", "--seed", "8", "--at", "1700000000")
 	if a != b || a == c || !strings.HasPrefix(a, "6553f100") {
 		t.Fatalf("seeded output:\n%s\n%s\n%s", a, b, c)
 	}
@@ -59,19 +59,19 @@ func TestGenSeededIsIdentical(t *testing.T) {
 		t.Errorf("--seed 7 --at 1700000000 gave\n%s, want it to start with\n%s", a, want)
 	}
 	// --seed without --at uses the fixed base 2024-01-01T00:00:00Z.
-	_, d, _ := runIDCmd(t, "", "gen", "-n", "2", "--seed", "7")
+	d, _, _ := runApp(t, t.Context(), "", "gen", "-n", "2", "--seed", "7")
 	if d != "65920080565d24a1ed57220e\n65920080565d24a1ed57220f\n" {
 		t.Errorf("--seed 7: %q", d)
 	}
 	// --at without --seed: the time is fixed, the random value is not.
-	_, e, _ := runIDCmd(t, "", "gen", "-n", "1", "--at", "0")
+	e, _, _ := runApp(t, t.Context(), "", "gen", "-n", "1", "--at", "0")
 	if !strings.HasPrefix(e, "00000000") || strings.HasPrefix(e, "00000000565d24a1ed") {
 		t.Errorf("--at 0: %q", e)
 	}
 }
 
 func TestGenEJSON(t *testing.T) {
-	code, out, _ := runIDCmd(t, "", "gen", "-n", "3", "--seed", "1", "--format", "ejson")
+	out, _, code := runApp(t, t.Context(), "", "gen", "-n", "3", "--seed", "1", "--format", "ejson")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if code != 0 || len(lines) != 3 {
 		t.Fatalf("exit %d: %q", code, out)
@@ -90,7 +90,7 @@ func TestGenEJSON(t *testing.T) {
 
 // Batches of 4,096 join without a gap: counters stay consecutive across them.
 func TestGenAcrossBatches(t *testing.T) {
-	_, out, _ := runIDCmd(t, "", "gen", "-n", "10000", "--seed", "3")
+	out, _, _ := runApp(t, t.Context(), "", "gen", "-n", "10000", "--seed", "3")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	for i := 1; i < len(lines); i++ {
 		a, b := oid.MustParse(lines[i-1]), oid.MustParse(lines[i])
@@ -116,12 +116,12 @@ func TestGenBadInput(t *testing.T) {
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, c := range cases {
-		code, out, errOut := runIDCmd(t, "", append([]string{"gen"}, c.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"gen"}, c.args...)...)
 		if code != ExitUsage || out != "" || !strings.Contains(errOut, c.err) || strings.Contains(errOut, "panic") {
 			t.Errorf("gen %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.err)
 		}
 	}
-	code, out, _ := runIDCmd(t, "", "gen", "-n", "0")
+	out, _, code := runApp(t, t.Context(), "", "gen", "-n", "0")
 	if code != 0 || out != "" {
 		t.Errorf("-n 0: %d %q", code, out)
 	}

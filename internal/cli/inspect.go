@@ -23,7 +23,7 @@ func (a *App) inspectCommand() *ucli.Command {
 ObjectId("..."), {"$oid":"..."}. Bad IDs are reported on stderr and the others still
 decoded; the exit code is then 2.`,
 		Flags: []ucli.Flag{
-			&ucli.BoolFlag{Name: "json", Usage: `one JSON object per line: {"id","timestamp","unix","random","counter"}`},
+			jsonFlag(`one JSON object per line: {"id","timestamp","unix","random","counter"}`),
 		},
 		Action: a.runInspect,
 	}
@@ -31,7 +31,7 @@ decoded; the exit code is then 2.`,
 
 func (a *App) runInspect(c *ucli.Context) error {
 	w := bufio.NewWriter(a.stdout)
-	asJSON := c.Bool("json")
+	asJSON := c.Bool(flagJSON)
 	var bad []string
 	var line []byte
 	handle := func(arg string) {

@@ -14,7 +14,7 @@ func TestInspectJSONExact(t *testing.T) {
 	want := `{"id":"507f1f77bcf86cd799439011","timestamp":"2012-10-17T21:13:27Z","unix":1350508407,"random":"bcf86cd799","counter":4427793}` + "\n"
 	for _, in := range []string{"507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011", `ObjectId("507f1f77bcf86cd799439011")`,
 		`ObjectID("507f1f77bcf86cd799439011")`, `{"$oid":"507f1f77bcf86cd799439011"}`, `"507f1f77bcf86cd799439011"`} {
-		code, out, errOut := runIDCmd(t, "", "inspect", "--json", in)
+		out, errOut, code := runApp(t, t.Context(), "", "inspect", "--json", in)
 		if code != 0 || out != want || errOut != "" {
 			t.Errorf("inspect --json %s: exit %d\n%s%s", in, code, out, errOut)
 		}
@@ -23,7 +23,7 @@ func TestInspectJSONExact(t *testing.T) {
 
 func TestInspectEdgesAgainstDriver(t *testing.T) {
 	for _, h := range []string{"000000000000000000000000", "ffffffffffffffffffffffff", "7fffffff0000000000000000", "800000000000000000ffffff"} {
-		_, out, _ := runIDCmd(t, "", "inspect", "--json", h)
+		out, _, _ := runApp(t, t.Context(), "", "inspect", "--json", h)
 		var got struct {
 			ID        string
 			Timestamp string
@@ -44,7 +44,7 @@ func TestInspectEdgesAgainstDriver(t *testing.T) {
 }
 
 func TestInspectText(t *testing.T) {
-	code, out, _ := runIDCmd(t, "", "inspect", "507f1f77bcf86cd799439011")
+	out, _, code := runApp(t, t.Context(), "", "inspect", "507f1f77bcf86cd799439011")
 	want := "507f1f77bcf86cd799439011  time 2012-10-17T21:13:27Z  unix 1350508407  random bcf86cd799  counter 4427793\n"
 	if code != 0 || out != want {
 		t.Errorf("exit %d: %q", code, out)
@@ -53,14 +53,14 @@ func TestInspectText(t *testing.T) {
 
 func TestInspectStdin(t *testing.T) {
 	in := "507f1f77bcf86cd799439011\r\n\n  6553f1003f2a91c8d4003039  \n"
-	code, out, errOut := runIDCmd(t, in, "inspect", "--json")
+	out, errOut, code := runApp(t, t.Context(), in, "inspect", "--json")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if code != 0 || len(lines) != 2 || errOut != "" || !strings.Contains(lines[1], `"unix":1700000000,"random":"3f2a91c8d4","counter":12345`) {
 		t.Errorf("exit %d: %q %q", code, out, errOut)
 	}
 	// gen | inspect round trip.
-	_, gen, _ := runIDCmd(t, "", "gen", "-n", "50", "--seed", "9", "--at", "1700000000")
-	code, out, _ = runIDCmd(t, gen, "inspect", "--json")
+	gen, _, _ := runApp(t, t.Context(), "", "gen", "-n", "50", "--seed", "9", "--at", "1700000000")
+	out, _, code = runApp(t, t.Context(), gen, "inspect", "--json")
 	if code != 0 || strings.Count(out, `"timestamp":"2023-11-14T22:13:20Z"`) != 50 {
 		t.Errorf("gen | inspect: exit %d\n%s", code, out)
 	}
@@ -85,13 +85,13 @@ func TestInspectBadInput(t *testing.T) {
 		{nil, "\n  \n\t\n", "no ID given"},
 	}
 	for _, c := range cases {
-		code, _, errOut := runIDCmd(t, c.stdin, append([]string{"inspect"}, c.args...)...)
+		_, errOut, code := runApp(t, t.Context(), c.stdin, append([]string{"inspect"}, c.args...)...)
 		if code != ExitUsage || !strings.Contains(errOut, c.err) || strings.Contains(errOut, "panic") {
 			t.Errorf("inspect %v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.err)
 		}
 	}
 	// Good IDs are still decoded around a bad one.
-	code, out, errOut := runIDCmd(t, "", "inspect", "507f1f77bcf86cd799439011", "bad", "6553f1003f2a91c8d4003039")
+	out, errOut, code := runApp(t, t.Context(), "", "inspect", "507f1f77bcf86cd799439011", "bad", "6553f1003f2a91c8d4003039")
 	if code != ExitUsage || strings.Count(out, "\n") != 2 || !strings.Contains(errOut, `"bad": length 3`) {
 		t.Errorf("mixed: exit %d, %q, %q", code, out, errOut)
 	}

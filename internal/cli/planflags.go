@@ -18,17 +18,17 @@ import (
 // documents.
 func planFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "db", EnvVars: []string{"OIDKIT_DB"}, Value: seed.DefaultDB, Usage: "database name"},
-		&ucli.StringFlag{Name: "collection", Usage: "collection name (default: the kind's plural, e.g. users, or the template's base name); with --plan, only this collection of the plan"},
-		&ucli.StringFlag{Name: "kind", Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + " (default user)"},
-		&ucli.StringFlag{Name: "template", Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
-		&ucli.StringFlag{Name: "plan", Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
-		&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 1000, Usage: "number of documents (with --plan shop: number of users)"},
-		&ucli.StringFlag{Name: "id", Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
-		&ucli.Int64Flag{Name: "id-start", Value: 1, Usage: "first _id of --id int"},
-		&ucli.StringFlag{Name: "seed", Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
-		&ucli.StringFlag{Name: "at", Usage: "time base, RFC 3339 or Unix seconds (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
-		&ucli.StringFlag{Name: "span", Value: "0s", Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d)"},
+		dbFlag(seed.DefaultDB),
+		&ucli.StringFlag{Name: flagCollection, Usage: "collection name (default: the kind's plural, e.g. users, or the template's base name); with --plan, only this collection of the plan"},
+		&ucli.StringFlag{Name: flagKind, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + " (default user)"},
+		&ucli.StringFlag{Name: flagTemplate, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
+		&ucli.StringFlag{Name: flagPlan, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
+		countFlag(1000, "number of documents (with --plan shop: number of users)"),
+		&ucli.StringFlag{Name: flagID, Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
+		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
+		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
+		&ucli.StringFlag{Name: flagAt, Usage: "time base, RFC 3339 or Unix seconds (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
+		&ucli.StringFlag{Name: flagSpan, Value: "0s", Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d)"},
 	}
 }
 
@@ -37,67 +37,67 @@ func planFlags() []ucli.Flag {
 func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	// An explicitly empty --db or --collection (say, from an unset shell
 	// variable) would silently fall back to the default; refuse it instead.
-	for _, f := range []string{"db", "collection"} {
+	for _, f := range []string{flagDB, flagCollection} {
 		if c.IsSet(f) && strings.TrimSpace(c.String(f)) == "" {
-			return nil, usageErrorf("--%s %q: expected a non-empty name (leave the flag out for the default)", f, c.String(f))
+			return nil, usageErrorf("%s %q: expected a non-empty name (leave the flag out for the default)", arg(f), c.String(f))
 		}
 	}
-	p := &seed.Plan{DB: c.String("db")}
-	if c.IsSet("seed") {
+	p := &seed.Plan{DB: c.String(flagDB)}
+	if c.IsSet(flagSeed) {
 		v, err := parseSeedFlag(c)
 		if err != nil {
 			return nil, err
 		}
 		p.Seed, p.Seeded = v, true
 	}
-	if c.IsSet("at") {
-		t, err := parseTime("at", c.String("at"))
+	if c.IsSet(flagAt) {
+		t, err := parseTime(flagAt, c.String(flagAt))
 		if err != nil {
 			return nil, err
 		}
 		p.At = t
 	}
-	span, err := parseSpan(c.String("span"))
+	span, err := parseSpan(c.String(flagSpan))
 	if err != nil {
 		return nil, err
 	}
 	p.Span = span
 
-	n := c.Int64("n")
+	n := c.Int64(flagCount)
 	if n < 0 || n > seed.MaxCount {
-		return nil, usageErrorf("-n %d: expected a count from 0 to %d", n, seed.MaxCount)
+		return nil, usageErrorf("%s %d: expected a count from 0 to %d", arg(flagCount), n, seed.MaxCount)
 	}
-	kind, tmplPath, planArg := c.String("kind"), c.String("template"), c.String("plan")
+	kind, tmplPath, planArg := c.String(flagKind), c.String(flagTemplate), c.String(flagPlan)
 	switch {
-	case planArg != "" && (c.IsSet("kind") || c.IsSet("template")):
-		return nil, usageErrorf("--plan %q: a plan names its kinds and templates; drop --kind/--template", planArg)
-	case c.IsSet("kind") && c.IsSet("template"):
-		return nil, usageErrorf("--kind %q and --template %q: expected one of them", kind, tmplPath)
+	case planArg != "" && (c.IsSet(flagKind) || c.IsSet(flagTemplate)):
+		return nil, usageErrorf("%s %q: a plan names its kinds and templates; drop %s/%s", arg(flagPlan), planArg, arg(flagKind), arg(flagTemplate))
+	case c.IsSet(flagKind) && c.IsSet(flagTemplate):
+		return nil, usageErrorf("%s %q and %s %q: expected one of them", arg(flagKind), kind, arg(flagTemplate), tmplPath)
 	}
 
 	if planArg != "" {
-		for _, f := range []string{"id", "id-start"} {
+		for _, f := range []string{flagID, flagIDStart} {
 			if c.IsSet(f) {
-				return nil, usageErrorf("--%s %q: a plan sets _id strategies per collection; drop --%s", f, c.String(f), f)
+				return nil, usageErrorf("%s %q: a plan sets _id strategies per collection; drop %s", arg(f), c.String(f), arg(f))
 			}
 		}
 		var pl *seed.Plan
 		if isBuiltinPlan(planArg) {
 			pl, err = seed.BuiltinPlan(planArg, n)
 		} else {
-			if c.IsSet("n") {
-				return nil, usageErrorf("-n %d: plan file %q sets the count of each collection; drop -n", n, planArg)
+			if c.IsSet(flagCount) {
+				return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop %s", arg(flagCount), n, planArg, arg(flagCount))
 			}
 			pl, err = seed.LoadPlan(planArg)
 		}
 		if err != nil {
-			return nil, usageErrorf("--plan %q: %v", planArg, err)
+			return nil, usageErrorf("%s %q: %v", arg(flagPlan), planArg, err)
 		}
-		if !c.IsSet("db") && pl.DB != "" {
+		if !c.IsSet(flagDB) && pl.DB != "" {
 			p.DB = pl.DB
 		}
 		p.Collections = pl.Collections
-		if only := c.String("collection"); only != "" {
+		if only := c.String(flagCollection); only != "" {
 			found := false
 			for k := range p.Collections {
 				if p.Collections[k].Name == only {
@@ -111,19 +111,19 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 				for k, cs := range p.Collections {
 					names[k] = cs.Name
 				}
-				return nil, usageErrorf("--collection %q: plan %q has no such collection; expected one of %s", only, planArg, strings.Join(names, ", "))
+				return nil, usageErrorf("%s %q: plan %q has no such collection; expected one of %s", arg(flagCollection), only, planArg, strings.Join(names, ", "))
 			}
 		}
 	} else {
-		id, err := seed.ParseIDStrategy(c.String("id"))
+		id, err := seed.ParseIDStrategy(c.String(flagID))
 		if err != nil {
-			return nil, usageErrorf("--id %q: %v", c.String("id"), err)
+			return nil, usageErrorf("%s %q: %v", arg(flagID), c.String(flagID), err)
 		}
-		cs := seed.CollectionSpec{Count: n, ID: id, IDStart: c.Int64("id-start")}
+		cs := seed.CollectionSpec{Count: n, ID: id, IDStart: c.Int64(flagIDStart)}
 		if tmplPath != "" {
 			t, err := seed.LoadTemplate(tmplPath)
 			if err != nil {
-				return nil, usageErrorf("--template %q: %v", tmplPath, err)
+				return nil, usageErrorf("%s %q: %v", arg(flagTemplate), tmplPath, err)
 			}
 			cs.Template = t
 		} else {
@@ -132,7 +132,7 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			}
 			cs.Kind = kind
 		}
-		cs.Name = c.String("collection")
+		cs.Name = c.String(flagCollection)
 		if cs.Name == "" {
 			cs.Name = seed.DefaultCollectionName(cs.Kind, cs.Template)
 		}
@@ -170,8 +170,8 @@ func datasetFromFlags(c *ucli.Context) (*seed.Dataset, error) {
 // setting comes from the plan (or its file); otherwise the error's Setting
 // says which flag was wrong.
 func planFlagError(c *ucli.Context, err error) error {
-	if c.String("plan") != "" {
-		return fmt.Errorf("--plan %q: %w", c.String("plan"), err)
+	if c.String(flagPlan) != "" {
+		return fmt.Errorf("%s %q: %w", arg(flagPlan), c.String(flagPlan), err)
 	}
 	var pe *seed.PlanError
 	if !errors.As(err, &pe) {
@@ -179,33 +179,33 @@ func planFlagError(c *ucli.Context, err error) error {
 	}
 	switch pe.Setting {
 	case seed.SettingIDStart:
-		return fmt.Errorf("--id-start %d: %w", c.Int64("id-start"), err)
+		return fmt.Errorf("%s %d: %w", arg(flagIDStart), c.Int64(flagIDStart), err)
 	case seed.SettingID:
-		return fmt.Errorf("--id %q: %w", c.String("id"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagID), c.String(flagID), err)
 	case seed.SettingSpan:
-		return fmt.Errorf("--span %q: %w", c.String("span"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagSpan), c.String(flagSpan), err)
 	case seed.SettingAt:
-		return fmt.Errorf("--at %q: %w", c.String("at"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagAt), c.String(flagAt), err)
 	case seed.SettingTemplate:
-		return fmt.Errorf("--template %q: %w", c.String("template"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagTemplate), c.String(flagTemplate), err)
 	case seed.SettingKind:
-		return fmt.Errorf("--kind %q: %w", c.String("kind"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagKind), c.String(flagKind), err)
 	case seed.SettingCount:
-		return fmt.Errorf("-n %d: %w", c.Int64("n"), err)
+		return fmt.Errorf("%s %d: %w", arg(flagCount), c.Int64(flagCount), err)
 	case seed.SettingCollection:
-		return fmt.Errorf("--collection %q: %w", c.String("collection"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagCollection), c.String(flagCollection), err)
 	case seed.SettingDB:
-		return fmt.Errorf("--db %q: %w", c.String("db"), err)
+		return fmt.Errorf("%s %q: %w", arg(flagDB), c.String(flagDB), err)
 	}
 	return err
 }
 
 // parseSeedFlag reads --seed with seed.ParseSeed.
 func parseSeedFlag(c *ucli.Context) (uint64, error) {
-	v, err := seed.ParseSeed(c.String("seed"))
+	v, err := seed.ParseSeed(c.String(flagSeed))
 	var pe *seed.PlanError
 	if errors.As(err, &pe) {
-		return 0, usageErrorf("--seed %q: %v", c.String("seed"), pe.Err)
+		return 0, usageErrorf("%s %q: %v", arg(flagSeed), c.String(flagSeed), pe.Err)
 	}
 	return v, err
 }
@@ -230,16 +230,16 @@ func parseSpan(s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(t, "d"); ok {
 		n, err := strconv.ParseInt(days, 10, 64)
 		if err != nil || n < 0 || n > 50000 {
-			return 0, usageErrorf("--span %q: expected a duration such as 90m, 72h or 30d (0 to 50000 days)", s)
+			return 0, usageErrorf("%s %q: expected a duration such as 90m, 72h or 30d (0 to 50000 days)", arg(flagSpan), s)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
 	d, err := time.ParseDuration(t)
 	if err != nil || d < 0 {
-		return 0, usageErrorf("--span %q: expected a duration >= 0 such as 90m, 72h or 30d", s)
+		return 0, usageErrorf("%s %q: expected a duration >= 0 such as 90m, 72h or 30d", arg(flagSpan), s)
 	}
 	if d%time.Second != 0 {
-		return 0, usageErrorf("--span %q: expected whole seconds (ObjectID timestamps have 1 s resolution)", s)
+		return 0, usageErrorf("%s %q: expected whole seconds (ObjectID timestamps have 1 s resolution)", arg(flagSpan), s)
 	}
 	return d, nil
 }

@@ -21,9 +21,9 @@ a gap. IDs store whole seconds: a fractional --from is rounded down and a fracti
 --to up, so no ID created inside the window is left out. TIME is RFC 3339 or Unix
 seconds, within 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z.`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "from", Usage: "start of the window, inclusive (RFC 3339 or Unix seconds)"},
-			&ucli.StringFlag{Name: "to", Usage: "end of the window, exclusive (default: no upper bound)"},
-			&ucli.BoolFlag{Name: "filter", Usage: "print only the Extended JSON filter"},
+			&ucli.StringFlag{Name: flagFrom, Usage: "start of the window, inclusive (RFC 3339 or Unix seconds)"},
+			&ucli.StringFlag{Name: flagTo, Usage: "end of the window, exclusive (default: no upper bound)"},
+			&ucli.BoolFlag{Name: flagFilter, Usage: "print only the Extended JSON filter"},
 		},
 		Action: a.runRange,
 	}
@@ -34,12 +34,12 @@ const lastID = "ffffffffffffffffffffffff"
 
 func (a *App) runRange(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("range: unexpected argument %q; expected --from TIME [--to TIME]", c.Args().First())
+		return usageErrorf("range: unexpected argument %q; expected %s TIME [%s TIME]", c.Args().First(), arg(flagFrom), arg(flagTo))
 	}
-	if !c.IsSet("from") {
-		return usageErrorf("range: --from is required: expected --from TIME (RFC 3339 or Unix seconds)")
+	if !c.IsSet(flagFrom) {
+		return usageErrorf("range: %s is required: expected %[1]s TIME (RFC 3339 or Unix seconds)", arg(flagFrom))
 	}
-	from, err := parseTime("from", c.String("from"))
+	from, err := parseTime(flagFrom, c.String(flagFrom))
 	if err != nil {
 		return err
 	}
@@ -49,8 +49,8 @@ func (a *App) runRange(c *ucli.Context) error {
 	filter = append(filter, `"}`...)
 
 	var toLine string
-	if c.IsSet("to") {
-		to, err := parseTime("to", c.String("to"))
+	if c.IsSet(flagTo) {
+		to, err := parseTime(flagTo, c.String(flagTo))
 		if err != nil {
 			return err
 		}
@@ -59,7 +59,7 @@ func (a *App) runRange(c *ucli.Context) error {
 			end++ // round a fractional end up: its second may hold IDs made before it
 		}
 		if end <= lo.Unix() {
-			return usageErrorf("--to %q: expected a time after --from %q (the window is [from, to), whole seconds)", c.String("to"), c.String("from"))
+			return usageErrorf("%s %q: expected a time after %s %q (the window is [from, to), whole seconds)", arg(flagTo), c.String(flagTo), arg(flagFrom), c.String(flagFrom))
 		}
 		if end > oid.MaxTime.Unix() {
 			filter = append(filter, `,"$lte":{"$oid":"`+lastID+`"}`...)
@@ -75,7 +75,7 @@ func (a *App) runRange(c *ucli.Context) error {
 	filter = append(filter, "}}"...)
 
 	w := bufio.NewWriter(a.stdout)
-	if c.Bool("filter") {
+	if c.Bool(flagFilter) {
 		w.Write(filter)
 		w.WriteByte('\n')
 	} else {

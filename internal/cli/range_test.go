@@ -9,7 +9,7 @@ import (
 )
 
 func TestRangeFilter(t *testing.T) {
-	code, out, errOut := runIDCmd(t, "", "range", "--from", "2024-01-01T00:00:00Z", "--to", "2024-01-02T00:00:00Z")
+	out, errOut, code := runApp(t, t.Context(), "", "range", "--from", "2024-01-01T00:00:00Z", "--to", "2024-01-02T00:00:00Z")
 	want := "from    2024-01-01T00:00:00Z  659200800000000000000000  inclusive ($gte)\n" +
 		"to      2024-01-02T00:00:00Z  659352000000000000000000  exclusive ($lt)\n" +
 		`filter  {"_id":{"$gte":{"$oid":"659200800000000000000000"},"$lt":{"$oid":"659352000000000000000000"}}}` + "\n"
@@ -18,7 +18,7 @@ func TestRangeFilter(t *testing.T) {
 	}
 	// The bounds equal the driver's zero-tailed IDs, and the filter is
 	// Extended JSON the driver reads.
-	_, f, _ := runIDCmd(t, "", "range", "--from", "1704067200", "--to", "1704153600", "--filter")
+	f, _, _ := runApp(t, t.Context(), "", "range", "--from", "1704067200", "--to", "1704153600", "--filter")
 	var doc bson.D
 	if err := bson.UnmarshalExtJSON([]byte(f), true, &doc); err != nil {
 		t.Fatalf("%s: %v", f, err)
@@ -44,7 +44,7 @@ func TestRangeRounding(t *testing.T) {
 		{[]string{"--from", "2038-01-19T03:14:07Z", "--to", "2038-01-19T03:14:09Z"}, `{"_id":{"$gte":{"$oid":"7fffffff0000000000000000"},"$lt":{"$oid":"800000010000000000000000"}}}`},
 	}
 	for _, c := range cases {
-		code, out, errOut := runIDCmd(t, "", append([]string{"range", "--filter"}, c.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"range", "--filter"}, c.args...)...)
 		if c.filter == "" {
 			if code != ExitUsage {
 				t.Errorf("range %v: exit %d %s", c.args, code, out)
@@ -72,7 +72,7 @@ func TestRangeBadInput(t *testing.T) {
 		{[]string{"--from", "100", "stray"}, `unexpected argument "stray"`},
 	}
 	for _, c := range cases {
-		code, out, errOut := runIDCmd(t, "", append([]string{"range"}, c.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"range"}, c.args...)...)
 		if code != ExitUsage || out != "" || !strings.Contains(errOut, c.err) {
 			t.Errorf("range %v: exit %d, %q, %q; want 2 and %q", c.args, code, out, errOut, c.err)
 		}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -148,60 +146,4 @@ func summary(inserted, skipped int64, elapsed time.Duration) string {
 	}
 	return fmt.Sprintf("inserted %d, skipped %d (already there), %s, %.0f docs/s",
 		inserted, skipped, elapsed.Round(time.Millisecond), rate)
-}
-
-// isTerminal reports whether w is a character device (a terminal), without
-// any dependency: progress bars are only drawn there.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// progressBar draws one line on a terminal, at most ten times a second.
-type progressBar struct {
-	w     io.Writer
-	label string
-	last  time.Time
-	p     seed.Progress
-	drawn bool
-}
-
-func (b *progressBar) update(p seed.Progress) {
-	b.p = p
-	if time.Since(b.last) < 100*time.Millisecond && p.Inserted+p.Skipped < p.Total {
-		return
-	}
-	b.last = time.Now()
-	b.draw()
-}
-
-func (b *progressBar) draw() {
-	p := b.p
-	done := p.Inserted + p.Skipped
-	frac := 0.0
-	if p.Total > 0 {
-		frac = float64(done) / float64(p.Total)
-	}
-	const width = 30
-	fill := int(frac * width)
-	rate, eta := 0.0, "?"
-	if s := p.Elapsed.Seconds(); s > 0 {
-		rate = float64(done) / s
-		if rate > 0 {
-			eta = (time.Duration(float64(p.Total-done)/rate) * time.Second).Round(time.Second).String()
-		}
-	}
-	fmt.Fprintf(b.w, "\r%s [%s%s] %3.0f%% %d/%d %.0f docs/s ETA %s\x1b[K",
-		b.label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, done, p.Total, rate, eta)
-	b.drawn = true
-}
-
-func (b *progressBar) finish() {
-	if b.drawn {
-		fmt.Fprint(b.w, "\r\x1b[K")
-	}
 }

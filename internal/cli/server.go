@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -23,8 +20,8 @@ func (a *App) serverCommand() *ucli.Command {
 			"any MongoDB client can look at seeded data. Prints the connection string, then\n" +
 			"runs until SIGINT or SIGTERM. In a container, listen on 0.0.0.0:27017.",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "listen", EnvVars: []string{"OIDKIT_LISTEN"}, Value: "127.0.0.1:27017", Usage: "TCP address `host:port` to listen on"},
-			&ucli.StringFlag{Name: "data-dir", EnvVars: []string{"OIDKIT_DATA_DIR"}, Value: mongoserver.DefaultDataDir, Usage: "data directory"},
+			listenFlag(envListen, "127.0.0.1:27017", "TCP address `host:port` to listen on"),
+			dataDirFlag("data directory"),
 		},
 		Action: a.runServer,
 	}
@@ -34,24 +31,23 @@ func (a *App) runServer(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("server: unexpected argument %q; see oidkit server --help", c.Args().First())
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	dir, listen := c.String("data-dir"), c.String("listen")
+	ctx := c.Context
+	dir, listen := c.String(flagDataDir), c.String(flagListen)
 	_, port, err := net.SplitHostPort(listen)
 	if err != nil {
-		return usageErrorf("--listen %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", listen)
+		return usageErrorf("%s %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", arg(flagListen), listen)
 	}
 	// A port out of range is a typo (exit 2), not a run-time failure.
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
-			return usageErrorf("--listen %q: port %q: expected a number from 0 to 65535", listen, port)
+			return usageErrorf("%s %q: port %q: expected a number from 0 to 65535", arg(flagListen), listen, port)
 		}
 	}
 	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
 	var le *mongoserver.LockedError
 	switch {
 	case errors.Is(err, mongoserver.ErrListen):
-		return failuref("--listen %q: %v", listen, err)
+		return failuref("%s %q: %v", arg(flagListen), listen, err)
 	case errors.As(err, &le):
 		return failure(lockedMessage(le))
 	case err != nil:

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net"
-	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,16 +33,19 @@ func (s *syncBuffer) String() string {
 }
 
 // The server prints its URI, serves seeded data to a plain driver client
-// and stops cleanly on SIGTERM.
+// and stops cleanly when its context is cancelled (main cancels it on
+// SIGINT and SIGTERM).
 func TestServerCommand(t *testing.T) {
 	dir := t.TempDir()
-	if code, out, errOut := runSeedCmd(t, "seed", "--data-dir", dir, "--seed", "5", "-n", "50", "--quiet"); code != ExitOK {
+	if out, errOut, code := runApp(t, t.Context(), "", "seed", "--data-dir", dir, "--seed", "5", "-n", "50", "--quiet"); code != ExitOK {
 		t.Fatalf("seed: %d %s %s", code, out, errOut)
 	}
 	var out, errb syncBuffer
+	run, stop := context.WithCancel(t.Context())
+	defer stop()
 	done := make(chan int, 1)
 	go func() {
-		done <- NewApp(nil, &out, &errb).Run([]string{"oidkit", "server", "--listen", "127.0.0.1:0", "--data-dir", dir})
+		done <- NewApp(nil, &out, &errb).RunContext(run, []string{"oidkit", "server", "--listen", "127.0.0.1:0", "--data-dir", dir})
 	}()
 	var uri string
 	deadline := time.Now().Add(20 * time.Second)
@@ -76,16 +77,14 @@ func TestServerCommand(t *testing.T) {
 		t.Fatalf("count through the server = %d, %v; want 50", n, err)
 	}
 
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	select {
 	case code := <-done:
 		if code != ExitOK || !strings.Contains(errb.String(), "stopped") {
-			t.Fatalf("after SIGTERM: exit %d, stderr %q", code, errb.String())
+			t.Fatalf("after cancel: exit %d, stderr %q", code, errb.String())
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("server did not stop on SIGTERM")
+		t.Fatal("server did not stop when its context was cancelled")
 	}
 	addr := strings.TrimSuffix(strings.TrimPrefix(uri, "mongodb://"), "/")
 	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
@@ -113,7 +112,7 @@ func TestServerCommandErrors(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:-1"}, ExitUsage, `port "-1"`},
 	}
 	for _, tc := range cases {
-		code, _, errOut := runSeedCmd(t, append([]string{"server", "--data-dir", dir}, tc.args...)...)
+		_, errOut, code := runApp(t, t.Context(), "", append([]string{"server", "--data-dir", dir}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("server %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
 		}

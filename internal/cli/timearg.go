@@ -20,10 +20,10 @@ func parseTime(flag, s string) (time.Time, error) {
 	} else if pt, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		t = pt.UTC()
 	} else {
-		return time.Time{}, usageErrorf("--%s %q: expected RFC 3339 (2023-11-14T22:13:20Z) or Unix seconds", flag, s)
+		return time.Time{}, usageErrorf("%s %q: expected RFC 3339 (2023-11-14T22:13:20Z) or Unix seconds", arg(flag), s)
 	}
 	if err := oid.CheckTime(t); err != nil {
-		return time.Time{}, usageErrorf("--%s %q: %v", flag, s, err)
+		return time.Time{}, usageErrorf("%s %q: %v", arg(flag), s, err)
 	}
 	return t, nil
 }

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -27,12 +24,7 @@ func (a *App) webCommand() *ucli.Command {
 			"\"created between\" filters. The page is embedded in the binary: no network access, no database.\n" +
 			"Stop with Ctrl+C (SIGINT) or SIGTERM.",
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{
-				Name:    "listen",
-				Usage:   "`HOST:PORT` to listen on (port 0 picks a free port)",
-				Value:   defaultWebListen,
-				EnvVars: []string{"OIDKIT_WEB_LISTEN"},
-			},
+			listenFlag(envWebListen, defaultWebListen, "`HOST:PORT` to listen on (port 0 picks a free port)"),
 		},
 		Action: a.runWeb,
 	}
@@ -40,19 +32,17 @@ func (a *App) webCommand() *ucli.Command {
 
 func (a *App) runWeb(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("web: unexpected argument %q; the only option is --listen HOST:PORT", c.Args().First())
+		return usageErrorf("web: unexpected argument %q; the only option is %s HOST:PORT", c.Args().First(), arg(flagListen))
 	}
-	addr := c.String("listen")
+	addr := c.String(flagListen)
 	if err := checkListenAddr(addr); err != nil {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+	ctx := c.Context
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return failuref("web: --listen %q: %v", addr, err)
+		return failuref("web: %s %q: %v", arg(flagListen), addr, err)
 	}
 	srv := &http.Server{
 		Handler:           web.NewHandler(),
@@ -71,7 +61,6 @@ func (a *App) runWeb(c *ucli.Context) error {
 		return failuref("web: serving on %s: %v", ln.Addr(), err)
 	case <-ctx.Done():
 	}
-	stop() // a second Ctrl+C now ends the process the usual way
 	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
@@ -91,11 +80,11 @@ func (a *App) runWeb(c *ucli.Context) error {
 func checkListenAddr(addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usageErrorf("web: --listen %q: expected HOST:PORT such as %s or :8080", addr, defaultWebListen)
+		return usageErrorf("web: %s %q: expected HOST:PORT such as %s or :8080", arg(flagListen), addr, defaultWebListen)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
-			return usageErrorf("web: --listen %q: port %q: expected a number from 0 to 65535", addr, port)
+			return usageErrorf("web: %s %q: port %q: expected a number from 0 to 65535", arg(flagListen), addr, port)
 		}
 	}
 	return nil

@@ -3,14 +3,13 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,16 +19,19 @@ import (
 var webURLPattern = regexp.MustCompile(`serving on (http://\S+/) `)
 
 // startWeb runs "oidkit web args..." in the background and returns the
-// page's URL once the command has said it serves, a func that waits for the
-// exit code, and the output so far.
-func startWeb(t *testing.T, args ...string) (url string, wait func() (int, string, string)) {
+// page's URL once the command has said it serves, a func that stops it as a
+// signal to main would (by cancelling its context), and a func that waits
+// for the exit code and the output so far.
+func startWeb(t *testing.T, args ...string) (url string, stop context.CancelFunc, wait func() (int, string, string)) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	var errb bytes.Buffer
 	app := NewApp(strings.NewReader(""), pw, &errb)
+	ctx, stop := context.WithCancel(t.Context())
+	t.Cleanup(stop)
 	done := make(chan int, 1)
 	go func() {
-		code := app.Run(append([]string{"oidkit", "web"}, args...))
+		code := app.RunContext(ctx, append([]string{"oidkit", "web"}, args...))
 		pw.Close()
 		done <- code
 	}()
@@ -69,7 +71,7 @@ func startWeb(t *testing.T, args ...string) (url string, wait func() (int, strin
 		}
 		close(drained)
 	}()
-	return url, func() (int, string, string) {
+	return url, stop, func() (int, string, string) {
 		select {
 		case code := <-done:
 			<-drained // every line is in out
@@ -96,57 +98,50 @@ func get(t *testing.T, url string) (*http.Response, string) {
 	return resp, string(b)
 }
 
-// Not parallel: the test signals its own process, which the command catches.
-func TestWebServesAndStopsOnSignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		t.Run(sig.String(), func(t *testing.T) {
-			url, wait := startWeb(t, "--listen", "127.0.0.1:0")
-			if !strings.HasPrefix(url, "http://127.0.0.1:") {
-				t.Errorf("URL %q, want http://127.0.0.1:PORT/", url)
-			}
-			resp, body := get(t, url)
-			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
-				!strings.Contains(body, "ObjectID") {
-				t.Errorf("GET %s: %d %q %.80q", url, resp.StatusCode, resp.Header.Get("Content-Type"), body)
-			}
-			if csp := resp.Header.Get("Content-Security-Policy"); csp != web.ContentSecurityPolicy {
-				t.Errorf("Content-Security-Policy %q", csp)
-			}
-			if resp, _ := get(t, url+"oid.js"); resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
-				t.Errorf("GET oid.js: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
-			}
-			if resp, _ := get(t, url+"no-such-page"); resp.StatusCode != 404 {
-				t.Errorf("GET an unknown path: %d, want 404", resp.StatusCode)
-			}
+// The page is served, and the command stops cleanly when its context is
+// cancelled, as main cancels it on SIGINT and SIGTERM.
+func TestWebServesAndStops(t *testing.T) {
+	url, stop, wait := startWeb(t, "--listen", "127.0.0.1:0")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Errorf("URL %q, want http://127.0.0.1:PORT/", url)
+	}
+	resp, body := get(t, url)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" ||
+		!strings.Contains(body, "ObjectID") {
+		t.Errorf("GET %s: %d %q %.80q", url, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); csp != web.ContentSecurityPolicy {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+	if resp, _ := get(t, url+"oid.js"); resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+		t.Errorf("GET oid.js: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if resp, _ := get(t, url+"no-such-page"); resp.StatusCode != 404 {
+		t.Errorf("GET an unknown path: %d, want 404", resp.StatusCode)
+	}
 
-			if err := syscall.Kill(os.Getpid(), sig); err != nil {
-				t.Fatal(err)
-			}
-			code, out, errs := wait()
-			if code != ExitOK {
-				t.Errorf("exit code %d after %v, want 0; stderr: %s", code, sig, errs)
-			}
-			if !strings.Contains(out, "oidkit web: stopped") {
-				t.Errorf("output %q does not say it stopped", out)
-			}
-			c := &http.Client{Timeout: 2 * time.Second}
-			if resp, err := c.Get(url); err == nil {
-				resp.Body.Close()
-				t.Errorf("GET %s after the stop answered %d", url, resp.StatusCode)
-			}
-		})
+	stop()
+	code, out, errs := wait()
+	if code != ExitOK {
+		t.Errorf("exit code %d after cancel, want 0; stderr: %s", code, errs)
+	}
+	if !strings.Contains(out, "oidkit web: stopped") {
+		t.Errorf("output %q does not say it stopped", out)
+	}
+	c := &http.Client{Timeout: 2 * time.Second}
+	if resp, err := c.Get(url); err == nil {
+		resp.Body.Close()
+		t.Errorf("GET %s after the stop answered %d", url, resp.StatusCode)
 	}
 }
 
 func TestWebListenFromEnvironment(t *testing.T) {
 	t.Setenv("OIDKIT_WEB_LISTEN", "127.0.0.1:0")
-	url, wait := startWeb(t)
+	url, stop, wait := startWeb(t)
 	if resp, _ := get(t, url); resp.StatusCode != 200 {
 		t.Errorf("GET %s: %d", url, resp.StatusCode)
 	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	if code, _, errs := wait(); code != ExitOK {
 		t.Errorf("exit code %d, stderr %s", code, errs)
 	}
@@ -171,25 +166,24 @@ func TestWebBadUsage(t *testing.T) {
 		{[]string{"--listen"}, ExitUsage, "flag needs an argument"},
 		{[]string{"--listen", busy.Addr().String()}, ExitFailure, "address already in use"},
 	} {
-		var out, errb bytes.Buffer
-		code := NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit", "web"}, tt.args...))
-		if code != tt.code || !strings.Contains(errb.String(), tt.errorHas) {
-			t.Errorf("web %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errb.String(), tt.code, tt.errorHas)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"web"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(errOut, tt.errorHas) {
+			t.Errorf("web %v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.errorHas)
 		}
-		if strings.Contains(out.String(), "serving on") {
-			t.Errorf("web %v: says it serves: %q", tt.args, out.String())
+		if strings.Contains(out, "serving on") {
+			t.Errorf("web %v: says it serves: %q", tt.args, out)
 		}
 	}
 }
 
 func TestWebHelp(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := NewApp(strings.NewReader(""), &out, &errb).Run([]string{"oidkit", "web", "--help"}); code != ExitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	out, errOut, code := runApp(t, t.Context(), "", "web", "--help")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{"--listen", "OIDKIT_WEB_LISTEN", "127.0.0.1:8080"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("help does not mention %s:\n%s", want, out.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("help does not mention %s:\n%s", want, out)
 		}
 	}
 }

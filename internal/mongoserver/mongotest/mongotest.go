@@ -13,13 +13,35 @@ import (
 	"github.com/oidkit/oidkit/internal/mongoserver"
 )
 
-// Start starts an embedded server over a temporary directory and connects a
-// client to it. Every operation of the client gives up after two minutes, so
-// a stuck server fails the test instead of hanging it. Cleanup disconnects
-// the client before stopping the server (which waits for open connections).
-func Start(t testing.TB) (uri string, client *mongo.Client) {
+// Option changes how Start starts the server.
+type Option func(*config)
+
+type config struct {
+	dataDir string
+}
+
+// DataDir makes the server keep its data in dir instead of a new temporary
+// directory, so a test can stop a server and start another over the same
+// data. Only one server may use a directory at a time.
+func DataDir(dir string) Option {
+	return func(c *config) { c.dataDir = dir }
+}
+
+// Start starts an embedded server (over a temporary directory unless an
+// option names one) and connects a client to it. Every operation of the
+// client gives up after two minutes, so a stuck server fails the test
+// instead of hanging it. Cleanup disconnects the client before stopping the
+// server (which waits for open connections).
+func Start(t testing.TB, opts ...Option) (uri string, client *mongo.Client) {
 	t.Helper()
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.dataDir == "" {
+		cfg.dataDir = t.TempDir()
+	}
+	s, err := mongoserver.Start(mongoserver.Options{DataDir: cfg.dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/mongoserver"
+)
+
+// Flag names: every command reads and defines its flags through these, and
+// messages name them through arg, so a flag is spelled in one place.
+const (
+	flagURI        = "uri"
+	flagDataDir    = "data-dir"
+	flagTimeout    = "timeout"
+	flagDB         = "db"
+	flagCollection = "collection"
+	flagKind       = "kind"
+	flagTemplate   = "template"
+	flagPlan       = "plan"
+	flagCount      = "n"
+	flagID         = "id"
+	flagIDStart    = "id-start"
+	flagSeed       = "seed"
+	flagAt         = "at"
+	flagSpan       = "span"
+	flagFormat     = "format"
+	flagJSON       = "json"
+	flagFrom       = "from"
+	flagTo         = "to"
+	flagFilter     = "filter"
+	flagListen     = "listen"
+	flagMode       = "mode"
+	flagArray      = "array"
+	flagOut        = "out"
+	flagQuiet      = "quiet"
+	flagBatch      = "batch"
+	flagWorkers    = "workers"
+	flagDrop       = "drop"
+	flagResume     = "resume"
+	flagDryRun     = "dry-run"
+	flagFixture    = "fixture"
+	flagOrderLimit = "order-limit"
+)
+
+// Aliases of flags.
+const (
+	aliasCount      = "count"
+	aliasSeed       = "s"
+	aliasFormat     = "f"
+	aliasOut        = "o"
+	aliasQuiet      = "q"
+	aliasCollection = "c"
+)
+
+// Environment variables a flag also reads; the command line wins.
+const (
+	envURI       = "OIDKIT_URI"
+	envDataDir   = "OIDKIT_DATA_DIR"
+	envTimeout   = "OIDKIT_TIMEOUT"
+	envDB        = "OIDKIT_DB"
+	envListen    = "OIDKIT_LISTEN"
+	envWebListen = "OIDKIT_WEB_LISTEN"
+)
+
+// defaultTimeout is how long a command waits for a server by default.
+const defaultTimeout = 10 * time.Second
+
+// arg is a flag as typed on the command line: -n, --uri.
+func arg(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// connFlags are the flags of every command that talks to a database. Each
+// reads an environment variable too.
+func connFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: flagURI, EnvVars: []string{envURI}, Usage: "MongoDB connection string; empty means the embedded server"},
+		dataDirFlag("data directory of the embedded server"),
+		&ucli.DurationFlag{Name: flagTimeout, EnvVars: []string{envTimeout}, Value: defaultTimeout, Usage: "give up on an unreachable or unresponsive server after this long"},
+	}
+}
+
+// dataDirFlag is --data-dir of the embedded server.
+func dataDirFlag(usage string) *ucli.StringFlag {
+	return &ucli.StringFlag{Name: flagDataDir, EnvVars: []string{envDataDir}, Value: mongoserver.DefaultDataDir, Usage: usage}
+}
+
+// dbFlag is --db, the database a command writes or reads.
+func dbFlag(def string) *ucli.StringFlag {
+	return &ucli.StringFlag{Name: flagDB, EnvVars: []string{envDB}, Value: def, Usage: "database name"}
+}
+
+// quietFlag is --quiet, which turns off progress on stderr.
+func quietFlag(usage string) *ucli.BoolFlag {
+	return &ucli.BoolFlag{Name: flagQuiet, Aliases: []string{aliasQuiet}, Usage: usage}
+}
+
+// jsonFlag is --json of the commands that print a report.
+func jsonFlag(usage string) *ucli.BoolFlag {
+	return &ucli.BoolFlag{Name: flagJSON, Usage: usage}
+}
+
+// countFlag is -n (alias --count).
+func countFlag(def int64, usage string) *ucli.Int64Flag {
+	return &ucli.Int64Flag{Name: flagCount, Aliases: []string{aliasCount}, Value: def, Usage: usage}
+}
+
+// listenFlag is --listen of the commands that serve.
+func listenFlag(env, def, usage string) *ucli.StringFlag {
+	return &ucli.StringFlag{Name: flagListen, EnvVars: []string{env}, Value: def, Usage: usage}
+}

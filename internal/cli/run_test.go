@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// runApp runs the whole app into buffers, as main does, with ctx as the
+// context main cancels on a signal. args follow the program name. Tests that
+// run the app are not parallel: the CLI library's help command and flag are
+// package variables that every run sets up again.
+func runApp(t testing.TB, ctx context.Context, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = NewApp(strings.NewReader(stdin), &out, &errb).RunContext(ctx, append([]string{"oidkit"}, args...))
+	return out.String(), errb.String(), code
+}
+
+// runIDCmd and runFixturesCmd are runApp in the order of results that
+// verify_ids_test.go and load_test.go expect.
+func runIDCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	stdout, stderr, code = runApp(t, t.Context(), stdin, args...)
+	return code, stdout, stderr
+}
+
+func runFixturesCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runIDCmd(t, stdin, args...)
+}
