@@ -22,10 +22,10 @@ primitive.ObjectID; IDs generated on each side against the other; and mutated st
 deliberate differences documented in package oid are checked by name. Exit 1 on any
 mismatch. The same --seed and -n check the same IDs.`,
 		Flags: []ucli.Flag{
-			&ucli.Int64Flag{Name: "n", Aliases: []string{"count"}, Value: 100_000, Usage: "number of random IDs (and of IDs generated on each side)"},
-			&ucli.StringFlag{Name: "seed", Aliases: []string{"s"}, Usage: "unsigned integer choosing the random IDs (default: drawn at random and printed)"},
-			&ucli.BoolFlag{Name: "json", Usage: "print the report as one JSON object"},
-			&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			countFlag(100_000, "number of random IDs (and of IDs generated on each side)"),
+			&ucli.StringFlag{Name: flagSeed, Aliases: []string{aliasSeed}, Usage: "unsigned integer choosing the random IDs (default: drawn at random and printed)"},
+			jsonFlag("print the report as one JSON object"),
+			quietFlag("no progress on stderr"),
 		},
 		Action: a.runVerifyIDs,
 	}
@@ -38,12 +38,12 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("verify ids: unexpected argument %q; the count is -n N", c.Args().First())
 	}
-	n := c.Int64("n")
+	n := c.Int64(flagCount)
 	if n < 0 || n > maxVerifyIDs {
-		return usageErrorf("-n %d: expected a count from 0 to %d", n, maxVerifyIDs)
+		return usageErrorf("%s %d: expected a count from 0 to %d", arg(flagCount), n, maxVerifyIDs)
 	}
 	var seed uint64
-	if c.IsSet("seed") {
+	if c.IsSet(flagSeed) {
 		s, err := parseSeedFlag(c)
 		if err != nil {
 			return err
@@ -55,17 +55,18 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
 	}
 	opts := verify.IDsOptions{N: int(n), Seed: seed}
-	if !c.Bool("quiet") && isTerminal(a.stderr) {
+	var line statusLine
+	if a.showProgress(c) {
 		opts.Progress = func(done, total int) {
-			fmt.Fprintf(a.stderr, "\rverify ids: %d of %d random IDs", done, total)
-			if done == total {
-				fmt.Fprint(a.stderr, "\r\033[K")
-			}
+			line.update(a.stderr, done == total, func() string {
+				return fmt.Sprintf("verify ids: %d of %d random IDs", done, total)
+			})
 		}
 	}
 	rep := verify.IDs(opts)
+	line.finish(a.stderr)
 	var err error
-	if c.Bool("json") {
+	if c.Bool(flagJSON) {
 		err = rep.WriteJSON(a.stdout)
 	} else {
 		err = rep.WriteTable(a.stdout)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestVerifyIDsPasses(t *testing.T) {
-	code, out, errOut := runIDCmd(t, "", "verify", "ids", "-n", "3000", "--seed", "11")
+	out, errOut, code := runApp(t, t.Context(), "", "verify", "ids", "-n", "3000", "--seed", "11")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -23,7 +23,7 @@ func TestVerifyIDsPasses(t *testing.T) {
 }
 
 func TestVerifyIDsJSON(t *testing.T) {
-	code, out, _ := runIDCmd(t, "", "verify", "ids", "-n", "500", "--seed", "3", "--json")
+	out, _, code := runApp(t, t.Context(), "", "verify", "ids", "-n", "500", "--seed", "3", "--json")
 	var rep struct {
 		Title string
 		OK    bool
@@ -43,7 +43,7 @@ func TestVerifyIDsJSON(t *testing.T) {
 		}
 	}
 	// Same seed, same cases.
-	_, again, _ := runIDCmd(t, "", "verify", "ids", "-n", "500", "--seed", "3", "--json")
+	again, _, _ := runApp(t, t.Context(), "", "verify", "ids", "-n", "500", "--seed", "3", "--json")
 	cut := func(s string) string { return s[:strings.Index(s, `"notes"`)] }
 	if cut(again) != cut(out) {
 		t.Error("same seed gave different rows")
@@ -61,7 +61,7 @@ func TestVerifyIDsBadInput(t *testing.T) {
 		{[]string{"--nope"}, "flag provided but not defined"},
 	}
 	for _, c := range cases {
-		code, _, errOut := runIDCmd(t, "", append([]string{"verify", "ids"}, c.args...)...)
+		_, errOut, code := runApp(t, t.Context(), "", append([]string{"verify", "ids"}, c.args...)...)
 		if code != ExitUsage || !strings.Contains(errOut, c.err) {
 			t.Errorf("verify ids %v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.err)
 		}
