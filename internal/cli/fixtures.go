@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -169,7 +170,8 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
 		}
 	}
-	s := col.Stream(ctx, seed.StreamOptions{})
+	// A file no server could load is refused here rather than by load.
+	s := col.Stream(ctx, seed.StreamOptions{Check: rules.MongoDB.Check})
 	defer s.Close()
 	_, err := fixtures.WriteStream(w, col.Name(), s, report)
 	var we *seed.WriteError
@@ -177,7 +179,10 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 		return err
 	}
 	var de *seed.DocError
+	var v *rules.Violation
 	switch {
+	case errors.As(we.Err, &v) && errors.As(we.Err, &de):
+		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
 	case errors.Is(we.Err, context.Canceled):
 		return failuref("interrupted after %d of %d documents of %s; no file was written", we.Written, we.Total, we.Collection)
 	case errors.As(we.Err, &de):

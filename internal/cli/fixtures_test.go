@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -259,5 +261,41 @@ func BenchmarkFixturesCommand(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "docs/s")
 		})
+	}
+}
+
+// A template nested deeper than MongoDB allows would make a file that no
+// server loads: fixtures refuses it, names the document and the field, and
+// leaves no file behind. The top-level document is level 1, so with k
+// nested documents under "deep" the innermost field is at level k+1.
+func TestFixturesRefusesDocumentsNoServerStores(t *testing.T) {
+	dir := t.TempDir()
+	template := func(k int) string {
+		inner := `{"v":"{number:1,5}"}`
+		for range k - 1 {
+			inner = `{"a":` + inner + `}`
+		}
+		path := filepath.Join(dir, fmt.Sprintf("deep%d.json", k))
+		if err := os.WriteFile(path, []byte(`{"name":"{name}","deep":`+inner+`}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	out := filepath.Join(dir, "deep.ndjson")
+	_, errOut, code := runApp(t, t.Context(), "", "fixtures", "--template", template(100), "-n", "3", "--seed", "1", "--out", out)
+	if code != ExitUsage {
+		t.Fatalf("exit %d; want %d; stderr %s", code, ExitUsage, errOut)
+	}
+	for _, want := range []string{"deep100 document 0", `"deep.a.a.a`, "level 101", "no file was written"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stat %s: %v; want no file", out, err)
+	}
+	// One level less is within the limit and is written.
+	if _, errOut, code := runApp(t, t.Context(), "", "fixtures", "--template", template(99), "-n", "3", "--seed", "1", "--out", out); code != ExitOK {
+		t.Fatalf("level 100: exit %d; stderr %s", code, errOut)
 	}
 }
