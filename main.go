@@ -6,8 +6,10 @@ import (
 	"os"
 
 	"github.com/oidkit/oidkit/internal/cli"
+	"github.com/oidkit/oidkit/internal/runtimetune"
 )
 
 func main() {
+	runtimetune.Apply() // the embedded server runs in this process
 	os.Exit(cli.NewApp(os.Stdin, os.Stdout, os.Stderr).Run(os.Args))
 }
