@@ -1,7 +1,10 @@
 #!/bin/sh
 # Reproduces the figures of "Run H" in docs/benchmarks.md. Not run by CI.
 # Usage: scripts/bench.sh [section...]; sections: startup scaling go (default: all).
-# OIDKIT_BIN picks the binary to time (default: one built here, static).
+# OIDKIT_BIN picks the binary to time (default: one built here, static); run
+# the startup and scaling sections once with a binary built from the commit
+# before a change for the "before" columns. ROUNDS (5) and SEED_BENCHTIME (2x)
+# size the go section.
 # Every section prints the load average beside its figures.
 set -eu
 cd "$(dirname "$0")/.."
@@ -46,24 +49,34 @@ scaling() {
 	load
 }
 
-# go: the side-by-side benchmarks, 5 interleaved rounds, then benchstat.
+# go: the side-by-side benchmarks. `go test -count 5` would run each
+# sub-benchmark five times back to back, so a change of load would hit one
+# side only: instead ROUNDS runs of the whole set, one after the other, with
+# seed into the embedded server, into an `oidkit server` in another process,
+# and fixtures in every round; then benchstat.
 go_benchmarks() {
-	load
-	go test -run '^$' -bench 'SeedVsDriver' -benchtime "${SEED_BENCHTIME:-2x}" -count 5 ./seed/ | tee "$out/seed.txt"
-	load
-	go test -run '^$' -bench 'FixturesVsDriver|Encode' -count 5 ./fixtures/ | tee "$out/fixtures.txt"
-	load
-	if [ -n "${OIDKIT_BENCH_SERVED:-1}" ]; then
-		d=$out/served
-		"$bin" server --listen 127.0.0.1:27099 --data-dir "$d" >/dev/null 2>&1 &
-		pid=$!
-		OIDKIT_BENCH_URI=mongodb://127.0.0.1:27099/ go test -run '^$' -bench 'SeedVsDriver' \
-			-benchtime "${SEED_BENCHTIME:-2x}" -count 5 ./seed/ | tee "$out/seed-served.txt"
-		kill "$pid"; wait "$pid" || true
+	go test -c -o "$out/seed.test" ./seed/
+	go test -c -o "$out/fixtures.test" ./fixtures/
+	"$bin" server --listen 127.0.0.1:27099 --data-dir "$out/served" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq "${ROUNDS:-5}"); do
 		load
-	fi
-	for f in "$out"/seed.txt "$out"/seed-served.txt "$out"/fixtures.txt; do
-		[ -f "$f" ] && go run golang.org/x/perf/cmd/benchstat@latest -col /impl "$f"
+		(cd seed && "$out/seed.test" -test.run '^$' -test.bench 'SeedVsDriver' -test.benchtime "${SEED_BENCHTIME:-2x}" -test.benchmem) >>"$out/seed.txt"
+		load
+		# The driver waits for the server to accept connections.
+		(cd seed && OIDKIT_BENCH_URI=mongodb://127.0.0.1:27099/ "$out/seed.test" -test.run '^$' \
+			-test.bench 'SeedVsDriver' -test.benchtime "${SEED_BENCHTIME:-2x}" -test.benchmem) >>"$out/seed-served.txt"
+		load
+		(cd seed && "$out/seed.test" -test.run '^$' -test.bench 'Stream' -test.benchtime 20x -test.benchmem) >>"$out/stream.txt"
+		load
+		(cd fixtures && "$out/fixtures.test" -test.run '^$' -test.bench 'FixturesVsDriver' -test.benchtime 5000x -test.benchmem) >>"$out/fixtures.txt"
+	done
+	load
+	kill "$pid"
+	wait "$pid" || true
+	for f in seed seed-served stream fixtures; do
+		echo "== $f"
+		go run golang.org/x/perf/cmd/benchstat@latest -col /impl "$out/$f.txt"
 	done
 }
 
