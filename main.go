@@ -9,9 +9,11 @@ import (
 	"syscall"
 
 	"github.com/oidkit/oidkit/internal/cli"
+	"github.com/oidkit/oidkit/internal/runtimetune"
 )
 
 func main() {
+	runtimetune.Apply() // the embedded server runs in this process
 	os.Exit(run())
 }
 

@@ -127,9 +127,9 @@ func (c *Collection) Stream(ctx context.Context, opts StreamOptions) *Stream {
 		go func() {
 			defer s.wg.Done()
 			defer close(ch)
-			w := c.NewWorker()
+			w, enc := c.NewWorker(), newBatchEncoder(c.Name())
 			for b := k; b < s.n; b += workers {
-				res := s.produce(w, b, opts.Check)
+				res := s.produce(w, enc, b, opts.Check)
 				select {
 				case ch <- res:
 				case <-ctx.Done():
@@ -155,18 +155,11 @@ func (s *Stream) bounds(b int64) Range {
 	return Range{from, min(from+s.size, r.To)}
 }
 
-func (s *Stream) produce(w *Worker, b int64, check func(bson.Raw) error) result {
+func (s *Stream) produce(w *Worker, enc *batchEncoder, b int64, check func(bson.Raw) error) result {
 	r := s.bounds(b)
-	docs := make([]bson.Raw, 0, r.Len())
-	for i := r.From; i < r.To; i++ {
-		raw, err := bson.Marshal(w.Doc(i))
-		if err == nil && check != nil {
-			err = check(raw)
-		}
-		if err != nil {
-			return result{err: &DocError{Collection: s.c.Name(), Index: i, Err: err}}
-		}
-		docs = append(docs, raw)
+	docs, err := enc.encode(w, r, check)
+	if err != nil {
+		return result{err: err}
 	}
 	return result{b: Batch{From: r.From, Docs: docs}}
 }

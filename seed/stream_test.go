@@ -176,3 +176,20 @@ func TestStreamStopsOnCancel(t *testing.T) {
 	}
 	s.Close() // must return: the generators have stopped
 }
+
+// The documents of a batch share one buffer; a consumer appending to one
+// (the driver may, to add fields) must not overwrite the next.
+func TestStreamDocsDoNotOverlap(t *testing.T) {
+	c := buildOne(t, CollectionSpec{Name: "users", Kind: KindUser, Count: 3}, 7)
+	s := c.Stream(context.Background(), StreamOptions{})
+	defer s.Close()
+	b, err := s.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := bytes.Clone(b.Docs[1])
+	_ = append(b.Docs[0], 0xff, 0xff, 0xff, 0xff)
+	if !bytes.Equal(b.Docs[1], next) {
+		t.Fatalf("appending to document 0 changed document 1")
+	}
+}
