@@ -19,7 +19,7 @@ func (a *App) loadCommand() *ucli.Command {
 	flags := append(connFlags(),
 		&ucli.StringFlag{Name: "db", EnvVars: []string{"OIDKIT_DB"}, Value: seed.DefaultDB, Usage: "database name"},
 		&ucli.StringFlag{Name: "collection", Aliases: []string{"c"}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
-		&ucli.StringFlag{Name: "mode", Value: "insert", Usage: "insert (an _id already there is an error) or upsert (replace by _id; loading twice changes nothing)"},
+		&ucli.StringFlag{Name: "mode", Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
 		&ucli.IntFlag{Name: "batch", Value: 1000, Usage: "documents per write"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: "dry-run", Usage: "validate the files and report, write nothing"},
