@@ -17,6 +17,9 @@ type WriteError struct {
 	Written int64
 	// Total is how many documents the write was to store.
 	Total int64
+	// AtLeast says Written is a lower bound: the server could not be asked
+	// afterwards how many of the last documents sent it stored.
+	AtLeast bool
 	// Doc is the document that was refused; nil when the failure was not
 	// about one document (network, timeout, interruption).
 	Doc *WriteDoc
@@ -29,7 +32,11 @@ func (e *WriteError) Error() string {
 	if e.Doc != nil {
 		cause = e.Doc.String() + ": " + cause
 	}
-	return fmt.Sprintf("collection %s: wrote %d of %d documents, then: %s", e.Collection, e.Written, e.Total, cause)
+	bound := ""
+	if e.AtLeast {
+		bound = "at least "
+	}
+	return fmt.Sprintf("collection %s: wrote %s%d of %d documents, then: %s", e.Collection, bound, e.Written, e.Total, cause)
 }
 
 func (e *WriteError) Unwrap() error { return e.Err }
@@ -60,5 +67,7 @@ func (d *WriteDoc) String() string {
 // It unwraps to the driver's mongo.WriteError, for its code.
 type refusal struct{ we mongo.WriteError }
 
-func (r refusal) Error() string { return fmt.Sprintf("%s (code %d)", r.we.Message, r.we.Code) }
+func (r refusal) Error() string {
+	return fmt.Sprintf("%s (code %d)", ServerMessage(r.we.Message), r.we.Code)
+}
 func (r refusal) Unwrap() error { return r.we }

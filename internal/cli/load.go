@@ -19,7 +19,7 @@ func (a *App) loadCommand() *ucli.Command {
 	flags := append(connFlags(),
 		&ucli.StringFlag{Name: "db", EnvVars: []string{"OIDKIT_DB"}, Value: seed.DefaultDB, Usage: "database name"},
 		&ucli.StringFlag{Name: "collection", Aliases: []string{"c"}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
-		&ucli.StringFlag{Name: "mode", Value: "insert", Usage: "insert (an _id already there is an error) or upsert (replace by _id; loading twice changes nothing)"},
+		&ucli.StringFlag{Name: "mode", Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
 		&ucli.IntFlag{Name: "batch", Value: 1000, Usage: "documents per write"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: "dry-run", Usage: "validate the files and report, write nothing"},
@@ -150,27 +150,13 @@ func (a *App) runLoad(c *ucli.Context) error {
 	for i, g := range groups {
 		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources}
 	}
-	opts := fixtures.LoadOptions{Mode: mode, Batch: batch}
+	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool("drop")}
 	var bar *progressBar
 	start := time.Now()
 	if !c.Bool("quiet") && isTerminal(a.stderr) {
 		bar = &progressBar{w: a.stderr, label: "load"}
 		opts.Progress = func(written, total int64) {
 			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
-		}
-	}
-	if c.Bool("drop") {
-		// Validate before dropping anything: bad input must leave the
-		// database as it was.
-		for _, g := range groups {
-			if _, err := fixtures.Validate(ctx, g.sources, mode == fixtures.Upsert); err != nil {
-				return a.loadError(err, dbName, t.Display)
-			}
-		}
-		for _, tg := range targets {
-			if err := tg.Collection.Drop(ctx); err != nil {
-				return failuref("drop %s.%s on %s: %v", dbName, tg.Collection.Name(), t.Display, err)
-			}
 		}
 	}
 	res, err := fixtures.LoadAll(ctx, targets, opts)
@@ -206,14 +192,22 @@ func (a *App) loadError(err error, db, display string) error {
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
 	case errors.As(err, &de):
-		return failuref("inserted %d of %d documents; %d refused because the _id is already in %s.%s (first: %s); use --mode upsert to replace them",
-			de.Inserted, de.Total, de.Duplicates, db, de.Collection, de.First)
+		present := ""
+		if de.Present > 0 {
+			present = fmt.Sprintf(" (%d already there)", de.Present)
+		}
+		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
+			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %d of %d documents, then: %s", db, we.Collection, display, we.Written, we.Total, describeStop(we))
+		bound := ""
+		if we.AtLeast {
+			bound = "at least "
+		}
+		return failuref("%s.%s on %s: wrote %s%d of %d documents, then: %s", db, we.Collection, display, bound, we.Written, we.Total, seed.ServerMessage(describeStop(we)))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, describeWriteError(err))
+	return failuref("%s: %s", display, seed.ServerMessage(describeWriteError(err)))
 }
 
 func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {
@@ -222,6 +216,9 @@ func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.Loa
 			return fmt.Sprintf("%s: upserted %d, matched %d (modified %d)", docCount(f.Documents), f.Upserted, f.Matched, f.Modified)
 		}
 		s := fmt.Sprintf("%s: inserted %d", docCount(f.Documents), f.Inserted)
+		if f.Present > 0 {
+			s += fmt.Sprintf(", %d already there", f.Present)
+		}
 		if f.Duplicates > 0 {
 			s += fmt.Sprintf(", %d duplicate _id", f.Duplicates)
 		}
@@ -236,7 +233,7 @@ func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.Loa
 	tot := res.Total()
 	rate := 0.0
 	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(tot.Inserted+tot.Upserted+tot.Matched) / s
+		rate = float64(tot.Inserted+tot.Present+tot.Upserted+tot.Matched) / s
 	}
 	fmt.Fprintf(a.stdout, "into %s in %s (%.0f docs/s)\n", display, elapsed.Round(time.Millisecond), rate)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,7 +203,7 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 	extra := filepath.Join(dir, "more.ndjson")
 	_ = os.WriteFile(extra, []byte("{\"_id\":1000,\"name\":\"new\"}\n{\"_id\":1,\"name\":\"old\"}\n{\"_id\":1001}\n"), 0o644)
 	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "staff", extra)
-	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 refused because the _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
+	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 refused because a different document with the same _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
 		t.Fatalf("duplicates: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	if !strings.Contains(out, "3 documents: inserted 2, 1 duplicate _id") {
@@ -260,5 +261,61 @@ func TestLoadUsageErrors(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// --drop drops nothing until every document has passed every check that
+// can run before writing, the server's own included (FerretDB refuses
+// Decimal128).
+func TestLoadDropKeepsCollectionOnBadInput(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "keep.ndjson")
+	_ = os.WriteFile(good, []byte("{\"_id\":1}\n{\"_id\":2}\n"), 0o644)
+	if code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, good); code != ExitOK {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	bad := filepath.Join(dir, "bad.ndjson")
+	_ = os.WriteFile(bad, []byte("{\"_id\":3,\"p\":{\"$numberDecimal\":\"1.5\"}}\n"), 0o644)
+	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--drop", "--collection", "keep", bad)
+	if code != ExitUsage || !strings.Contains(errOut, bad+":1:") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s; want exit 2 naming %s:1", code, out, errOut, bad)
+	}
+	if n, err := client.Database("oidkit").Collection("keep").CountDocuments(ctx, bson.D{}); err != nil || n != 2 {
+		t.Fatalf("keep holds %d documents (%v) after a refused --drop; want 2", n, err)
+	}
+}
+
+// Running an interrupted insert again finishes it; a different document
+// under an _id already there fails the run (exit 1) naming file:line.
+func TestLoadInsertAgainFinishes(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	var all, half strings.Builder
+	for i := range 50 {
+		line := fmt.Sprintf("{\"_id\":%d,\"name\":\"n%d\"}\n", i, i)
+		all.WriteString(line)
+		if i < 20 {
+			half.WriteString(line)
+		}
+	}
+	path := filepath.Join(dir, "people.ndjson")
+	_ = os.WriteFile(path, []byte(half.String()), 0o644)
+	if code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, path); code != ExitOK {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	_ = os.WriteFile(path, []byte(all.String()), 0o644)
+	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, path)
+	if code != ExitOK || !strings.Contains(out, "50 documents: inserted 30, 20 already there") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if n, _ := client.Database("oidkit").Collection("people").CountDocuments(ctx, bson.D{}); n != 50 {
+		t.Fatalf("%d documents; want 50", n)
+	}
+	changed := filepath.Join(dir, "changed.ndjson")
+	_ = os.WriteFile(changed, []byte("{\"_id\":7,\"name\":\"n7\"}\n{\"_id\":8,\"name\":\"other\"}\n"), 0o644)
+	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "people", changed)
+	if code != ExitFailure || !strings.Contains(errOut, "(first: "+changed+":2, _id 8)") || !strings.Contains(out, "inserted 0, 1 already there, 1 duplicate _id") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s; want exit 1 naming %s:2", code, out, errOut, changed)
 	}
 }
