@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -136,10 +137,16 @@ type dbVerifier struct {
 	rep    *Report
 	start  time.Time
 	states map[string]*collState
+
+	// progressMu keeps Progress calls apart: the sorted _id read on FerretDB
+	// runs beside the read of the collection.
+	progressMu sync.Mutex
 }
 
 func (v *dbVerifier) progress(coll, phase string, done, total int64) {
 	if v.opts.Progress != nil {
+		v.progressMu.Lock()
+		defer v.progressMu.Unlock()
 		v.opts.Progress(DBProgress{Collection: coll, Phase: phase, Done: done, Total: total, Elapsed: time.Since(v.start)})
 	}
 }

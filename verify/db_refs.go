@@ -40,11 +40,20 @@ func checkRef(row *Row, e *Expected, ref refSpec, t *collState, raw bson.Raw, i 
 			return
 		}
 		for k, x := range vals {
-			row.Check(t.has(x), "%s: %s.%d %s is not an _id of %s.%s", where(), ref.Field, k, show(x), t.e.DB, t.e.Collection)
+			if t.has(x) {
+				row.Pass()
+			} else {
+				row.Failf("%s: %s.%d %s is not an _id of %s.%s", where(), ref.Field, k, show(x), t.e.DB, t.e.Collection)
+			}
 		}
 		return
 	}
-	row.Check(t.has(val), "%s: %s %s is not an _id of %s.%s", where(), ref.Field, show(val), t.e.DB, t.e.Collection)
+	// Per document: the message is built only on a mismatch.
+	if t.has(val) {
+		row.Pass()
+	} else {
+		row.Failf("%s: %s %s is not an _id of %s.%s", where(), ref.Field, show(val), t.e.DB, t.e.Collection)
+	}
 }
 
 // finishReferences checks the references into collections that were not

@@ -33,6 +33,8 @@
 // missing, unexpected, type, order), ObjectID timestamps and references as
 // it comes and comparing it byte for byte with the expected document; then
 // the details (copies under another _id, the fields that differ); the
-// sorted _id order where the read could not be sorted; the server-side
-// timestamp check; and the references into collections read later.
+// sorted _id order where the read could not be sorted (FerretDB: a separate
+// sorted read of the _ids, run beside the read of the collection); the
+// server-side timestamp check; and the references into collections read
+// later.
 package verify
