@@ -110,8 +110,17 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 			_ = w.m.Save(ctx, w.db) // a lasting failure shows in the final save
 		}
 	}
+	// An interruption stops generation, not the batches already sent: the
+	// inserters finish those, so what was acknowledged is what is there.
+	check := opts.Check
+	opts.Check = func(doc bson.Raw) error {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
+		return check(doc)
+	}
 	w.opts = opts
-	res, err := seed.Insert(ctx, w.coll, w.col, opts)
+	res, err := seed.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
 	w.m.State = seed.StateDone
 	if err != nil {
 		w.m.State, w.m.Error = seed.StateFailed, err.Error()
@@ -132,7 +141,7 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 func (w *collWrite) explain(ctx context.Context, err error, display string, resume bool) error {
 	name := w.m.DB + "." + w.col.Name()
 	var de *seed.DocError
-	if errors.As(err, &de) {
+	if errors.As(err, &de) && !errors.Is(err, context.Canceled) {
 		return refusedDoc(w.m.DB, err, "refused before its batch was sent")
 	}
 	var we *seed.WriteError
