@@ -87,7 +87,10 @@ func TestManifestDiffNamesTheSetting(t *testing.T) {
 		{func(p *seed.Plan) { p.Collections[0].Count = 11 }, "count"},
 		{func(p *seed.Plan) { p.Collections[0].Kind = seed.KindProduct }, "kind"},
 		{func(p *seed.Plan) { p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDUUID} }, "id"},
-		{func(p *seed.Plan) { p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDInt}; p.Collections[0].IDStart = 1 }, "id"},
+		{func(p *seed.Plan) {
+			p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDInt}
+			p.Collections[0].IDStart = 1
+		}, "id"},
 	}
 	for _, tc := range cases {
 		p := base()
