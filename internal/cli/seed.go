@@ -36,8 +36,12 @@ func (a *App) seedCommand() *ucli.Command {
 		Description: "With no --uri the documents go to the embedded server (data under --data-dir).\n" +
 			"With --seed the documents and IDs are identical on every run; the time base is\n" +
 			"2024-01-01T00:00:00Z unless --at is given, and --span spreads the timestamps over\n" +
-			"the window ending there. A summary is printed at the end; a progress bar is shown\n" +
-			"on stderr when it is a terminal.",
+			"the window ending there. Without --seed a seed is drawn and the time base is now;\n" +
+			"the summary prints the --seed and --at that repeat the run. A run manifest in\n" +
+			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
+			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
+			"document is checked against the target's rules before it is sent (with --drop,\n" +
+			"before the drop). A progress bar is shown on stderr when it is a terminal.",
 		Flags:  flags,
 		Action: a.runSeed,
 	}

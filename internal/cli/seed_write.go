@@ -103,11 +103,16 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 	}
 	w.prior, w.saved = w.m.AckedCount, time.Now()
 	opts.Ranges = w.m.Missing()
+	saving := true
 	opts.Acked = func(r seed.Range) {
 		w.m.Ack(r)
-		if time.Since(w.saved) >= manifestEvery {
+		if saving && time.Since(w.saved) >= manifestEvery {
 			w.saved = time.Now()
-			_ = w.m.Save(ctx, w.db) // a lasting failure shows in the final save
+			// A server in trouble fails the inserts too; the run must not
+			// wait on it twice, so saving stops until the final save.
+			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
+			saving = w.m.Save(sctx, w.db) == nil
+			cancel()
 		}
 	}
 	// An interruption stops generation, not the batches already sent: the
