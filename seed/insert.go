@@ -92,7 +92,9 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					return
 				}
 				if err != nil {
-					fail(nil, err)
+					// Every inserter meets the stream's error after its
+					// batch: batches in flight finish and are counted.
+					errOnce.Do(func() { firstErr = err })
 					return
 				}
 				n, dups, err := InsertBatch(ctx, coll, b.Docs, opts.Resume)

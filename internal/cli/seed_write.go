@@ -174,13 +174,19 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 // among the first Workers not acknowledged. It returns -1 when the server
 // does not answer.
 func (w *collWrite) held(ctx context.Context, we *seed.WriteError) int64 {
+	known := max(w.m.AckedCount, w.prior+we.Written)
+	// An interruption stops generation and lets the inserters finish their
+	// batches: none is in flight, and asking would cost a scan of the
+	// collection on FerretDB.
+	if errors.Is(we.Err, context.Canceled) {
+		return known
+	}
 	var ids []any
 	for _, r := range w.unacked() {
 		for i := r.From; i < r.To; i++ {
 			ids = append(ids, w.col.ID(i))
 		}
 	}
-	known := max(w.m.AckedCount, w.prior+we.Written)
 	if len(ids) == 0 {
 		return known
 	}
