@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
@@ -25,6 +26,13 @@ type InsertOptions struct {
 	Ranges []Range
 	// Progress, if set, is called after every batch (never concurrently).
 	Progress func(Progress)
+	// Acked, if set, is called with the range of every batch the server
+	// acknowledged in full (duplicates counted with Resume), before
+	// Progress and never concurrently.
+	Acked func(Range)
+	// Check, if set, is StreamOptions.Check: a document it refuses stops
+	// the run before its batch is sent.
+	Check func(bson.Raw) error
 }
 
 // Progress is a snapshot of a running Insert.
@@ -59,7 +67,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	defer cancel()
 	// Generation is cheap next to a round trip: a few generators keep the
 	// inserters fed without taking CPU from an in-process server.
-	s := c.Stream(ctx, StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0))})
+	s := c.Stream(ctx, StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
 	defer s.Close()
 	total := s.Len()
 
@@ -84,7 +92,9 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					return
 				}
 				if err != nil {
-					fail(nil, err)
+					// Every inserter meets the stream's error after its
+					// batch: batches in flight finish and are counted.
+					errOnce.Do(func() { firstErr = err })
 					return
 				}
 				n, dups, err := InsertBatch(ctx, coll, b.Docs, opts.Resume)
@@ -101,11 +111,14 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					}
 					return
 				}
-				if opts.Progress != nil {
-					progressMu.Lock()
-					opts.Progress(Progress{Total: total, Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start)})
-					progressMu.Unlock()
+				progressMu.Lock()
+				if opts.Acked != nil {
+					opts.Acked(b.Range())
 				}
+				if opts.Progress != nil {
+					opts.Progress(Progress{Total: total, Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start)})
+				}
+				progressMu.Unlock()
 			}
 		}()
 	}

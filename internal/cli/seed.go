@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +12,9 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -20,7 +24,7 @@ func (a *App) seedCommand() *ucli.Command {
 		&ucli.IntFlag{Name: "batch", Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
 		&ucli.IntFlag{Name: "workers", DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
 		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before writing it"},
-		&ucli.BoolFlag{Name: "resume", Usage: "insert only what is missing after an interrupted run (needs --seed)"},
+		&ucli.BoolFlag{Name: "resume", Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
 	)
 	return &ucli.Command{
@@ -30,8 +34,12 @@ func (a *App) seedCommand() *ucli.Command {
 		Description: "With no --uri the documents go to the embedded server (data under --data-dir).\n" +
 			"With --seed the documents and IDs are identical on every run; the time base is\n" +
 			"2024-01-01T00:00:00Z unless --at is given, and --span spreads the timestamps over\n" +
-			"the window ending there. A summary is printed at the end; a progress bar is shown\n" +
-			"on stderr when it is a terminal.",
+			"the window ending there. Without --seed a seed is drawn and the time base is now;\n" +
+			"the summary prints the --seed and --at that repeat the run. A run manifest in\n" +
+			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
+			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
+			"document is checked against the target's rules before it is sent (with --drop,\n" +
+			"before the drop). A progress bar is shown on stderr when it is a terminal.",
 		Flags:  flags,
 		Action: a.runSeed,
 	}
@@ -41,10 +49,6 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("seed: unexpected argument %q; see oidkit seed --help", c.Args().First())
 	}
-	ds, err := datasetFromFlags(c)
-	if err != nil {
-		return err
-	}
 	batch, workers := c.Int("batch"), c.Int("workers")
 	if batch < 1 || batch > 100000 {
 		return usageErrorf("--batch %d: expected 1 to 100000", batch)
@@ -52,11 +56,21 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if c.IsSet("workers") && (workers < 1 || workers > 64) {
 		return usageErrorf("--workers %d: expected 1 to 64", workers)
 	}
-	if c.Bool("resume") && !ds.Seeded {
-		return usageErrorf("--resume: expected --seed too (only a seeded run can be resumed: without a seed every run makes different documents)")
-	}
-	if c.Bool("resume") && c.Bool("drop") {
+	resume, drop := c.Bool("resume"), c.Bool("drop")
+	if resume && drop {
 		return usageErrorf("--resume with --drop: expected one of them (--drop would delete what --resume keeps)")
+	}
+	var ds *seed.Dataset
+	drawn := false
+	if !resume {
+		p, err := planFromFlags(c)
+		if err != nil {
+			return err
+		}
+		drawn = drawSeed(p)
+		if ds, err = p.Build(); err != nil {
+			return usageError(planFlagError(c, err))
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
@@ -66,34 +80,52 @@ func (a *App) runSeed(c *ucli.Context) error {
 		return err
 	}
 	defer t.Close()
+	earlier := map[string]*seed.Manifest{}
+	if resume {
+		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String("db"))); err != nil {
+			return err
+		}
+	}
 	db := t.Client.Database(ds.DB)
+	profile, err := rules.Detect(ctx, t.Client)
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", t.Display, err))
+	}
 	if !c.IsSet("workers") {
 		// FerretDB's SQLite backend writes one batch at a time: more inserters
 		// only queue behind it, and a queued batch can outlast --timeout.
 		workers = 4
-		if t.Embedded || t.IsFerretDB(ctx) {
+		if t.Embedded || profile.Name() == rules.FerretDB.Name() {
 			workers = 1
 		}
+	}
+	written := ds.Written()
+	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch); err != nil {
+		return err
 	}
 
 	showProgress := !c.Bool("quiet") && isTerminal(a.stderr)
 	var total seed.InsertResult
 	start := time.Now()
-	written := ds.Written()
+	run := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
 	for _, col := range written {
 		coll := db.Collection(col.Name())
-		if c.Bool("drop") {
+		if drop {
 			if err := coll.Drop(ctx); err != nil {
 				return failure(fmt.Errorf("drop %s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
 			}
 		}
-		opts := seed.InsertOptions{Batch: batch, Workers: workers, Resume: c.Bool("resume")}
+		w := &collWrite{db: db, coll: coll, col: col, m: earlier[col.Name()]}
+		if w.m == nil {
+			w.m = seed.NewManifest(ds, col, run)
+		}
+		opts := seed.InsertOptions{Batch: batch, Workers: workers, Resume: resume, Check: profile.Check}
 		var bar *progressBar
 		if showProgress {
 			bar = &progressBar{w: a.stderr, label: col.Name()}
 			opts.Progress = bar.update
 		}
-		res, err := seed.Insert(ctx, coll, col, opts)
+		res, err := w.insert(ctx, opts)
 		if bar != nil {
 			bar.finish()
 		}
@@ -101,23 +133,75 @@ func (a *App) runSeed(c *ucli.Context) error {
 		total.Skipped += res.Skipped
 		fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
 		if err != nil {
-			var we *seed.WriteError
-			if errors.As(err, &we) {
-				return failure(fmt.Errorf("%s.%s on %s: inserted %d of %d; re-run with --resume: %s", ds.DB, col.Name(), t.Display, we.Written, we.Total, describeStop(we)))
-			}
-			return failure(fmt.Errorf("%s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
+			return w.explain(ctx, err, t.Display, resume)
 		}
 	}
 	total.Elapsed = time.Since(start)
 	if len(written) > 1 {
 		fmt.Fprintf(a.stdout, "total: %s\n", summary(total.Inserted, total.Skipped, total.Elapsed))
 	}
-	seedNote := fmt.Sprintf("seed %d", ds.Seed)
-	if !ds.Seeded {
-		seedNote = "unseeded"
-	}
-	fmt.Fprintf(a.stdout, "into %s (database %s; %s, time base %s)\n", t.Display, ds.DB, seedNote, ds.Base.Format(time.RFC3339))
+	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, ds.DB, runNote(ds, drawn))
 	return nil
+}
+
+// drawSeed makes a plan without a seed repeatable: it draws one and takes
+// the current second as the time base, unless a template reads the clock
+// (then no seed could repeat it). It reports whether it drew.
+func drawSeed(p *seed.Plan) bool {
+	if p.Seeded {
+		return false
+	}
+	for _, cs := range p.Collections {
+		if cs.Template != nil && cs.Template.ReadsClock() {
+			return false
+		}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	p.Seed, p.Seeded = binary.LittleEndian.Uint64(b[:]), true
+	if p.At.IsZero() {
+		p.At = time.Now().UTC().Truncate(time.Second)
+	}
+	return true
+}
+
+// runNote says how to repeat the run: its seed and time base.
+func runNote(ds *seed.Dataset, drawn bool) string {
+	at := ds.Base.Format(time.RFC3339)
+	switch {
+	case !ds.Seeded:
+		return "unseeded: a template reads the clock, so the run cannot be repeated or resumed; time base " + at
+	case drawn:
+		return fmt.Sprintf("seed %d (drawn), time base %s; --seed %d --at %s repeats this run", ds.Seed, at, ds.Seed, at)
+	}
+	return seedNote(ds)
+}
+
+// resumeDataset is the run --resume continues, from the run manifests, and
+// the manifests by collection. Data an earlier oidkit wrote without a
+// manifest is resumed from the flags (with --seed) as a whole.
+func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database) (*seed.Dataset, map[string]*seed.Manifest, error) {
+	ms, err := selectManifests(ctx, c, db)
+	if errors.Is(err, seed.ErrNoManifest) && c.IsSet("seed") {
+		ds, err := datasetFromFlags(c)
+		return ds, map[string]*seed.Manifest{}, err
+	}
+	if err != nil {
+		return nil, nil, manifestUsage(err, "resume")
+	}
+	p, err := planFromManifests(c, ms)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := p.Build()
+	if err != nil {
+		return nil, nil, usageErrorf("--resume: %v", err)
+	}
+	byName := map[string]*seed.Manifest{}
+	for _, m := range ms {
+		byName[m.Collection] = m
+	}
+	return ds, byName, nil
 }
 
 // describeStop is why a write stopped: the refused document, if any, and

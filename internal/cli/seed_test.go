@@ -2,11 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver"
 	"github.com/oidkit/oidkit/seed"
@@ -29,9 +33,10 @@ func TestSeedCommand(t *testing.T) {
 	if !strings.Contains(out, "seed 1, time base 2024-01-01T00:00:00Z") {
 		t.Errorf("summary does not name the seed and time base: %s", out)
 	}
-	// The same run again: every _id is already there.
+	// The same run again: one line says the documents are there and what to do.
 	code, out, errOut = runSeedCmd(t, base...)
-	if code != ExitFailure || !strings.Contains(errOut, "inserted 0 of 500; re-run with --resume") || !strings.Contains(errOut, "11000") {
+	if code != ExitFailure || !strings.Contains(errOut, "already there") || !strings.Contains(errOut, "--resume") || !strings.Contains(errOut, "--drop") ||
+		strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "11000") {
 		t.Fatalf("second seed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	code, out, errOut = runSeedCmd(t, append(base, "--resume")...)
@@ -47,7 +52,7 @@ func TestSeedCommand(t *testing.T) {
 		t.Fatalf("shop: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	code, out, errOut = runSeedCmd(t, "seed", "--data-dir", dir, "--kind", "employee", "--id", "int", "--id-start", "10", "-n", "3", "--collection", "Employee")
-	if code != ExitOK || !strings.Contains(out, "oidkit.Employee: inserted 3") || !strings.Contains(out, "unseeded") {
+	if code != ExitOK || !strings.Contains(out, "oidkit.Employee: inserted 3") || !regexp.MustCompile(`seed \d+ \(drawn\), time base \S+; --seed \d+ --at \S+ repeats this run\)`).MatchString(out) {
 		t.Fatalf("employee: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 }
@@ -59,7 +64,7 @@ func TestSeedCommandErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--resume"}, ExitUsage, "--resume: expected --seed too"},
+		{[]string{"--resume"}, ExitUsage, "--resume: no run manifest in database oidkit"},
 		{[]string{"--resume", "--drop", "--seed", "1"}, ExitUsage, "--resume with --drop"},
 		{[]string{"--batch", "0"}, ExitUsage, "--batch 0"},
 		{[]string{"--workers", "100"}, ExitUsage, "--workers 100"},
@@ -102,12 +107,13 @@ func seedProgress(done, total int64, elapsed time.Duration) seed.Progress {
 }
 
 // A server that dies mid-run: exit 1 and "inserted K of N; re-run with
-// --resume"; after a restart over the same data, --resume completes the run.
+// --resume", K never more than the server holds; after a restart over the
+// same data, --resume with no other flag completes the run from its
+// manifest.
 func TestSeedServerDiesThenResume(t *testing.T) {
 	dir := t.TempDir()
 	// Enough documents that the run is still going when the server has
-	// stopped: Close lets open connections go on for up to 3 s, and one
-	// inserter reaches 10,000 docs/s on a quiet machine.
+	// stopped: Close lets open connections go on for up to 3 s.
 	n := 120000
 	if seedRaceEnabled {
 		n = 30000
@@ -117,43 +123,89 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"seed", "--uri", srv.URI(), "--seed", "4", "-n", strconv.Itoa(n), "--batch", "250", "--timeout", "20s"}
-	type result struct {
-		code     int
-		out, err string
-	}
-	done := make(chan result, 1)
-	go func() {
-		code, out, errOut := runSeedCmd(t, args...)
-		done <- result{code, out, errOut}
-	}()
-	time.Sleep(1500 * time.Millisecond)
+	done := make(chan seedResult, 1)
+	go func() { done <- runSeedAsync(args...) }()
+	// Stop the server once documents are in: the run is then under way.
+	client := connect(t, srv.URI())
+	waitForAcked(t, client.Database("oidkit").Collection("users"), 2000, done)
+	_ = client.Disconnect(context.Background())
 	_ = srv.Close()
-	var r result
+	var r seedResult
 	select {
 	case r = <-done:
 	case <-time.After(60 * time.Second):
 		t.Fatal("seed hangs after the server stopped")
 	}
-	m := regexp.MustCompile(`inserted (\d+) of ` + strconv.Itoa(n) + `; re-run with --resume`).FindStringSubmatch(r.err)
+	m := regexp.MustCompile(`inserted (\d+) of ` + strconv.Itoa(n) + `( \(at least[^)]*\))?; re-run with --resume`).FindStringSubmatch(r.err)
 	if r.code != ExitFailure || m == nil || !strings.Contains(r.err, "127.0.0.1") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.out, r.err)
 	}
+	k, _ := strconv.ParseInt(m[1], 10, 64)
 
 	srv2, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv2.Close()
-	args[2] = srv2.URI()
-	code, out, errOut := runSeedCmd(t, append(args, "--resume")...)
+	client = connect(t, srv2.URI())
+	defer client.Disconnect(context.Background())
+	users := client.Database("oidkit").Collection("users")
+	held, err := users.EstimatedDocumentCount(context.Background())
+	if err != nil || held < k {
+		t.Fatalf("the server holds %d documents (%v); seed said %d", held, err, k)
+	}
+	man, err := seed.ReadManifest(context.Background(), client.Database("oidkit"), "users")
+	if err != nil || man.State != seed.StateRunning || man.AckedCount > held || man.AckedCount == 0 {
+		t.Fatalf("manifest after the server died: %+v, %v; want state running and 0 < acked <= %d", man, err, held)
+	}
+	code, out, errOut := runSeedCmd(t, "seed", "--uri", srv2.URI(), "--timeout", "20s", "--resume")
 	sm := regexp.MustCompile(`inserted (\d+), skipped (\d+) \(already there\)`).FindStringSubmatch(out)
 	if code != ExitOK || sm == nil {
 		t.Fatalf("resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	ins, _ := strconv.Atoi(sm[1])
-	skip, _ := strconv.Atoi(sm[2])
-	k, _ := strconv.Atoi(m[1])
-	if ins+skip != n || skip < k {
-		t.Fatalf("resume inserted %d and skipped %d after %d; want %d in all", ins, skip, k, n)
+	ins, _ := strconv.ParseInt(sm[1], 10, 64)
+	skip, _ := strconv.ParseInt(sm[2], 10, 64)
+	if ins+skip != int64(n) || ins != int64(n)-held {
+		t.Fatalf("resume inserted %d and skipped %d with %d there; want %d in all", ins, skip, held, n)
+	}
+}
+
+type seedResult struct {
+	code     int
+	out, err string
+}
+
+func runSeedAsync(args ...string) seedResult {
+	var out, errb bytes.Buffer
+	code := NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit"}, args...))
+	return seedResult{code, out.String(), errb.String()}
+}
+
+func connect(t *testing.T, uri string) *mongo.Client {
+	t.Helper()
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// waitForAcked returns once the run manifest of coll says at least n
+// documents were acknowledged; it fails the test if the run (done) ends
+// first. It reads the manifest, not the collection: counting a collection
+// on FerretDB reads every document and would slow the run it watches.
+func waitForAcked(t *testing.T, coll *mongo.Collection, n int64, done chan seedResult) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if m, err := seed.ReadManifest(context.Background(), coll.Database(), coll.Name()); err == nil && m.AckedCount >= n {
+			return
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before %d documents were in: exit %d\n%s%s", n, r.code, r.out, r.err)
+		case <-tick.C:
+		}
 	}
 }

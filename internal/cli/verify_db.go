@@ -72,7 +72,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 			return err
 		}
 		set.Verify = exps
-	} else {
+	} else if generationFlagsSet(c) {
 		if !c.IsSet("seed") {
 			return usageErrorf("verify db: expected --seed S (the seed the data was written with) or --fixture FILE: without a seed the documents cannot be rebuilt")
 		}
@@ -80,19 +80,8 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, col := range ds.Collections() {
-			e, err := verify.ExpectCollection(ctx, ds, col)
-			if err != nil {
-				if ctx.Err() != nil {
-					return failuref("verify db: %w", err)
-				}
-				return usageErrorf("verify db: %v", err)
-			}
-			if col.RefOnly() {
-				set.Referenced = append(set.Referenced, e)
-			} else {
-				set.Verify = append(set.Verify, e)
-			}
+		if set, err = expectDataset(ctx, ds); err != nil {
+			return err
 		}
 	}
 
@@ -101,6 +90,11 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		return err
 	}
 	defer t.Close()
+	if set.Verify == nil { // no flags said what to expect: the run manifest does
+		if set, err = expectFromManifest(ctx, c, t); err != nil {
+			return err
+		}
+	}
 
 	opts := verify.DBOptions{FerretDB: t.IsFerretDB(ctx), OrderLimit: c.Int64("order-limit")}
 	var p *verifyProgress

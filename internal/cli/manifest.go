@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/verify"
+)
+
+// generationFlagsSet reports whether any flag that decides the documents
+// was given; without one, seed --resume and verify db read the run manifest.
+func generationFlagsSet(c *ucli.Context) bool {
+	for _, f := range generationFlags {
+		if c.IsSet(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagName is a flag as typed: "-n", "--seed".
+func flagName(f string) string {
+	if len(f) == 1 {
+		return "-" + f
+	}
+	return "--" + f
+}
+
+// selectManifests reads the run manifests of the collections the flags
+// name: --collection, else the written collections of --kind, --template
+// or --plan, else every collection of the run that started last in --db.
+func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+	var names []string
+	switch {
+	case c.String("collection") != "" && c.String("plan") == "":
+		names = []string{c.String("collection")}
+	case c.IsSet("kind") || c.IsSet("template") || c.IsSet("plan"):
+		p, err := planFromFlags(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, cs := range p.Collections {
+			if !cs.RefOnly {
+				names = append(names, cs.Name)
+			}
+		}
+	default:
+		return seed.LatestRun(ctx, db)
+	}
+	var out []*seed.Manifest
+	for _, name := range names {
+		m, err := seed.ReadManifest(ctx, db, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// planFromManifests is the plan of the run ms describe (the collections of
+// ms written, the others RefOnly). Generation flags may be given, but only
+// with the run's values: a flag that would make other documents is bad
+// usage naming the flag and both values.
+func planFromManifests(c *ucli.Context, ms []*seed.Manifest) (*seed.Plan, error) {
+	run := ms[0]
+	p, err := run.Plan()
+	if err != nil {
+		return nil, usageError(err)
+	}
+	selected := map[string]bool{}
+	for _, m := range ms {
+		selected[m.Collection] = true
+	}
+	for k := range p.Collections {
+		p.Collections[k].RefOnly = !selected[p.Collections[k].Name]
+	}
+	if !generationFlagsSet(c) {
+		return p, nil
+	}
+	fp, err := flagsOverRun(c, p, run.Collection)
+	if err != nil {
+		return nil, err
+	}
+	want, err := fp.Build()
+	if err != nil {
+		return nil, usageError(planFlagError(c, err))
+	}
+	have, err := p.Build()
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if want.Collection(run.Collection) == nil {
+		return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", run.DB, run.Collection)
+	}
+	d := seed.NewManifest(have, have.Collection(run.Collection), "").Diff(seed.NewManifest(want, want.Collection(run.Collection), ""))
+	if d == nil {
+		return p, nil
+	}
+	flag := diffFlag(c, d)
+	where := run.DB + "." + run.Collection
+	if d.Collection != "" && d.Collection != run.Collection {
+		where += " (its plan's collection " + d.Collection + ")"
+	}
+	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use --drop to start over", flag, d.New, where, flag, d.Old, flag)
+}
+
+// flagsOverRun is the plan the generation flags describe, with the run's
+// settings for those not given.
+func flagsOverRun(c *ucli.Context, run *seed.Plan, coll string) (*seed.Plan, error) {
+	var fp *seed.Plan
+	if c.IsSet("kind") || c.IsSet("template") || c.IsSet("plan") {
+		p, err := planFromFlags(c)
+		if err != nil {
+			return nil, err
+		}
+		fp = p
+	} else {
+		cp := *run
+		cp.Collections = append([]seed.CollectionSpec(nil), run.Collections...)
+		for k := range cp.Collections {
+			cs := &cp.Collections[k]
+			if cs.Name != coll {
+				continue
+			}
+			if c.IsSet("n") {
+				cs.Count = c.Int64("n")
+			}
+			if c.IsSet("id") {
+				id, err := seed.ParseIDStrategy(c.String("id"))
+				if err != nil {
+					return nil, usageErrorf("--id %q: %v", c.String("id"), err)
+				}
+				cs.ID = id
+			}
+			if c.IsSet("id-start") {
+				cs.IDStart = c.Int64("id-start")
+			}
+		}
+		fp = &cp
+	}
+	if c.IsSet("seed") || c.IsSet("at") || c.IsSet("span") {
+		p, err := planFromFlags(c) // parses and checks the three
+		if err != nil {
+			return nil, err
+		}
+		if c.IsSet("seed") {
+			fp.Seed, fp.Seeded = p.Seed, true
+		}
+		if c.IsSet("at") {
+			fp.At = p.At
+		}
+		if c.IsSet("span") {
+			fp.Span = p.Span
+		}
+	}
+	if !c.IsSet("seed") {
+		fp.Seed, fp.Seeded = run.Seed, true
+	}
+	if !c.IsSet("at") {
+		fp.At = run.At
+	}
+	if !c.IsSet("span") {
+		fp.Span = run.Span
+	}
+	return fp, nil
+}
+
+// diffFlag is the flag behind a difference between a run and the flags.
+func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
+	switch d.Field {
+	case "seed", "at", "span":
+		return flagName(d.Field)
+	}
+	if c.String("plan") != "" {
+		if d.Field == "count" && c.IsSet("n") {
+			return "-n"
+		}
+		return "--plan"
+	}
+	switch d.Field {
+	case "count":
+		return "-n"
+	case "id":
+		return "--id"
+	case "idStart":
+		return "--id-start"
+	case "template":
+		return "--template"
+	case "kind":
+		if c.IsSet("template") {
+			return "--template"
+		}
+		return "--kind"
+	}
+	return "--plan"
+}
+
+// manifestUsage turns a missing manifest into bad usage (exit 2) and any
+// other error reading one into a failure.
+func manifestUsage(err error, what string) error {
+	var ce *codedError
+	switch {
+	case errors.As(err, &ce):
+		return err
+	case errors.Is(err, seed.ErrNoManifest):
+		return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
+	}
+	return failuref("%s: %w", flagOrCommand(what), err)
+}
+
+func flagOrCommand(what string) string {
+	if what == "resume" {
+		return "--resume"
+	}
+	return what
+}
+
+func manifestHint(what string) string {
+	if what == "resume" {
+		return "expected --db and --collection of an earlier seed, or its flags with --seed"
+	}
+	return "expected --seed S (the seed the data was written with) and the flags given to seed, or --fixture FILE"
+}
+
+// expectDataset is what verify db expects of a dataset: its written
+// collections, and those only referred to.
+func expectDataset(ctx context.Context, ds *seed.Dataset) (verify.ExpectedSet, error) {
+	var set verify.ExpectedSet
+	for _, col := range ds.Collections() {
+		e, err := verify.ExpectCollection(ctx, ds, col)
+		if err != nil {
+			if ctx.Err() != nil {
+				return set, failuref("verify db: %w", err)
+			}
+			return set, usageErrorf("verify db: %v", err)
+		}
+		if col.RefOnly() {
+			set.Referenced = append(set.Referenced, e)
+		} else {
+			set.Verify = append(set.Verify, e)
+		}
+	}
+	return set, nil
+}
+
+// expectFromManifest is what verify db expects when no generation flag is
+// given: the run the manifests of --db describe.
+func expectFromManifest(ctx context.Context, c *ucli.Context, t *target) (verify.ExpectedSet, error) {
+	ms, err := selectManifests(ctx, c, t.Client.Database(c.String("db")))
+	if err != nil {
+		return verify.ExpectedSet{}, manifestUsage(err, "verify db")
+	}
+	p, err := planFromManifests(c, ms)
+	if err != nil {
+		return verify.ExpectedSet{}, err
+	}
+	ds, err := p.Build()
+	if err != nil {
+		return verify.ExpectedSet{}, usageErrorf("verify db: %v", err)
+	}
+	return expectDataset(ctx, ds)
+}

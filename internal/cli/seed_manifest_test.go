@@ -1,0 +1,265 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// collectionBytes is every document of coll, in _id order, as raw BSON.
+func collectionBytes(t *testing.T, coll *mongo.Collection) [][]byte {
+	t.Helper()
+	cur, err := coll.Find(context.Background(), bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for cur.Next(context.Background()) {
+		out = append(out, append([]byte(nil), cur.Current...))
+	}
+	if err := cur.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustSeed(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errOut := runSeedCmd(t, append([]string{"seed", "--quiet"}, args...)...)
+	if code != ExitOK {
+		t.Fatalf("seed %v: exit %d\n%s%s", args, code, out, errOut)
+	}
+	return out
+}
+
+// A run without --seed prints the seed it drew and its time base; the
+// printed flags write the same documents, and --resume alone finds the run.
+func TestSeedDrawnSeedRepeats(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	out := mustSeed(t, "--uri", uri, "-n", "50", "--db", "a")
+	m := regexp.MustCompile(`--seed (\d+) --at (\S+) repeats this run\)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("summary does not say how to repeat the run:\n%s", out)
+	}
+	mustSeed(t, "--uri", uri, "-n", "50", "--db", "b", "--seed", m[1], "--at", m[2])
+	a, b := collectionBytes(t, client.Database("a").Collection("users")), collectionBytes(t, client.Database("b").Collection("users"))
+	if len(a) != 50 || len(a) != len(b) {
+		t.Fatalf("%d and %d documents", len(a), len(b))
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			t.Fatalf("document %d differs:\n%v\n%v", i, bson.Raw(a[i]), bson.Raw(b[i]))
+		}
+	}
+	code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--resume", "--db", "a")
+	if code != ExitOK || !strings.Contains(out, "inserted 0, skipped 50 (already there)") || !strings.Contains(out, "seed "+m[1]+", time base "+m[2]) {
+		t.Fatalf("resume of a drawn run: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// The manifest holds the plan, seed, time base, ranges, state and versions,
+// and rebuilds the documents that were written.
+func TestSeedManifestStored(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	mustSeed(t, "--uri", uri, "--db", "m", "--kind", "employee", "--id", "int", "--id-start", "7", "-n", "250", "--seed", "9", "--span", "1h", "--batch", "100")
+	db := client.Database("m")
+	man, err := seed.ReadManifest(context.Background(), db, "employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.State != seed.StateDone || man.Seed != "9" || man.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
+		len(man.Acked) != 1 || man.Acked[0] != (seed.Range{From: 0, To: 250}) || man.Oidkit == "" || man.Gofakeit == "" ||
+		len(man.Specs) != 1 || man.Specs[0].ID != "int" || man.Specs[0].IDStart != 7 || man.Specs[0].Kind != "employee" {
+		t.Fatalf("manifest %+v", man)
+	}
+	p, err := man.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := collectionBytes(t, db.Collection("employees"))
+	col := ds.Collection("employees")
+	for i, raw := range stored {
+		want, _ := bson.Marshal(col.Doc(int64(i)))
+		if !bytes.Equal(raw, want) {
+			t.Fatalf("document %d: stored %v, manifest rebuilds %v", i, bson.Raw(raw), bson.Raw(want))
+		}
+	}
+}
+
+// --resume inserts only what the manifest does not list as acknowledged,
+// with the run's settings, and refuses flags that would make other
+// documents.
+func TestSeedResumeFromManifest(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	db := client.Database("oidkit")
+	p := &seed.Plan{Seed: 5, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 500}}}
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A run that stopped after documents [0,200): the manifest says so.
+	col := ds.Collection("users")
+	man := seed.NewManifest(ds, col, "r")
+	if _, err := seed.Insert(context.Background(), db.Collection("users"), col, seed.InsertOptions{Ranges: []seed.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
+		t.Fatal(err)
+	}
+	man.State = seed.StateFailed
+	if err := man.Save(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	refused := []struct{ args []string }{
+		{[]string{"--seed", "6"}},
+		{[]string{"-n", "600"}},
+		{[]string{"--at", "2020-01-01T00:00:00Z"}},
+		{[]string{"--span", "1h"}},
+		{[]string{"--id", "uuid"}},
+		{[]string{"--kind", "product", "--collection", "users"}},
+	}
+	wants := []string{"--seed 6: the run in oidkit.users was written with --seed 5", "-n 600: the run in oidkit.users was written with -n 500",
+		"--at 2020-01-01T00:00:00Z: the run in oidkit.users was written with --at 2024-01-01T00:00:00Z", "--span 1h0m0s: the run in oidkit.users was written with --span 0s",
+		"--id uuid: the run in oidkit.users was written with --id objectid", "--kind product: the run in oidkit.users was written with --kind user"}
+	for k, tc := range refused {
+		code, out, errOut := runSeedCmd(t, append([]string{"seed", "--uri", uri, "--resume"}, tc.args...)...)
+		if code != ExitUsage || !strings.Contains(errOut, wants[k]) {
+			t.Errorf("resume %v: exit %d, stderr %q; want exit 2 and %q\n%s", tc.args, code, errOut, wants[k], out)
+		}
+	}
+	if n, _ := db.Collection("users").EstimatedDocumentCount(context.Background()); n != 200 {
+		t.Fatalf("refused resumes wrote: %d documents", n)
+	}
+	// The same flags are accepted; no flags take the manifest's.
+	code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--resume", "--seed", "5", "-n", "500")
+	if code != ExitOK || !strings.Contains(out, "inserted 300, skipped 200 (already there)") {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+	}
+	man, err = seed.ReadManifest(context.Background(), db, "users")
+	if err != nil || man.State != seed.StateDone || man.AckedCount != 500 || len(man.Acked) != 1 {
+		t.Fatalf("manifest after resume: %+v %v", man, err)
+	}
+	expectVerify(t, 0, []string{"users: count"}, "--uri", uri)
+}
+
+// verify db with no generation flags checks the collection against its
+// manifest; explicit flags still win.
+func TestVerifyDBFromManifest(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	mustSeed(t, "--uri", uri, "--kind", "product", "--id", "uuid", "-n", "120", "--seed", "3", "--span", "2h")
+	expectVerify(t, 0, []string{"products: count", "products: documents equal"}, "--uri", uri)
+	expectVerify(t, 0, []string{"products: count"}, "--uri", uri, "--collection", "products")
+	expectVerify(t, 1, []string{"products: count"}, "--uri", uri, "--kind", "product", "--id", "uuid", "-n", "120", "--seed", "4", "--span", "2h")
+	// A changed document fails the manifest's check.
+	if _, err := client.Database("oidkit").Collection("products").UpdateOne(context.Background(), bson.D{}, bson.D{{Key: "$set", Value: bson.D{{Key: "name", Value: "x"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	expectVerify(t, 1, []string{"products: documents equal"}, "--uri", uri)
+	code, _, errOut := vdbRun(t, "verify", "db", "--uri", uri, "--db", "empty")
+	if code != ExitUsage || !strings.Contains(errOut, "no run manifest in database empty") {
+		t.Fatalf("verify db without a manifest: exit %d %q", code, errOut)
+	}
+}
+
+// The same seeded command twice: one line says the documents are there and
+// what to do, also when no manifest says so (the first batch's _ids are
+// all there).
+func TestSeedTwiceSaysAlreadyThere(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	args := []string{"seed", "--uri", uri, "--seed", "1", "-n", "3000"}
+	mustSeed(t, args[1:]...)
+	for _, noManifest := range []bool{false, true} {
+		if noManifest {
+			if _, err := client.Database("oidkit").Collection(seed.ManifestCollection).DeleteMany(context.Background(), bson.D{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, out, errOut := runSeedCmd(t, args...)
+		if code != ExitFailure || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "already there") ||
+			!strings.Contains(errOut, "--resume") || !strings.Contains(errOut, "--drop") || strings.Contains(errOut, "11000") || len(errOut) > 400 {
+			t.Errorf("second run (manifest deleted: %v): exit %d\nstdout %s\nstderr %s", noManifest, code, out, errOut)
+		}
+	}
+	if n, _ := client.Database("oidkit").Collection("users").EstimatedDocumentCount(context.Background()); n != 3000 {
+		t.Fatalf("%d documents", n)
+	}
+}
+
+// A template the target refuses: exit 2 naming the collection, the field
+// path and the reason, before anything is written or dropped.
+func TestSeedRefusedTemplateKeepsCollection(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	mustSeed(t, "--uri", uri, "--seed", "1", "-n", "100", "--collection", "keep")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"name": "{firstname}", "addr": {"geo.lat": "{latitude}"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{{"--drop"}, {}} {
+		code, out, errOut := runSeedCmd(t, append([]string{"seed", "--uri", uri, "--template", bad, "-n", "10", "--collection", "keep"}, extra...)...)
+		if code != ExitUsage || !strings.Contains(errOut, "oidkit.keep") || !strings.Contains(errOut, `"addr.geo.lat"`) || !strings.Contains(errOut, "key contains '.'") {
+			t.Errorf("seed %v: exit %d\nstdout %s\nstderr %s", extra, code, out, errOut)
+		}
+	}
+	if n, _ := client.Database("oidkit").Collection("keep").EstimatedDocumentCount(context.Background()); n != 100 {
+		t.Fatalf("the collection holds %d documents after the refused runs; want the 100 it had", n)
+	}
+}
+
+// Ctrl+C mid-run: the count reported equals what the server holds: the
+// inserters finish the batches they sent (two inserters only without the
+// race detector, which slows the in-process server too much).
+func TestSeedInterruptCountsHonestly(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	// Keep SIGINT from ending the test process while no one else listens.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	n := 60000
+	workers := []string{"1", "2"}
+	if seedRaceEnabled {
+		n, workers = 20000, workers[:1]
+	}
+	for _, w := range workers {
+		db := "w" + w
+		done := make(chan seedResult, 1)
+		go func() {
+			done <- runSeedAsync("seed", "--uri", uri, "--db", db, "--seed", "8", "-n", strconv.Itoa(n), "--batch", "500", "--workers", w, "--timeout", "30s")
+		}()
+		users := client.Database(db).Collection("users")
+		waitForAcked(t, users, 2000, done)
+		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		r := <-done
+		m := regexp.MustCompile(`inserted (\d+) of ` + strconv.Itoa(n) + `; re-run with --resume: interrupted`).FindStringSubmatch(r.err)
+		if r.code != ExitFailure || m == nil {
+			t.Fatalf("workers %s: exit %d\nstdout %s\nstderr %s", w, r.code, r.out, r.err)
+		}
+		held, err := users.EstimatedDocumentCount(context.Background())
+		if k, _ := strconv.ParseInt(m[1], 10, 64); err != nil || k != held {
+			t.Fatalf("workers %s: seed says inserted %s; the server holds %d (%v)", w, m[1], held, err)
+		}
+		code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--db", db, "--resume")
+		if code != ExitOK {
+			t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+		}
+		if held, _ := users.EstimatedDocumentCount(context.Background()); held != int64(n) {
+			t.Fatalf("after resume: %d documents; want %d", held, n)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// manifestEvery bounds how often a run saves its manifest while batches
+// are acknowledged: often enough that a resumed run redoes little, rarely
+// enough that saving costs nothing next to inserting.
+const manifestEvery = 200 * time.Millisecond
+
+// afterTimeout bounds what a run still asks the server after it stopped
+// (interrupted, timed out): the manifest's final state and the count.
+const afterTimeout = 5 * time.Second
+
+// checkBeforeWriting runs every check that needs no write, before the first
+// write (and so before any drop): the target's rules on each template's
+// shape; without --resume and --drop, a run of the same plan already
+// there; with --drop, the target's rules on every document.
+func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, profile rules.Profile, batch int) error {
+	for _, col := range written {
+		if err := col.CheckShape(profile.Check); err != nil {
+			return usageErrorf("%s.%v; nothing was written", ds.DB, err)
+		}
+	}
+	if !c.Bool("resume") && !c.Bool("drop") {
+		for _, col := range written {
+			if err := sameRunThere(ctx, db, ds, col); err != nil {
+				return err
+			}
+		}
+	}
+	if c.Bool("drop") {
+		// Generating is a few percent of a seed's cost: checking every
+		// document first keeps the collection intact when one is refused.
+		for _, col := range written {
+			if err := col.CheckAll(ctx, seed.StreamOptions{Batch: batch, Check: profile.Check}); err != nil {
+				return refusedDoc(ds.DB, err, "nothing was dropped or written")
+			}
+		}
+	}
+	return nil
+}
+
+// sameRunThere refuses to write a plan whose run manifest says it was
+// written already (or started): the inserts would only repeat duplicate
+// _ids.
+func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection) error {
+	m, err := seed.ReadManifest(ctx, db, col.Name())
+	switch {
+	case errors.Is(err, seed.ErrNoManifest):
+		return nil
+	case err != nil:
+		return failure(err)
+	case m.Diff(seed.NewManifest(ds, col, "")) != nil:
+		return nil
+	case m.State == seed.StateDone:
+		return failuref("%s.%s: the %d documents of this run are already there (written %s); re-run with --resume to add any that are missing, or --drop to write them again", ds.DB, col.Name(), m.Count, m.Updated.Format(time.RFC3339))
+	}
+	return failuref("%s.%s: a run of this plan stopped (%s) after %d of %d documents; re-run with --resume to finish it, or --drop to start over", ds.DB, col.Name(), m.State, m.AckedCount, m.Count)
+}
+
+// refusedDoc is a document the target's rules refuse: bad input (exit 2)
+// naming the collection, document number, field path and reason.
+func refusedDoc(db string, err error, nothing string) error {
+	var de *seed.DocError
+	var v *rules.Violation
+	if errors.As(err, &de) && errors.As(err, &v) {
+		return usageErrorf("%s.%s document %d: %v; %s", db, de.Collection, de.Index, v, nothing)
+	}
+	return failure(err)
+}
+
+// collWrite writes one collection of a seed run and keeps its manifest.
+type collWrite struct {
+	db    *mongo.Database
+	coll  *mongo.Collection
+	col   *seed.Collection
+	m     *seed.Manifest
+	prior int64 // documents acknowledged by earlier runs
+	saved time.Time
+	opts  seed.InsertOptions
+}
+
+// insert saves the manifest as running, inserts the documents it does not
+// list as acknowledged, saving it as batches are, and saves its final state
+// (also after an interruption).
+func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.InsertResult, error) {
+	w.m.State, w.m.Error = seed.StateRunning, ""
+	if err := w.m.Save(ctx, w.db); err != nil {
+		return seed.InsertResult{}, err
+	}
+	w.prior, w.saved = w.m.AckedCount, time.Now()
+	opts.Ranges = w.m.Missing()
+	saving := true
+	opts.Acked = func(r seed.Range) {
+		w.m.Ack(r)
+		if saving && time.Since(w.saved) >= manifestEvery {
+			w.saved = time.Now()
+			// A server in trouble fails the inserts too; the run must not
+			// wait on it twice, so saving stops until the final save.
+			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
+			saving = w.m.Save(sctx, w.db) == nil
+			cancel()
+		}
+	}
+	// An interruption stops generation, not the batches already sent: the
+	// inserters finish those, so what was acknowledged is what is there.
+	check := opts.Check
+	opts.Check = func(doc bson.Raw) error {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
+		return check(doc)
+	}
+	w.opts = opts
+	res, err := seed.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
+	w.m.State = seed.StateDone
+	if err != nil {
+		w.m.State, w.m.Error = seed.StateFailed, err.Error()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	defer cancel()
+	if serr := w.m.Save(sctx, w.db); serr != nil && err == nil {
+		err = serr
+	}
+	res.Skipped += w.prior
+	return res, err
+}
+
+// explain turns a failed write into the CLI's error: a refused document is
+// bad input; otherwise how many documents of the run the server holds
+// (counted after the failure when it answers, else the acknowledged ones,
+// "at least") and how to go on.
+func (w *collWrite) explain(ctx context.Context, err error, display string, resume bool) error {
+	name := w.m.DB + "." + w.col.Name()
+	var de *seed.DocError
+	if errors.As(err, &de) && !errors.Is(err, context.Canceled) {
+		return refusedDoc(w.m.DB, err, "refused before its batch was sent")
+	}
+	var we *seed.WriteError
+	if !errors.As(err, &we) {
+		return failure(fmt.Errorf("%s on %s: %w", name, display, err))
+	}
+	if !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err) {
+		return failuref("%s on %s: %s is already there, and so probably are the other documents of this run; re-run with --resume to add only what is missing, or --drop to write them again", name, display, we.Doc)
+	}
+	held, note := w.held(ctx, we), ""
+	if held < 0 {
+		held, note = w.prior+we.Written, " (at least: the server did not answer a count)"
+	}
+	hint := "re-run with --resume"
+	if !w.m.Seeded {
+		hint = "this run cannot be resumed (a template reads the clock)"
+	}
+	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, held, w.m.Count, note, hint, describeStop(we)))
+}
+
+// held counts the documents of the run the server holds, with a fresh
+// context (the run's may be cancelled): those acknowledged, plus those of
+// the batches in flight when the run stopped that did get in. Batches are
+// taken in order and each inserter holds one, so the batches in flight are
+// among the first Workers not acknowledged. It returns -1 when the server
+// does not answer.
+func (w *collWrite) held(ctx context.Context, we *seed.WriteError) int64 {
+	known := max(w.m.AckedCount, w.prior+we.Written)
+	// An interruption stops generation and lets the inserters finish their
+	// batches: none is in flight, and asking would cost a scan of the
+	// collection on FerretDB.
+	if errors.Is(we.Err, context.Canceled) {
+		return known
+	}
+	var ids []any
+	for _, r := range w.unacked() {
+		for i := r.From; i < r.To; i++ {
+			ids = append(ids, w.col.ID(i))
+		}
+	}
+	if len(ids) == 0 {
+		return known
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	defer cancel()
+	cur, err := w.coll.Find(cctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return -1
+	}
+	defer cur.Close(cctx)
+	var in int64
+	for cur.Next(cctx) {
+		in++
+	}
+	if cur.Err() != nil {
+		return -1
+	}
+	return max(w.m.AckedCount+in, known)
+}
+
+// unacked is the first Workers batches of the run not acknowledged.
+func (w *collWrite) unacked() []seed.Range {
+	size, workers := int64(w.opts.Batch), w.opts.Workers
+	if size <= 0 {
+		size = seed.DefaultBatch
+	}
+	var out []seed.Range
+	for _, r := range w.opts.Ranges {
+		for from := r.From; from < r.To && len(out) < workers; from += size {
+			b := seed.Range{From: from, To: min(from+size, r.To)}
+			if !w.m.Acknowledged(b) {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,405 @@
+package seed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// ManifestCollection is the collection of a target database that holds the
+// run manifests: one document per written collection, whose _id is the
+// collection's name.
+const ManifestCollection = "oidkit_runs"
+
+// The states of a run manifest.
+const (
+	StateRunning = "running"
+	StateDone    = "done"
+	StateFailed  = "failed"
+)
+
+// ErrNoManifest is returned by ReadManifest for a collection without one.
+var ErrNoManifest = errors.New("no run manifest")
+
+// Manifest is what a run wrote into one collection, stored with the data:
+// enough to rebuild every document (the whole plan, seed, time base and
+// span), which document ranges the server acknowledged, and the state of
+// the run. Resuming and verifying read it instead of flags.
+type Manifest struct {
+	Collection string `bson:"_id"`
+	// Run is shared by the collections written by one run.
+	Run string `bson:"run"`
+	DB  string `bson:"db"`
+	// Seeded is false for a run whose template reads the clock: its
+	// documents cannot be rebuilt, so it cannot be resumed or verified.
+	Seeded bool           `bson:"seeded"`
+	Seed   string         `bson:"seed"` // decimal: BSON has no uint64
+	At     time.Time      `bson:"at"`
+	Span   int64          `bson:"spanSeconds"`
+	Specs  []ManifestSpec `bson:"plan"`
+	Count  int64          `bson:"count"`
+	// Acked is the merged, sorted ranges of documents the server
+	// acknowledged; AckedCount their total.
+	Acked      []Range   `bson:"acked"`
+	AckedCount int64     `bson:"ackedCount"`
+	State      string    `bson:"state"`
+	Error      string    `bson:"error,omitempty"`
+	Started    time.Time `bson:"started"`
+	Updated    time.Time `bson:"updated"`
+	Oidkit     string    `bson:"oidkit"`
+	Gofakeit   string    `bson:"gofakeit"`
+}
+
+// ManifestSpec is one collection of a manifest's plan. A template is kept
+// as its JSON text, so the manifest does not depend on the file.
+type ManifestSpec struct {
+	Name         string `bson:"name"`
+	Kind         string `bson:"kind,omitempty"`
+	Template     string `bson:"template,omitempty"`
+	TemplateName string `bson:"templateName,omitempty"`
+	Count        int64  `bson:"count"`
+	ID           string `bson:"id"`
+	IDStart      int64  `bson:"idStart"`
+	Refs         []Ref  `bson:"refs,omitempty"`
+	RefOnly      bool   `bson:"refOnly,omitempty"`
+}
+
+// NewManifest is the manifest of a run of ds that writes c, in state
+// running with nothing acknowledged. run names the run.
+func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
+	oidkit, fake := versions()
+	m := &Manifest{
+		Collection: c.Name(), Run: run, DB: ds.DB,
+		Seeded: ds.Seeded, Seed: strconv.FormatUint(ds.Seed, 10),
+		At: ds.Base, Span: int64(ds.Span / time.Second),
+		Count: c.Len(), Acked: []Range{}, State: StateRunning,
+		Started: time.Now().UTC().Truncate(time.Millisecond),
+		Oidkit:  oidkit, Gofakeit: fake,
+	}
+	m.Updated = m.Started
+	for _, col := range ds.cols {
+		m.Specs = append(m.Specs, specOf(col.spec))
+	}
+	return m
+}
+
+func specOf(cs CollectionSpec) ManifestSpec {
+	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, Refs: cs.Refs, RefOnly: cs.RefOnly}
+	if cs.Template != nil {
+		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
+	}
+	return s
+}
+
+// versions are the module versions of oidkit and gofakeit in this binary.
+func versions() (oidkit, gofakeit string) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown", "unknown"
+	}
+	oidkit, gofakeit = bi.Main.Version, "unknown"
+	for _, d := range bi.Deps {
+		switch d.Path {
+		case "github.com/brianvoe/gofakeit/v7":
+			gofakeit = d.Version
+		case "github.com/oidkit/oidkit":
+			oidkit = d.Version
+		}
+	}
+	return oidkit, gofakeit
+}
+
+// Plan rebuilds the run's plan: the same seed, time base, span and
+// collections, so Build gives the documents the run wrote. Every collection
+// but the manifest's own is RefOnly.
+func (m *Manifest) Plan() (*Plan, error) {
+	if !m.Seeded {
+		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was not seeded (a template reads the clock), so its documents cannot be rebuilt", ErrPlan, m.DB, m.Collection)
+	}
+	seed, err := strconv.ParseUint(m.Seed, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%w: run manifest of %s.%s: seed %q: expected an unsigned integer", ErrPlan, m.DB, m.Collection, m.Seed)
+	}
+	p := &Plan{DB: m.DB, Seed: seed, Seeded: true, At: m.At.UTC(), Span: time.Duration(m.Span) * time.Second}
+	for _, s := range m.Specs {
+		id, err := ParseIDStrategy(s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
+		}
+		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection}
+		if s.Template != "" {
+			if cs.Template, err = ParseTemplate(s.TemplateName, []byte(s.Template)); err != nil {
+				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
+			}
+		}
+		p.Collections = append(p.Collections, cs)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("run manifest of %s.%s: %w", m.DB, m.Collection, err)
+	}
+	return p, nil
+}
+
+// Ack records that the server acknowledged the documents of r.
+func (m *Manifest) Ack(r Range) {
+	m.Acked = MergeRanges(append(m.Acked, r))
+	m.AckedCount = 0
+	for _, a := range m.Acked {
+		m.AckedCount += a.Len()
+	}
+}
+
+// Acknowledged reports whether every document of r was acknowledged.
+func (m *Manifest) Acknowledged(r Range) bool {
+	for _, a := range m.Acked {
+		if a.From <= r.From && r.To <= a.To {
+			return true
+		}
+	}
+	return r.Len() == 0
+}
+
+// Missing is the ranges of [0, Count) not acknowledged, in order; empty
+// (not nil) when every document was.
+func (m *Manifest) Missing() []Range {
+	out := []Range{}
+	next := int64(0)
+	for _, a := range m.Acked {
+		if a.From > next {
+			out = append(out, Range{next, min(a.From, m.Count)})
+		}
+		next = max(next, a.To)
+	}
+	if next < m.Count {
+		out = append(out, Range{next, m.Count})
+	}
+	return out
+}
+
+// MergeRanges sorts rs and merges the ranges that overlap or touch; empty
+// ranges are left out.
+func MergeRanges(rs []Range) []Range {
+	rs = slices.DeleteFunc(slices.Clone(rs), func(r Range) bool { return r.Len() == 0 })
+	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
+	out := []Range{}
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.From <= out[n-1].To {
+			out[n-1].To = max(out[n-1].To, r.To)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// PlanDiff is the first setting in which two manifests would make different
+// documents: Field is "seed", "at", "span", "collections", or a collection
+// setting ("kind", "template", "count", "id", "idStart", "refs"), with
+// Collection naming the collection.
+type PlanDiff struct {
+	Field      string
+	Collection string
+	Old, New   string
+}
+
+// Diff compares the settings that decide the documents of m and n (not
+// their progress); nil means both make the same documents.
+func (m *Manifest) Diff(n *Manifest) *PlanDiff {
+	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	span := func(s int64) string { return (time.Duration(s) * time.Second).String() }
+	switch {
+	case m.Seeded != n.Seeded || (m.Seeded && m.Seed != n.Seed):
+		return &PlanDiff{Field: "seed", Old: m.seedString(), New: n.seedString()}
+	case !m.At.Equal(n.At):
+		return &PlanDiff{Field: "at", Old: at(m.At), New: at(n.At)}
+	case m.Span != n.Span:
+		return &PlanDiff{Field: "span", Old: span(m.Span), New: span(n.Span)}
+	}
+	names := func(ss []ManifestSpec) string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.Name)
+		}
+		return fmt.Sprint(out)
+	}
+	if len(m.Specs) != len(n.Specs) {
+		return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
+	}
+	for k, a := range m.Specs {
+		b := n.Specs[k]
+		var field, x, y string
+		switch {
+		case a.Name != b.Name:
+			return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
+		case a.Kind != b.Kind || (a.Template == "") != (b.Template == ""):
+			field, x, y = "kind", a.what(), b.what()
+		case a.Template != b.Template:
+			field, x, y = "template", a.Template, b.Template
+		case a.Count != b.Count:
+			field, x, y = "count", strconv.FormatInt(a.Count, 10), strconv.FormatInt(b.Count, 10)
+		case a.ID != b.ID:
+			field, x, y = "id", a.ID, b.ID
+		case a.ID == "int" && a.IDStart != b.IDStart:
+			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
+		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
+			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)
+		default:
+			continue
+		}
+		return &PlanDiff{Field: field, Collection: a.Name, Old: x, New: y}
+	}
+	return nil
+}
+
+func (m *Manifest) seedString() string {
+	if !m.Seeded {
+		return "unseeded"
+	}
+	return m.Seed
+}
+
+// what is the kind, or "template NAME".
+func (s ManifestSpec) what() string {
+	if s.Template != "" {
+		return "template " + s.TemplateName
+	}
+	return s.Kind
+}
+
+// Save writes the manifest into its database's ManifestCollection,
+// replacing the collection's earlier one.
+func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
+	m.Updated = time.Now().UTC().Truncate(time.Millisecond)
+	_, err := db.Collection(ManifestCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: m.Collection}}, m, options.Replace().SetUpsert(true))
+	if err != nil {
+		return fmt.Errorf("run manifest of %s.%s: %w", m.DB, m.Collection, err)
+	}
+	return nil
+}
+
+// ReadManifest reads the manifest of collection coll of db; an error wraps
+// ErrNoManifest when there is none.
+func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*Manifest, error) {
+	var m Manifest
+	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: coll}}).Decode(&m)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return nil, fmt.Errorf("%w for %s.%s", ErrNoManifest, db.Name(), coll)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run manifest of %s.%s: %w", db.Name(), coll, err)
+	}
+	return &m, nil
+}
+
+// LatestRun reads the manifests of the run of db that started last, in
+// the order of its plan; an error wraps ErrNoManifest when db has none.
+func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
+	cur, err := db.Collection(ManifestCollection).Find(ctx, bson.D{})
+	if err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	var all []*Manifest
+	if err := cur.All(ctx, &all); err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%w in database %s", ErrNoManifest, db.Name())
+	}
+	last := all[0]
+	for _, m := range all[1:] {
+		if m.Started.After(last.Started) {
+			last = m
+		}
+	}
+	var out []*Manifest
+	for _, s := range last.Specs {
+		for _, m := range all {
+			if m.Run == last.Run && m.Collection == s.Name {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
+
+// JSON is the template as JSON text that ParseTemplate reads back into the
+// same template: the manifest keeps it so that a run does not depend on the
+// file it was read from.
+func (t *Template) JSON() []byte {
+	return t.root.appendJSON(nil)
+}
+
+func (n *tnode) appendJSON(b []byte) []byte {
+	switch n.kind {
+	case tObject:
+		b = append(b, '{')
+		for k, key := range n.keys {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, key)
+			b = append(b, ':')
+			b = n.children[k].appendJSON(b)
+		}
+		return append(b, '}')
+	case tArray:
+		b = append(b, '[')
+		for k, c := range n.children {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = c.appendJSON(b)
+		}
+		return append(b, ']')
+	case tPattern:
+		var s []byte
+		for _, part := range n.parts {
+			switch {
+			case part.index:
+				s = append(s, "{index}"...)
+			case part.ph != "":
+				s = append(s, part.ph...)
+			default:
+				s = append(s, part.lit...)
+			}
+		}
+		return appendJSONString(b, string(s))
+	}
+	switch v := n.value.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case int32:
+		return strconv.AppendInt(b, int64(v), 10)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case float64:
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0" // stays a float when read back
+		}
+		return append(b, s...)
+	case string:
+		return appendJSONString(b, v)
+	}
+	return append(b, "null"...)
+}
+
+// appendJSONString appends s as a JSON string (strconv.Quote's escapes,
+// such as \x00, are not JSON).
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
