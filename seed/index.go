@@ -2,9 +2,10 @@ package seed
 
 import (
 	"encoding/binary"
-	"math"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/rules"
 )
 
 // Index is the inverse of ID: the number of the document of c whose _id is
@@ -33,7 +34,7 @@ func (c *Collection) Index(id bson.RawValue) (int64, bool) {
 		}
 		return int64(i), true
 	case IDInt:
-		v, ok := wholeNumber(id)
+		v, ok := rules.Integral(id)
 		if !ok {
 			return 0, false
 		}
@@ -51,24 +52,6 @@ func (c *Collection) Index(id bson.RawValue) (int64, bool) {
 // the carry going into the random value.
 func (c *Collection) oidTail() uint64 {
 	return c.oidRandom<<24 + uint64(c.counterStart)
-}
-
-// wholeNumber is the value of an int32, an int64 or a double that holds a
-// whole int64.
-func wholeNumber(v bson.RawValue) (int64, bool) {
-	switch v.Type {
-	case bson.TypeInt32:
-		i, ok := v.Int32OK()
-		return int64(i), ok
-	case bson.TypeInt64:
-		return v.Int64OK()
-	case bson.TypeDouble:
-		f, ok := v.DoubleOK()
-		if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-			return int64(f), true
-		}
-	}
-	return 0, false
 }
 
 // IDOrderBreak is the first document whose objectid _id does not sort after

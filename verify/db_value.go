@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // idKey identifies an _id value the way a unique index compares it (see
@@ -22,23 +23,6 @@ import (
 type idKey = fixtures.IDKey
 
 func keyOf(v bson.RawValue) idKey { return fixtures.KeyOf(v) }
-
-// integral returns the value of a number that is a whole int64.
-func integral(v bson.RawValue) (int64, bool) {
-	switch v.Type {
-	case bson.TypeInt32:
-		i, ok := v.Int32OK()
-		return int64(i), ok
-	case bson.TypeInt64:
-		return v.Int64OK()
-	case bson.TypeDouble:
-		f, ok := v.DoubleOK()
-		if ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-			return int64(f), true
-		}
-	}
-	return 0, false
-}
 
 // digest is a 128-bit hash of a document's bytes.
 type digest [16]byte
@@ -247,8 +231,8 @@ func compareIDs(a, b bson.RawValue) (c int, ok bool) {
 		if a.Type == bson.TypeDecimal128 || b.Type == bson.TypeDecimal128 {
 			return 0, false
 		}
-		ia, aok := integral(a)
-		ib, bok := integral(b)
+		ia, aok := rules.Integral(a)
+		ib, bok := rules.Integral(b)
 		if aok && bok {
 			return cmpInt(ia, ib), true
 		}
