@@ -63,10 +63,40 @@
 // millisecond precision, strings, booleans, arrays, embedded documents,
 // ObjectIDs and binary (UUIDs). `_id` is always the first field.
 //
+// # The stream
+//
+// [Collection.Stream] is the one producer of documents for every sink: it
+// turns index ranges ([Range]) into ordered [Batch]es of marshalled BSON,
+// made by a bounded number of generating goroutines, each at most two
+// batches ahead, so memory does not grow with the count. The MongoDB writer
+// ([Insert]), the fixture writer (package fixtures) and the verifier (package
+// verify) all consume it; [StreamOptions.Check] runs a target's rules on
+// every document before its batch leaves the generator (a [*DocError]).
+// [Collection.Index] inverts the objectid and int `_id` mappings, so a
+// stored `_id` names its document number without generating anything.
+//
 // # Writing
 //
-// [Insert] streams a Collection into a *mongo.Collection with unordered bulk
-// inserts from several workers, in constant memory; generation overlaps
-// insertion. With Resume, duplicate-key errors (code 11000) count as documents
-// already there.
+// [Insert] writes a stream into a *mongo.Collection with unordered bulk
+// inserts ([InsertBatch], shared with fixtures' load) from several workers;
+// with Resume, duplicate-key errors (code 11000) count as documents already
+// there. A run that stops returns a [*WriteError]: how many documents are
+// stored, of how many, the refused document if one was, and the cause (with
+// FerretDB's internal frames removed by [ServerMessage]). Its messages name
+// no CLI flag; the caller adds the hint it needs.
+//
+// [Collection.CheckShape] checks a template's keys and nesting against a
+// target's rules before anything is generated, and [Collection.CheckAll]
+// checks every document without writing (what a caller runs before it drops
+// anything).
+//
+// # Run manifests
+//
+// A [Manifest] is stored with the data, one document per written collection
+// in the [ManifestCollection] of the target database: the plan (enough to
+// rebuild every document), seed, time base, span, the ranges the server has
+// acknowledged, the state, and the oidkit and gofakeit versions. Resuming
+// inserts only [Manifest.Missing]; [Manifest.Diff] names the first setting
+// in which two runs differ, so a resume that would write other documents is
+// refused; a verifier rebuilds the plan with [Manifest.Plan].
 package seed
