@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -64,12 +65,8 @@ func (a *App) runLoad(c *ucli.Context) error {
 	}
 
 	// Group the files by collection, in the order they were given.
-	type group struct {
-		name    string
-		sources []fixtures.Source
-	}
-	var groups []*group
-	byName := map[string]*group{}
+	var groups []*loadGroup
+	byName := map[string]*loadGroup{}
 	stdinUsed := false
 	for _, file := range args {
 		var src fixtures.Source
@@ -101,7 +98,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 		}
 		g := byName[name]
 		if g == nil {
-			g = &group{name: name}
+			g = &loadGroup{name: name}
 			byName[name] = g
 			groups = append(groups, g)
 		}
@@ -119,33 +116,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	}
 	defer t.Close()
 	if c.Bool(flagDryRun) {
-		profile, err := rules.Detect(ctx, t.Client)
-		if err != nil {
-			return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
-		}
-		var total int64
-		var problems []*fixtures.LineError
-		count := 0
-		for _, g := range groups {
-			n, err := fixtures.Validate(ctx, profile, g.sources, mode == fixtures.Upsert)
-			var ve *fixtures.ValidationError
-			switch {
-			case errors.As(err, &ve):
-				problems = append(problems, ve.Problems...)
-				count += ve.Count
-				total += ve.Documents
-				continue
-			case err != nil:
-				return failuref("%v", err)
-			}
-			total += n
-			fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
-		}
-		if count > 0 {
-			return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
-		}
-		fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
-		return nil
+		return a.dryRunLoad(ctx, t, dbName, groups, mode == fixtures.Upsert)
 	}
 
 	db := t.Client.Database(dbName)
@@ -172,6 +143,44 @@ func (a *App) runLoad(c *ucli.Context) error {
 	if err != nil {
 		return a.loadError(err, dbName, t.Display)
 	}
+	return nil
+}
+
+// loadGroup is the files that go into one collection.
+type loadGroup struct {
+	name    string
+	sources []fixtures.Source
+}
+
+// dryRunLoad validates the groups with the profile of t's server and
+// reports, writing nothing.
+func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, requireID bool) error {
+	profile, err := rules.Detect(ctx, t.Client)
+	if err != nil {
+		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
+	}
+	var total int64
+	var problems []*fixtures.LineError
+	count := 0
+	for _, g := range groups {
+		n, err := fixtures.Validate(ctx, profile, g.sources, requireID)
+		var ve *fixtures.ValidationError
+		switch {
+		case errors.As(err, &ve):
+			problems = append(problems, ve.Problems...)
+			count += ve.Count
+			total += ve.Documents
+			continue
+		case err != nil:
+			return failuref("%v", err)
+		}
+		total += n
+		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
+	}
+	if count > 0 {
+		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
+	}
+	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
 	return nil
 }
 
