@@ -1,29 +1,31 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
+// maxListed is how many bad documents load prints before "... and N more".
+const maxListed = 100
+
 func (a *App) loadCommand() *ucli.Command {
 	flags := append(connFlags(),
-		&ucli.StringFlag{Name: "db", EnvVars: []string{"OIDKIT_DB"}, Value: seed.DefaultDB, Usage: "database name"},
-		&ucli.StringFlag{Name: "collection", Aliases: []string{"c"}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
-		&ucli.StringFlag{Name: "mode", Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
-		&ucli.IntFlag{Name: "batch", Value: 1000, Usage: "documents per write"},
-		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before loading it (after every file is validated)"},
-		&ucli.BoolFlag{Name: "dry-run", Usage: "validate the files and report, write nothing"},
-		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+		dbFlag(seed.DefaultDB),
+		&ucli.StringFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
+		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
+		&ucli.IntFlag{Name: flagBatch, Value: 1000, Usage: "documents per write"},
+		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
+		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
+		quietFlag("no progress bar"),
 	)
 	return &ucli.Command{
 		Name:      "load",
@@ -43,39 +45,35 @@ func (a *App) runLoad(c *ucli.Context) error {
 	if len(args) == 0 {
 		return usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
 	}
-	mode, err := fixtures.ParseLoadMode(c.String("mode"))
+	mode, err := fixtures.ParseLoadMode(c.String(flagMode))
 	if err != nil {
-		return usageErrorf("--mode %q: expected insert or upsert", c.String("mode"))
+		return usageErrorf("%s %q: expected insert or upsert", arg(flagMode), c.String(flagMode))
 	}
-	batch := c.Int("batch")
+	batch := c.Int(flagBatch)
 	if batch < 1 || batch > 100000 {
-		return usageErrorf("--batch %d: expected 1 to 100000", batch)
+		return usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), batch)
 	}
-	dbName := c.String("db")
-	if dbName == "" || strings.ContainsAny(dbName, "/\\. \"$\x00") || len(dbName) > 63 {
-		return usageErrorf("--db %q: expected a database name of 1 to 63 characters without /\\. \"$", dbName)
+	dbName := c.String(flagDB)
+	if err := rules.CheckDatabaseName(dbName); err != nil {
+		return usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := c.String("collection")
-	if c.IsSet("collection") {
-		if err := fixtures.CheckCollectionName(only); err != nil {
-			return usageErrorf("--collection %q: %v", only, err)
+	only := c.String(flagCollection)
+	if c.IsSet(flagCollection) {
+		if err := rules.CheckCollectionName(only); err != nil {
+			return usageErrorf("%s: %v", arg(flagCollection), err)
 		}
 	}
 
 	// Group the files by collection, in the order they were given.
-	type group struct {
-		name    string
-		sources []fixtures.Source
-	}
-	var groups []*group
-	byName := map[string]*group{}
+	var groups []*loadGroup
+	byName := map[string]*loadGroup{}
 	stdinUsed := false
-	for _, arg := range args {
+	for _, file := range args {
 		var src fixtures.Source
 		name := only
-		if arg == "-" {
+		if file == "-" {
 			if only == "" {
-				return usageErrorf("load -: standard input has no file name: expected --collection NAME")
+				return usageErrorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
 			}
 			if stdinUsed {
 				return usageErrorf("load: - given twice: standard input can be read once")
@@ -83,77 +81,53 @@ func (a *App) runLoad(c *ucli.Context) error {
 			stdinUsed = true
 			src = fixtures.ReaderSource("stdin", a.stdin)
 		} else {
-			fi, err := os.Stat(arg)
+			fi, err := os.Stat(file)
 			if err != nil {
-				return usageErrorf("load %q: %v", arg, errors.Unwrap(err))
+				return usageErrorf("load %q: %v", file, errors.Unwrap(err))
 			}
 			if fi.IsDir() {
-				return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", arg, arg)
+				return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", file, file)
 			}
-			src = fixtures.FileSource(arg)
+			src = fixtures.FileSource(file)
 			if name == "" {
-				name = fixtures.CollectionName(arg)
-				if err := fixtures.CheckCollectionName(name); err != nil {
-					return usageErrorf("load %q: collection name from the file name: %v; expected --collection", arg, err)
+				name = fixtures.CollectionName(file)
+				if err := rules.CheckCollectionName(name); err != nil {
+					return usageErrorf("load %q: from the file name, %v; expected %s", file, err, arg(flagCollection))
 				}
 			}
 		}
 		g := byName[name]
 		if g == nil {
-			g = &group{name: name}
+			g = &loadGroup{name: name}
 			byName[name] = g
 			groups = append(groups, g)
 		}
 		g.sources = append(g.sources, src)
 	}
 
-	if c.Bool("drop") && stdinUsed {
-		return usageErrorf("--drop with -: expected files (standard input cannot be validated before the drop and read again)")
+	if c.Bool(flagDrop) && stdinUsed {
+		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	if c.Bool("dry-run") {
-		var total int64
-		var problems []*fixtures.LineError
-		count := 0
-		for _, g := range groups {
-			n, err := fixtures.Validate(ctx, g.sources, mode == fixtures.Upsert)
-			var ve *fixtures.ValidationError
-			switch {
-			case errors.As(err, &ve):
-				problems = append(problems, ve.Problems...)
-				count += ve.Count
-				total += ve.Documents
-				continue
-			case err != nil:
-				return failuref("%v", err)
-			}
-			total += n
-			fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
-		}
-		if count > 0 {
-			return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
-		}
-		fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
-		return nil
-	}
-
+	ctx := c.Context
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
+	if c.Bool(flagDryRun) {
+		return a.dryRunLoad(ctx, t, dbName, groups, mode == fixtures.Upsert)
+	}
+
 	db := t.Client.Database(dbName)
 	targets := make([]fixtures.Target, len(groups))
 	for i, g := range groups {
 		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources}
 	}
-	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool("drop")}
+	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed}
 	var bar *progressBar
 	start := time.Now()
-	if !c.Bool("quiet") && isTerminal(a.stderr) {
+	if a.showProgress(c) {
 		bar = &progressBar{w: a.stderr, label: "load"}
 		opts.Progress = func(written, total int64) {
 			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
@@ -172,14 +146,53 @@ func (a *App) runLoad(c *ucli.Context) error {
 	return nil
 }
 
-// reportInvalid prints every bad document on stderr and returns the usage
-// error (exit 2).
+// loadGroup is the files that go into one collection.
+type loadGroup struct {
+	name    string
+	sources []fixtures.Source
+}
+
+// dryRunLoad validates the groups with the profile of t's server and
+// reports, writing nothing.
+func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, requireID bool) error {
+	profile, err := rules.Detect(ctx, t.Client)
+	if err != nil {
+		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
+	}
+	var total int64
+	var problems []*fixtures.LineError
+	count := 0
+	for _, g := range groups {
+		n, err := fixtures.Validate(ctx, profile, g.sources, requireID)
+		var ve *fixtures.ValidationError
+		switch {
+		case errors.As(err, &ve):
+			problems = append(problems, ve.Problems...)
+			count += ve.Count
+			total += ve.Documents
+			continue
+		case err != nil:
+			return failuref("%v", err)
+		}
+		total += n
+		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
+	}
+	if count > 0 {
+		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
+	}
+	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
+	return nil
+}
+
+// reportInvalid prints the first maxListed bad documents on stderr and
+// returns the usage error (exit 2).
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
-	for _, p := range ve.Problems {
+	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
+	for _, p := range listed {
 		fmt.Fprintf(a.stderr, "%v\n", p)
 	}
-	if ve.Count > len(ve.Problems) {
-		fmt.Fprintf(a.stderr, "... and %d more\n", ve.Count-len(ve.Problems))
+	if ve.Count > len(listed) {
+		fmt.Fprintf(a.stderr, "... and %d more\n", ve.Count-len(listed))
 	}
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }

@@ -69,12 +69,12 @@ func TestLoadRoundTripThroughCommands(t *testing.T) {
 		gen := append([]string{"fixtures", "--seed", "5", "-n", "120"}, extra...)
 		name := []string{"u", "o", "e"}[i]
 		path := filepath.Join(dir, name+".ndjson")
-		if code, out, errOut := runFixturesCmd(t, "", append(gen, "--out", path)...); code != ExitOK {
+		if out, errOut, code := runApp(t, t.Context(), "", append(gen, "--out", path)...); code != ExitOK {
 			t.Fatalf("fixtures: %d %s %s", code, out, errOut)
 		}
 		for _, mode := range []string{"insert", "upsert"} {
 			db := "rt_" + mode
-			code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--db", db, "--mode", mode, "--batch", "50", path)
+			out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--db", db, "--mode", mode, "--batch", "50", path)
 			if code != ExitOK || errOut != "" {
 				t.Fatalf("load %s: exit %d\n%s%s", mode, code, out, errOut)
 			}
@@ -108,7 +108,7 @@ func TestLoadBadLine(t *testing.T) {
 	uri, client, ctx := startServer(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "items.ndjson")
-	if code, _, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "1", "-n", "40", "--kind", "product", "--out", good); code != ExitOK {
+	if _, errOut, code := runApp(t, t.Context(), "", "fixtures", "--seed", "1", "-n", "40", "--kind", "product", "--out", good); code != ExitOK {
 		t.Fatal(errOut)
 	}
 	b, _ := os.ReadFile(good)
@@ -118,7 +118,7 @@ func TestLoadBadLine(t *testing.T) {
 	bad := filepath.Join(dir, "items2.json")
 	_ = os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o644)
 
-	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, good, bad)
+	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, good, bad)
 	if code != ExitUsage {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -142,7 +142,7 @@ func TestLoadBadLine(t *testing.T) {
 	}
 	// One bad line in an otherwise good file, into a collection that holds
 	// documents already: exit 2 and the collection exactly as it was.
-	if code, _, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "items", good); code != ExitOK {
+	if _, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "items", good); code != ExitOK {
 		t.Fatal(errOut)
 	}
 	before := dump(t, ctx, client.Database("oidkit").Collection("items"))
@@ -152,7 +152,7 @@ func TestLoadBadLine(t *testing.T) {
 	oneBad := filepath.Join(dir, "more.ndjson")
 	_ = os.WriteFile(oneBad, []byte(strings.Join(one, "\n")), 0o644)
 	for _, mode := range []string{"insert", "upsert"} {
-		code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "items", "--mode", mode, oneBad)
+		out, errOut, code = runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "items", "--mode", mode, oneBad)
 		if code != ExitUsage || !strings.Contains(errOut, oneBad+":8: invalid Extended JSON") || !strings.Contains(errOut, "1 of 40 documents are invalid") {
 			t.Fatalf("%s: exit %d\n%s%s", mode, code, out, errOut)
 		}
@@ -167,7 +167,7 @@ func TestLoadBadLine(t *testing.T) {
 		}
 	}
 	// Dry run reports the same, writing nothing.
-	code, _, errOut2 := runFixturesCmd(t, "", "load", "--uri", uri, "--dry-run", bad)
+	_, errOut2, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--dry-run", bad)
 	if code != ExitUsage || !strings.Contains(errOut2, bad+":17:") {
 		t.Fatalf("dry run: %d %s", code, errOut2)
 	}
@@ -177,16 +177,16 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 	uri, client, ctx := startServer(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "staff.json")
-	if code, _, errOut := runFixturesCmd(t, "", "fixtures", "--seed", "9", "-n", "60", "--kind", "employee", "--id", "int", "--array", "--out", path); code != ExitOK {
+	if _, errOut, code := runApp(t, t.Context(), "", "fixtures", "--seed", "9", "-n", "60", "--kind", "employee", "--id", "int", "--array", "--out", path); code != ExitOK {
 		t.Fatal(errOut)
 	}
 	coll := client.Database("oidkit").Collection("staff")
-	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--mode", "upsert", path)
+	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--mode", "upsert", path)
 	if code != ExitOK || !strings.Contains(out, "upserted 60, matched 0") {
 		t.Fatalf("first: %d %s %s", code, out, errOut)
 	}
 	before := dump(t, ctx, coll)
-	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--mode", "upsert", path)
+	out, errOut, code = runApp(t, t.Context(), "", "load", "--uri", uri, "--mode", "upsert", path)
 	if code != ExitOK || !strings.Contains(out, "upserted 0, matched 60") {
 		t.Fatalf("second: %d %s %s", code, out, errOut)
 	}
@@ -202,7 +202,7 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 	// Insert mode over the same documents: exit 1, saying how many went in.
 	extra := filepath.Join(dir, "more.ndjson")
 	_ = os.WriteFile(extra, []byte("{\"_id\":1000,\"name\":\"new\"}\n{\"_id\":1,\"name\":\"old\"}\n{\"_id\":1001}\n"), 0o644)
-	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "staff", extra)
+	out, errOut, code = runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "staff", extra)
 	if code != ExitFailure || !strings.Contains(errOut, "inserted 2 of 3 documents; 1 refused because a different document with the same _id is already in oidkit.staff (first: "+extra+":2, _id 1); use --mode upsert") {
 		t.Fatalf("duplicates: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -213,7 +213,7 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 		t.Errorf("%d documents", n)
 	}
 	// --drop empties the collection first.
-	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--drop", "--collection", "staff", extra)
+	out, errOut, code = runApp(t, t.Context(), "", "load", "--uri", uri, "--drop", "--collection", "staff", extra)
 	if code != ExitOK {
 		t.Fatalf("drop: %d %s %s", code, out, errOut)
 	}
@@ -224,8 +224,8 @@ func TestLoadUpsertTwiceAndDuplicates(t *testing.T) {
 
 func TestLoadStdin(t *testing.T) {
 	uri, client, ctx := startServer(t)
-	_, fx, _ := runFixturesCmd(t, "", "fixtures", "--seed", "4", "-n", "25", "--array")
-	code, out, errOut := runFixturesCmd(t, fx, "load", "--uri", uri, "--collection", "piped", "-")
+	fx, _, _ := runApp(t, t.Context(), "", "fixtures", "--seed", "4", "-n", "25", "--array")
+	out, errOut, code := runApp(t, t.Context(), fx, "load", "--uri", uri, "--collection", "piped", "-")
 	if code != ExitOK || !strings.Contains(out, "stdin -> oidkit.piped: 25 documents: inserted 25") {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
@@ -245,19 +245,21 @@ func TestLoadUsageErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "expected one or more FILE arguments"},
-		{[]string{dotName}, `invalid collection name: ".ndjson": expected no . at the start or end`},
-		{[]string{"--collection", "x.", f}, `--collection "x."`},
+		{[]string{dotName}, `from the file name, collection name ".ndjson": expected no . at the start or end; expected --collection`},
+		{[]string{"--collection", "x.", f}, `--collection: collection name "x.": expected no . at the start or end`},
 		{[]string{"--mode", "merge", f}, `--mode "merge": expected insert or upsert`},
 		{[]string{"--batch", "0", f}, "--batch 0: expected 1 to 100000"},
 		{[]string{filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{dir}, "is a directory"},
 		{[]string{"-"}, "expected --collection NAME"},
-		{[]string{"--collection", "a$b", f}, `--collection "a$b"`},
-		{[]string{"--db", "a.b", f}, `--db "a.b"`},
+		{[]string{"--collection", "a$b", f}, `--collection: collection name "a$b"`},
+		{[]string{"--db", "a.b", f}, `--db: database name "a.b"`},
+		{[]string{"--db", "a*b", f}, `--db: database name "a*b": expected no`},
+		{[]string{"--db", "a*b", "--dry-run", f}, `--db: database name "a*b"`},
 		{[]string{"--uri", "http://x", f}, "--uri"},
 	}
 	for _, c := range cases {
-		code, out, errOut := runFixturesCmd(t, "", append([]string{"load", "--data-dir", t.TempDir()}, c.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"load", "--data-dir", t.TempDir()}, c.args...)...)
 		if code != ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
 		}
@@ -272,12 +274,12 @@ func TestLoadDropKeepsCollectionOnBadInput(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "keep.ndjson")
 	_ = os.WriteFile(good, []byte("{\"_id\":1}\n{\"_id\":2}\n"), 0o644)
-	if code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, good); code != ExitOK {
+	if out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, good); code != ExitOK {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
 	bad := filepath.Join(dir, "bad.ndjson")
 	_ = os.WriteFile(bad, []byte("{\"_id\":3,\"p\":{\"$numberDecimal\":\"1.5\"}}\n"), 0o644)
-	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, "--drop", "--collection", "keep", bad)
+	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--drop", "--collection", "keep", bad)
 	if code != ExitUsage || !strings.Contains(errOut, bad+":1:") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s; want exit 2 naming %s:1", code, out, errOut, bad)
 	}
@@ -301,11 +303,11 @@ func TestLoadInsertAgainFinishes(t *testing.T) {
 	}
 	path := filepath.Join(dir, "people.ndjson")
 	_ = os.WriteFile(path, []byte(half.String()), 0o644)
-	if code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, path); code != ExitOK {
+	if out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, path); code != ExitOK {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
 	_ = os.WriteFile(path, []byte(all.String()), 0o644)
-	code, out, errOut := runFixturesCmd(t, "", "load", "--uri", uri, path)
+	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, path)
 	if code != ExitOK || !strings.Contains(out, "50 documents: inserted 30, 20 already there") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -314,8 +316,66 @@ func TestLoadInsertAgainFinishes(t *testing.T) {
 	}
 	changed := filepath.Join(dir, "changed.ndjson")
 	_ = os.WriteFile(changed, []byte("{\"_id\":7,\"name\":\"n7\"}\n{\"_id\":8,\"name\":\"other\"}\n"), 0o644)
-	code, out, errOut = runFixturesCmd(t, "", "load", "--uri", uri, "--collection", "people", changed)
+	out, errOut, code = runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "people", changed)
 	if code != ExitFailure || !strings.Contains(errOut, "(first: "+changed+":2, _id 8)") || !strings.Contains(out, "inserted 0, 1 already there, 1 duplicate _id") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s; want exit 1 naming %s:2", code, out, errOut, changed)
+	}
+}
+
+// What the server would refuse or change is found before anything is
+// written: a dotted key near the end of a file for FerretDB (the embedded
+// server) is listed with its line, field and reason, exit 2, and the
+// collection is not even created; --dry-run finds the same.
+func TestLoadRefusesWhatTheServerRefuses(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	var b strings.Builder
+	for i := 1; i <= 2500; i++ {
+		if i == 2400 {
+			fmt.Fprintf(&b, `{"_id":%d,"a.b":1}`+"\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, `{"_id":%d,"a":{"b":1}}`+"\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "dotted.ndjson")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := path + `:2400: FerretDB refuses field "a.b" = "a.b": key contains '.'` + "\n" +
+		"oidkit: 1 of 2500 documents are invalid (listed above); nothing was loaded\n"
+	for _, dry := range []bool{false, true} {
+		args := []string{"load", "--uri", uri, path}
+		if dry {
+			args = []string{"load", "--uri", uri, "--dry-run", path}
+		}
+		out, errOut, code := runApp(t, t.Context(), "", args...)
+		if code != ExitUsage || errOut != want || out != "" {
+			t.Fatalf("dry run %v: exit %d\nstdout %q\nstderr %q\nwant exit 2 and stderr %q", dry, code, out, errOut, want)
+		}
+	}
+	names, err := client.Database("oidkit").ListCollectionNames(ctx, bson.D{{Key: "name", Value: "dotted"}})
+	if err != nil || len(names) != 0 {
+		t.Fatalf("collections named dotted: %v (%v); want none", names, err)
+	}
+}
+
+// Past maxListed bad documents, load says how many more there are.
+func TestLoadListsTheFirstProblems(t *testing.T) {
+	uri, _, _ := startServer(t)
+	var b strings.Builder
+	for i := 1; i <= maxListed+50; i++ {
+		fmt.Fprintf(&b, `{"_id":%d,"x":{"$numberDouble":"-0.0"}}`+"\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "zeros.ndjson")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, path)
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if code != ExitUsage || len(lines) != maxListed+2 {
+		t.Fatalf("exit %d, %d lines of stderr; want exit 2 and %d:\n%s", code, len(lines), maxListed+2, errOut)
+	}
+	last := fmt.Sprintf(`%s:%d: FerretDB refuses field "x" = -0.0: -0.0 (the target stores it as 0)`, path, maxListed)
+	if lines[maxListed-1] != last || lines[maxListed] != "... and 50 more" {
+		t.Errorf("lines %d and %d:\n%s\n%s\nwant\n%s\n... and 50 more", maxListed, maxListed+1, lines[maxListed-1], lines[maxListed], last)
 	}
 }

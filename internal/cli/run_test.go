@@ -17,16 +17,3 @@ func runApp(t testing.TB, ctx context.Context, stdin string, args ...string) (st
 	code = NewApp(strings.NewReader(stdin), &out, &errb).RunContext(ctx, append([]string{"oidkit"}, args...))
 	return out.String(), errb.String(), code
 }
-
-// runIDCmd and runFixturesCmd are runApp in the order of results that
-// verify_ids_test.go and load_test.go expect.
-func runIDCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	stdout, stderr, code = runApp(t, t.Context(), stdin, args...)
-	return code, stdout, stderr
-}
-
-func runFixturesCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	return runIDCmd(t, stdin, args...)
-}

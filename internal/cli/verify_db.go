@@ -15,6 +15,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/verify"
 )
 
@@ -140,7 +141,7 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 	}
 	only := c.String("collection")
 	if only != "" {
-		if err := fixtures.CheckCollectionName(only); err != nil {
+		if err := rules.CheckCollectionName(only); err != nil {
 			return nil, usageErrorf("--collection %q: %v", only, err)
 		}
 	}
@@ -157,7 +158,7 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		name := only
 		if name == "" {
 			name = fixtures.CollectionName(f)
-			if err := fixtures.CheckCollectionName(name); err != nil {
+			if err := rules.CheckCollectionName(name); err != nil {
 				return nil, usageErrorf("--fixture %q: collection name from the file name: %v; expected --collection", f, err)
 			}
 		}
