@@ -72,8 +72,8 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
 		}
 		w := fixtures.NewWriter(a.stdout, opts)
-		if err := a.writeCollection(ctx, w, cols[0], showProgress); err != nil {
-			return err
+		if err := a.writeCollection(ctx, w, cols[0], showProgress, false); err != nil {
+			return stdoutStopped(w, opts, err)
 		}
 		if err := w.Close(); err != nil {
 			return failuref("writing to standard output: %v", err)
@@ -118,7 +118,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 	start := time.Now()
 	for i, col := range cols {
-		if err := a.writeCollection(ctx, files[i].Writer, col, showProgress); err != nil {
+		if err := a.writeCollection(ctx, files[i].Writer, col, showProgress, true); err != nil {
 			return err
 		}
 	}
@@ -158,9 +158,27 @@ func seedNote(ds *seed.Dataset) string {
 	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }
 
+// stdoutStopped completes the error of a write to standard output that
+// stopped: what went out cannot be taken back, so the complete documents
+// buffered before the stop go out too, and the message says how many.
+func stdoutStopped(w *fixtures.Writer, opts fixtures.Options, err error) error {
+	var we *seed.WriteError
+	if !errors.As(err, &we) {
+		return err
+	}
+	if ferr := w.Flush(); ferr != nil {
+		return failuref("interrupted after %d of %d documents of %s; writing to standard output: %v", we.Written, we.Total, we.Collection, ferr)
+	}
+	unclosed := ""
+	if opts.Layout == fixtures.Array {
+		unclosed = " (the JSON array is not closed)"
+	}
+	return failuref("interrupted after %d of %d documents of %s: %d complete documents went to standard output%s", we.Written, we.Total, we.Collection, w.Count(), unclosed)
+}
+
 // writeCollection streams every document of col into w, in order, drawing
 // a progress bar on stderr when progress is set.
-func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, progress bool) error {
+func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, progress, toFile bool) error {
 	var report func(written, total int64)
 	if progress {
 		bar := &progressBar{w: a.stderr, label: col.Name()}
@@ -177,6 +195,9 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 	var we *seed.WriteError
 	if !errors.As(err, &we) {
 		return err
+	}
+	if errors.Is(we.Err, context.Canceled) && !toFile {
+		return we // stdoutStopped says what went out
 	}
 	var de *seed.DocError
 	var v *rules.Violation

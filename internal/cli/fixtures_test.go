@@ -299,3 +299,39 @@ func TestFixturesRefusesDocumentsNoServerStores(t *testing.T) {
 		t.Fatalf("level 100: exit %d; stderr %s", code, errOut)
 	}
 }
+
+// cancelAfter is standard output that cancels the run once it has received
+// its first bytes, as a Ctrl-C while documents stream to a pipe does.
+type cancelAfter struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	defer w.cancel()
+	return w.Buffer.Write(p)
+}
+
+// An interrupted write to standard output cannot take back what went out:
+// it says how many complete documents did, and every line out is one whole
+// document.
+func TestFixturesInterruptedStdoutCountsWhatWentOut(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &cancelAfter{cancel: cancel}
+	var errb bytes.Buffer
+	code := NewApp(strings.NewReader(""), out, &errb).RunContext(ctx, []string{"oidkit", "fixtures", "--seed", "1", "-n", "100000000"})
+	if code != ExitFailure {
+		t.Fatalf("exit %d; want %d; stderr %s", code, ExitFailure, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := fmt.Sprintf(": %d complete documents went to standard output", len(lines))
+	if !strings.Contains(errb.String(), "interrupted after") || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "no file was written") {
+		t.Fatalf("stderr %q; want \"interrupted after\" and %q", errb.String(), want)
+	}
+	for k, line := range lines {
+		if _, err := fixtures.NewReader(strings.NewReader(line), "stdout").Next(); err != nil {
+			t.Fatalf("line %d of standard output is not a whole document: %v", k+1, err)
+		}
+	}
+}
