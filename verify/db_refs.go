@@ -76,7 +76,7 @@ func (v *dbVerifier) finishReferences(ctx context.Context, st *collState) error 
 				return err
 			}
 			if t.stored == 0 {
-				rows.refs[k].Skip(fmt.Sprintf("%s.%s is empty: it is not written by this plan (seed it with the same --seed to check references)", t.e.DB, t.e.Collection))
+				rows.refs[k].Skip(fmt.Sprintf("%s.%s is empty: it is not written by this plan (seed it with the same seed to check references)", t.e.DB, t.e.Collection))
 				continue
 			}
 			fields, idx = append(fields, ref), append(idx, k)

@@ -75,7 +75,7 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 			return []wantRow{
 				{"users: count", StatusFail, 1, ""},
 				{"users: unexpected _ids", StatusFail, 1, `_id "copy" (string): not among the expected _ids`},
-				{"users: _id type", StatusFail, 1, `_id "copy" (string): expected ObjectID (--id objectid)`},
+				{"users: _id type", StatusFail, 1, `_id "copy" (string): expected ObjectID (_id strategy objectid)`},
 				{"users: duplicated documents", StatusFail, 1, `stored _id "copy" (string) has the content of document 9 (_id ` + show(rawValueOf(c.ID(9))) + ")"},
 			}
 		}},
@@ -86,7 +86,7 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 			doc[0].Value = id.Hex()
 			mustWrite(t)(coll.InsertOne(ctx, doc))
 			return []wantRow{
-				{"users: _id type", StatusFail, 1, `_id "` + id.Hex() + `" (string): expected ObjectID (--id objectid)`},
+				{"users: _id type", StatusFail, 1, `_id "` + id.Hex() + `" (string): expected ObjectID (_id strategy objectid)`},
 				{"users: missing _ids", StatusFail, 1, "document 5 (_id " + show(rawValueOf(c.ID(5))) + "): not in the collection"},
 				{"users: unexpected _ids", StatusFail, 1, ""},
 				{"users: duplicated documents", StatusFail, 1, `has the content of document 5`},

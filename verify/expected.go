@@ -18,7 +18,7 @@ type Expected struct {
 
 	src source
 
-	// typeDesc says which _id types are allowed ("ObjectID (--id
+	// typeDesc says which _id types are allowed ("ObjectID (_id strategy
 	// objectid)"); typeOK tests one.
 	typeDesc string
 	typeOK   func(bson.RawValue) bool

@@ -28,7 +28,7 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 	e.winDesc = "the plan's window"
 	switch spec.ID.Kind {
 	case seed.IDObjectID:
-		e.typeDesc = "ObjectID (--id objectid)"
+		e.typeDesc = "ObjectID (_id strategy objectid)"
 		e.typeOK = func(v bson.RawValue) bool { return v.Type == bson.TypeObjectID }
 		e.oids, e.createdAt = true, true
 		e.ordered = true
@@ -37,11 +37,11 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 			e.orderReason = fmt.Sprintf("the ObjectID random value and counter wrap past 2^64 at document %d, within one second: sorted order is not generation order", k)
 		}
 	case seed.IDInt:
-		e.typeDesc = "int32 or int64 (--id int)"
+		e.typeDesc = "int32 or int64 (_id strategy int)"
 		e.typeOK = func(v bson.RawValue) bool { return v.Type == bson.TypeInt32 || v.Type == bson.TypeInt64 }
 		e.ordered = true
 	case seed.IDUUID:
-		e.typeDesc = "binary subtype 4, 16 bytes (--id uuid)"
+		e.typeDesc = "binary subtype 4, 16 bytes (_id strategy uuid)"
 		e.typeOK = func(v bson.RawValue) bool {
 			st, data, ok := v.BinaryOK()
 			return ok && st == bson.TypeBinaryUUID && len(data) == 16
@@ -50,10 +50,10 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 		s.table = true
 	case seed.IDField:
 		s.table = true
-		e.typeDesc = "the type of field " + spec.ID.Field + " (--id " + spec.ID.String() + ")"
+		e.typeDesc = "the type of field " + spec.ID.Field + " (_id strategy " + spec.ID.String() + ")"
 		if s.n > 0 {
 			t := rawValueOf(c.ID(0)).Type
-			e.typeDesc = typeName(t) + ", the type of field " + spec.ID.Field + " (--id " + spec.ID.String() + ")"
+			e.typeDesc = typeName(t) + ", the type of field " + spec.ID.Field + " (_id strategy " + spec.ID.String() + ")"
 			e.typeOK = func(v bson.RawValue) bool { return v.Type == t }
 		} else {
 			e.typeOK = func(bson.RawValue) bool { return true }
@@ -73,7 +73,7 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 		}
 	}
 	if spec.ID.Kind != seed.IDObjectID {
-		e.oidsReason = "the _ids are not ObjectIDs (--id " + spec.ID.String() + ")"
+		e.oidsReason = "the _ids are not ObjectIDs (_id strategy " + spec.ID.String() + ")"
 	}
 	for _, r := range spec.Refs {
 		e.refs = append(e.refs, refSpec{Field: r.Field, To: r.To})

@@ -225,7 +225,7 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 		}
 		expectVerify(t, 1, []string{
 			"users: _id type                          120           1  fail",
-			"_id \"" + h + "\" (string): expected ObjectID (--id objectid)",
+			"_id \"" + h + "\" (string): expected ObjectID (_id strategy objectid)",
 			"document 5 (_id " + oidText(5) + "): not in the collection",
 			"stored _id \"" + h + "\" (string) has the content of document 5",
 			"_id \"" + h + "\" (string): not among the expected _ids",
