@@ -17,7 +17,8 @@ import (
 //  1. Each stored document matched to expected document i has an _id with
 //     the key of expected _id i (the lookup that matched it), so it sorts
 //     where expected _id i sorts: equal keys are equal under compareIDs
-//     (the same type and bytes, or numbers of equal value).
+//     (the same type and bytes, or numbers of equal value; long values are
+//     keyed by a 120-bit hash, so up to its collisions).
 //  2. The expected _ids strictly increase with i under compareIDs, which
 //     orders _ids as MongoDB sorts them: Expected.ordered, established when
 //     the Expected was built (fixture files and field:NAME collections by
@@ -28,8 +29,8 @@ import (
 // compareIDs being a strict weak order (fuzzed), so the matched documents,
 // sorted by _id, come in increasing i. What is left to check per document is
 // that no two stored documents match the same expected one (the same _id
-// under another numeric type, which a unique index on MongoDB refuses): a
-// sorted read would give that document twice.
+// under another numeric type, which the unique index on _id refuses on
+// MongoDB and FerretDB alike): a sorted read would give that document twice.
 type orderCheck struct {
 	prevI  int64 // the expected document read last, plus one (0: none yet)
 	prevID bson.RawValue
