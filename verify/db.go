@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -16,11 +15,12 @@ type DBOptions struct {
 	// FerretDB says the server is FerretDB. It has no $toDate, so the
 	// server-side timestamp row is skipped with that reason, and it sorts in
 	// memory, so the collection is read in natural order and the _id order
-	// is checked on a sorted read of the _ids alone, up to OrderLimit
-	// documents.
+	// is checked on the client, on that same read (see orderCheck), for
+	// collections of any size.
 	FerretDB bool
-	// OrderLimit caps the sorted _id read on FerretDB; 0 means
-	// DefaultOrderLimit. Above it the order row is skipped with the reason.
+	// OrderLimit is ignored. It capped a separate sorted _id read on
+	// FerretDB, which the client-side order check replaced; it is kept so
+	// that callers setting it still compile.
 	OrderLimit int64
 	// Batch is the cursor batch size; 0 means 1000.
 	Batch int32
@@ -28,14 +28,13 @@ type DBOptions struct {
 	Progress func(DBProgress)
 }
 
-// DefaultOrderLimit is the largest collection whose _ids are read sorted on
-// FerretDB, which sorts in memory (about 1 KB per _id, measured).
+// DefaultOrderLimit was the default of OrderLimit, which is ignored now.
 const DefaultOrderLimit = 100_000
 
 // DBProgress is a snapshot of a running VerifyDB.
 type DBProgress struct {
 	Collection string
-	Phase      string // "read", "order", "server", "references", "details"
+	Phase      string // "read", "server", "references", "details"
 	Done       int64
 	Total      int64 // 0 when unknown
 	Elapsed    time.Duration
@@ -59,9 +58,6 @@ type ExpectedSet struct {
 func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts DBOptions) (*Report, error) {
 	if opts.Batch <= 0 {
 		opts.Batch = 1000
-	}
-	if opts.OrderLimit <= 0 {
-		opts.OrderLimit = DefaultOrderLimit
 	}
 	title := "verify db"
 	for k, e := range set.Verify {
@@ -97,7 +93,7 @@ func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts D
 		st.finish()
 	}
 	if opts.FerretDB {
-		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on a separate sorted read of the _ids alone, for collections of at most %d documents", opts.OrderLimit)
+		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read")
 	}
 	return rep, nil
 }
@@ -137,16 +133,10 @@ type dbVerifier struct {
 	rep    *Report
 	start  time.Time
 	states map[string]*collState
-
-	// progressMu keeps Progress calls apart: the sorted _id read on FerretDB
-	// runs beside the read of the collection.
-	progressMu sync.Mutex
 }
 
 func (v *dbVerifier) progress(coll, phase string, done, total int64) {
 	if v.opts.Progress != nil {
-		v.progressMu.Lock()
-		defer v.progressMu.Unlock()
 		v.opts.Progress(DBProgress{Collection: coll, Phase: phase, Done: done, Total: total, Elapsed: time.Since(v.start)})
 	}
 }

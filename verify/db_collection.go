@@ -2,13 +2,13 @@ package verify
 
 import (
 	"context"
-	"sync"
 )
 
-// collection verifies one collection, phase by phase: read it once (checking and comparing each document as
-// it comes), then the checks that need the whole read: missing documents,
-// copies and the details of mismatches, the _id order, and the ObjectID
-// timestamps on the server.
+// collection verifies one collection, phase by phase: read it once
+// (checking and comparing each document as it comes, the _id order
+// included), then the checks that need the whole read: missing documents,
+// copies and the details of mismatches, and the ObjectID timestamps on the
+// server.
 func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	e := st.e
 	st.rows = v.rows(e)
@@ -16,22 +16,8 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	st.unexpected = map[idKey]struct{}{}
 	st.coll = v.client.Database(e.DB).Collection(e.Collection)
 	// FerretDB sorts in memory: it is read in natural order, and the order
-	// is checked by a separate read of the _ids. That read costs the server
-	// as much as the read of the collection (it decodes every document to
-	// sort the _ids), so it runs beside it, on another server goroutine,
-	// rather than after it. It touches only the order row.
+	// row is checked on that read (orderCheck says why that is the same).
 	sorted := !v.opts.FerretDB
-	var (
-		orderErr error
-		ordering sync.WaitGroup
-	)
-	if !sorted {
-		octx, cancel := context.WithCancel(ctx)
-		ordering.Go(func() { orderErr = v.order(octx, st, sorted) })
-		// On an early return the sorted read is stopped and waited for.
-		defer ordering.Wait()
-		defer cancel()
-	}
 	rd, err := v.read(ctx, st, sorted)
 	if err != nil {
 		return err
@@ -41,14 +27,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	if err := v.details(ctx, st, rd, missing); err != nil {
 		return err
 	}
-	if sorted {
-		orderErr = v.order(ctx, st, sorted)
-	} else {
-		ordering.Wait()
-	}
-	if orderErr != nil {
-		return orderErr
-	}
+	v.order(st)
 	return v.objectIDs(ctx, st, rd.oidDocs)
 }
 

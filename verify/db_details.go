@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -76,7 +77,7 @@ func (v *dbVerifier) lookBeyond(ctx context.Context, e *Expected, rd *readResult
 			v.progress(e.Collection, "details", done, e.Len())
 		}
 	})
-	slices.SortFunc(found.copies, func(a, b copied) int { return cmpInt(a.c.seq, b.c.seq) })
+	slices.SortFunc(found.copies, func(a, b copied) int { return cmp.Compare(a.c.seq, b.c.seq) })
 	return found, err
 }
 

@@ -55,9 +55,9 @@ type readResult struct {
 	oidDocs    int64 // documents with an ObjectID _id
 }
 
-// read reads the collection once. Each document is checked in read order
-// (_id, type, order, timestamps, references) and handed to the compare
-// pipeline.
+// read reads the collection once, sorted by _id when sorted is set (else
+// in natural order). Each document is checked in read order (_id, type,
+// order, timestamps, references) and handed to the compare pipeline.
 func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*readResult, error) {
 	e := st.e
 	fo := options.Find().SetBatchSize(v.opts.Batch)
@@ -134,14 +134,19 @@ func (v *dbVerifier) checkStored(st *collState, it *item, sorted bool, order *or
 		st.unexpected[keyOf(idv)] = struct{}{}
 		return true
 	}
-	if st.mark(i) {
+	twice := st.mark(i)
+	if twice {
 		rows.unexpected.Failf("_id %s: %s stored twice (the same _id under another numeric type)", showTyped(idv), e.src.label(i))
 	} else {
 		rows.unexpected.Pass()
 		it.i = i
 	}
-	if sorted && e.ordered {
+	switch {
+	case !e.ordered:
+	case sorted:
 		order.check(rows.order, e, i, it.id)
+	default:
+		checkNatural(rows.order, e, i, it.id, twice)
 	}
 	return true
 }

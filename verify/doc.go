@@ -33,8 +33,22 @@
 // missing, unexpected, type, order), ObjectID timestamps and references as
 // it comes and comparing it byte for byte with the expected document; then
 // the details (copies under another _id, the fields that differ); the
-// sorted _id order where the read could not be sorted (FerretDB: a separate
-// sorted read of the _ids, run beside the read of the collection); the
 // server-side timestamp check; and the references into collections read
 // later.
+//
+// The order row asserts that reading the collection sorted by _id gives the
+// expected documents in generation (or file) order. On MongoDB the one read
+// is sorted by _id and the order is checked as it comes. FerretDB sorts in
+// memory (it fetches and decodes every document before it sorts), so there
+// the one read is in natural order and the order is checked on the client:
+// each stored document matched to expected document i has an _id equal to
+// expected _id i under MongoDB's comparison (the same key: the same type and
+// bytes, or numbers of equal value), and the expected _ids strictly increase
+// with i under compareIDs, a strict weak order that orders _ids as MongoDB
+// sorts them (Expected knows this when it is built: every consecutive pair
+// of fixture or field:NAME _ids is compared, objectid and int _ids follow
+// seed's layout). Strict increase on consecutive pairs is strict increase
+// on every subsequence, so the matched documents sorted by _id come in
+// increasing i, for collections of any size, without a second read; the
+// row fails only where two stored documents match one expected document.
 package verify

@@ -41,7 +41,7 @@ const (
 	flagResume     = "resume"
 	flagDryRun     = "dry-run"
 	flagFixture    = "fixture"
-	flagOrderLimit = "order-limit"
+	flagOrderLimit = "order-limit" // ignored, accepted for compatibility
 )
 
 // Aliases of flags.

@@ -23,7 +23,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.StringSliceFlag{Name: "fixture", Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
-		&ucli.Int64Flag{Name: "order-limit", Value: verify.DefaultOrderLimit, Usage: "FerretDB only: largest collection whose _ids are read sorted (it sorts in memory, about 1 KB per _id)"},
+		&ucli.Int64Flag{Name: "order-limit", Value: verify.DefaultOrderLimit, Usage: "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"},
 		&ucli.BoolFlag{Name: "json", Usage: "print the report as one JSON object"},
 		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 	)
