@@ -14,7 +14,8 @@ type batchEncoder struct {
 	out        appendWriter
 	enc        *bson.Encoder
 	ends       []int
-	lastSize   int // bytes of the previous batch, to size the next buffer
+	doc        bson.D // reused from document to document
+	lastSize   int    // bytes of the previous batch, to size the next buffer
 	lastDocs   int
 }
 
@@ -44,7 +45,8 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 	e.ends = e.ends[:0]
 	for i := r.From; i < r.To; i++ {
 		start := len(e.out.b)
-		err := e.enc.Encode(w.Doc(i))
+		e.doc = w.appendDoc(e.doc, i)
+		err := e.enc.Encode(e.doc)
 		if err == nil && check != nil {
 			err = check(e.out.b[start:])
 		}

@@ -215,6 +215,13 @@ type Worker struct {
 	f      *gofakeit.Faker
 	sb     strings.Builder
 	noRefs bool
+
+	// Scratch space, reused from document to document (see appendDoc).
+	reuse    bool
+	scratchD bson.D
+	scratchA bson.A
+	picked   []int64
+	buf      []byte
 }
 
 // NewWorker returns a Worker for c. A Worker is not safe for concurrent use.
@@ -225,17 +232,28 @@ func (c *Collection) NewWorker() *Worker {
 
 // Doc builds document i: _id first, then the kind's or template's fields,
 // then references the kind does not fill itself, then createdAt for
-// templates that do not have one.
-func (w *Worker) Doc(i int64) bson.D {
+// templates that do not have one. The document is the caller's to keep.
+func (w *Worker) Doc(i int64) bson.D { return w.appendDoc(nil, i) }
+
+// appendDoc builds document i into d[:0], growing it when needed. With
+// w.reuse set, nested documents and arrays come from the worker's scratch
+// space too: the result is valid only until the next call, which is all the
+// stream needs (it marshals each document at once).
+func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 	c := w.c
 	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
-	var d bson.D
+	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
 	if c.kind != nil {
-		d = make(bson.D, 1, 1+len(c.kind.fields())+len(c.refs))
-		d = c.kind.build(w, i, d)
+		if d == nil {
+			d = make(bson.D, 0, 1+len(c.kind.fields())+len(c.refs))
+		}
+		d = c.kind.build(w, i, append(d[:0], bson.E{}))
 	} else {
 		t := c.spec.Template
-		d = make(bson.D, 1, 2+len(t.root.keys)+len(c.refs))
+		if d == nil {
+			d = make(bson.D, 0, 2+len(t.root.keys)+len(c.refs))
+		}
+		d = append(d[:0], bson.E{})
 		for k, key := range t.root.keys {
 			d = append(d, bson.E{Key: key, Value: t.root.children[k].build(w.f, i, &w.sb)})
 		}
@@ -263,6 +281,37 @@ func (w *Worker) Doc(i int64) bson.D {
 		d[0] = bson.E{Key: "_id", Value: c.ID(i)}
 	}
 	return d
+}
+
+// newD is an empty nested document with room for n fields: from the
+// worker's scratch space when documents are reused, else its own.
+func (w *Worker) newD(n int) bson.D {
+	if !w.reuse || n == 0 { // a nil slice would marshal as null
+
+		return make(bson.D, 0, n)
+	}
+	if len(w.scratchD)+n > cap(w.scratchD) {
+		w.scratchD = make(bson.D, 0, max(2*cap(w.scratchD), n, 16))
+	}
+	at := len(w.scratchD)
+	w.scratchD = w.scratchD[:at+n]
+	return w.scratchD[at : at : at+n]
+}
+
+// newA is an array of n elements, from the scratch space like newD.
+func (w *Worker) newA(n int) bson.A {
+	if !w.reuse || n == 0 { // a nil slice would marshal as null
+
+		return make(bson.A, n)
+	}
+	if len(w.scratchA)+n > cap(w.scratchA) {
+		w.scratchA = make(bson.A, 0, max(2*cap(w.scratchA), n, 16))
+	}
+	at := len(w.scratchA)
+	w.scratchA = w.scratchA[:at+n]
+	a := w.scratchA[at : at+n : at+n]
+	clear(a)
+	return a
 }
 
 func indexOf(d bson.D, key string) int {
@@ -300,7 +349,7 @@ func (w *Worker) refValue(field string) any {
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)
 	// Distinct targets when there are enough of them; a few redraws at most.
-	picked := make([]int64, 0, n)
+	picked := w.picked[:0]
 	for len(picked) < n {
 		j := int64(w.f.Uint64() % count)
 		for try := 0; try < 8 && uint64(n) <= count && containsIndex(picked, j); try++ {
@@ -308,7 +357,8 @@ func (w *Worker) refValue(field string) any {
 		}
 		picked = append(picked, j)
 	}
-	a := make(bson.A, n)
+	w.picked = picked
+	a := w.newA(n)
 	for k, j := range picked {
 		a[k] = resolve(j)
 	}

@@ -3,7 +3,9 @@ package seed
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -58,19 +60,57 @@ func KindFields(name string) (fields, unique []string, ok bool) {
 
 var exampleDomains = [...]string{"example.com", "example.net", "example.org"}
 
-// slug lowercases s and keeps only ASCII letters and digits, for e-mail
-// addresses and user names built from real-looking names.
-func slug(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
+// appendSlug appends s lowercased with only ASCII letters and digits kept
+// ("x" when none is left), for e-mail addresses and user names built from
+// real-looking names.
+func appendSlug(dst []byte, s string) []byte {
+	n := len(dst)
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if c >= utf8.RuneSelf {
+			// Some non-ASCII letters lower to ASCII ones (the Kelvin
+			// sign to k): take the whole string the Unicode way.
+			dst = dst[:n]
+			for _, r := range strings.ToLower(s) {
+				if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+					dst = append(dst, byte(r))
+				}
+			}
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			dst = append(dst, c)
 		}
 	}
-	if b.Len() == 0 {
-		return "x"
+	if len(dst) == n {
+		dst = append(dst, 'x')
 	}
-	return b.String()
+	return dst
+}
+
+// appendNumber appends i in decimal, zero-padded to width digits (the
+// bytes of fmt's %0*d).
+func appendNumber(dst []byte, i int64, width int) []byte {
+	if i < 0 {
+		return fmt.Appendf(dst, "%0*d", width, i)
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], i, 10)
+	for range width - len(d) {
+		dst = append(dst, '0')
+	}
+	return append(dst, d...)
+}
+
+// appendEmail appends first.last.i@domain, slugged.
+func appendEmail(dst []byte, first, last string, i int64, domain string) []byte {
+	dst = append(appendSlug(dst, first), '.')
+	dst = append(appendSlug(dst, last), '.')
+	dst = append(appendNumber(dst, i, 0), '@')
+	return append(dst, domain...)
 }
 
 func cents(x float64) float64 { return math.Round(x*100) / 100 }
@@ -87,22 +127,29 @@ func (userKind) build(w *Worker, i int64, d bson.D) bson.D {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
 	domain := exampleDomains[f.IntN(len(exampleDomains))]
+	w.buf = appendNumber(appendSlug(appendSlug(w.buf[:0], first[:1]), last), i, 0)
+	username := string(w.buf)
+	w.buf = appendEmail(w.buf[:0], first, last, i, domain)
+	email := string(w.buf)
+	// Drawn in the order of the fields: the random stream is the format.
+	age, phone, active := int32(f.IntRange(18, 90)), f.Phone(), f.IntN(10) < 8
+	address := append(w.newD(5),
+		bson.E{Key: "street", Value: f.Street()},
+		bson.E{Key: "city", Value: f.City()},
+		bson.E{Key: "state", Value: f.State()},
+		bson.E{Key: "zip", Value: f.Zip()},
+		bson.E{Key: "country", Value: f.Country()},
+	)
 	return append(d,
 		bson.E{Key: "firstName", Value: first},
 		bson.E{Key: "lastName", Value: last},
 		bson.E{Key: "name", Value: first + " " + last},
-		bson.E{Key: "username", Value: fmt.Sprintf("%s%s%d", slug(first[:1]), slug(last), i)},
-		bson.E{Key: "email", Value: fmt.Sprintf("%s.%s.%d@%s", slug(first), slug(last), i, domain)},
-		bson.E{Key: "age", Value: int32(f.IntRange(18, 90))},
-		bson.E{Key: "phone", Value: f.Phone()},
-		bson.E{Key: "active", Value: f.IntN(10) < 8},
-		bson.E{Key: "address", Value: bson.D{
-			{Key: "street", Value: f.Street()},
-			{Key: "city", Value: f.City()},
-			{Key: "state", Value: f.State()},
-			{Key: "zip", Value: f.Zip()},
-			{Key: "country", Value: f.Country()},
-		}},
+		bson.E{Key: "username", Value: username},
+		bson.E{Key: "email", Value: email},
+		bson.E{Key: "age", Value: age},
+		bson.E{Key: "phone", Value: phone},
+		bson.E{Key: "active", Value: active},
+		bson.E{Key: "address", Value: address},
 		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
 	)
 }
@@ -120,10 +167,14 @@ func (employeeKind) refs() []Ref      { return nil }
 func (employeeKind) build(w *Worker, i int64, d bson.D) bson.D {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
+	w.buf = appendNumber(append(w.buf[:0], 'E'), i, 7)
+	number := string(w.buf)
+	w.buf = appendEmail(w.buf[:0], first, last, i, exampleDomains[0])
+	email := string(w.buf)
 	return append(d,
 		bson.E{Key: "EmployeeName", Value: first + " " + last},
-		bson.E{Key: "employeeNumber", Value: fmt.Sprintf("E%07d", i)},
-		bson.E{Key: "email", Value: fmt.Sprintf("%s.%s.%d@%s", slug(first), slug(last), i, exampleDomains[0])},
+		bson.E{Key: "employeeNumber", Value: number},
+		bson.E{Key: "email", Value: email},
 		bson.E{Key: "department", Value: departments[f.IntN(len(departments))]},
 		bson.E{Key: "title", Value: f.JobTitle()},
 		bson.E{Key: "salary", Value: int32(f.IntRange(30, 250) * 1000)},
@@ -142,12 +193,15 @@ func (productKind) refs() []Ref      { return nil }
 func (productKind) build(w *Worker, i int64, d bson.D) bson.D {
 	f := w.f
 	category := f.ProductCategory()
-	tags := make(bson.A, 1+f.IntN(3))
+	tags := w.newA(1 + f.IntN(3))
 	for k := range tags {
 		tags[k] = f.Adjective()
 	}
+	w.buf = append(appendCodePrefix(w.buf[:0], category), '-')
+	w.buf = appendNumber(w.buf, i, 7)
+	code := string(w.buf)
 	return append(d,
-		bson.E{Key: "code", Value: fmt.Sprintf("%s-%07d", strings.ToUpper(slugPrefix(category)), i)},
+		bson.E{Key: "code", Value: code},
 		bson.E{Key: "name", Value: f.ProductName()},
 		bson.E{Key: "category", Value: category},
 		bson.E{Key: "price", Value: cents(f.Float64Range(1, 500))},
@@ -157,14 +211,21 @@ func (productKind) build(w *Worker, i int64, d bson.D) bson.D {
 	)
 }
 
-// slugPrefix is the first three letters of a category, the readable part of
-// a product code.
-func slugPrefix(s string) string {
-	p := slug(s)
-	for len(p) < 3 {
-		p += "x"
+// appendCodePrefix appends the first three letters of a category,
+// upper-cased and padded with X: the readable part of a product code.
+func appendCodePrefix(dst []byte, category string) []byte {
+	n := len(dst)
+	dst = appendSlug(dst, category)
+	for len(dst)-n < 3 {
+		dst = append(dst, 'x')
 	}
-	return p[:3]
+	dst = dst[:n+3]
+	for k := n; k < len(dst); k++ {
+		if c := dst[k]; c >= 'a' && c <= 'z' {
+			dst[k] = c - ('a' - 'A')
+		}
+	}
+	return dst
 }
 
 type orderKind struct{}
@@ -186,20 +247,22 @@ func (orderKind) build(w *Worker, i int64, d bson.D) bson.D {
 	f := w.f
 	user := w.refValue("userId")
 	products := w.refValue("productIds").(bson.A)
-	items := make(bson.A, len(products))
+	items := w.newA(len(products))
 	total := 0.0
 	for k, p := range products {
 		qty := int32(1 + f.IntN(4))
 		price := cents(f.Float64Range(1, 500))
 		total += float64(qty) * price
-		items[k] = bson.D{
-			{Key: "productId", Value: p},
-			{Key: "quantity", Value: qty},
-			{Key: "unitPrice", Value: price},
-		}
+		items[k] = append(w.newD(3),
+			bson.E{Key: "productId", Value: p},
+			bson.E{Key: "quantity", Value: qty},
+			bson.E{Key: "unitPrice", Value: price},
+		)
 	}
+	w.buf = appendNumber(append(w.buf[:0], "ORD-"...), i, 8)
+	number := string(w.buf)
 	return append(d,
-		bson.E{Key: "number", Value: fmt.Sprintf("ORD-%08d", i)},
+		bson.E{Key: "number", Value: number},
 		bson.E{Key: "userId", Value: user},
 		bson.E{Key: "productIds", Value: products},
 		bson.E{Key: "items", Value: items},
