@@ -5,9 +5,10 @@ import (
 )
 
 // batchEncoder marshals the documents of one batch back to back into one
-// buffer, with the driver's encoder and default registry (the bytes of
-// bson.Marshal), reusing the encoder and its scratch space from batch to
-// batch: one allocation per batch instead of one per document. Each batch
+// buffer, with appendD or else the driver's encoder and default registry
+// (the bytes of bson.Marshal either way), reusing the encoder and its
+// scratch space from batch to batch: one allocation per batch instead of one
+// per document. Each batch
 // gets a new buffer, because its documents outlive the call.
 type batchEncoder struct {
 	collection string
@@ -46,7 +47,12 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 	for i := r.From; i < r.To; i++ {
 		start := len(e.out.b)
 		e.doc = w.appendDoc(e.doc, i)
-		err := e.enc.Encode(e.doc)
+		var err error
+		var ok bool
+		if e.out.b, ok = appendD(e.out.b, e.doc); !ok {
+			e.out.b = e.out.b[:start]
+			err = e.enc.Encode(e.doc)
+		}
 		if err == nil && check != nil {
 			err = check(e.out.b[start:])
 		}

@@ -220,3 +220,40 @@ func TestKindStringsMatchFmt(t *testing.T) {
 		}
 	}
 }
+
+// appendD gives bson.Marshal's bytes, or declines.
+func TestAppendDIsMarshal(t *testing.T) {
+	long := make(bson.A, 70)
+	for k := range long {
+		long[k] = int32(k)
+	}
+	for _, d := range []bson.D{
+		{},
+		{{Key: "s", Value: ""}, {Key: "u", Value: "zoë\x00"}, {Key: "i", Value: int32(math.MinInt32)}, {Key: "l", Value: int64(math.MaxInt64)}},
+		{{Key: "f", Value: math.NaN()}, {Key: "z", Value: math.Copysign(0, -1)}, {Key: "inf", Value: math.Inf(1)}, {Key: "b", Value: false}, {Key: "n", Value: nil}},
+		{{Key: "t", Value: bson.DateTime(-1)}, {Key: "o", Value: bson.NewObjectID()}},
+		{{Key: "u4", Value: bson.Binary{Subtype: bson.TypeBinaryUUID, Data: make([]byte, 16)}}, {Key: "old", Value: bson.Binary{Subtype: 2, Data: []byte{1, 2}}}, {Key: "b0", Value: bson.Binary{}}},
+		{{Key: "d", Value: bson.D{{Key: "e", Value: bson.D{}}, {Key: "a", Value: bson.A{}}}}, {Key: "a", Value: bson.A{bson.D{{Key: "x", Value: int32(1)}}, bson.A{nil, "y"}}}},
+		{{Key: "long", Value: long}},
+	} {
+		got, ok := appendD([]byte("pre"), d)
+		want, err := bson.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || !bytes.Equal(got, append([]byte("pre"), want...)) {
+			t.Errorf("appendD(%v) = %q, %v; want %q", d, got, ok, want)
+		}
+	}
+	for _, d := range []bson.D{
+		{{Key: "a\x00b", Value: int32(1)}},
+		{{Key: "int", Value: 1}},
+		{{Key: "nilD", Value: bson.D(nil)}},
+		{{Key: "nilA", Value: bson.A(nil)}},
+		{{Key: "deep", Value: bson.A{bson.D{{Key: "m", Value: map[string]int{}}}}}},
+	} {
+		if _, ok := appendD(nil, d); ok {
+			t.Errorf("appendD(%v) accepted it; want it left to the driver", d)
+		}
+	}
+}
