@@ -11,6 +11,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/oid"
 )
@@ -75,6 +76,12 @@ func (p *Plan) Build() (*Dataset, error) {
 		for _, r := range c.spec.Refs {
 			c.refs = append(c.refs, boundRef{Ref: r, to: ds.byName[r.To]})
 		}
+		c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
+		for _, r := range c.refs {
+			if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
+				c.rawKind = false
+			}
+		}
 	}
 	return ds, nil
 }
@@ -111,6 +118,10 @@ type Collection struct {
 	kind         kind
 	refs         []boundRef
 	pool         sync.Pool
+	// rawKind: documents are a built-in kind's fields after an _id that
+	// does not come from them, with no reference the kind does not place,
+	// so the kind can write them as BSON directly (Worker.appendRaw).
+	rawKind bool
 }
 
 type boundRef struct {
@@ -222,6 +233,8 @@ type Worker struct {
 	scratchA bson.A
 	picked   []int64
 	buf      []byte
+	strs     []string
+	out      docOut
 }
 
 // NewWorker returns a Worker for c. A Worker is not safe for concurrent use.
@@ -247,7 +260,10 @@ func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 		if d == nil {
 			d = make(bson.D, 0, 1+len(c.kind.fields())+len(c.refs))
 		}
-		d = c.kind.build(w, i, append(d[:0], bson.E{}))
+		o := &w.out
+		o.w, o.raw, o.d, o.stack = w, false, append(d[:0], bson.E{}), o.stack[:0]
+		c.kind.build(w, i, o)
+		d, o.d = o.d, nil
 	} else {
 		t := c.spec.Template
 		if d == nil {
@@ -281,6 +297,27 @@ func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 		d[0] = bson.E{Key: "_id", Value: c.ID(i)}
 	}
 	return d
+}
+
+// appendRaw appends document i as BSON to dst, for a kind's documents
+// whose every field the kind writes (see Collection.rawKind); it reports
+// false, with dst to be discarded, for any other document.
+func (w *Worker) appendRaw(dst []byte, i int64) ([]byte, bool) {
+	c := w.c
+	if !c.rawKind {
+		return dst, false
+	}
+	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
+	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
+	o := &w.out
+	var at int32
+	o.w, o.raw, o.ok, o.stack = w, true, true, o.stack[:0]
+	at, o.b = bsoncore.AppendDocumentStart(dst)
+	o.value("_id", c.ID(i))
+	c.kind.build(w, i, o)
+	dst, err := bsoncore.AppendDocumentEnd(o.b, at)
+	o.b = nil
+	return dst, o.ok && err == nil
 }
 
 // newD is an empty nested document with room for n fields: from the

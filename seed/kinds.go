@@ -31,7 +31,9 @@ type kind interface {
 	// refs lists the reference fields the kind fills itself, with their
 	// default target collections.
 	refs() []Ref
-	build(w *Worker, i int64, d bson.D) bson.D
+	// build writes the fields after _id, drawing from w's random stream
+	// in the order of the fields (the stream is the output format).
+	build(w *Worker, i int64, o *docOut)
 }
 
 func kindByName(name string) (kind, bool) {
@@ -123,35 +125,29 @@ func (userKind) fields() []string {
 func (userKind) unique() []string { return []string{"username", "email"} }
 func (userKind) refs() []Ref      { return nil }
 
-func (userKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (userKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
 	domain := exampleDomains[f.IntN(len(exampleDomains))]
+	o.str("firstName", first)
+	o.str("lastName", last)
+	w.buf = append(append(append(w.buf[:0], first...), ' '), last...)
+	o.strBytes("name", w.buf)
 	w.buf = appendNumber(appendSlug(appendSlug(w.buf[:0], first[:1]), last), i, 0)
-	username := string(w.buf)
+	o.strBytes("username", w.buf)
 	w.buf = appendEmail(w.buf[:0], first, last, i, domain)
-	email := string(w.buf)
-	// Drawn in the order of the fields: the random stream is the format.
-	age, phone, active := int32(f.IntRange(18, 90)), f.Phone(), f.IntN(10) < 8
-	address := append(w.newD(5),
-		bson.E{Key: "street", Value: f.Street()},
-		bson.E{Key: "city", Value: f.City()},
-		bson.E{Key: "state", Value: f.State()},
-		bson.E{Key: "zip", Value: f.Zip()},
-		bson.E{Key: "country", Value: f.Country()},
-	)
-	return append(d,
-		bson.E{Key: "firstName", Value: first},
-		bson.E{Key: "lastName", Value: last},
-		bson.E{Key: "name", Value: first + " " + last},
-		bson.E{Key: "username", Value: username},
-		bson.E{Key: "email", Value: email},
-		bson.E{Key: "age", Value: age},
-		bson.E{Key: "phone", Value: phone},
-		bson.E{Key: "active", Value: active},
-		bson.E{Key: "address", Value: address},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.strBytes("email", w.buf)
+	o.int32("age", int32(f.IntRange(18, 90)))
+	o.str("phone", f.Phone())
+	o.boolean("active", f.IntN(10) < 8)
+	o.open("address", false, 5)
+	o.str("street", f.Street())
+	o.str("city", f.City())
+	o.str("state", f.State())
+	o.str("zip", f.Zip())
+	o.str("country", f.Country())
+	o.close()
+	o.date("createdAt", w.c.createdAt(i))
 }
 
 type employeeKind struct{}
@@ -164,22 +160,19 @@ func (employeeKind) fields() []string {
 func (employeeKind) unique() []string { return []string{"employeeNumber", "email"} }
 func (employeeKind) refs() []Ref      { return nil }
 
-func (employeeKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (employeeKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
+	w.buf = append(append(append(w.buf[:0], first...), ' '), last...)
+	o.strBytes("EmployeeName", w.buf)
 	w.buf = appendNumber(append(w.buf[:0], 'E'), i, 7)
-	number := string(w.buf)
+	o.strBytes("employeeNumber", w.buf)
 	w.buf = appendEmail(w.buf[:0], first, last, i, exampleDomains[0])
-	email := string(w.buf)
-	return append(d,
-		bson.E{Key: "EmployeeName", Value: first + " " + last},
-		bson.E{Key: "employeeNumber", Value: number},
-		bson.E{Key: "email", Value: email},
-		bson.E{Key: "department", Value: departments[f.IntN(len(departments))]},
-		bson.E{Key: "title", Value: f.JobTitle()},
-		bson.E{Key: "salary", Value: int32(f.IntRange(30, 250) * 1000)},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.strBytes("email", w.buf)
+	o.str("department", departments[f.IntN(len(departments))])
+	o.str("title", f.JobTitle())
+	o.int32("salary", int32(f.IntRange(30, 250)*1000))
+	o.date("createdAt", w.c.createdAt(i))
 }
 
 type productKind struct{}
@@ -190,25 +183,27 @@ func (productKind) fields() []string {
 func (productKind) unique() []string { return []string{"code"} }
 func (productKind) refs() []Ref      { return nil }
 
-func (productKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (productKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	category := f.ProductCategory()
-	tags := w.newA(1 + f.IntN(3))
-	for k := range tags {
-		tags[k] = f.Adjective()
+	tags := w.strs[:0]
+	for range 1 + f.IntN(3) {
+		tags = append(tags, f.Adjective())
 	}
+	w.strs = tags
 	w.buf = append(appendCodePrefix(w.buf[:0], category), '-')
 	w.buf = appendNumber(w.buf, i, 7)
-	code := string(w.buf)
-	return append(d,
-		bson.E{Key: "code", Value: code},
-		bson.E{Key: "name", Value: f.ProductName()},
-		bson.E{Key: "category", Value: category},
-		bson.E{Key: "price", Value: cents(f.Float64Range(1, 500))},
-		bson.E{Key: "stock", Value: int32(f.IntN(1000))},
-		bson.E{Key: "tags", Value: tags},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.strBytes("code", w.buf)
+	o.str("name", f.ProductName())
+	o.str("category", category)
+	o.double("price", cents(f.Float64Range(1, 500)))
+	o.int32("stock", int32(f.IntN(1000)))
+	o.open("tags", true, len(tags))
+	for k, tag := range tags {
+		o.str(indexKey(k), tag)
+	}
+	o.close()
+	o.date("createdAt", w.c.createdAt(i))
 }
 
 // appendCodePrefix appends the first three letters of a category,
@@ -243,31 +238,28 @@ func (orderKind) refs() []Ref {
 	}
 }
 
-func (orderKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (orderKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	user := w.refValue("userId")
 	products := w.refValue("productIds").(bson.A)
-	items := w.newA(len(products))
+	w.buf = appendNumber(append(w.buf[:0], "ORD-"...), i, 8)
+	o.strBytes("number", w.buf)
+	o.value("userId", user)
+	o.value("productIds", products)
+	o.open("items", true, len(products))
 	total := 0.0
 	for k, p := range products {
 		qty := int32(1 + f.IntN(4))
 		price := cents(f.Float64Range(1, 500))
 		total += float64(qty) * price
-		items[k] = append(w.newD(3),
-			bson.E{Key: "productId", Value: p},
-			bson.E{Key: "quantity", Value: qty},
-			bson.E{Key: "unitPrice", Value: price},
-		)
+		o.open(indexKey(k), false, 3)
+		o.value("productId", p)
+		o.int32("quantity", qty)
+		o.double("unitPrice", price)
+		o.close()
 	}
-	w.buf = appendNumber(append(w.buf[:0], "ORD-"...), i, 8)
-	number := string(w.buf)
-	return append(d,
-		bson.E{Key: "number", Value: number},
-		bson.E{Key: "userId", Value: user},
-		bson.E{Key: "productIds", Value: products},
-		bson.E{Key: "items", Value: items},
-		bson.E{Key: "total", Value: cents(total)},
-		bson.E{Key: "status", Value: orderStatuses[f.IntN(len(orderStatuses))]},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.close()
+	o.double("total", cents(total))
+	o.str("status", orderStatuses[f.IntN(len(orderStatuses))])
+	o.date("createdAt", w.c.createdAt(i))
 }
