@@ -324,7 +324,6 @@ func (w *Worker) appendRaw(dst []byte, i int64) ([]byte, bool) {
 // worker's scratch space when documents are reused, else its own.
 func (w *Worker) newD(n int) bson.D {
 	if !w.reuse || n == 0 { // a nil slice would marshal as null
-
 		return make(bson.D, 0, n)
 	}
 	if len(w.scratchD)+n > cap(w.scratchD) {
@@ -338,7 +337,6 @@ func (w *Worker) newD(n int) bson.D {
 // newA is an array of n elements, from the scratch space like newD.
 func (w *Worker) newA(n int) bson.A {
 	if !w.reuse || n == 0 { // a nil slice would marshal as null
-
 		return make(bson.A, n)
 	}
 	if len(w.scratchA)+n > cap(w.scratchA) {
