@@ -185,11 +185,7 @@ func (c *Collection) ID(i int64) any {
 		}
 		return int32(c.spec.IDStart + i)
 	case IDUUID:
-		var u [16]byte
-		binary.BigEndian.PutUint64(u[0:8], derive(c.key, tagUUID, i))
-		binary.BigEndian.PutUint64(u[8:16], derive(c.key, tagUUID^tagSecond, i))
-		u[6] = u[6]&0x0f | 0x40 // version 4
-		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		u := c.uuid(i)
 		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u[:]}
 	case IDField:
 		w := c.pool.Get().(*Worker)
@@ -205,6 +201,36 @@ func (c *Collection) ID(i int64) any {
 		return nil
 	default:
 		return bson.ObjectID(c.ObjectID(i))
+	}
+}
+
+// uuid is the _id of document i under the uuid strategy: version 4 bits
+// from the collection's key.
+func (c *Collection) uuid(i int64) [16]byte {
+	var u [16]byte
+	binary.BigEndian.PutUint64(u[0:8], derive(c.key, tagUUID, i))
+	binary.BigEndian.PutUint64(u[8:16], derive(c.key, tagUUID^tagSecond, i))
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+	return u
+}
+
+// appendID appends ID(i) as the BSON element key, without boxing it; a
+// field:NAME _id, which needs the document, is left to ID (false).
+func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
+	switch c.spec.ID.Kind {
+	case IDInt:
+		if c.id64 {
+			return bsoncore.AppendInt64Element(dst, key, c.spec.IDStart+i), true
+		}
+		return bsoncore.AppendInt32Element(dst, key, int32(c.spec.IDStart+i)), true
+	case IDUUID:
+		u := c.uuid(i)
+		return bsoncore.AppendBinaryElement(dst, key, bson.TypeBinaryUUID, u[:]), true
+	case IDField:
+		return dst, false
+	default:
+		return bsoncore.AppendObjectIDElement(dst, key, c.ObjectID(i)), true
 	}
 }
 
@@ -313,7 +339,9 @@ func (w *Worker) appendRaw(dst []byte, i int64) ([]byte, bool) {
 	var at int32
 	o.w, o.raw, o.ok, o.stack = w, true, true, o.stack[:0]
 	at, o.b = bsoncore.AppendDocumentStart(dst)
-	o.value("_id", c.ID(i))
+	if o.b, o.ok = c.appendID(o.b, "_id", i); !o.ok {
+		return o.b, false
+	}
 	c.kind.build(w, i, o)
 	dst, err := bsoncore.AppendDocumentEnd(o.b, at)
 	o.b = nil

@@ -45,6 +45,8 @@ func TestStreamBytesAreMarshalledDocForEveryShape(t *testing.T) {
 		{Kind: KindUser},
 		{Kind: KindEmployee},
 		{Kind: KindProduct},
+		{Kind: KindEmployee, IDStart: 1 << 40}, // int64 _ids under int
+		{Kind: KindUser, IDStart: -1000},
 		{Template: tmpl, Refs: []Ref{{Field: "owner", To: "users"}, {Field: "bought", To: "products", Min: 1, Max: 4}}},
 		{Template: withCreatedAt},
 	}
