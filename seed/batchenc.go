@@ -5,16 +5,17 @@ import (
 )
 
 // batchEncoder marshals the documents of one batch back to back into one
-// buffer, with the driver's encoder and default registry (the bytes of
-// bson.Marshal), reusing the encoder and its scratch space from batch to
-// batch: one allocation per batch instead of one per document. Each batch
-// gets a new buffer, because its documents outlive the call.
+// buffer (the bytes of bson.Marshal, however they are made: see marshal),
+// reusing its scratch space from batch to batch: one allocation per batch
+// instead of one per document. Each batch gets a new buffer, because its
+// documents outlive the call.
 type batchEncoder struct {
 	collection string
 	out        appendWriter
 	enc        *bson.Encoder
 	ends       []int
-	lastSize   int // bytes of the previous batch, to size the next buffer
+	doc        bson.D // reused from document to document
+	lastSize   int    // bytes of the previous batch, to size the next buffer
 	lastDocs   int
 }
 
@@ -44,7 +45,7 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 	e.ends = e.ends[:0]
 	for i := r.From; i < r.To; i++ {
 		start := len(e.out.b)
-		err := e.enc.Encode(w.Doc(i))
+		err := e.marshal(w, i)
 		if err == nil && check != nil {
 			err = check(e.out.b[start:])
 		}
@@ -66,4 +67,21 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 		start = end
 	}
 	return docs, nil
+}
+
+// marshal appends document i to e.out: written directly by its kind when it
+// can be, else built as a bson.D and appended, else left to the driver.
+func (e *batchEncoder) marshal(w *Worker, i int64) error {
+	start := len(e.out.b)
+	var ok bool
+	if e.out.b, ok = w.appendRaw(e.out.b, i); ok {
+		return nil
+	}
+	e.out.b = e.out.b[:start]
+	e.doc = w.appendDoc(e.doc, i)
+	if e.out.b, ok = appendD(e.out.b, e.doc); ok {
+		return nil
+	}
+	e.out.b = e.out.b[:start]
+	return e.enc.Encode(e.doc)
 }

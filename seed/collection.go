@@ -11,6 +11,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/oid"
 )
@@ -75,6 +76,12 @@ func (p *Plan) Build() (*Dataset, error) {
 		for _, r := range c.spec.Refs {
 			c.refs = append(c.refs, boundRef{Ref: r, to: ds.byName[r.To]})
 		}
+		c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
+		for _, r := range c.refs {
+			if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
+				c.rawKind = false
+			}
+		}
 	}
 	return ds, nil
 }
@@ -111,6 +118,10 @@ type Collection struct {
 	kind         kind
 	refs         []boundRef
 	pool         sync.Pool
+	// rawKind: documents are a built-in kind's fields after an _id that
+	// does not come from them, with no reference the kind does not place,
+	// so the kind can write them as BSON directly (Worker.appendRaw).
+	rawKind bool
 }
 
 type boundRef struct {
@@ -174,11 +185,7 @@ func (c *Collection) ID(i int64) any {
 		}
 		return int32(c.spec.IDStart + i)
 	case IDUUID:
-		var u [16]byte
-		binary.BigEndian.PutUint64(u[0:8], derive(c.key, tagUUID, i))
-		binary.BigEndian.PutUint64(u[8:16], derive(c.key, tagUUID^tagSecond, i))
-		u[6] = u[6]&0x0f | 0x40 // version 4
-		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		u := c.uuid(i)
 		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u[:]}
 	case IDField:
 		w := c.pool.Get().(*Worker)
@@ -194,6 +201,36 @@ func (c *Collection) ID(i int64) any {
 		return nil
 	default:
 		return bson.ObjectID(c.ObjectID(i))
+	}
+}
+
+// uuid is the _id of document i under the uuid strategy: version 4 bits
+// from the collection's key.
+func (c *Collection) uuid(i int64) [16]byte {
+	var u [16]byte
+	binary.BigEndian.PutUint64(u[0:8], derive(c.key, tagUUID, i))
+	binary.BigEndian.PutUint64(u[8:16], derive(c.key, tagUUID^tagSecond, i))
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+	return u
+}
+
+// appendID appends ID(i) as the BSON element key, without boxing it; a
+// field:NAME _id, which needs the document, is left to ID (false).
+func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
+	switch c.spec.ID.Kind {
+	case IDInt:
+		if c.id64 {
+			return bsoncore.AppendInt64Element(dst, key, c.spec.IDStart+i), true
+		}
+		return bsoncore.AppendInt32Element(dst, key, int32(c.spec.IDStart+i)), true
+	case IDUUID:
+		u := c.uuid(i)
+		return bsoncore.AppendBinaryElement(dst, key, bson.TypeBinaryUUID, u[:]), true
+	case IDField:
+		return dst, false
+	default:
+		return bsoncore.AppendObjectIDElement(dst, key, c.ObjectID(i)), true
 	}
 }
 
@@ -215,6 +252,15 @@ type Worker struct {
 	f      *gofakeit.Faker
 	sb     strings.Builder
 	noRefs bool
+
+	// Scratch space, reused from document to document (see appendDoc).
+	reuse    bool
+	scratchD bson.D
+	scratchA bson.A
+	picked   []int64
+	buf      []byte
+	strs     []string
+	out      docOut
 }
 
 // NewWorker returns a Worker for c. A Worker is not safe for concurrent use.
@@ -225,17 +271,31 @@ func (c *Collection) NewWorker() *Worker {
 
 // Doc builds document i: _id first, then the kind's or template's fields,
 // then references the kind does not fill itself, then createdAt for
-// templates that do not have one.
-func (w *Worker) Doc(i int64) bson.D {
+// templates that do not have one. The document is the caller's to keep.
+func (w *Worker) Doc(i int64) bson.D { return w.appendDoc(nil, i) }
+
+// appendDoc builds document i into d[:0], growing it when needed. With
+// w.reuse set, nested documents and arrays come from the worker's scratch
+// space too: the result is valid only until the next call, which is all the
+// stream needs (it marshals each document at once).
+func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 	c := w.c
 	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
-	var d bson.D
+	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
 	if c.kind != nil {
-		d = make(bson.D, 1, 1+len(c.kind.fields())+len(c.refs))
-		d = c.kind.build(w, i, d)
+		if d == nil {
+			d = make(bson.D, 0, 1+len(c.kind.fields())+len(c.refs))
+		}
+		o := &w.out
+		o.w, o.raw, o.d, o.stack = w, false, append(d[:0], bson.E{}), o.stack[:0]
+		c.kind.build(w, i, o)
+		d, o.d = o.d, nil
 	} else {
 		t := c.spec.Template
-		d = make(bson.D, 1, 2+len(t.root.keys)+len(c.refs))
+		if d == nil {
+			d = make(bson.D, 0, 2+len(t.root.keys)+len(c.refs))
+		}
+		d = append(d[:0], bson.E{})
 		for k, key := range t.root.keys {
 			d = append(d, bson.E{Key: key, Value: t.root.children[k].build(w.f, i, &w.sb)})
 		}
@@ -263,6 +323,58 @@ func (w *Worker) Doc(i int64) bson.D {
 		d[0] = bson.E{Key: "_id", Value: c.ID(i)}
 	}
 	return d
+}
+
+// appendRaw appends document i as BSON to dst, for a kind's documents
+// whose every field the kind writes (see Collection.rawKind); it reports
+// false, with dst to be discarded, for any other document.
+func (w *Worker) appendRaw(dst []byte, i int64) ([]byte, bool) {
+	c := w.c
+	if !c.rawKind {
+		return dst, false
+	}
+	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
+	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
+	o := &w.out
+	var at int32
+	o.w, o.raw, o.ok, o.stack = w, true, true, o.stack[:0]
+	at, o.b = bsoncore.AppendDocumentStart(dst)
+	if o.b, o.ok = c.appendID(o.b, "_id", i); !o.ok {
+		return o.b, false
+	}
+	c.kind.build(w, i, o)
+	dst, err := bsoncore.AppendDocumentEnd(o.b, at)
+	o.b = nil
+	return dst, o.ok && err == nil
+}
+
+// newD is an empty nested document with room for n fields: from the
+// worker's scratch space when documents are reused, else its own.
+func (w *Worker) newD(n int) bson.D {
+	if !w.reuse || n == 0 { // a nil slice would marshal as null
+		return make(bson.D, 0, n)
+	}
+	if len(w.scratchD)+n > cap(w.scratchD) {
+		w.scratchD = make(bson.D, 0, max(2*cap(w.scratchD), n, 16))
+	}
+	at := len(w.scratchD)
+	w.scratchD = w.scratchD[:at+n]
+	return w.scratchD[at : at : at+n]
+}
+
+// newA is an array of n elements, from the scratch space like newD.
+func (w *Worker) newA(n int) bson.A {
+	if !w.reuse || n == 0 { // a nil slice would marshal as null
+		return make(bson.A, n)
+	}
+	if len(w.scratchA)+n > cap(w.scratchA) {
+		w.scratchA = make(bson.A, 0, max(2*cap(w.scratchA), n, 16))
+	}
+	at := len(w.scratchA)
+	w.scratchA = w.scratchA[:at+n]
+	a := w.scratchA[at : at+n : at+n]
+	clear(a)
+	return a
 }
 
 func indexOf(d bson.D, key string) int {
@@ -300,7 +412,7 @@ func (w *Worker) refValue(field string) any {
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)
 	// Distinct targets when there are enough of them; a few redraws at most.
-	picked := make([]int64, 0, n)
+	picked := w.picked[:0]
 	for len(picked) < n {
 		j := int64(w.f.Uint64() % count)
 		for try := 0; try < 8 && uint64(n) <= count && containsIndex(picked, j); try++ {
@@ -308,7 +420,8 @@ func (w *Worker) refValue(field string) any {
 		}
 		picked = append(picked, j)
 	}
-	a := make(bson.A, n)
+	w.picked = picked
+	a := w.newA(n)
 	for k, j := range picked {
 		a[k] = resolve(j)
 	}

@@ -3,7 +3,9 @@ package seed
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -29,7 +31,9 @@ type kind interface {
 	// refs lists the reference fields the kind fills itself, with their
 	// default target collections.
 	refs() []Ref
-	build(w *Worker, i int64, d bson.D) bson.D
+	// build writes the fields after _id, drawing from w's random stream
+	// in the order of the fields (the stream is the output format).
+	build(w *Worker, i int64, o *docOut)
 }
 
 func kindByName(name string) (kind, bool) {
@@ -58,19 +62,57 @@ func KindFields(name string) (fields, unique []string, ok bool) {
 
 var exampleDomains = [...]string{"example.com", "example.net", "example.org"}
 
-// slug lowercases s and keeps only ASCII letters and digits, for e-mail
-// addresses and user names built from real-looking names.
-func slug(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			b.WriteRune(r)
+// appendSlug appends s lowercased with only ASCII letters and digits kept
+// ("x" when none is left), for e-mail addresses and user names built from
+// real-looking names.
+func appendSlug(dst []byte, s string) []byte {
+	n := len(dst)
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if c >= utf8.RuneSelf {
+			// Some non-ASCII letters lower to ASCII ones (the Kelvin
+			// sign to k): take the whole string the Unicode way.
+			dst = dst[:n]
+			for _, r := range strings.ToLower(s) {
+				if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+					dst = append(dst, byte(r))
+				}
+			}
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			dst = append(dst, c)
 		}
 	}
-	if b.Len() == 0 {
-		return "x"
+	if len(dst) == n {
+		dst = append(dst, 'x')
 	}
-	return b.String()
+	return dst
+}
+
+// appendNumber appends i in decimal, zero-padded to width digits (the
+// bytes of fmt's %0*d).
+func appendNumber(dst []byte, i int64, width int) []byte {
+	if i < 0 {
+		return fmt.Appendf(dst, "%0*d", width, i)
+	}
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], i, 10)
+	for range width - len(d) {
+		dst = append(dst, '0')
+	}
+	return append(dst, d...)
+}
+
+// appendEmail appends first.last.i@domain, slugged.
+func appendEmail(dst []byte, first, last string, i int64, domain string) []byte {
+	dst = append(appendSlug(dst, first), '.')
+	dst = append(appendSlug(dst, last), '.')
+	dst = append(appendNumber(dst, i, 0), '@')
+	return append(dst, domain...)
 }
 
 func cents(x float64) float64 { return math.Round(x*100) / 100 }
@@ -83,28 +125,29 @@ func (userKind) fields() []string {
 func (userKind) unique() []string { return []string{"username", "email"} }
 func (userKind) refs() []Ref      { return nil }
 
-func (userKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (userKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
 	domain := exampleDomains[f.IntN(len(exampleDomains))]
-	return append(d,
-		bson.E{Key: "firstName", Value: first},
-		bson.E{Key: "lastName", Value: last},
-		bson.E{Key: "name", Value: first + " " + last},
-		bson.E{Key: "username", Value: fmt.Sprintf("%s%s%d", slug(first[:1]), slug(last), i)},
-		bson.E{Key: "email", Value: fmt.Sprintf("%s.%s.%d@%s", slug(first), slug(last), i, domain)},
-		bson.E{Key: "age", Value: int32(f.IntRange(18, 90))},
-		bson.E{Key: "phone", Value: f.Phone()},
-		bson.E{Key: "active", Value: f.IntN(10) < 8},
-		bson.E{Key: "address", Value: bson.D{
-			{Key: "street", Value: f.Street()},
-			{Key: "city", Value: f.City()},
-			{Key: "state", Value: f.State()},
-			{Key: "zip", Value: f.Zip()},
-			{Key: "country", Value: f.Country()},
-		}},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.str("firstName", first)
+	o.str("lastName", last)
+	w.buf = append(append(append(w.buf[:0], first...), ' '), last...)
+	o.strBytes("name", w.buf)
+	w.buf = appendNumber(appendSlug(appendSlug(w.buf[:0], first[:1]), last), i, 0)
+	o.strBytes("username", w.buf)
+	w.buf = appendEmail(w.buf[:0], first, last, i, domain)
+	o.strBytes("email", w.buf)
+	o.int32("age", int32(f.IntRange(18, 90)))
+	o.str("phone", f.Phone())
+	o.boolean("active", f.IntN(10) < 8)
+	o.open("address", false, 5)
+	o.str("street", f.Street())
+	o.str("city", f.City())
+	o.str("state", f.State())
+	o.str("zip", f.Zip())
+	o.str("country", f.Country())
+	o.close()
+	o.date("createdAt", w.c.createdAt(i))
 }
 
 type employeeKind struct{}
@@ -117,18 +160,19 @@ func (employeeKind) fields() []string {
 func (employeeKind) unique() []string { return []string{"employeeNumber", "email"} }
 func (employeeKind) refs() []Ref      { return nil }
 
-func (employeeKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (employeeKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	first, last := f.FirstName(), f.LastName()
-	return append(d,
-		bson.E{Key: "EmployeeName", Value: first + " " + last},
-		bson.E{Key: "employeeNumber", Value: fmt.Sprintf("E%07d", i)},
-		bson.E{Key: "email", Value: fmt.Sprintf("%s.%s.%d@%s", slug(first), slug(last), i, exampleDomains[0])},
-		bson.E{Key: "department", Value: departments[f.IntN(len(departments))]},
-		bson.E{Key: "title", Value: f.JobTitle()},
-		bson.E{Key: "salary", Value: int32(f.IntRange(30, 250) * 1000)},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	w.buf = append(append(append(w.buf[:0], first...), ' '), last...)
+	o.strBytes("EmployeeName", w.buf)
+	w.buf = appendNumber(append(w.buf[:0], 'E'), i, 7)
+	o.strBytes("employeeNumber", w.buf)
+	w.buf = appendEmail(w.buf[:0], first, last, i, exampleDomains[0])
+	o.strBytes("email", w.buf)
+	o.str("department", departments[f.IntN(len(departments))])
+	o.str("title", f.JobTitle())
+	o.int32("salary", int32(f.IntRange(30, 250)*1000))
+	o.date("createdAt", w.c.createdAt(i))
 }
 
 type productKind struct{}
@@ -139,32 +183,44 @@ func (productKind) fields() []string {
 func (productKind) unique() []string { return []string{"code"} }
 func (productKind) refs() []Ref      { return nil }
 
-func (productKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (productKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	category := f.ProductCategory()
-	tags := make(bson.A, 1+f.IntN(3))
-	for k := range tags {
-		tags[k] = f.Adjective()
+	tags := w.strs[:0]
+	for range 1 + f.IntN(3) {
+		tags = append(tags, f.Adjective())
 	}
-	return append(d,
-		bson.E{Key: "code", Value: fmt.Sprintf("%s-%07d", strings.ToUpper(slugPrefix(category)), i)},
-		bson.E{Key: "name", Value: f.ProductName()},
-		bson.E{Key: "category", Value: category},
-		bson.E{Key: "price", Value: cents(f.Float64Range(1, 500))},
-		bson.E{Key: "stock", Value: int32(f.IntN(1000))},
-		bson.E{Key: "tags", Value: tags},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	w.strs = tags
+	w.buf = append(appendCodePrefix(w.buf[:0], category), '-')
+	w.buf = appendNumber(w.buf, i, 7)
+	o.strBytes("code", w.buf)
+	o.str("name", f.ProductName())
+	o.str("category", category)
+	o.double("price", cents(f.Float64Range(1, 500)))
+	o.int32("stock", int32(f.IntN(1000)))
+	o.open("tags", true, len(tags))
+	for k, tag := range tags {
+		o.str(indexKey(k), tag)
+	}
+	o.close()
+	o.date("createdAt", w.c.createdAt(i))
 }
 
-// slugPrefix is the first three letters of a category, the readable part of
-// a product code.
-func slugPrefix(s string) string {
-	p := slug(s)
-	for len(p) < 3 {
-		p += "x"
+// appendCodePrefix appends the first three letters of a category,
+// upper-cased and padded with X: the readable part of a product code.
+func appendCodePrefix(dst []byte, category string) []byte {
+	n := len(dst)
+	dst = appendSlug(dst, category)
+	for len(dst)-n < 3 {
+		dst = append(dst, 'x')
 	}
-	return p[:3]
+	dst = dst[:n+3]
+	for k := n; k < len(dst); k++ {
+		if c := dst[k]; c >= 'a' && c <= 'z' {
+			dst[k] = c - ('a' - 'A')
+		}
+	}
+	return dst
 }
 
 type orderKind struct{}
@@ -182,29 +238,28 @@ func (orderKind) refs() []Ref {
 	}
 }
 
-func (orderKind) build(w *Worker, i int64, d bson.D) bson.D {
+func (orderKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	user := w.refValue("userId")
 	products := w.refValue("productIds").(bson.A)
-	items := make(bson.A, len(products))
+	w.buf = appendNumber(append(w.buf[:0], "ORD-"...), i, 8)
+	o.strBytes("number", w.buf)
+	o.value("userId", user)
+	o.value("productIds", products)
+	o.open("items", true, len(products))
 	total := 0.0
 	for k, p := range products {
 		qty := int32(1 + f.IntN(4))
 		price := cents(f.Float64Range(1, 500))
 		total += float64(qty) * price
-		items[k] = bson.D{
-			{Key: "productId", Value: p},
-			{Key: "quantity", Value: qty},
-			{Key: "unitPrice", Value: price},
-		}
+		o.open(indexKey(k), false, 3)
+		o.value("productId", p)
+		o.int32("quantity", qty)
+		o.double("unitPrice", price)
+		o.close()
 	}
-	return append(d,
-		bson.E{Key: "number", Value: fmt.Sprintf("ORD-%08d", i)},
-		bson.E{Key: "userId", Value: user},
-		bson.E{Key: "productIds", Value: products},
-		bson.E{Key: "items", Value: items},
-		bson.E{Key: "total", Value: cents(total)},
-		bson.E{Key: "status", Value: orderStatuses[f.IntN(len(orderStatuses))]},
-		bson.E{Key: "createdAt", Value: w.c.createdAt(i)},
-	)
+	o.close()
+	o.double("total", cents(total))
+	o.str("status", orderStatuses[f.IntN(len(orderStatuses))])
+	o.date("createdAt", w.c.createdAt(i))
 }

@@ -128,6 +128,7 @@ func (c *Collection) Stream(ctx context.Context, opts StreamOptions) *Stream {
 			defer s.wg.Done()
 			defer close(ch)
 			w, enc := c.NewWorker(), newBatchEncoder(c.Name())
+			w.reuse = true // each document is marshalled before the next is built
 			for b := k; b < s.n; b += workers {
 				res := s.produce(w, enc, b, opts.Check)
 				select {
