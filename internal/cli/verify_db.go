@@ -47,7 +47,7 @@ var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagC
 
 func (a *App) runVerifyDB(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("verify db: unexpected argument %q; fixture files are given with --fixture FILE", c.Args().First())
+		return usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
 	}
 	if c.Int64(flagOrderLimit) < 1 {
 		return usageErrorf("%s %d: expected a positive number of documents", arg(flagOrderLimit), c.Int64(flagOrderLimit))
