@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -22,23 +23,15 @@ func generationFlagsSet(c *ucli.Context) bool {
 	return false
 }
 
-// flagName is a flag as typed: "-n", "--seed".
-func flagName(f string) string {
-	if len(f) == 1 {
-		return "-" + f
-	}
-	return "--" + f
-}
-
 // selectManifests reads the run manifests of the collections the flags
 // name: --collection, else the written collections of --kind, --template
 // or --plan, else every collection of the run that started last in --db.
 func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database) ([]*seed.Manifest, error) {
 	var names []string
 	switch {
-	case c.String("collection") != "" && c.String("plan") == "":
-		names = []string{c.String("collection")}
-	case c.IsSet("kind") || c.IsSet("template") || c.IsSet("plan"):
+	case c.String(flagCollection) != "" && c.String(flagPlan) == "":
+		names = []string{c.String(flagCollection)}
+	case c.IsSet(flagKind) || c.IsSet(flagTemplate) || c.IsSet(flagPlan):
 		p, err := planFromFlags(c)
 		if err != nil {
 			return nil, err
@@ -106,14 +99,14 @@ func planFromManifests(c *ucli.Context, ms []*seed.Manifest) (*seed.Plan, error)
 	if d.Collection != "" && d.Collection != run.Collection {
 		where += " (its plan's collection " + d.Collection + ")"
 	}
-	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use --drop to start over", flag, d.New, where, flag, d.Old, flag)
+	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, flag, arg(flagDrop))
 }
 
 // flagsOverRun is the plan the generation flags describe, with the run's
 // settings for those not given.
 func flagsOverRun(c *ucli.Context, run *seed.Plan, coll string) (*seed.Plan, error) {
 	var fp *seed.Plan
-	if c.IsSet("kind") || c.IsSet("template") || c.IsSet("plan") {
+	if c.IsSet(flagKind) || c.IsSet(flagTemplate) || c.IsSet(flagPlan) {
 		p, err := planFromFlags(c)
 		if err != nil {
 			return nil, err
@@ -127,77 +120,82 @@ func flagsOverRun(c *ucli.Context, run *seed.Plan, coll string) (*seed.Plan, err
 			if cs.Name != coll {
 				continue
 			}
-			if c.IsSet("n") {
-				cs.Count = c.Int64("n")
+			if c.IsSet(flagCount) {
+				cs.Count = c.Int64(flagCount)
 			}
-			if c.IsSet("id") {
-				id, err := seed.ParseIDStrategy(c.String("id"))
+			if c.IsSet(flagID) {
+				id, err := seed.ParseIDStrategy(c.String(flagID))
 				if err != nil {
-					return nil, usageErrorf("--id %q: %v", c.String("id"), err)
+					return nil, usageErrorf("%s %q: %v", arg(flagID), c.String(flagID), err)
 				}
 				cs.ID = id
 			}
-			if c.IsSet("id-start") {
-				cs.IDStart = c.Int64("id-start")
+			if c.IsSet(flagIDStart) {
+				cs.IDStart = c.Int64(flagIDStart)
 			}
 		}
 		fp = &cp
 	}
-	if c.IsSet("seed") || c.IsSet("at") || c.IsSet("span") {
+	if c.IsSet(flagSeed) || c.IsSet(flagAt) || c.IsSet(flagSpan) {
 		p, err := planFromFlags(c) // parses and checks the three
 		if err != nil {
 			return nil, err
 		}
-		if c.IsSet("seed") {
+		if c.IsSet(flagSeed) {
 			fp.Seed, fp.Seeded = p.Seed, true
 		}
-		if c.IsSet("at") {
+		if c.IsSet(flagAt) {
 			fp.At = p.At
 		}
-		if c.IsSet("span") {
+		if c.IsSet(flagSpan) {
 			fp.Span = p.Span
 		}
 	}
-	if !c.IsSet("seed") {
+	if !c.IsSet(flagSeed) {
 		fp.Seed, fp.Seeded = run.Seed, true
 	}
-	if !c.IsSet("at") {
+	if !c.IsSet(flagAt) {
 		fp.At = run.At
 	}
-	if !c.IsSet("span") {
+	if !c.IsSet(flagSpan) {
 		fp.Span = run.Span
 	}
 	return fp, nil
 }
 
 // diffFlag is the flag behind a difference between a run and the flags.
+// d.Field names a field of the plan, not a flag.
 func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
 	switch d.Field {
-	case "seed", "at", "span":
-		return flagName(d.Field)
+	case "seed":
+		return arg(flagSeed)
+	case "at":
+		return arg(flagAt)
+	case "span":
+		return arg(flagSpan)
 	}
-	if c.String("plan") != "" {
-		if d.Field == "count" && c.IsSet("n") {
-			return "-n"
+	if c.String(flagPlan) != "" {
+		if d.Field == "count" && c.IsSet(flagCount) {
+			return arg(flagCount)
 		}
-		return "--plan"
+		return arg(flagPlan)
 	}
 	switch d.Field {
 	case "count":
-		return "-n"
+		return arg(flagCount)
 	case "id":
-		return "--id"
+		return arg(flagID)
 	case "idStart":
-		return "--id-start"
+		return arg(flagIDStart)
 	case "template":
-		return "--template"
+		return arg(flagTemplate)
 	case "kind":
-		if c.IsSet("template") {
-			return "--template"
+		if c.IsSet(flagTemplate) {
+			return arg(flagTemplate)
 		}
-		return "--kind"
+		return arg(flagKind)
 	}
-	return "--plan"
+	return arg(flagPlan)
 }
 
 // manifestUsage turns a missing manifest into bad usage (exit 2) and any
@@ -214,17 +212,17 @@ func manifestUsage(err error, what string) error {
 }
 
 func flagOrCommand(what string) string {
-	if what == "resume" {
-		return "--resume"
+	if what == flagResume {
+		return arg(flagResume)
 	}
 	return what
 }
 
 func manifestHint(what string) string {
-	if what == "resume" {
-		return "expected --db and --collection of an earlier seed, or its flags with --seed"
+	if what == flagResume {
+		return fmt.Sprintf("expected %s and %s of an earlier seed, or its flags with %s", arg(flagDB), arg(flagCollection), arg(flagSeed))
 	}
-	return "expected --seed S (the seed the data was written with) and the flags given to seed, or --fixture FILE"
+	return fmt.Sprintf("expected %s S (the seed the data was written with) and the flags given to seed, or %s FILE", arg(flagSeed), arg(flagFixture))
 }
 
 // expectDataset is what verify db expects of a dataset: its written
@@ -251,7 +249,7 @@ func expectDataset(ctx context.Context, ds *seed.Dataset) (verify.ExpectedSet, e
 // expectFromManifest is what verify db expects when no generation flag is
 // given: the run the manifests of --db describe.
 func expectFromManifest(ctx context.Context, c *ucli.Context, t *target) (verify.ExpectedSet, error) {
-	ms, err := selectManifests(ctx, c, t.Client.Database(c.String("db")))
+	ms, err := selectManifests(ctx, c, t.Client.Database(c.String(flagDB)))
 	if err != nil {
 		return verify.ExpectedSet{}, manifestUsage(err, "verify db")
 	}

@@ -6,9 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -21,11 +18,11 @@ import (
 func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
-		&ucli.IntFlag{Name: "batch", Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
-		&ucli.IntFlag{Name: "workers", DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
-		&ucli.BoolFlag{Name: "drop", Usage: "drop each collection before writing it"},
-		&ucli.BoolFlag{Name: "resume", Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
-		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar"},
+		&ucli.IntFlag{Name: flagBatch, Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
+		&ucli.IntFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
+		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
+		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
+		quietFlag("no progress bar"),
 	)
 	return &ucli.Command{
 		Name:      "seed",
@@ -49,16 +46,16 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("seed: unexpected argument %q; see oidkit seed --help", c.Args().First())
 	}
-	batch, workers := c.Int("batch"), c.Int("workers")
+	batch, workers := c.Int(flagBatch), c.Int(flagWorkers)
 	if batch < 1 || batch > 100000 {
-		return usageErrorf("--batch %d: expected 1 to 100000", batch)
+		return usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), batch)
 	}
-	if c.IsSet("workers") && (workers < 1 || workers > 64) {
-		return usageErrorf("--workers %d: expected 1 to 64", workers)
+	if c.IsSet(flagWorkers) && (workers < 1 || workers > 64) {
+		return usageErrorf("%s %d: expected 1 to 64", arg(flagWorkers), workers)
 	}
-	resume, drop := c.Bool("resume"), c.Bool("drop")
+	resume, drop := c.Bool(flagResume), c.Bool(flagDrop)
 	if resume && drop {
-		return usageErrorf("--resume with --drop: expected one of them (--drop would delete what --resume keeps)")
+		return usageErrorf("%s with %s: expected one of them (%s would delete what %s keeps)", arg(flagResume), arg(flagDrop), arg(flagDrop), arg(flagResume))
 	}
 	var ds *seed.Dataset
 	drawn := false
@@ -73,8 +70,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return err
@@ -82,7 +78,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	defer t.Close()
 	earlier := map[string]*seed.Manifest{}
 	if resume {
-		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String("db"))); err != nil {
+		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String(flagDB))); err != nil {
 			return err
 		}
 	}
@@ -91,7 +87,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Display, err))
 	}
-	if !c.IsSet("workers") {
+	if !c.IsSet(flagWorkers) {
 		// FerretDB's SQLite backend writes one batch at a time: more inserters
 		// only queue behind it, and a queued batch can outlast --timeout.
 		workers = 4
@@ -104,7 +100,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		return err
 	}
 
-	showProgress := !c.Bool("quiet") && isTerminal(a.stderr)
+	showProgress := a.showProgress(c)
 	var total seed.InsertResult
 	start := time.Now()
 	run := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
@@ -182,12 +178,12 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 // manifest is resumed from the flags (with --seed) as a whole.
 func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database) (*seed.Dataset, map[string]*seed.Manifest, error) {
 	ms, err := selectManifests(ctx, c, db)
-	if errors.Is(err, seed.ErrNoManifest) && c.IsSet("seed") {
+	if errors.Is(err, seed.ErrNoManifest) && c.IsSet(flagSeed) {
 		ds, err := datasetFromFlags(c)
 		return ds, map[string]*seed.Manifest{}, err
 	}
 	if err != nil {
-		return nil, nil, manifestUsage(err, "resume")
+		return nil, nil, manifestUsage(err, flagResume)
 	}
 	p, err := planFromManifests(c, ms)
 	if err != nil {
@@ -195,7 +191,7 @@ func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database) (*s
 	}
 	ds, err := p.Build()
 	if err != nil {
-		return nil, nil, usageErrorf("--resume: %v", err)
+		return nil, nil, usageErrorf("%s: %v", arg(flagResume), err)
 	}
 	byName := map[string]*seed.Manifest{}
 	for _, m := range ms {

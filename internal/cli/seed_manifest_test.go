@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -38,7 +36,7 @@ func collectionBytes(t *testing.T, coll *mongo.Collection) [][]byte {
 
 func mustSeed(t *testing.T, args ...string) string {
 	t.Helper()
-	code, out, errOut := runSeedCmd(t, append([]string{"seed", "--quiet"}, args...)...)
+	out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--quiet"}, args...)...)
 	if code != ExitOK {
 		t.Fatalf("seed %v: exit %d\n%s%s", args, code, out, errOut)
 	}
@@ -64,7 +62,7 @@ func TestSeedDrawnSeedRepeats(t *testing.T) {
 			t.Fatalf("document %d differs:\n%v\n%v", i, bson.Raw(a[i]), bson.Raw(b[i]))
 		}
 	}
-	code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--resume", "--db", "a")
+	out, errOut, code := runApp(t, t.Context(), "", "seed", "--uri", uri, "--resume", "--db", "a")
 	if code != ExitOK || !strings.Contains(out, "inserted 0, skipped 50 (already there)") || !strings.Contains(out, "seed "+m[1]+", time base "+m[2]) {
 		t.Fatalf("resume of a drawn run: exit %d\n%s%s", code, out, errOut)
 	}
@@ -136,7 +134,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 		"--at 2020-01-01T00:00:00Z: the run in oidkit.users was written with --at 2024-01-01T00:00:00Z", "--span 1h0m0s: the run in oidkit.users was written with --span 0s",
 		"--id uuid: the run in oidkit.users was written with --id objectid", "--kind product: the run in oidkit.users was written with --kind user"}
 	for k, tc := range refused {
-		code, out, errOut := runSeedCmd(t, append([]string{"seed", "--uri", uri, "--resume"}, tc.args...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri, "--resume"}, tc.args...)...)
 		if code != ExitUsage || !strings.Contains(errOut, wants[k]) {
 			t.Errorf("resume %v: exit %d, stderr %q; want exit 2 and %q\n%s", tc.args, code, errOut, wants[k], out)
 		}
@@ -145,7 +143,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 		t.Fatalf("refused resumes wrote: %d documents", n)
 	}
 	// The same flags are accepted; no flags take the manifest's.
-	code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--resume", "--seed", "5", "-n", "500")
+	out, errOut, code := runApp(t, t.Context(), "", "seed", "--uri", uri, "--resume", "--seed", "5", "-n", "500")
 	if code != ExitOK || !strings.Contains(out, "inserted 300, skipped 200 (already there)") {
 		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
 	}
@@ -169,7 +167,7 @@ func TestVerifyDBFromManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectVerify(t, 1, []string{"products: documents equal"}, "--uri", uri)
-	code, _, errOut := vdbRun(t, "verify", "db", "--uri", uri, "--db", "empty")
+	_, errOut, code := runApp(t, t.Context(), "", "verify", "db", "--uri", uri, "--db", "empty")
 	if code != ExitUsage || !strings.Contains(errOut, "no run manifest in database empty") {
 		t.Fatalf("verify db without a manifest: exit %d %q", code, errOut)
 	}
@@ -188,7 +186,7 @@ func TestSeedTwiceSaysAlreadyThere(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		code, out, errOut := runSeedCmd(t, args...)
+		out, errOut, code := runApp(t, t.Context(), "", args...)
 		if code != ExitFailure || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "already there") ||
 			!strings.Contains(errOut, "--resume") || !strings.Contains(errOut, "--drop") || strings.Contains(errOut, "11000") || len(errOut) > 400 {
 			t.Errorf("second run (manifest deleted: %v): exit %d\nstdout %s\nstderr %s", noManifest, code, out, errOut)
@@ -210,7 +208,7 @@ func TestSeedRefusedTemplateKeepsCollection(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, extra := range [][]string{{"--drop"}, {}} {
-		code, out, errOut := runSeedCmd(t, append([]string{"seed", "--uri", uri, "--template", bad, "-n", "10", "--collection", "keep"}, extra...)...)
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri, "--template", bad, "-n", "10", "--collection", "keep"}, extra...)...)
 		if code != ExitUsage || !strings.Contains(errOut, "oidkit.keep") || !strings.Contains(errOut, `"addr.geo.lat"`) || !strings.Contains(errOut, "key contains '.'") {
 			t.Errorf("seed %v: exit %d\nstdout %s\nstderr %s", extra, code, out, errOut)
 		}
@@ -220,15 +218,12 @@ func TestSeedRefusedTemplateKeepsCollection(t *testing.T) {
 	}
 }
 
-// Ctrl+C mid-run: the count reported equals what the server holds: the
-// inserters finish the batches they sent (two inserters only without the
-// race detector, which slows the in-process server too much).
+// Ctrl+C mid-run (main cancels the context): the count reported equals
+// what the server holds: the inserters finish the batches they sent (two
+// inserters only without the race detector, which slows the in-process
+// server too much).
 func TestSeedInterruptCountsHonestly(t *testing.T) {
 	uri, client := mongotest.Start(t)
-	// Keep SIGINT from ending the test process while no one else listens.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
 	n := 60000
 	workers := []string{"1", "2"}
 	if seedRaceEnabled {
@@ -236,15 +231,11 @@ func TestSeedInterruptCountsHonestly(t *testing.T) {
 	}
 	for _, w := range workers {
 		db := "w" + w
-		done := make(chan seedResult, 1)
-		go func() {
-			done <- runSeedAsync("seed", "--uri", uri, "--db", db, "--seed", "8", "-n", strconv.Itoa(n), "--batch", "500", "--workers", w, "--timeout", "30s")
-		}()
+		ctx, interrupt := context.WithCancel(t.Context())
+		done := startApp(t, ctx, "seed", "--uri", uri, "--db", db, "--seed", "8", "-n", strconv.Itoa(n), "--batch", "500", "--workers", w, "--timeout", "30s")
 		users := client.Database(db).Collection("users")
 		waitForAcked(t, users, 2000, done)
-		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-			t.Fatal(err)
-		}
+		interrupt()
 		r := <-done
 		m := regexp.MustCompile(`inserted (\d+) of ` + strconv.Itoa(n) + `; re-run with --resume: interrupted`).FindStringSubmatch(r.err)
 		if r.code != ExitFailure || m == nil {
@@ -254,7 +245,7 @@ func TestSeedInterruptCountsHonestly(t *testing.T) {
 		if k, _ := strconv.ParseInt(m[1], 10, 64); err != nil || k != held {
 			t.Fatalf("workers %s: seed says inserted %s; the server holds %d (%v)", w, m[1], held, err)
 		}
-		code, out, errOut := runSeedCmd(t, "seed", "--uri", uri, "--db", db, "--resume")
+		out, errOut, code := runApp(t, t.Context(), "", "seed", "--uri", uri, "--db", db, "--resume")
 		if code != ExitOK {
 			t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
 		}

@@ -16,17 +16,10 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-func runSeedCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit"}, args...))
-	return code, out.String(), errb.String()
-}
-
 func TestSeedCommand(t *testing.T) {
 	dir := t.TempDir()
 	base := []string{"seed", "--data-dir", dir, "--seed", "1", "-n", "500", "--batch", "100"}
-	code, out, errOut := runSeedCmd(t, base...)
+	out, errOut, code := runApp(t, t.Context(), "", base...)
 	if code != ExitOK || !strings.Contains(out, "oidkit.users: inserted 500, skipped 0 (already there)") || !strings.Contains(out, "docs/s") || errOut != "" {
 		t.Fatalf("seed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -34,24 +27,24 @@ func TestSeedCommand(t *testing.T) {
 		t.Errorf("summary does not name the seed and time base: %s", out)
 	}
 	// The same run again: one line says the documents are there and what to do.
-	code, out, errOut = runSeedCmd(t, base...)
+	out, errOut, code = runApp(t, t.Context(), "", base...)
 	if code != ExitFailure || !strings.Contains(errOut, "already there") || !strings.Contains(errOut, "--resume") || !strings.Contains(errOut, "--drop") ||
 		strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "11000") {
 		t.Fatalf("second seed: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	code, out, errOut = runSeedCmd(t, append(base, "--resume")...)
+	out, errOut, code = runApp(t, t.Context(), "", append(base, "--resume")...)
 	if code != ExitOK || !strings.Contains(out, "inserted 0, skipped 500 (already there)") {
 		t.Fatalf("resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	code, out, errOut = runSeedCmd(t, append(base, "--drop")...)
+	out, errOut, code = runApp(t, t.Context(), "", append(base, "--drop")...)
 	if code != ExitOK || !strings.Contains(out, "inserted 500, skipped 0") {
 		t.Fatalf("drop: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	code, out, errOut = runSeedCmd(t, "seed", "--data-dir", dir, "--plan", "shop", "-n", "40", "--seed", "2", "--db", "shop", "--quiet")
+	out, errOut, code = runApp(t, t.Context(), "", "seed", "--data-dir", dir, "--plan", "shop", "-n", "40", "--seed", "2", "--db", "shop", "--quiet")
 	if code != ExitOK || !strings.Contains(out, "shop.orders: inserted 120") || !strings.Contains(out, "total: inserted 164, skipped 0") {
 		t.Fatalf("shop: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
-	code, out, errOut = runSeedCmd(t, "seed", "--data-dir", dir, "--kind", "employee", "--id", "int", "--id-start", "10", "-n", "3", "--collection", "Employee")
+	out, errOut, code = runApp(t, t.Context(), "", "seed", "--data-dir", dir, "--kind", "employee", "--id", "int", "--id-start", "10", "-n", "3", "--collection", "Employee")
 	if code != ExitOK || !strings.Contains(out, "oidkit.Employee: inserted 3") || !regexp.MustCompile(`seed \d+ \(drawn\), time base \S+; --seed \d+ --at \S+ repeats this run\)`).MatchString(out) {
 		t.Fatalf("employee: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -75,7 +68,7 @@ func TestSeedCommandErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		start := time.Now()
-		code, _, errOut := runSeedCmd(t, append([]string{"seed", "--data-dir", dir, "-n", "10"}, tc.args...)...)
+		_, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--data-dir", dir, "-n", "10"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("seed %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
 		}
@@ -123,8 +116,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"seed", "--uri", srv.URI(), "--seed", "4", "-n", strconv.Itoa(n), "--batch", "250", "--timeout", "20s"}
-	done := make(chan seedResult, 1)
-	go func() { done <- runSeedAsync(args...) }()
+	done := startApp(t, t.Context(), args...)
 	// Stop the server once documents are in: the run is then under way.
 	client := connect(t, srv.URI())
 	waitForAcked(t, client.Database("oidkit").Collection("users"), 2000, done)
@@ -158,7 +150,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 	if err != nil || man.State != seed.StateRunning || man.AckedCount > held || man.AckedCount == 0 {
 		t.Fatalf("manifest after the server died: %+v, %v; want state running and 0 < acked <= %d", man, err, held)
 	}
-	code, out, errOut := runSeedCmd(t, "seed", "--uri", srv2.URI(), "--timeout", "20s", "--resume")
+	out, errOut, code := runApp(t, t.Context(), "", "seed", "--uri", srv2.URI(), "--timeout", "20s", "--resume")
 	sm := regexp.MustCompile(`inserted (\d+), skipped (\d+) \(already there\)`).FindStringSubmatch(out)
 	if code != ExitOK || sm == nil {
 		t.Fatalf("resume: exit %d\nstdout %s\nstderr %s", code, out, errOut)
@@ -175,10 +167,15 @@ type seedResult struct {
 	out, err string
 }
 
-func runSeedAsync(args ...string) seedResult {
-	var out, errb bytes.Buffer
-	code := NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit"}, args...))
-	return seedResult{code, out.String(), errb.String()}
+// startApp runs the app in the background, as runApp does; the result
+// comes on the channel.
+func startApp(t testing.TB, ctx context.Context, args ...string) chan seedResult {
+	done := make(chan seedResult, 1)
+	go func() {
+		out, errOut, code := runApp(t, ctx, "", args...)
+		done <- seedResult{code, out, errOut}
+	}()
+	return done
 }
 
 func connect(t *testing.T, uri string) *mongo.Client {

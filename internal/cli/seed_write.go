@@ -34,14 +34,14 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 			return usageErrorf("%s.%v; nothing was written", ds.DB, err)
 		}
 	}
-	if !c.Bool("resume") && !c.Bool("drop") {
+	if !c.Bool(flagResume) && !c.Bool(flagDrop) {
 		for _, col := range written {
 			if err := sameRunThere(ctx, db, ds, col); err != nil {
 				return err
 			}
 		}
 	}
-	if c.Bool("drop") {
+	if c.Bool(flagDrop) {
 		// Generating is a few percent of a seed's cost: checking every
 		// document first keeps the collection intact when one is refused.
 		for _, col := range written {
@@ -66,9 +66,9 @@ func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col
 	case m.Diff(seed.NewManifest(ds, col, "")) != nil:
 		return nil
 	case m.State == seed.StateDone:
-		return failuref("%s.%s: the %d documents of this run are already there (written %s); re-run with --resume to add any that are missing, or --drop to write them again", ds.DB, col.Name(), m.Count, m.Updated.Format(time.RFC3339))
+		return failuref("%s.%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", ds.DB, col.Name(), m.Count, m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
 	}
-	return failuref("%s.%s: a run of this plan stopped (%s) after %d of %d documents; re-run with --resume to finish it, or --drop to start over", ds.DB, col.Name(), m.State, m.AckedCount, m.Count)
+	return failuref("%s.%s: a run of this plan stopped (%s) after %d of %d documents; re-run with %s to finish it, or %s to start over", ds.DB, col.Name(), m.State, m.AckedCount, m.Count, arg(flagResume), arg(flagDrop))
 }
 
 // refusedDoc is a document the target's rules refuse: bad input (exit 2)
@@ -154,13 +154,13 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 		return failure(fmt.Errorf("%s on %s: %w", name, display, err))
 	}
 	if !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err) {
-		return failuref("%s on %s: %s is already there, and so probably are the other documents of this run; re-run with --resume to add only what is missing, or --drop to write them again", name, display, we.Doc)
+		return failuref("%s on %s: %s is already there, and so probably are the other documents of this run; re-run with %s to add only what is missing, or %s to write them again", name, display, we.Doc, arg(flagResume), arg(flagDrop))
 	}
 	held, note := w.held(ctx, we), ""
 	if held < 0 {
 		held, note = w.prior+we.Written, " (at least: the server did not answer a count)"
 	}
-	hint := "re-run with --resume"
+	hint := "re-run with " + arg(flagResume)
 	if !w.m.Seeded {
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}

@@ -7,9 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -22,10 +19,10 @@ import (
 func (a *App) verifyDBCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
-		&ucli.StringSliceFlag{Name: "fixture", Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
-		&ucli.Int64Flag{Name: "order-limit", Value: verify.DefaultOrderLimit, Usage: "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"},
-		&ucli.BoolFlag{Name: "json", Usage: "print the report as one JSON object"},
-		&ucli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
+		&ucli.Int64Flag{Name: flagOrderLimit, Value: verify.DefaultOrderLimit, Usage: "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"},
+		jsonFlag("print the report as one JSON object"),
+		quietFlag("no progress on stderr"),
 	)
 	return &ucli.Command{
 		Name:      "db",
@@ -46,26 +43,21 @@ func (a *App) verifyDBCommand() *ucli.Command {
 }
 
 // generationFlags are the plan flags that make no sense with --fixture.
-var generationFlags = []string{"seed", "kind", "template", "plan", "n", "id", "id-start", "at", "span"}
+var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagCount, flagID, flagIDStart, flagAt, flagSpan}
 
 func (a *App) runVerifyDB(c *ucli.Context) error {
 	if c.NArg() > 0 {
-		return usageErrorf("verify db: unexpected argument %q; fixture files are given with --fixture FILE", c.Args().First())
+		return usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
 	}
-	if c.Int64("order-limit") < 1 {
-		return usageErrorf("--order-limit %d: expected a positive number of documents", c.Int64("order-limit"))
+	if c.Int64(flagOrderLimit) < 1 {
+		return usageErrorf("%s %d: expected a positive number of documents", arg(flagOrderLimit), c.Int64(flagOrderLimit))
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	var set verify.ExpectedSet
-	if files := c.StringSlice("fixture"); len(files) > 0 {
+	if files := c.StringSlice(flagFixture); len(files) > 0 {
 		for _, f := range generationFlags {
 			if c.IsSet(f) {
-				flag := "--" + f
-				if len(f) == 1 {
-					flag = "-" + f
-				}
-				return usageErrorf("%s with --fixture: the fixture files are the expected documents; drop %s", flag, flag)
+				return usageErrorf("%s with %s: the fixture files are the expected documents; drop %s", arg(f), arg(flagFixture), arg(f))
 			}
 		}
 		exps, err := expectFixtures(ctx, c, files)
@@ -74,8 +66,8 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		}
 		set.Verify = exps
 	} else if generationFlagsSet(c) {
-		if !c.IsSet("seed") {
-			return usageErrorf("verify db: expected --seed S (the seed the data was written with) or --fixture FILE: without a seed the documents cannot be rebuilt")
+		if !c.IsSet(flagSeed) {
+			return usageErrorf("verify db: expected %s S (the seed the data was written with) or %s FILE: without a seed the documents cannot be rebuilt", arg(flagSeed), arg(flagFixture))
 		}
 		ds, err := datasetFromFlags(c)
 		if err != nil {
@@ -97,9 +89,9 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		}
 	}
 
-	opts := verify.DBOptions{FerretDB: t.IsFerretDB(ctx), OrderLimit: c.Int64("order-limit")}
+	opts := verify.DBOptions{FerretDB: t.IsFerretDB(ctx), OrderLimit: c.Int64(flagOrderLimit)}
 	var p *verifyProgress
-	if !c.Bool("quiet") && isTerminal(a.stderr) {
+	if a.showProgress(c) {
 		p = &verifyProgress{w: a.stderr}
 		opts.Progress = p.update
 	}
@@ -109,11 +101,11 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	if err != nil {
 		if isFixtureError(err) {
-			return usageErrorf("--fixture %v", err)
+			return usageErrorf("%s %v", arg(flagFixture), err)
 		}
 		return failuref("verify db on %s: %w", t.Display, err)
 	}
-	if c.Bool("json") {
+	if c.Bool(flagJSON) {
 		err = rep.WriteJSON(a.stdout)
 	} else {
 		err = rep.WriteTable(a.stdout)
@@ -135,14 +127,14 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 
 // expectFixtures groups the fixture files by collection, as load does.
 func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*verify.Expected, error) {
-	dbName := c.String("db")
-	if dbName == "" || strings.ContainsAny(dbName, "/\\. \"$\x00") || len(dbName) > 63 {
-		return nil, usageErrorf("--db %q: expected a database name of 1 to 63 characters without /\\. \"$", dbName)
+	dbName := c.String(flagDB)
+	if err := rules.CheckDatabaseName(dbName); err != nil {
+		return nil, usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := c.String("collection")
+	only := c.String(flagCollection)
 	if only != "" {
 		if err := rules.CheckCollectionName(only); err != nil {
-			return nil, usageErrorf("--collection %q: %v", only, err)
+			return nil, usageErrorf("%s %q: %v", arg(flagCollection), only, err)
 		}
 	}
 	var order []string
@@ -150,16 +142,16 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
-			return nil, usageErrorf("--fixture %q: %v", f, errors.Unwrap(err))
+			return nil, usageErrorf("%s %q: %v", arg(flagFixture), f, errors.Unwrap(err))
 		}
 		if fi.IsDir() {
-			return nil, usageErrorf("--fixture %q: is a directory, expected a fixture file", f)
+			return nil, usageErrorf("%s %q: is a directory, expected a fixture file", arg(flagFixture), f)
 		}
 		name := only
 		if name == "" {
 			name = fixtures.CollectionName(f)
 			if err := rules.CheckCollectionName(name); err != nil {
-				return nil, usageErrorf("--fixture %q: collection name from the file name: %v; expected --collection", f, err)
+				return nil, usageErrorf("%s %q: collection name from the file name: %v; expected %s", arg(flagFixture), f, err, arg(flagCollection))
 			}
 		}
 		if _, ok := byName[name]; !ok {
@@ -172,9 +164,9 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		e, err := verify.ExpectFixtures(ctx, dbName, name, byName[name])
 		switch {
 		case isFixtureError(err):
-			return nil, usageErrorf("--fixture %v", err)
+			return nil, usageErrorf("%s %v", arg(flagFixture), err)
 		case err != nil:
-			return nil, usageErrorf("--fixture: %v", err)
+			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 		}
 		out = append(out, e)
 	}
@@ -189,30 +181,22 @@ func isFixtureError(err error) bool {
 	return errors.As(err, &le) || errors.As(err, &pe)
 }
 
-// verifyProgress draws one status line on a terminal, at most ten times a
-// second.
+// verifyProgress shows the phase of verify db and how far it got.
 type verifyProgress struct {
-	w     io.Writer
-	last  time.Time
-	drawn bool
+	w    io.Writer
+	line statusLine
 }
 
 func (p *verifyProgress) update(s verify.DBProgress) {
-	if time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	line := fmt.Sprintf("verify %s: %s %d", s.Collection, s.Phase, s.Done)
-	if s.Total > 0 {
-		line += fmt.Sprintf("/%d (%.0f%%)", s.Total, 100*float64(s.Done)/float64(s.Total))
-	}
-	line += fmt.Sprintf(", %s", s.Elapsed.Round(time.Second))
-	fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-	p.drawn = true
+	p.line.update(p.w, false, func() string {
+		line := fmt.Sprintf("verify %s: %s %d", s.Collection, s.Phase, s.Done)
+		if s.Total > 0 {
+			line += fmt.Sprintf("/%d (%.0f%%)", s.Total, 100*float64(s.Done)/float64(s.Total))
+		}
+		return line + fmt.Sprintf(", %s", s.Elapsed.Round(time.Second))
+	})
 }
 
 func (p *verifyProgress) finish() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
+	p.line.finish(p.w)
 }

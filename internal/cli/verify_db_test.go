@@ -18,6 +18,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/verify"
 )
 
 // vdbServer starts an embedded server for one test and a client to tamper
@@ -26,16 +27,9 @@ func vdbServer(t *testing.T) (string, *mongo.Client) {
 	return mongotest.Start(t)
 }
 
-func vdbRun(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := NewApp(strings.NewReader(""), &out, &errb).Run(append([]string{"oidkit"}, args...))
-	return code, out.String(), errb.String()
-}
-
 func vdbSeed(t *testing.T, uri string, args ...string) {
 	t.Helper()
-	code, out, errs := vdbRun(t, append([]string{"seed", "--uri", uri, "--quiet"}, args...)...)
+	out, errs, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri, "--quiet"}, args...)...)
 	if code != 0 {
 		t.Fatalf("seed %v: exit %d\n%s%s", args, code, out, errs)
 	}
@@ -45,7 +39,7 @@ func vdbSeed(t *testing.T, uri string, args ...string) {
 // holds every want.
 func expectVerify(t *testing.T, code int, want []string, args ...string) string {
 	t.Helper()
-	got, out, errs := vdbRun(t, append([]string{"verify", "db"}, args...)...)
+	out, errs, got := runApp(t, t.Context(), "", append([]string{"verify", "db"}, args...)...)
 	if got != code {
 		t.Fatalf("verify db %v: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s", args, got, code, out, errs)
 	}
@@ -242,7 +236,7 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 		if _, err := coll.InsertOne(ctx, doc); err != nil {
 			t.Fatal(err)
 		}
-		code, out, _ := vdbRun(t, append([]string{"verify", "db", "--json"}, args...)...)
+		out, _, code := runApp(t, t.Context(), "", append([]string{"verify", "db", "--json"}, args...)...)
 		if code != 1 {
 			t.Fatalf("exit %d, expected 1", code)
 		}
@@ -280,12 +274,12 @@ func TestVerifyDBFixtures(t *testing.T) {
 		if f.extra != "" {
 			args = append(args, f.extra)
 		}
-		if code, out, errs := vdbRun(t, args...); code != 0 {
+		if out, errs, code := runApp(t, t.Context(), "", args...); code != 0 {
 			t.Fatalf("fixtures: exit %d %s%s", code, out, errs)
 		}
 	}
 	people, items := filepath.Join(dir, "people.ndjson"), filepath.Join(dir, "items.json")
-	if code, out, errs := vdbRun(t, "load", "--uri", uri, "--quiet", people, items); code != 0 {
+	if out, errs, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--quiet", people, items); code != 0 {
 		t.Fatalf("load: exit %d %s%s", code, out, errs)
 	}
 	out := expectVerify(t, 0, []string{"verify db oidkit.people, oidkit.items", "people: documents equal (BSON bytes)      80", "items: count", "result: PASS"},
@@ -364,7 +358,7 @@ func TestVerifyDBUsage(t *testing.T) {
 		{[]string{"--seed", "1", "--uri", "http://x"}, "--uri"},
 	}
 	for _, tc := range cases {
-		code, out, errs := vdbRun(t, append([]string{"verify", "db"}, tc.args...)...)
+		out, errs, code := runApp(t, t.Context(), "", append([]string{"verify", "db"}, tc.args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, expected 2\n%s%s", tc.args, code, out, errs)
 			continue
@@ -376,9 +370,28 @@ func TestVerifyDBUsage(t *testing.T) {
 }
 
 func TestVerifyDBUnreachable(t *testing.T) {
-	code, _, errs := vdbRun(t, "verify", "db", "--seed", "1", "--uri", "mongodb://127.0.0.1:1", "--timeout", "300ms")
+	_, errs, code := runApp(t, t.Context(), "", "verify", "db", "--seed", "1", "--uri", "mongodb://127.0.0.1:1", "--timeout", "300ms")
 	if code != 1 || !strings.Contains(errs, "unreachable") {
 		t.Fatalf("exit %d, stderr %q; expected exit 1 naming the unreachable server", code, errs)
 	}
 	_ = time.Second
+}
+
+// The progress of verify db is one status line: the phase, how far it got
+// (with the share when the total is known) and the time taken.
+func TestVerifyProgressLine(t *testing.T) {
+	var b bytes.Buffer
+	p := &verifyProgress{w: &b}
+	p.update(verify.DBProgress{Collection: "users", Phase: "read", Done: 250, Total: 1000, Elapsed: 2400 * time.Millisecond})
+	p.update(verify.DBProgress{Collection: "users", Phase: "order", Done: 5}) // within the redraw interval: not drawn
+	p.finish()
+	if got, want := b.String(), "\rverify users: read 250/1000 (25%), 2s\x1b[K\r\x1b[K"; got != want {
+		t.Fatalf("drawn %q, want %q", got, want)
+	}
+	b.Reset()
+	p = &verifyProgress{w: &b}
+	p.update(verify.DBProgress{Collection: "orders", Phase: "references", Done: 7, Elapsed: time.Second})
+	if got, want := b.String(), "\rverify orders: references 7, 1s\x1b[K"; got != want {
+		t.Fatalf("drawn %q, want %q", got, want)
+	}
 }

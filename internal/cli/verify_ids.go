@@ -75,7 +75,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		return failuref("verify ids: writing the report: %w", err)
 	}
 	if !rep.OK() {
-		return failuref("verify ids: mismatches against the driver (seed %d; rerun with --seed %d -n %d)", seed, seed, n)
+		return failuref("verify ids: mismatches against the driver (seed %d; rerun with %s %d %s %d)", seed, arg(flagSeed), seed, arg(flagCount), n)
 	}
 	return nil
 }

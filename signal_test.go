@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// TestSignals checks main's part of Ctrl-C: the built binary turns SIGINT
+// into a cancelled context, so that an interrupted seed stops cleanly (one
+// line saying what is there, exit 1) and a server stops with exit 0.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "oidkit")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	server := exec.Command(bin, "server", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"))
+	var serverErr bytes.Buffer
+	server.Stderr = &serverErr
+	stdout, err := server.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Process.Kill() })
+	uri, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		_ = server.Wait()
+		t.Fatalf("server printed no connection string: %v\n%s", err, serverErr.String())
+	}
+	uri = strings.TrimSpace(uri)
+
+	const n = 300000
+	seedCmd := exec.Command(bin, "seed", "--uri", uri, "--seed", "1", "-n", strconv.Itoa(n), "--quiet")
+	var seedOut, seedErr bytes.Buffer
+	seedCmd.Stdout, seedCmd.Stderr = &seedOut, &seedErr
+	if err := seedCmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- seedCmd.Wait() }()
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetTimeout(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Disconnect(context.Background())
+	waitForAcked(t, client.Database("oidkit"), 1000, done)
+	if err := seedCmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	line := regexp.MustCompile(`^oidkit: oidkit\.users on \S+: inserted \d+ of ` + strconv.Itoa(n) + `; re-run with --resume: interrupted\n$`)
+	if code := seedCmd.ProcessState.ExitCode(); code != 1 || !line.MatchString(seedErr.String()) {
+		t.Fatalf("interrupted seed: exit %d\nstdout %s\nstderr %q", code, seedOut.String(), seedErr.String())
+	}
+
+	if err := server.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	_ = server.Wait()
+	if code := server.ProcessState.ExitCode(); code != 0 || !strings.HasSuffix(serverErr.String(), "oidkit server: stopped\n") {
+		t.Fatalf("interrupted server: exit %d\nstderr %q", code, serverErr.String())
+	}
+}
+
+// waitForAcked returns once the run manifest of users in db says at least
+// n documents were acknowledged: the seed is then under way. It fails the
+// test if the seed ends first.
+func waitForAcked(t *testing.T, db *mongo.Database, n int64, done chan error) {
+	t.Helper()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if m, err := seed.ReadManifest(context.Background(), db, "users"); err == nil && m.AckedCount >= n {
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the seed ended before %d documents were in: %v", n, err)
+		case <-tick.C:
+		}
+	}
+}
