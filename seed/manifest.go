@@ -281,7 +281,15 @@ func (s ManifestSpec) what() string {
 // replacing the collection's earlier one.
 func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
 	m.Updated = time.Now().UTC().Truncate(time.Millisecond)
-	_, err := db.Collection(ManifestCollection).ReplaceOne(ctx, bson.D{{Key: "_id", Value: m.Collection}}, m, options.Replace().SetUpsert(true))
+	coll := db.Collection(ManifestCollection)
+	filter := bson.D{{Key: "_id", Value: m.Collection}}
+	_, err := coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
+	// Two runs that start writing one collection at once both upsert its
+	// manifest, and the server may refuse the second insert of the _id:
+	// again, it is a replace; the run that saves last is the one recorded.
+	for try := 0; try < 3 && mongo.IsDuplicateKeyError(err); try++ {
+		_, err = coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
+	}
 	if err != nil {
 		return fmt.Errorf("run manifest of %s.%s: %w", m.DB, m.Collection, err)
 	}
