@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,31 +73,6 @@ func TestCompareIDsAgreesWithServerSort(t *testing.T) {
 		if server[k].Type != client[k].Type || !bytes.Equal(server[k].Value, client[k].Value) {
 			t.Errorf("position %d: server %s, compareIDs %s", k, showTyped(server[k]), showTyped(client[k]))
 		}
-	}
-}
-
-func TestKeyOf(t *testing.T) {
-	same := [][]any{
-		{int32(5), int64(5), 5.0},
-		{"a long string that does not fit in sixteen bytes", "a long string that does not fit in sixteen bytes"},
-	}
-	for _, g := range same {
-		for _, v := range g[1:] {
-			if keyOf(rv(g[0])) != keyOf(rv(v)) {
-				t.Errorf("keyOf(%v) != keyOf(%v)", g[0], v)
-			}
-		}
-	}
-	oid := bson.ObjectID{1, 2, 3}
-	distinct := []any{int32(5), 5.5, "5", oid, oid.Hex(), bson.Binary{Subtype: 4, Data: oid[:]}, bson.Binary{Subtype: 0, Data: oid[:]},
-		"a long string that does not fit in sixteen bytes", "a long string that does not fit in sixteen bytes!", true, bson.DateTime(5), math.NaN()}
-	seen := map[idKey]any{}
-	for _, v := range distinct {
-		k := keyOf(rv(v))
-		if prev, ok := seen[k]; ok {
-			t.Errorf("keyOf(%#v) == keyOf(%#v)", v, prev)
-		}
-		seen[k] = v
 	}
 }
 
