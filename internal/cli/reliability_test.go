@@ -268,7 +268,7 @@ func TestReliabilityStdoutWriteFails(t *testing.T) {
 	for _, args := range [][]string{
 		{"fixtures", "--seed", "1", "-n", "100", "--quiet"},
 		{"fixtures", "--seed", "1", "-n", "100", "--array", "--quiet"},
-				{"inspect", "507f1f77bcf86cd799439011"},
+		{"inspect", "507f1f77bcf86cd799439011"},
 	} {
 		var errb strings.Builder
 		code := NewApp(strings.NewReader(""), failWriter{}, &errb).RunContext(context.Background(), append([]string{"oidkit"}, args...))
