@@ -116,7 +116,7 @@ func TestReliabilityKillSeed(t *testing.T) {
 	}{
 		{"at start", 0},
 		{"a quarter in", n / 4},
-		{"half-way", n / 2},
+		{"a third in", n / 3},
 	}
 	for _, m := range moments {
 		t.Run(m.name, func(t *testing.T) {
