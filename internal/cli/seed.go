@@ -125,12 +125,17 @@ func (a *App) runSeed(c *ucli.Context) error {
 		if bar != nil {
 			bar.finish()
 		}
+		if err != nil {
+			held, ferr := w.explain(ctx, err, t.Display, resume)
+			if held >= 0 {
+				res.Inserted = max(held-res.Skipped, 0) // the count the error gives
+			}
+			fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
+			return ferr
+		}
 		total.Inserted += res.Inserted
 		total.Skipped += res.Skipped
 		fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
-		if err != nil {
-			return w.explain(ctx, err, t.Display, resume)
-		}
 	}
 	total.Elapsed = time.Since(start)
 	if len(written) > 1 {
@@ -216,7 +221,7 @@ func describeWriteError(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out: " + err.Error()
 	}
-	return err.Error()
+	return seed.ServerMessage(err.Error())
 }
 
 func summary(inserted, skipped int64, elapsed time.Duration) string {

@@ -143,18 +143,21 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 // bad input; otherwise how many documents of the run the server holds
 // (counted after the failure when it answers, else the acknowledged ones,
 // "at least") and how to go on.
-func (w *collWrite) explain(ctx context.Context, err error, display string, resume bool) error {
+//
+// It also returns that count (-1 when it does not apply), so that the
+// summary line on stdout says the same number.
+func (w *collWrite) explain(ctx context.Context, err error, display string, resume bool) (int64, error) {
 	name := w.m.DB + "." + w.col.Name()
 	var de *seed.DocError
 	if errors.As(err, &de) && !errors.Is(err, context.Canceled) {
-		return refusedDoc(w.m.DB, err, "refused before its batch was sent")
+		return -1, refusedDoc(w.m.DB, err, "refused before its batch was sent")
 	}
 	var we *seed.WriteError
 	if !errors.As(err, &we) {
-		return failure(fmt.Errorf("%s on %s: %w", name, display, err))
+		return -1, failure(fmt.Errorf("%s on %s: %w", name, display, err))
 	}
 	if !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err) {
-		return failuref("%s on %s: %s is already there, and so probably are the other documents of this run; re-run with %s to add only what is missing, or %s to write them again", name, display, we.Doc, arg(flagResume), arg(flagDrop))
+		return -1, failuref("%s on %s: %s is already there, and so probably are the other documents of this run; re-run with %s to add only what is missing, or %s to write them again", name, display, we.Doc, arg(flagResume), arg(flagDrop))
 	}
 	held, note := w.held(ctx, we), ""
 	if held < 0 {
@@ -164,7 +167,7 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 	if !w.m.Seeded {
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}
-	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, held, w.m.Count, note, hint, describeStop(we)))
+	return held, failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, held, w.m.Count, note, hint, describeStop(we)))
 }
 
 // held counts the documents of the run the server holds, with a fresh
