@@ -111,7 +111,9 @@ func layoutOf(ws []*writer, nex int) Layout {
 	l.Kind = LayoutLegacy
 	l.Machines, l.PIDs = len(byMachine), len(byPID)
 	slices.SortFunc(l.MachinesSharedByPIDs, func(a, b Machine) int { return cmpCountThen(a.IDs, b.IDs, a.Hash, b.Hash) })
-	slices.SortFunc(l.PIDsSharedByMachines, func(a, b PID) int { return cmpCountThen(a.IDs, b.IDs, fmt.Sprintf("%05d", a.PID), fmt.Sprintf("%05d", b.PID)) })
+	slices.SortFunc(l.PIDsSharedByMachines, func(a, b PID) int {
+		return cmpCountThen(a.IDs, b.IDs, fmt.Sprintf("%05d", a.PID), fmt.Sprintf("%05d", b.PID))
+	})
 	l.MachinesSharedByPIDs = l.MachinesSharedByPIDs[:min(len(l.MachinesSharedByPIDs), max(nex, topWriters))]
 	l.PIDsSharedByMachines = l.PIDsSharedByMachines[:min(len(l.PIDsSharedByMachines), max(nex, topWriters))]
 	return l

@@ -60,15 +60,15 @@ type DayCount struct {
 
 // WriterReport covers the 5-byte random values.
 type WriterReport struct {
-	Tracked     int        `json:"tracked"`
-	Dropped     int64      `json:"dropped"`   // writers dropped to bound memory
-	Untracked   int64      `json:"untracked"` // IDs of dropped writers
-	Wraps       Finding    `json:"counterWraps"`
-	NotRising   Finding    `json:"counterNotRising"`
-	Backwards   Finding    `json:"timeBackwards"`
-	Top         []Writer   `json:"top"`
-	singletons  int64      // IDs alone in their writer
-	trackedList []*writer  // every tracked writer, most IDs first
+	Tracked     int       `json:"tracked"`
+	Dropped     int64     `json:"dropped"`   // writers dropped to bound memory
+	Untracked   int64     `json:"untracked"` // IDs of dropped writers
+	Wraps       Finding   `json:"counterWraps"`
+	NotRising   Finding   `json:"counterNotRising"`
+	Backwards   Finding   `json:"timeBackwards"`
+	Top         []Writer  `json:"top"`
+	singletons  int64     // IDs alone in their writer
+	trackedList []*writer // every tracked writer, most IDs first
 }
 
 // Writer is one 5-byte random value and what its IDs show.
@@ -98,19 +98,19 @@ type Skew struct {
 
 // ClockReport covers the time field against the _id time.
 type ClockReport struct {
-	Timed         int64   `json:"timed"`   // ObjectIDs with a time field
-	Untimed       int64   `json:"untimed"` // ObjectIDs without one
-	SkewedWriters Finding `json:"skewedWriters"`
-	SkewedIDs     int64   `json:"skewedIDs"`
+	Timed           int64   `json:"timed"`   // ObjectIDs with a time field
+	Untimed         int64   `json:"untimed"` // ObjectIDs without one
+	SkewedWriters   Finding `json:"skewedWriters"`
+	SkewedIDs       int64   `json:"skewedIDs"`
 	BackwardWriters Finding `json:"backwardWriters"`
 }
 
 // ShardReport says whether _id as a range shard key is a risk.
 type ShardReport struct {
-	Pairs      int64   `json:"pairs"`      // consecutive ObjectID pairs
-	Ascending  int64   `json:"ascending"`  // of them, the later greater
-	Monotonic  bool    `json:"monotonic"`  // a hashed shard key is advised
-	RatePerSec float64 `json:"ratePerSecond"` // ObjectIDs per second between the first and last time
+	Pairs      int64     `json:"pairs"`         // consecutive ObjectID pairs
+	Ascending  int64     `json:"ascending"`     // of them, the later greater
+	Monotonic  bool      `json:"monotonic"`     // a hashed shard key is advised
+	RatePerSec float64   `json:"ratePerSecond"` // ObjectIDs per second between the first and last time
 	PeakDay    *DayCount `json:"peakDay,omitempty"`
 }
 
@@ -175,12 +175,12 @@ func dayName(d uint32) string { return time.Unix(int64(d)*86400, 0).UTC().Format
 func (a *Auditor) writerReport() WriterReport {
 	t := &a.writers
 	wr := WriterReport{
-		Tracked:   len(t.m),
-		Dropped:   t.dropped,
-		Untracked: t.untracked,
-		Wraps:     Finding{t.steps[stepWrap], t.stepEx[stepWrap]},
-		NotRising: Finding{t.steps[stepNotRising], t.stepEx[stepNotRising]},
-		Backwards: Finding{t.steps[stepBackwards], t.stepEx[stepBackwards]},
+		Tracked:    len(t.m),
+		Dropped:    t.dropped,
+		Untracked:  t.untracked,
+		Wraps:      Finding{t.steps[stepWrap], t.stepEx[stepWrap]},
+		NotRising:  Finding{t.steps[stepNotRising], t.stepEx[stepNotRising]},
+		Backwards:  Finding{t.steps[stepBackwards], t.stepEx[stepBackwards]},
 		singletons: t.singles,
 	}
 	wr.trackedList = t.sorted()
