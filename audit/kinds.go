@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -32,6 +33,17 @@ func (k Kind) String() string {
 
 // MarshalText writes the kind's name, so JSON reports carry names.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a kind's name, so JSON reports read back.
+func (k *Kind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("audit: unknown kind %q; expected one of %v", b, kindNames)
+}
 
 // KindOf classifies a BSON value: int covers int32 and int64, uuid is binary
 // of subtype 4 (or the legacy subtype 3) and 16 bytes.
