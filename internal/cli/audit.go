@@ -7,11 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/audit"
 	"github.com/oidkit/oidkit/fixtures"
@@ -62,6 +59,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 	if field == "" {
 		return usageErrorf("%s \"\": expected a field name such as _id", arg(flagField))
 	}
+	fields := audit.Fields{ID: field, Time: timeField}
 	au := audit.New(audit.Options{})
 	var line statusLine
 	progress := func(n int64, total int64, done bool) {}
@@ -78,7 +76,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 	var err error
 	switch {
 	case coll != "":
-		err = a.auditCollection(ctx, c, au, coll, field, timeField, progress)
+		err = a.auditCollection(ctx, c, au, coll, fields, progress)
 	case len(args) == 1 && args[0] == "-":
 		err = au.ReadHex(a.stdin, func(n int64) { progress(n, 0, false) })
 		var le *audit.LineError
@@ -88,7 +86,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 			err = failuref("audit: reading stdin: %w", err)
 		}
 	default:
-		err = a.auditFiles(au, args, field, timeField, progress)
+		err = a.auditFiles(au, args, fields, progress)
 	}
 	line.finish(a.stderr)
 	if err != nil {
@@ -137,29 +135,7 @@ func validPath(p string) bool {
 	return true
 }
 
-// lookupValues returns the audited field of doc and its time field (zero
-// when absent or not a date).
-func lookupValues(doc bson.Raw, field, timeField string) (bson.RawValue, time.Time, bool) {
-	v, err := doc.LookupErr(strings.Split(field, ".")...)
-	if err != nil {
-		return bson.RawValue{}, time.Time{}, false
-	}
-	var at time.Time
-	if timeField != "" {
-		if tv, err := doc.LookupErr(strings.Split(timeField, ".")...); err == nil {
-			switch tv.Type {
-			case bson.TypeDateTime:
-				at = tv.Time()
-			case bson.TypeTimestamp:
-				s, _ := tv.Timestamp()
-				at = time.Unix(int64(s), 0)
-			}
-		}
-	}
-	return v, at, true
-}
-
-func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Auditor, coll, field, timeField string, progress func(n, total int64, done bool)) error {
+func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Auditor, coll string, fields audit.Fields, progress func(n, total int64, done bool)) error {
 	dbName := c.String(flagDB)
 	if err := rules.CheckDatabaseName(dbName); err != nil {
 		return usageErrorf("%s: %v", arg(flagDB), err)
@@ -174,45 +150,24 @@ func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Au
 	defer t.Close()
 	mc := t.Client.Database(dbName).Collection(coll)
 	total, _ := mc.EstimatedDocumentCount(ctx)
-	proj := bson.D{{Key: field, Value: 1}}
-	if timeField != "" {
-		proj = append(proj, bson.E{Key: timeField, Value: 1})
-	}
-	if field != "_id" && timeField != "_id" {
-		proj = append(proj, bson.E{Key: "_id", Value: 0})
-	}
 	// No timeout on the scan itself: a large collection takes long, and
 	// the server was reached within --timeout already.
-	cur, err := mc.Find(context.WithoutCancel(ctx), bson.D{}, options.Find().SetProjection(proj).SetBatchSize(10_000))
+	n, err := au.ScanCollection(context.WithoutCancel(ctx), mc, fields, func(n int64) { progress(n, total, false) })
 	if err != nil {
-		return failuref("audit: reading %s.%s on %s: %w", dbName, coll, t.Display, err)
-	}
-	defer cur.Close(context.WithoutCancel(ctx))
-	var n int64
-	for cur.Next(ctx) {
-		if v, at, ok := lookupValues(cur.Current, field, timeField); ok {
-			au.Add(v, at)
-		}
-		n++
-		if n&0xFFF == 0 {
-			progress(n, total, false)
-		}
-	}
-	if err := cur.Err(); err != nil {
-		return failuref("audit: reading %s.%s on %s: %w", dbName, coll, t.Display, err)
+		return failuref("audit on %s: %w", t.Display, err)
 	}
 	progress(n, total, true)
 	return nil
 }
 
-func (a *App) auditFiles(au *audit.Auditor, files []string, field, timeField string, progress func(n, total int64, done bool)) error {
+func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields, progress func(n, total int64, done bool)) error {
 	var n int64
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return usageErrorf("audit: %q: %v; expected a fixture file", name, err)
 		}
-		err = auditFile(au, fixtures.NewReader(f, name), field, timeField, func() {
+		err = auditFile(au, fixtures.NewReader(f, name), fields, func() {
 			n++
 			if n&0xFFF == 0 {
 				progress(n, 0, false)
@@ -227,7 +182,7 @@ func (a *App) auditFiles(au *audit.Auditor, files []string, field, timeField str
 	return nil
 }
 
-func auditFile(au *audit.Auditor, r *fixtures.Reader, field, timeField string, each func()) error {
+func auditFile(au *audit.Auditor, r *fixtures.Reader, fields audit.Fields, each func()) error {
 	for {
 		d, err := r.Next()
 		if err == io.EOF {
@@ -240,9 +195,7 @@ func auditFile(au *audit.Auditor, r *fixtures.Reader, field, timeField string, e
 		if err != nil {
 			return failuref("audit: %w", err)
 		}
-		if v, at, ok := lookupValues(d.Raw, field, timeField); ok {
-			au.Add(v, at)
-		}
+		au.AddDoc(d.Raw, fields)
 		each()
 	}
 }
