@@ -150,9 +150,7 @@ func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Au
 	defer t.Close()
 	mc := t.Client.Database(dbName).Collection(coll)
 	total, _ := mc.EstimatedDocumentCount(ctx)
-	// No timeout on the scan itself: a large collection takes long, and
-	// the server was reached within --timeout already.
-	n, err := au.ScanCollection(context.WithoutCancel(ctx), mc, fields, func(n int64) { progress(n, total, false) })
+	n, err := au.ScanCollection(ctx, mc, fields, func(n int64) { progress(n, total, false) })
 	if err != nil {
 		return failuref("audit on %s: %w", t.Display, err)
 	}
