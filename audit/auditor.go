@@ -105,7 +105,8 @@ func (a *Auditor) AddID(id oid.ID, at time.Time) {
 	}
 	a.objectID++
 	a.days[secs/86400]++
-	if set := timeFindings(id, a.opts); set != 0 {
+	set := timeFindings(id, a.opts)
+	if set != 0 {
 		for f := range numTimeFindings {
 			if set&(1<<f) != 0 {
 				a.times[f].add(a.opts.Examples, id.Hex())
@@ -123,5 +124,7 @@ func (a *Auditor) AddID(id oid.ID, at time.Time) {
 	} else {
 		a.untimed++
 	}
-	a.writers.add(id, skew, timed, a.opts.Examples)
+	if set&(1<<findZeroTail) == 0 { // made from a time: no writer made it
+		a.writers.add(id, skew, timed, a.opts.Examples)
+	}
 }

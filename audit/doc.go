@@ -21,7 +21,7 @@
 //     "at zero"; in the last year an ObjectID can name (2105-02-07 to
 //     2106-02-07T06:28:15Z) "near 2106". An ID whose 8 bytes after the time
 //     are zero was made from a time (createFromTime, a range bound), not by a
-//     generator.
+//     generator, and belongs to no writer.
 //   - Writers (writer.add): in scan order, a writer's counter rises by one
 //     per ID within a second; a counter lower than the writer's previous
 //     one in the same or a later second is a wrap when the forward distance

@@ -55,7 +55,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	p("\nnot spec-made\n")
-	line(p, "random hex (alone in their writer, times over decades)", r.Random)
+	line(p, "random hex (lone writers, times over decades)", r.Random)
 	c := r.Clock
 	p("\nclock (tolerance %s)\n", r.Settings.SkewTolerance)
 	p("  with a time field %d, without %d\n", c.Timed, c.Untimed)
@@ -72,7 +72,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if s.Monotonic {
 		p(": monotonic, every insert goes to the last chunk; use a hashed shard key")
 	}
-	p("\n  rate      %.3g IDs/s over the time range", s.RatePerSec)
+	if s.RatePerSec > 0 {
+		p("\n  rate      %.3g IDs/s over the time range", s.RatePerSec)
+	} else {
+		p("\n  rate      n/a: every ID in one second")
+	}
 	if s.PeakDay != nil {
 		p("; busiest day %s with %d", s.PeakDay.Day, s.PeakDay.Count)
 	}
