@@ -18,9 +18,8 @@ type LineError struct {
 	Err  error  // from oid.Parse
 }
 
-func (e *LineError) Error() string {
-	return fmt.Sprintf("line %d: %q: %v", e.Line, e.Text, e.Err)
-}
+// Error names the line; the wrapped error names the text.
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
 // maxLine bounds one input line, so input without newlines cannot make the

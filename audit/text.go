@@ -72,9 +72,11 @@ func (r *Report) WriteText(w io.Writer) error {
 	if s.Monotonic {
 		p(": monotonic, every insert goes to the last chunk; use a hashed shard key")
 	}
-	if s.RatePerSec > 0 {
+	switch {
+	case r.Time == nil:
+	case s.RatePerSec > 0:
 		p("\n  rate      %.3g IDs/s over the time range", s.RatePerSec)
-	} else {
+	default:
 		p("\n  rate      n/a: every ID in one second")
 	}
 	if s.PeakDay != nil {

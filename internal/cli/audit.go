@@ -81,7 +81,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 		err = au.ReadHex(a.stdin, func(n int64) { progress(n, 0, false) })
 		var le *audit.LineError
 		if errors.As(err, &le) {
-			err = usageErrorf("audit: stdin %v; expected 24 hex digits per line", le)
+			err = usageErrorf("audit: stdin %v", le)
 		} else if err != nil {
 			err = failuref("audit: reading stdin: %w", err)
 		}

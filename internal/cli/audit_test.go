@@ -61,7 +61,7 @@ func TestAuditStdinLegacyPID1(t *testing.T) {
 
 func TestAuditStdinBadLine(t *testing.T) {
 	_, errs, code := runApp(t, t.Context(), "507f1f77bcf86cd799439011\n507f1f77bcf86cd79943901z\n", "audit", "-")
-	if code != ExitUsage || !strings.Contains(errs, `line 2: "507f1f77bcf86cd79943901z"`) {
+	if code != ExitUsage || !strings.Contains(errs, `line 2: oid: invalid ObjectID "507f1f77bcf86cd79943901z"`) {
 		t.Errorf("exit %d, stderr %s", code, errs)
 	}
 }
