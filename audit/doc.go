@@ -5,13 +5,14 @@
 // all, how each writer's clock compares with a time field, and whether _id
 // as a range shard key would put every insert on one chunk.
 //
-// An Auditor consumes values one at a time (Add, AddID, ReadHex) in scan
-// order and keeps bounded state whatever the count: per-writer statistics
-// for at most Options.MaxWriters writers (when the table fills, the writers
-// with the fewest IDs are dropped and their IDs counted as untracked), a
-// per-day histogram (at most one entry per day an ObjectID can name, 49,710)
-// and a few examples per finding. Report turns the state into a Report,
-// which prints as text, JSON or one self-contained HTML page.
+// An Auditor consumes values one at a time (Add, AddID, AddDoc, ReadHex,
+// ScanCollection) in scan order and keeps bounded state whatever the count:
+// per-writer statistics for at most Options.MaxWriters writers (when the
+// table fills, the half with the fewest IDs is dropped and their IDs counted
+// as untracked; a dropped writer seen again starts anew), a per-day
+// histogram (at most one entry per day an ObjectID can name, 49,710) and a
+// few examples per finding. Report turns the state into a Report, which
+// prints as text, JSON or one self-contained HTML page.
 //
 // The rules, each in one function:
 //
@@ -22,11 +23,12 @@
 //     2106-02-07T06:28:15Z) "near 2106". An ID whose 8 bytes after the time
 //     are zero was made from a time (createFromTime, a range bound), not by a
 //     generator, and belongs to no writer.
-//   - Writers (writer.add): in scan order, a writer's counter rises by one
-//     per ID within a second; a counter lower than the writer's previous
-//     one in the same or a later second is a wrap when the forward distance
-//     modulo 2^24 is under 2^23 (0xFFFFFF → 0), else "not rising"; a time
-//     lower than the writer's previous one is "time goes backwards".
+//   - Writers (classifyStep): in scan order, a spec generator's counter
+//     rises by one per ID. A counter lower than the writer's previous one is
+//     a wrap when the forward distance modulo 2^24 is under 2^23 (0xFFFFFF →
+//     0); else, in the same second, "not rising" (in a later second a
+//     counter may start anew). A time lower than the writer's previous one
+//     is "time goes backwards".
 //   - Layout (layoutOf): the legacy layout (before 2018: 3-byte machine
 //     hash, 2-byte process ID, 3-byte counter) shows as writers that share
 //     their first three bytes (one host, several processes) or their last
