@@ -15,6 +15,7 @@ func (a *App) commands() []*ucli.Command {
 		a.verifyCommand(),
 		a.serverCommand(),
 		a.webCommand(),
+		a.auditCommand(),
 	}
 }
 

@@ -42,6 +42,9 @@ const (
 	flagDryRun     = "dry-run"
 	flagFixture    = "fixture"
 	flagOrderLimit = "order-limit" // ignored, accepted for compatibility
+	flagField      = "field"
+	flagTimeField  = "time-field"
+	flagHTML       = "html"
 )
 
 // Aliases of flags.
