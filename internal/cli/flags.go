@@ -42,6 +42,7 @@ const (
 	flagDryRun     = "dry-run"
 	flagFixture    = "fixture"
 	flagOrderLimit = "order-limit" // ignored, accepted for compatibility
+	flagPart       = "part"
 )
 
 // Aliases of flags.
@@ -62,6 +63,11 @@ const (
 	envDB        = "OIDKIT_DB"
 	envListen    = "OIDKIT_LISTEN"
 	envWebListen = "OIDKIT_WEB_LISTEN"
+	envPart      = "OIDKIT_PART"
+	// A Kubernetes Indexed Job gives each pod its index (from 0) in
+	// envJobIndex; the number of parts comes from envParts.
+	envJobIndex = "JOB_COMPLETION_INDEX"
+	envParts    = "OIDKIT_PARTS"
 )
 
 // defaultTimeout is how long a command waits for a server by default.
