@@ -93,3 +93,20 @@ func (p Part) Validate() error {
 // IsZero reports whether p is the zero Part (so a manifest of a whole
 // collection leaves its part out).
 func (p Part) IsZero() bool { return p == Part{} }
+
+// ParsePartSuffix reads what Suffix writes ("part-0003-of-0016"), and only
+// that spelling.
+func ParsePartSuffix(s string) (Part, bool) {
+	rest, ok := strings.CutPrefix(s, "part-")
+	is, ns, ok2 := strings.Cut(rest, "-of-")
+	if !ok || !ok2 {
+		return Part{}, false
+	}
+	i, err1 := strconv.ParseInt(is, 10, 64)
+	n, err2 := strconv.ParseInt(ns, 10, 64)
+	p := Part{I: i, N: n}
+	if err1 != nil || err2 != nil || p.Validate() != nil || p.Suffix() != s {
+		return Part{}, false
+	}
+	return p, true
+}
