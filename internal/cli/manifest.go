@@ -327,5 +327,5 @@ func partsDone(ms []*seed.Manifest) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return failuref("verify db: the run was written in parts and %d are not done: %s; finish them (seed %s I/N %s) or check one with %s I/N", len(problems), strings.Join(problems, "; "), arg(flagPart), arg(flagResume), arg(flagPart))
+	return failuref("verify db: the run was written in parts, not all done: %s; finish them (seed %s I/N %s) or check one part with %s I/N", strings.Join(problems, "; "), arg(flagPart), arg(flagResume), arg(flagPart))
 }
