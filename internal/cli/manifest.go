@@ -63,12 +63,36 @@ func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database, p
 	var out []*seed.Manifest
 	for _, name := range names {
 		m, err := seed.ReadPartManifest(ctx, db, name, part)
+		if errors.Is(err, seed.ErrNoManifest) && part.Whole() {
+			// A collection written in parts has no manifest of its own:
+			// its parts' in the latest run stand for it.
+			if ps := partsOf(ctx, db, name); len(ps) > 0 {
+				out = append(out, ps...)
+				continue
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// partsOf is the manifests of the parts of collection name in the run of
+// db that started last; none when it was not written in parts.
+func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
+	run, err := seed.LatestRun(ctx, db)
+	if err != nil {
+		return nil
+	}
+	var out []*seed.Manifest
+	for _, m := range run {
+		if m.Collection == name && !m.Part.Whole() {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // planFromManifests is the plan of the run ms describe (the collections of

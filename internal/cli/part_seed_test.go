@@ -56,6 +56,10 @@ func TestSeedPartsEqualSingleRun(t *testing.T) {
 		if code != ExitOK {
 			t.Fatalf("verify db of %d parts: exit %d\n%s%s", n, code, out, errOut)
 		}
+		out, errOut, code = runApp(t, t.Context(), "", "verify", "db", "--quiet", "--uri", uri, "--db", db, "--collection", "orders")
+		if code != ExitOK || !strings.Contains(out, "verify db "+db+".orders\n") {
+			t.Fatalf("verify db --collection orders of %d parts: exit %d\n%s%s", n, code, out, errOut)
+		}
 		// The single run's flags check the parts' database whole too.
 		out, errOut, code = runApp(t, t.Context(), "", append([]string{"verify", "db", "--quiet", "--db", db}, plan...)...)
 		if code != ExitOK {
@@ -78,7 +82,11 @@ func TestSeedPartResumeAndUsage(t *testing.T) {
 	if !strings.Contains(out, "r.users part 2/4: inserted 10, skipped 0") {
 		t.Fatalf("resume of a part never started:\n%s", out)
 	}
-	_, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--quiet", "--part", "1/4"}, args...)...)
+	_, errOut, code := runApp(t, t.Context(), "", "seed", "--quiet", "--uri", uri, "--db", "r", "--resume")
+	if code != ExitUsage || !strings.Contains(errOut, "--resume: r.users was written in 4 parts: expected --part I/N with it") {
+		t.Fatalf("resume of parts without --part: exit %d\n%s", code, errOut)
+	}
+	_, errOut, code = runApp(t, t.Context(), "", append([]string{"seed", "--quiet", "--part", "1/4"}, args...)...)
 	if code != ExitFailure || !strings.Contains(errOut, "r.users part 1/4: the 10 documents of this run are already there") {
 		t.Fatalf("a part written twice: exit %d\n%s", code, errOut)
 	}

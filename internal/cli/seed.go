@@ -203,6 +203,13 @@ func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database, par
 	if err != nil {
 		return nil, nil, manifestUsage(err, flagResume)
 	}
+	for _, m := range ms {
+		if m.Part != part {
+			// Each part has its manifest and its worker: one process must not
+			// take another's part.
+			return nil, nil, usageErrorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), m.DB, m.Collection, m.Part.N, arg(flagPart))
+		}
+	}
 	p, err := planFromManifests(c, ms)
 	if err != nil {
 		return nil, nil, err
