@@ -19,7 +19,9 @@ import (
 
 // ManifestCollection is the collection of a target database that holds the
 // run manifests: one document per written collection, whose _id is the
-// collection's name.
+// collection's name, or per written part of a collection ([Part]), whose
+// _id is "NAME#part-0003-of-0016": parts written at once by separate
+// processes each replace only their own.
 const ManifestCollection = "oidkit_runs"
 
 // The states of a run manifest.
@@ -37,7 +39,13 @@ var ErrNoManifest = errors.New("no run manifest")
 // span), which document ranges the server acknowledged, and the state of
 // the run. Resuming and verifying read it instead of flags.
 type Manifest struct {
-	Collection string `bson:"_id"`
+	// Key is the document's _id: Collection, with "#" and Part.Suffix()
+	// for a part. Save sets it.
+	Key        string `bson:"_id"`
+	Collection string `bson:"collection"`
+	// Part is the part of the collection the run writes; the zero Part
+	// (left out of the document) is the whole collection.
+	Part Part `bson:"part,omitempty"`
 	// Run is shared by the collections written by one run.
 	Run string `bson:"run"`
 	DB  string `bson:"db"`
@@ -49,6 +57,7 @@ type Manifest struct {
 	Span   int64          `bson:"spanSeconds"`
 	Specs  []ManifestSpec `bson:"plan"`
 	Count  int64          `bson:"count"`
+	// Count is the collection's, also for a part: Scope is the part's.
 	// Acked is the merged, sorted ranges of documents the server
 	// acknowledged; AckedCount their total.
 	Acked      []Range   `bson:"acked"`
@@ -151,6 +160,20 @@ func (m *Manifest) Plan() (*Plan, error) {
 	return p, nil
 }
 
+// ManifestKey is the _id of the manifest of part p of collection coll.
+func ManifestKey(coll string, p Part) string {
+	if p.Whole() {
+		return coll
+	}
+	return coll + "#" + p.Suffix()
+}
+
+// Scope is the documents the run writes: its part of [0, Count).
+func (m *Manifest) Scope() Range { return m.Part.Range(m.Count) }
+
+// Done reports whether every document of the scope was acknowledged.
+func (m *Manifest) Done() bool { return len(m.Missing()) == 0 }
+
 // Ack records that the server acknowledged the documents of r.
 func (m *Manifest) Ack(r Range) {
 	m.Acked = MergeRanges(append(m.Acked, r))
@@ -170,19 +193,22 @@ func (m *Manifest) Acknowledged(r Range) bool {
 	return r.Len() == 0
 }
 
-// Missing is the ranges of [0, Count) not acknowledged, in order; empty
+// Missing is the ranges of the scope not acknowledged, in order; empty
 // (not nil) when every document was.
 func (m *Manifest) Missing() []Range {
+	scope := m.Scope()
 	out := []Range{}
-	next := int64(0)
+	next := scope.From
 	for _, a := range m.Acked {
 		if a.From > next {
-			out = append(out, Range{next, min(a.From, m.Count)})
+			if r := (Range{next, min(a.From, scope.To)}); r.Len() > 0 {
+				out = append(out, r)
+			}
 		}
 		next = max(next, a.To)
 	}
-	if next < m.Count {
-		out = append(out, Range{next, m.Count})
+	if next < scope.To {
+		out = append(out, Range{next, scope.To})
 	}
 	return out
 }
@@ -281,8 +307,9 @@ func (s ManifestSpec) what() string {
 // replacing the collection's earlier one.
 func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
 	m.Updated = time.Now().UTC().Truncate(time.Millisecond)
+	m.Key = ManifestKey(m.Collection, m.Part)
 	coll := db.Collection(ManifestCollection)
-	filter := bson.D{{Key: "_id", Value: m.Collection}}
+	filter := bson.D{{Key: "_id", Value: m.Key}}
 	_, err := coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
 	// Two runs that start writing one collection at once both upsert its
 	// manifest, and the server may refuse the second insert of the _id:
@@ -291,27 +318,56 @@ func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
 		_, err = coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
 	}
 	if err != nil {
-		return fmt.Errorf("run manifest of %s.%s: %w", m.DB, m.Collection, err)
+		return fmt.Errorf("run manifest of %s: %w", m.where(), err)
 	}
 	return nil
+}
+
+// where names the manifest's collection and part in messages.
+func (m *Manifest) where() string {
+	if m.Part.Whole() {
+		return m.DB + "." + m.Collection
+	}
+	return fmt.Sprintf("%s.%s part %s", m.DB, m.Collection, m.Part)
 }
 
 // ReadManifest reads the manifest of collection coll of db; an error wraps
 // ErrNoManifest when there is none.
 func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*Manifest, error) {
+	return ReadPartManifest(ctx, db, coll, Part{})
+}
+
+// ReadPartManifest reads the manifest of part p of collection coll of db
+// (the whole collection's for the zero Part); an error wraps ErrNoManifest
+// when there is none.
+func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p Part) (*Manifest, error) {
 	var m Manifest
-	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: coll}}).Decode(&m)
+	key := ManifestKey(coll, p)
+	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&m)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return nil, fmt.Errorf("%w for %s.%s", ErrNoManifest, db.Name(), coll)
+		if p.Whole() {
+			return nil, fmt.Errorf("%w for %s.%s", ErrNoManifest, db.Name(), coll)
+		}
+		return nil, fmt.Errorf("%w for %s.%s part %s", ErrNoManifest, db.Name(), coll, p)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("run manifest of %s.%s: %w", db.Name(), coll, err)
+		return nil, fmt.Errorf("run manifest of %s.%s: %w", db.Name(), key, err)
 	}
+	m.fill()
 	return &m, nil
 }
 
+// fill sets Collection of a manifest saved before manifests named it
+// apart from their _id.
+func (m *Manifest) fill() {
+	if m.Collection == "" {
+		m.Collection = m.Key
+	}
+}
+
 // LatestRun reads the manifests of the run of db that started last, in
-// the order of its plan; an error wraps ErrNoManifest when db has none.
+// the order of its plan (the parts of a collection in part order); an
+// error wraps ErrNoManifest when db has none.
 func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
 	cur, err := db.Collection(ManifestCollection).Find(ctx, bson.D{})
 	if err != nil {
@@ -324,6 +380,10 @@ func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
 	if len(all) == 0 {
 		return nil, fmt.Errorf("%w in database %s", ErrNoManifest, db.Name())
 	}
+	for _, m := range all {
+		m.fill()
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Part.I < all[j].Part.I })
 	last := all[0]
 	for _, m := range all[1:] {
 		if m.Started.After(last.Started) {

@@ -3,6 +3,7 @@ package seed_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -168,6 +169,50 @@ func TestManifestSaveRead(t *testing.T) {
 	}
 	run, err := seed.LatestRun(ctx, db)
 	if err != nil || len(run) != 2 || run[0].Collection != "users" || run[1].Collection != "products" {
+		t.Fatalf("LatestRun: %v %v", run, err)
+	}
+}
+
+// The parts of a collection saved at once keep one manifest each: none
+// overwrites another's acknowledged ranges, and each misses only its scope.
+func TestManifestParts(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("m")
+	ctx := context.Background()
+	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 10}}}
+	ds := buildPlan(t, p)
+	const n = 3
+	errs := make(chan error, n)
+	for i := range int64(n) {
+		go func() {
+			m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+			m.Part = seed.Part{I: i, N: n}
+			m.Ack(m.Scope())
+			errs <- m.Save(ctx, db)
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range int64(n) {
+		part := seed.Part{I: i, N: n}
+		m, err := seed.ReadPartManifest(ctx, db, "users", part)
+		if err != nil || m.Collection != "users" || m.Part != part || m.Key != "users#"+part.Suffix() || !m.Done() || m.AckedCount != part.Range(10).Len() {
+			t.Fatalf("part %v: %+v %v", part, m, err)
+		}
+	}
+	m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+	m.Part = seed.Part{I: 1, N: n}
+	if miss := m.Missing(); !equalRanges(miss, []seed.Range{{From: 3, To: 6}}) {
+		t.Fatalf("part 1/3 of 10 misses %v", miss)
+	}
+	if _, err := seed.ReadManifest(ctx, db, "users"); !errors.Is(err, seed.ErrNoManifest) {
+		t.Fatalf("the whole collection has no manifest, ReadManifest: %v", err)
+	}
+	run, err := seed.LatestRun(ctx, db)
+	if err != nil || len(run) != n || run[0].Part.I != 0 || run[2].Part.I != 2 {
 		t.Fatalf("LatestRun: %v %v", run, err)
 	}
 }

@@ -23,6 +23,9 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 		return err
 	}
 	st.rows.count.Check(st.stored == e.Len(), "%s.%s holds %d documents, expected %d", e.DB, e.Collection, st.stored, e.Len())
+	if e.outside != nil {
+		v.rep.Note("%s.%s %s; the %d documents of the other parts read were not checked", e.DB, e.Collection, e.outsideDesc, st.othersCount)
+	}
 	missing := v.missing(st)
 	if err := v.details(ctx, st, rd, missing); err != nil {
 		return err

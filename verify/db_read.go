@@ -78,6 +78,9 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 		lastProg time.Time
 	)
 	for cur.Next(ctx) {
+		if st.other(cur.Current) {
+			continue
+		}
 		raw := bson.Raw(append([]byte(nil), cur.Current...))
 		st.stored++
 		it := item{seq: seq, i: -1, stored: raw}

@@ -17,6 +17,9 @@ type collState struct {
 	seen       []uint64
 	unexpected map[idKey]struct{}
 	stored     int64
+	// othersCount counts the stored documents of other parts
+	// (Expected.outside), which are not checked.
+	othersCount int64
 }
 
 func (s *collState) has(v bson.RawValue) bool {
@@ -26,8 +29,31 @@ func (s *collState) has(v bson.RawValue) bool {
 	if i, ok := s.e.src.lookup(v); ok && s.seen[i>>6]&(1<<(i&63)) != 0 {
 		return true
 	}
+	// An _id of another part is that part's to write and to verify: a
+	// part's references into it hold whether that part is written yet.
+	if s.e.outside != nil {
+		if _, ok := s.e.outside(v); ok {
+			return true
+		}
+	}
 	_, ok := s.unexpected[keyOf(v)]
 	return ok
+}
+
+// other reports whether raw is a document of another part, counting it.
+func (s *collState) other(raw bson.Raw) bool {
+	if s.e.outside == nil {
+		return false
+	}
+	idv, err := raw.LookupErr("_id")
+	if err != nil {
+		return false
+	}
+	if _, ok := s.e.outside(idv); ok {
+		s.othersCount++
+		return true
+	}
+	return false
 }
 
 // mark records that expected document i is stored; it reports whether it

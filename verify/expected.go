@@ -44,6 +44,12 @@ type Expected struct {
 	orderReason string
 
 	refs []refSpec
+
+	// outside, when set, finds the _ids of the collection's other parts
+	// (and their number): the stored documents that have one are not
+	// checked, and references to one hold. outsideDesc names the part.
+	outside     func(bson.RawValue) (int64, bool)
+	outsideDesc string
 }
 
 // refSpec is a reference field whose values must be _ids of another

@@ -17,12 +17,26 @@ import (
 // ExpectCollection expects what collection c of a seeded dataset generates.
 // An unseeded dataset cannot be rebuilt and is an error.
 func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
+	return ExpectPart(ctx, ds, c, seed.Part{})
+}
+
+// ExpectPart expects the documents part p of collection c of a seeded
+// dataset generates: the collection may hold the other parts' documents
+// too, which are left out of every check (counted in a note); references
+// to any document of another part hold (that part's check finds it or not). Document numbers in the report
+// are the collection's. The zero Part is the whole collection.
+func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p seed.Part) (*Expected, error) {
 	if !ds.Seeded {
 		return nil, errors.New("the plan has no seed: its documents cannot be rebuilt; expected the seed the data was written with")
 	}
-	s := &seedSource{c: c, n: c.Len()}
+	r := p.Range(c.Len())
+	s := &seedSource{c: c, part: r, n: r.Len()}
 	spec := c.Spec()
 	e := &Expected{DB: ds.DB, Collection: c.Name(), src: s}
+	if !p.Whole() {
+		e.outside = s.outside
+		e.outsideDesc = fmt.Sprintf("part %s: documents %v of %d", p, r, c.Len())
+	}
 	base := ds.Base.Unix()
 	e.winLo, e.winHi = base-int64(ds.Span/time.Second), base
 	e.winDesc = "the plan's window"
@@ -86,7 +100,10 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 // sorted table built from one pass over the collection's stream.
 type seedSource struct {
 	c *seed.Collection
-	n int64
+	// part is the expected documents, by the collection's numbers; the
+	// source's numbers start at part.From.
+	part seed.Range
+	n    int64
 
 	table   bool
 	entries []keyEntry
@@ -101,7 +118,9 @@ func (s *seedSource) index(ctx context.Context) (bad int64, err error) {
 	entries := make([]keyEntry, 0, s.n)
 	bad = -1
 	var prev bson.RawValue
-	err = s.scan(ctx, func(i int64, doc bson.Raw) {
+	// The table covers the whole collection, so that the other parts' _ids
+	// are known as theirs (outside).
+	err = s.each(ctx, seed.StreamOptions{}, func(i int64, doc bson.Raw) {
 		v := doc.Lookup("_id")
 		entries = append(entries, keyEntry{key: keyOf(v), i: i})
 		if i > 0 && bad < 0 {
@@ -116,16 +135,34 @@ func (s *seedSource) index(ctx context.Context) (bad int64, err error) {
 	return bad, err
 }
 
-func (s *seedSource) lookup(id bson.RawValue) (int64, bool) {
+// number is the collection's number of the document with this _id.
+func (s *seedSource) number(id bson.RawValue) (int64, bool) {
 	if !s.table {
 		return s.c.Index(id)
 	}
 	return findEntry(s.entries, keyOf(id))
 }
 
-func (s *seedSource) label(i int64) string { return fmt.Sprintf("document %d", i) }
+func (s *seedSource) lookup(id bson.RawValue) (int64, bool) {
+	i, ok := s.number(id)
+	if !ok || i < s.part.From || i >= s.part.To {
+		return 0, false
+	}
+	return i - s.part.From, true
+}
 
-func (s *seedSource) id(i int64) (bson.RawValue, bool) { return rawValueOf(s.c.ID(i)), true }
+// outside finds the _ids of the collection outside the part: their
+// collection's number.
+func (s *seedSource) outside(id bson.RawValue) (int64, bool) {
+	i, ok := s.number(id)
+	return i, ok && (i < s.part.From || i >= s.part.To)
+}
+
+func (s *seedSource) label(i int64) string { return fmt.Sprintf("document %d", i+s.part.From) }
+
+func (s *seedSource) id(i int64) (bson.RawValue, bool) {
+	return rawValueOf(s.c.ID(i + s.part.From)), true
+}
 
 // match regenerates the expected documents of items from the collection's
 // stream over their numbers (a read sorted by _id asks for runs of
@@ -136,10 +173,11 @@ func (s *seedSource) match(ctx context.Context, items []item) error {
 		if it.i < 0 {
 			continue
 		}
-		if n := len(ranges); n > 0 && ranges[n-1].To == it.i {
+		i := it.i + s.part.From
+		if n := len(ranges); n > 0 && ranges[n-1].To == i {
 			ranges[n-1].To++
 		} else {
-			ranges = append(ranges, seed.Range{From: it.i, To: it.i + 1})
+			ranges = append(ranges, seed.Range{From: i, To: i + 1})
 		}
 	}
 	if len(ranges) == 0 {
@@ -159,9 +197,9 @@ func (s *seedSource) match(ctx context.Context, items []item) error {
 	})
 }
 
-// scan visits the collection's documents in order, from its stream.
+// scan visits the part's documents in order, from its stream.
 func (s *seedSource) scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error {
-	return s.each(ctx, seed.StreamOptions{}, fn)
+	return s.each(ctx, seed.StreamOptions{Ranges: []seed.Range{s.part}}, func(i int64, doc bson.Raw) { fn(i-s.part.From, doc) })
 }
 
 // each visits the documents the stream opts selects, in order.

@@ -46,7 +46,9 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 			envLine(envTimeout, flagTimeout, "for reaching the server (default 10s)") +
 			envLine(envDB, flagDB, "of seed, fixtures, load, verify db (default oidkit)") +
 			envLine(envListen, flagListen, "of server (default 127.0.0.1:27017)") +
-			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") + "\n" +
+			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") +
+			envLine(envPart, flagPart, "of seed, fixtures, verify db (I/N, I from 0)") +
+			fmt.Sprintf("   %-18s with %s=N: %s I/N (a Kubernetes Indexed Job)\n", envJobIndex, envParts, arg(flagPart)) + "\n" +
 			"Exit status: 0 success, 1 a failure at run time (mismatch, server unreachable),\n" +
 			"2 bad usage or bad input.",
 		Reader:               stdin,

@@ -21,6 +21,7 @@ func (a *App) fixturesCommand() *ucli.Command {
 		&ucli.StringFlag{Name: flagMode, Value: "relaxed", Usage: "Extended JSON mode: relaxed or canonical"},
 		&ucli.BoolFlag{Name: flagArray, Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"},
 		&ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: "output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"},
+		partFlag("write only one part of the dataset; in a directory, each collection goes to <collection>.part-0003-of-0016.ndjson"),
 		quietFlag("no progress bar"),
 	)
 	return &ucli.Command{
@@ -50,9 +51,16 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	if c.Bool(flagArray) {
 		opts.Layout = fixtures.Array
 	}
+	part, err := partFromFlags(c)
+	if err != nil {
+		return err
+	}
 	ds, err := datasetFromFlags(c)
 	if err != nil {
 		return err
+	}
+	if !part.Whole() && !ds.Seeded {
+		return usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), part, arg(flagSeed), arg(flagSeed))
 	}
 	cols := ds.Written()
 	out := c.String(flagOut)
@@ -72,7 +80,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
 		}
 		w := fixtures.NewWriter(a.stdout, opts)
-		if err := a.writeCollection(ctx, w, cols[0], showProgress, false); err != nil {
+		if err := a.writeCollection(ctx, w, cols[0], part, showProgress, false); err != nil {
 			return stdoutStopped(w, opts, err)
 		}
 		if err := w.Close(); err != nil {
@@ -93,7 +101,11 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return failuref("%s %q: %v", arg(flagOut), out, err)
 		}
 		for i, col := range cols {
-			paths[i] = filepath.Join(out, col.Name()+opts.Layout.Ext())
+			name := col.Name()
+			if !part.Whole() {
+				name += "." + part.Suffix()
+			}
+			paths[i] = filepath.Join(out, name+opts.Layout.Ext())
 		}
 	} else {
 		if len(cols) != 1 {
@@ -118,7 +130,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 	start := time.Now()
 	for i, col := range cols {
-		if err := a.writeCollection(ctx, files[i].Writer, col, showProgress, true); err != nil {
+		if err := a.writeCollection(ctx, files[i].Writer, col, part, showProgress, true); err != nil {
 			return err
 		}
 	}
@@ -176,9 +188,9 @@ func stdoutStopped(w *fixtures.Writer, opts fixtures.Options, err error) error {
 	return failuref("interrupted after %d of %d documents of %s: %d complete documents went to standard output%s", we.Written, we.Total, we.Collection, w.Count(), unclosed)
 }
 
-// writeCollection streams every document of col into w, in order, drawing
-// a progress bar on stderr when progress is set.
-func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, progress, toFile bool) error {
+// writeCollection streams the documents of part p of col into w, in order,
+// drawing a progress bar on stderr when progress is set.
+func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, p seed.Part, progress, toFile bool) error {
 	var report func(written, total int64)
 	if progress {
 		bar := &progressBar{w: a.stderr, label: col.Name()}
@@ -189,7 +201,7 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 		}
 	}
 	// A file no server could load is refused here rather than by load.
-	s := col.Stream(ctx, seed.StreamOptions{Check: rules.MongoDB.Check})
+	s := col.Stream(ctx, seed.StreamOptions{Ranges: []seed.Range{p.Range(col.Len())}, Check: rules.MongoDB.Check})
 	defer s.Close()
 	_, err := fixtures.WriteStream(w, col.Name(), s, report)
 	var we *seed.WriteError

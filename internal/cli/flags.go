@@ -45,6 +45,7 @@ const (
 	flagField      = "field"
 	flagTimeField  = "time-field"
 	flagHTML       = "html"
+	flagPart       = "part"
 )
 
 // Aliases of flags.
@@ -65,6 +66,11 @@ const (
 	envDB        = "OIDKIT_DB"
 	envListen    = "OIDKIT_LISTEN"
 	envWebListen = "OIDKIT_WEB_LISTEN"
+	envPart      = "OIDKIT_PART"
+	// A Kubernetes Indexed Job gives each pod its index (from 0) in
+	// envJobIndex; the number of parts comes from envParts.
+	envJobIndex = "JOB_COMPLETION_INDEX"
+	envParts    = "OIDKIT_PARTS"
 )
 
 // defaultTimeout is how long a command waits for a server by default.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -26,7 +27,9 @@ func generationFlagsSet(c *ucli.Context) bool {
 // selectManifests reads the run manifests of the collections the flags
 // name: --collection, else the written collections of --kind, --template
 // or --plan, else every collection of the run that started last in --db.
-func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+//
+// With a part, only that part's manifests are read.
+func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database, part seed.Part) ([]*seed.Manifest, error) {
 	var names []string
 	switch {
 	case c.String(flagCollection) != "" && c.String(flagPlan) == "":
@@ -42,17 +45,54 @@ func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database) (
 			}
 		}
 	default:
-		return seed.LatestRun(ctx, db)
+		run, err := seed.LatestRun(ctx, db)
+		if err != nil || part.Whole() {
+			return run, err
+		}
+		var out []*seed.Manifest
+		for _, m := range run {
+			if m.Part == part {
+				out = append(out, m)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%w for part %s of the latest run in database %s", seed.ErrNoManifest, part, db.Name())
+		}
+		return out, nil
 	}
 	var out []*seed.Manifest
 	for _, name := range names {
-		m, err := seed.ReadManifest(ctx, db, name)
+		m, err := seed.ReadPartManifest(ctx, db, name, part)
+		if errors.Is(err, seed.ErrNoManifest) && part.Whole() {
+			// A collection written in parts has no manifest of its own:
+			// its parts' in the latest run stand for it.
+			if ps := partsOf(ctx, db, name); len(ps) > 0 {
+				out = append(out, ps...)
+				continue
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// partsOf is the manifests of the parts of collection name in the run of
+// db that started last; none when it was not written in parts.
+func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
+	run, err := seed.LatestRun(ctx, db)
+	if err != nil {
+		return nil
+	}
+	var out []*seed.Manifest
+	for _, m := range run {
+		if m.Collection == name && !m.Part.Whole() {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // planFromManifests is the plan of the run ms describe (the collections of
@@ -225,12 +265,16 @@ func manifestHint(what string) string {
 	return fmt.Sprintf("expected %s S (the seed the data was written with) and the flags given to seed, or %s FILE", arg(flagSeed), arg(flagFixture))
 }
 
-// expectDataset is what verify db expects of a dataset: its written
-// collections, and those only referred to.
-func expectDataset(ctx context.Context, ds *seed.Dataset) (verify.ExpectedSet, error) {
+// expectDataset is what verify db expects of a dataset: part p of its
+// written collections, and those only referred to (whole).
+func expectDataset(ctx context.Context, ds *seed.Dataset, p seed.Part) (verify.ExpectedSet, error) {
 	var set verify.ExpectedSet
 	for _, col := range ds.Collections() {
-		e, err := verify.ExpectCollection(ctx, ds, col)
+		cp := p
+		if col.RefOnly() {
+			cp = seed.Part{}
+		}
+		e, err := verify.ExpectPart(ctx, ds, col, cp)
 		if err != nil {
 			if ctx.Err() != nil {
 				return set, failuref("verify db: %w", err)
@@ -247,11 +291,17 @@ func expectDataset(ctx context.Context, ds *seed.Dataset) (verify.ExpectedSet, e
 }
 
 // expectFromManifest is what verify db expects when no generation flag is
-// given: the run the manifests of --db describe.
-func expectFromManifest(ctx context.Context, c *ucli.Context, t *target) (verify.ExpectedSet, error) {
-	ms, err := selectManifests(ctx, c, t.Client.Database(c.String(flagDB)))
+// given: the run the manifests of --db describe, that part of it. A run
+// written in parts is checked whole only once every part is done.
+func expectFromManifest(ctx context.Context, c *ucli.Context, t *target, part seed.Part) (verify.ExpectedSet, error) {
+	ms, err := selectManifests(ctx, c, t.Client.Database(c.String(flagDB)), part)
 	if err != nil {
 		return verify.ExpectedSet{}, manifestUsage(err, "verify db")
+	}
+	if part.Whole() {
+		if err := partsDone(ms); err != nil {
+			return verify.ExpectedSet{}, err
+		}
 	}
 	p, err := planFromManifests(c, ms)
 	if err != nil {
@@ -261,5 +311,45 @@ func expectFromManifest(ctx context.Context, c *ucli.Context, t *target) (verify
 	if err != nil {
 		return verify.ExpectedSet{}, usageErrorf("verify db: %v", err)
 	}
-	return expectDataset(ctx, ds)
+	return expectDataset(ctx, ds, part)
+}
+
+// partsDone fails (exit 1) when the manifests of a collection are parts
+// and some part is not done, naming each such part and its state.
+func partsDone(ms []*seed.Manifest) error {
+	var order []string
+	byColl := map[string][]*seed.Manifest{}
+	for _, m := range ms {
+		if m.Part.Whole() {
+			continue
+		}
+		if byColl[m.Collection] == nil {
+			order = append(order, m.Collection)
+		}
+		byColl[m.Collection] = append(byColl[m.Collection], m)
+	}
+	var problems []string
+	for _, name := range order {
+		parts := byColl[name]
+		n := parts[0].Part.N
+		state := map[int64]*seed.Manifest{}
+		for _, m := range parts {
+			if m.Part.N == n {
+				state[m.Part.I] = m
+			}
+		}
+		for i := range n {
+			m := state[i]
+			switch {
+			case m == nil:
+				problems = append(problems, fmt.Sprintf("%s part %d/%d: not started (no run manifest)", name, i, n))
+			case !m.Done():
+				problems = append(problems, fmt.Sprintf("%s part %d/%d: %s, %d of %d documents", name, i, n, m.State, m.AckedCount, m.Scope().Len()))
+			}
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return failuref("verify db: the run was written in parts, not all done: %s; finish them (seed %s I/N %s) or check one part with %s I/N", strings.Join(problems, "; "), arg(flagPart), arg(flagResume), arg(flagPart))
 }

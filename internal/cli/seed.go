@@ -22,6 +22,7 @@ func (a *App) seedCommand() *ucli.Command {
 		&ucli.IntFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
+		partFlag("write only one part of the dataset, beside the other parts' workers"),
 		quietFlag("no progress bar"),
 	)
 	return &ucli.Command{
@@ -57,6 +58,18 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if resume && drop {
 		return usageErrorf("%s with %s: expected one of them (%s would delete what %s keeps)", arg(flagResume), arg(flagDrop), arg(flagDrop), arg(flagResume))
 	}
+	part, err := partFromFlags(c)
+	if err != nil {
+		return err
+	}
+	if !part.Whole() {
+		if drop {
+			return usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
+		}
+		if !resume && !c.IsSet(flagSeed) {
+			return usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), part, arg(flagSeed), arg(flagSeed))
+		}
+	}
 	var ds *seed.Dataset
 	drawn := false
 	if !resume {
@@ -78,7 +91,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	defer t.Close()
 	earlier := map[string]*seed.Manifest{}
 	if resume {
-		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String(flagDB))); err != nil {
+		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String(flagDB)), part); err != nil {
 			return err
 		}
 	}
@@ -96,7 +109,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 	}
 	written := ds.Written()
-	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch); err != nil {
+	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch, part); err != nil {
 		return err
 	}
 
@@ -104,6 +117,10 @@ func (a *App) runSeed(c *ucli.Context) error {
 	var total seed.InsertResult
 	start := time.Now()
 	run := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
+	if !part.Whole() {
+		// The parts' processes name one run without talking to each other.
+		run = fmt.Sprintf("seed %d in %d parts", ds.Seed, part.N)
+	}
 	for _, col := range written {
 		coll := db.Collection(col.Name())
 		if drop {
@@ -114,6 +131,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		w := &collWrite{db: db, coll: coll, col: col, m: earlier[col.Name()]}
 		if w.m == nil {
 			w.m = seed.NewManifest(ds, col, run)
+			w.m.Part = part
 		}
 		opts := seed.InsertOptions{Batch: batch, Workers: workers, Resume: resume, Check: profile.Check}
 		var bar *progressBar
@@ -130,12 +148,12 @@ func (a *App) runSeed(c *ucli.Context) error {
 			if held >= 0 {
 				res.Inserted = max(held-res.Skipped, 0) // the count the error gives
 			}
-			fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
+			fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
 			return ferr
 		}
 		total.Inserted += res.Inserted
 		total.Skipped += res.Skipped
-		fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), summary(res.Inserted, res.Skipped, res.Elapsed))
+		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
 	}
 	total.Elapsed = time.Since(start)
 	if len(written) > 1 {
@@ -181,14 +199,21 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 // resumeDataset is the run --resume continues, from the run manifests, and
 // the manifests by collection. Data an earlier oidkit wrote without a
 // manifest is resumed from the flags (with --seed) as a whole.
-func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database) (*seed.Dataset, map[string]*seed.Manifest, error) {
-	ms, err := selectManifests(ctx, c, db)
+func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database, part seed.Part) (*seed.Dataset, map[string]*seed.Manifest, error) {
+	ms, err := selectManifests(ctx, c, db, part)
 	if errors.Is(err, seed.ErrNoManifest) && c.IsSet(flagSeed) {
 		ds, err := datasetFromFlags(c)
 		return ds, map[string]*seed.Manifest{}, err
 	}
 	if err != nil {
 		return nil, nil, manifestUsage(err, flagResume)
+	}
+	for _, m := range ms {
+		if m.Part != part {
+			// Each part has its manifest and its worker: one process must not
+			// take another's part.
+			return nil, nil, usageErrorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), m.DB, m.Collection, m.Part.N, arg(flagPart))
+		}
 	}
 	p, err := planFromManifests(c, ms)
 	if err != nil {

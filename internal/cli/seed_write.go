@@ -28,7 +28,7 @@ const afterTimeout = 5 * time.Second
 // write (and so before any drop): the target's rules on each template's
 // shape; without --resume and --drop, a run of the same plan already
 // there; with --drop, the target's rules on every document.
-func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, profile rules.Profile, batch int) error {
+func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, profile rules.Profile, batch int, part seed.Part) error {
 	for _, col := range written {
 		if err := col.CheckShape(profile.Check); err != nil {
 			return usageErrorf("%s.%v; nothing was written", ds.DB, err)
@@ -36,7 +36,7 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 	}
 	if !c.Bool(flagResume) && !c.Bool(flagDrop) {
 		for _, col := range written {
-			if err := sameRunThere(ctx, db, ds, col); err != nil {
+			if err := sameRunThere(ctx, db, ds, col, part); err != nil {
 				return err
 			}
 		}
@@ -56,8 +56,8 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 // sameRunThere refuses to write a plan whose run manifest says it was
 // written already (or started): the inserts would only repeat duplicate
 // _ids.
-func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection) error {
-	m, err := seed.ReadManifest(ctx, db, col.Name())
+func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
+	m, err := seed.ReadPartManifest(ctx, db, col.Name(), part)
 	switch {
 	case errors.Is(err, seed.ErrNoManifest):
 		return nil
@@ -66,9 +66,9 @@ func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col
 	case m.Diff(seed.NewManifest(ds, col, "")) != nil:
 		return nil
 	case m.State == seed.StateDone:
-		return failuref("%s.%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", ds.DB, col.Name(), m.Count, m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
+		return failuref("%s.%s%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", ds.DB, col.Name(), partNote(part), m.Scope().Len(), m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
 	}
-	return failuref("%s.%s: a run of this plan stopped (%s) after %d of %d documents; re-run with %s to finish it, or %s to start over", ds.DB, col.Name(), m.State, m.AckedCount, m.Count, arg(flagResume), arg(flagDrop))
+	return failuref("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents; re-run with %s to finish it, or %s to start over", ds.DB, col.Name(), partNote(part), m.State, m.AckedCount, m.Scope().Len(), arg(flagResume), arg(flagDrop))
 }
 
 // refusedDoc is a document the target's rules refuse: bad input (exit 2)
@@ -147,7 +147,7 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 // It also returns that count (-1 when it does not apply), so that the
 // summary line on stdout says the same number.
 func (w *collWrite) explain(ctx context.Context, err error, display string, resume bool) (int64, error) {
-	name := w.m.DB + "." + w.col.Name()
+	name := w.m.DB + "." + w.col.Name() + partNote(w.m.Part)
 	var de *seed.DocError
 	if errors.As(err, &de) && !errors.Is(err, context.Canceled) {
 		return -1, refusedDoc(w.m.DB, err, "refused before its batch was sent")
@@ -167,7 +167,7 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 	if !w.m.Seeded {
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}
-	return held, failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, held, w.m.Count, note, hint, describeStop(we)))
+	return held, failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, held, w.m.Scope().Len(), note, hint, describeStop(we)))
 }
 
 // held counts the documents of the run the server holds, with a fresh

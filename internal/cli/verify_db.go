@@ -21,6 +21,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	flags = append(flags,
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
 		&ucli.Int64Flag{Name: flagOrderLimit, Value: verify.DefaultOrderLimit, Usage: "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"},
+		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
 		jsonFlag("print the report as one JSON object"),
 		quietFlag("no progress on stderr"),
 	)
@@ -52,9 +53,16 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	if c.Int64(flagOrderLimit) < 1 {
 		return usageErrorf("%s %d: expected a positive number of documents", arg(flagOrderLimit), c.Int64(flagOrderLimit))
 	}
+	part, err := partFromFlags(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Context
 	var set verify.ExpectedSet
 	if files := c.StringSlice(flagFixture); len(files) > 0 {
+		if !part.Whole() {
+			return usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
+		}
 		for _, f := range generationFlags {
 			if c.IsSet(f) {
 				return usageErrorf("%s with %s: the fixture files are the expected documents; drop %s", arg(f), arg(flagFixture), arg(f))
@@ -73,7 +81,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		if set, err = expectDataset(ctx, ds); err != nil {
+		if set, err = expectDataset(ctx, ds, part); err != nil {
 			return err
 		}
 	}
@@ -84,7 +92,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	defer t.Close()
 	if set.Verify == nil { // no flags said what to expect: the run manifest does
-		if set, err = expectFromManifest(ctx, c, t); err != nil {
+		if set, err = expectFromManifest(ctx, c, t, part); err != nil {
 			return err
 		}
 	}
