@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -100,14 +101,7 @@ func TestPageDownloads(t *testing.T) {
 // clipboard and through the fallback for pages that lack it.
 func TestPageCopy(t *testing.T) {
 	ctx := openPage(t, "")
-	origin := eval[string](t, ctx, `location.origin`)
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin,
-		}); err != nil {
-			t.Fatalf("granting %s: %v", name, err)
-		}
-	}
+	grantClipboard(t, ctx)
 	typeInto(t, ctx, "count", "12"+kb.Enter)
 	waitListLen(t, ctx, 12)
 	ids := listedIDs(t, ctx)
@@ -147,6 +141,20 @@ func TestPageCopy(t *testing.T) {
 	waitStatus("Copied " + ids[4] + ".")
 	if got := readClipboard(); got != ids[4] {
 		t.Errorf("clipboard after the fallback copy: %q, want %q", got, ids[4])
+	}
+}
+
+// grantClipboard lets the page read and write the clipboard, so a test can
+// check what a copy button put there.
+func grantClipboard(t *testing.T, ctx context.Context) {
+	t.Helper()
+	origin := eval[string](t, ctx, `location.origin`)
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin,
+		}); err != nil {
+			t.Fatalf("granting %s: %v", name, err)
+		}
 	}
 }
 

@@ -208,7 +208,7 @@ func TestPageDecodeErrors(t *testing.T) {
 		"507f1f77bcf86cd7-9439011",  // bad character in the middle
 		"507f1f77 bcf86cd79943901",  // a space inside
 	} {
-		typeInto(t, ctx, "decode-input", in)
+		typeInto(t, ctx, "decode-input", in+kb.Enter)
 		got := eval[decoded](t, ctx, readDecodedJS)
 		_, err := oid.Parse(in)
 		if err == nil {
@@ -223,7 +223,7 @@ func TestPageDecodeErrors(t *testing.T) {
 		}
 	}
 	// Spot-check the wording a user reads.
-	typeInto(t, ctx, "decode-input", "abc")
+	typeInto(t, ctx, "decode-input", "abc"+kb.Enter)
 	if got := eval[decoded](t, ctx, readDecodedJS).Error; !strings.Contains(got, `"abc": length 3, expected 24 hex characters`) {
 		t.Errorf("length error %q", got)
 	}

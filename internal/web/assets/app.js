@@ -98,7 +98,7 @@
       dec.setAttribute("aria-label", "Decode ID " + (i + 1) + ", " + id);
       dec.addEventListener("click", () => {
         $("decode-input").value = id;
-        showDecode();
+        showDecode(true);
         $("decode-section").scrollIntoView({ block: "start" });
         $("decode-input").focus();
       });
@@ -137,7 +137,11 @@
 
   // --- Decode -----------------------------------------------------------
 
-  function showDecode() {
+  // The decoder stays quiet while the user is still typing: an error shows
+  // only once the input is 24 characters or more, or on blur or submit.
+  const ID_LENGTH = 24;
+
+  function showDecode(insist) {
     const raw = $("decode-input").value;
     if (raw.trim() === "") {
       showError($("decode-error"), $("decode-input"), "");
@@ -146,7 +150,8 @@
     }
     const d = kit.decode(raw);
     if (!d.ok) {
-      showError($("decode-error"), $("decode-input"), d.error);
+      const typing = !insist && kit.clean(raw).length < ID_LENGTH;
+      showError($("decode-error"), $("decode-input"), typing ? "" : d.error);
       $("decode-result").hidden = true;
       return;
     }
@@ -164,18 +169,22 @@
 
   $("decode-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    showDecode();
+    showDecode(true);
   });
-  $("decode-input").addEventListener("input", showDecode);
+  $("decode-input").addEventListener("input", () => showDecode(false));
+  $("decode-input").addEventListener("blur", () => showDecode(true));
 
   // --- Created between --------------------------------------------------
 
+  // showRange recomputes everything from the fields as they are now, so the
+  // bounds, filter and mongosh text never describe times no longer shown.
   function showRange() {
     const r = kit.range($("range-from").value, $("range-to").value);
+    $("range-status").textContent = "";
     if (!r.ok) {
       showError($("range-error"), null, r.error);
       $("range-result").hidden = true;
-      return;
+      return r;
     }
     showError($("range-error"), null, "");
     $("range-lo").textContent = r.gte + " (" + r.from + ", inclusive: $gte)";
@@ -184,25 +193,34 @@
     else $("range-hi").textContent = "none (no upper bound)";
     $("range-filter").value = r.filter;
     $("range-shell").value = r.shell;
-    $("range-status").textContent = "";
     $("range-result").hidden = false;
+    return r;
   }
 
   function nowRFC3339() {
     return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
   }
 
+  // copyRange copies what the fields say at the moment of the click, or
+  // nothing when they no longer make a window.
+  function copyRange(field, what) {
+    const r = showRange();
+    if (!r.ok) return;
+    copyWithStatus(r[field], $("range-status"), what);
+  }
+
   $("range-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     showRange();
   });
+  $("range-from").addEventListener("input", showRange);
+  $("range-to").addEventListener("input", showRange);
   $("range-now").addEventListener("click", () => {
     $("range-to").value = nowRFC3339();
+    showRange();
   });
-  $("range-copy").addEventListener("click", () =>
-    copyWithStatus($("range-filter").value, $("range-status"), "the filter"));
-  $("range-copy-shell").addEventListener("click", () =>
-    copyWithStatus($("range-shell").value, $("range-status"), "the mongosh query"));
+  $("range-copy").addEventListener("click", () => copyRange("filter", "the filter"));
+  $("range-copy-shell").addEventListener("click", () => copyRange("shell", "the mongosh query"));
 
   // Start with the last 24 hours so the helper shows something useful.
   const now = Math.floor(Date.now() / 1000);

@@ -1,0 +1,109 @@
+package web
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/oidkit/oidkit/oid"
+)
+
+// While the user types an ID the decoder says nothing; the error comes at 24
+// characters, on blur or on submit. Its result is a polite live region.
+func TestPageDecoderWaitsForTheWholeID(t *testing.T) {
+	ctx := openPage(t, "")
+	errShown := func() (bool, string) {
+		t.Helper()
+		got := eval[map[string]any](t, ctx, `({
+			shown: !document.getElementById("decode-error").hidden,
+			invalid: document.getElementById("decode-input").getAttribute("aria-invalid") || "",
+		})`)
+		return got["shown"].(bool), got["invalid"].(string)
+	}
+
+	typeInto(t, ctx, "decode-input", "507f1f77bcf") // 11 characters
+	if shown, inv := errShown(); shown || inv != "" {
+		t.Errorf("after typing 11 characters: error shown %v, aria-invalid %q; want no error yet", shown, inv)
+	}
+	do(t, ctx, "leaving the field", chromedp.Evaluate[chromedp.Void](`document.getElementById("decode-input").blur()`))
+	if shown, inv := errShown(); !shown || inv != "true" {
+		t.Errorf("after blur with 11 characters: error shown %v, aria-invalid %q; want the error", shown, inv)
+	}
+
+	typeInto(t, ctx, "decode-input", "507f1f77bcf86cd79943901") // 23
+	if shown, _ := errShown(); shown {
+		t.Error("after typing 23 characters the error shows")
+	}
+	do(t, ctx, "pressing Enter", chromedp.KeyEvent(kb.Enter))
+	if shown, _ := errShown(); !shown {
+		t.Error("after submitting 23 characters no error shows")
+	}
+
+	typeInto(t, ctx, "decode-input", "507f1f77bcf86cd79943901z") // 24, bad
+	if shown, _ := errShown(); !shown {
+		t.Error("after typing 24 characters with a bad one no error shows")
+	}
+
+	live := eval[string](t, ctx, `(document.getElementById("decode-result").closest("[aria-live]") || {getAttribute: () => ""}).getAttribute("aria-live")`)
+	if live != "polite" {
+		t.Errorf("the decoded result is in a live region %q, want polite", live)
+	}
+}
+
+// "Created between" follows its fields: every edit and "Now" recompute the
+// bounds, filter and mongosh text, and a copy never copies a filter for
+// times no longer shown.
+func TestPageCreatedBetweenFollowsItsFields(t *testing.T) {
+	ctx := openPage(t, "")
+	grantClipboard(t, ctx)
+	at := func(s int64) string { id, _ := oid.FromTime(time.Unix(s, 0)); return id.Hex() }
+	filter := func() string { return eval[string](t, ctx, `document.getElementById("range-filter").value`) }
+
+	typeInto(t, ctx, "range-from", "1700000000")
+	typeInto(t, ctx, "range-to", "1700086400")
+	want := `{"_id":{"$gte":{"$oid":"` + at(1700000000) + `"},"$lt":{"$oid":"` + at(1700086400) + `"}}}`
+	if got := filter(); got != want {
+		t.Errorf("after typing, without pressing the button, filter\n got %s\nwant %s", got, want)
+	}
+	if sh := eval[string](t, ctx, `document.getElementById("range-shell").value`); !strings.Contains(sh, at(1700086400)) {
+		t.Errorf("mongosh text %q does not follow the edit", sh)
+	}
+
+	before := time.Now().Unix()
+	do(t, ctx, "pressing Now", chromedp.Click(chromedp.ID("range-now")))
+	after := time.Now().Unix() + 1
+	hi := eval[string](t, ctx, `document.getElementById("range-hi").textContent`)
+	if id, err := oid.Parse(strings.Fields(hi + " ")[0]); err != nil || id.Unix() < before || id.Unix() > after {
+		t.Errorf("after Now the upper bound is %q, want one from about %d", hi, before)
+	}
+	if f := filter(); strings.Contains(f, at(1700086400)) {
+		t.Errorf("after Now the filter still has the old upper bound: %s", f)
+	}
+
+	// Copy a good filter, then break the field: copying must not copy it.
+	do(t, ctx, "pressing Copy filter", chromedp.Click(chromedp.ID("range-copy")))
+	good := filter()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("range-status").textContent === "Copied the filter."`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("copying the filter: %v", err)
+	}
+	typeInto(t, ctx, "range-from", "next week")
+	got := eval[map[string]any](t, ctx, `({
+		result: !document.getElementById("range-result").hidden,
+		error: document.getElementById("range-error").hidden ? "" : document.getElementById("range-error").textContent,
+	})`)
+	if got["result"] == true || !strings.Contains(got["error"].(string), `from "next week"`) {
+		t.Errorf("after an invalid edit: %v; want the result hidden and the error shown", got)
+	}
+	do(t, ctx, "clearing the clipboard", chromedp.Evaluate[chromedp.Void](`navigator.clipboard.writeText("sentinel")`, chromedp.EvalAwaitPromise))
+	do(t, ctx, "clicking the hidden Copy filter", chromedp.Evaluate[chromedp.Void](`document.getElementById("range-copy").click()`))
+	clip, err := chromedp.Run(ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("reading the clipboard: %v", err)
+	}
+	if clip != "sentinel" {
+		t.Errorf("copying with an invalid From put %q on the clipboard (the last good filter was %s)", clip, good)
+	}
+}
