@@ -553,18 +553,19 @@ func TestPagePhoneWidthAndLabels(t *testing.T) {
 	}
 }
 
-// The generator works from the keyboard alone: Tab reaches the count field,
+// The generator works from the keyboard alone: Tab reaches the language
+// switch, then the count field,
 // typing and Enter generate, and Tab moves on to the copy buttons.
 func TestPageKeyboard(t *testing.T) {
 	ctx := openPage(t, "")
 	do(t, ctx, "focusing the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 	var order []string
-	for range 3 {
+	for range 4 {
 		do(t, ctx, "pressing Tab", chromedp.KeyEvent(kb.Tab))
 		order = append(order, eval[string](t, ctx, `document.activeElement.id || document.activeElement.className`))
 	}
-	if strings.Join(order, ",") != "skip,count,generate" {
-		t.Errorf("Tab order %v, want skip, count, generate", order)
+	if strings.Join(order, ",") != "skip,lang,count,generate" {
+		t.Errorf("Tab order %v, want skip, lang, count, generate", order)
 	}
 	do(t, ctx, "pressing Shift+Tab", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
 	if id := eval[string](t, ctx, `document.activeElement.id`); id != "count" {

@@ -22,6 +22,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/index.html", 200, "text/html; charset=utf-8", "<title>oidkit"},
 		{"GET", "/oid.js", 200, "text/javascript; charset=utf-8", "window.oidkit"},
 		{"GET", "/app.js", 200, "text/javascript; charset=utf-8", "gen-form"},
+		{"GET", "/i18n.js", 200, "text/javascript; charset=utf-8", "oidkitI18n"},
 		{"GET", "/style.css", 200, "text/css; charset=utf-8", ".part-ts"},
 		{"GET", "/favicon.svg", 200, "image/svg+xml", "<svg"},
 		{"HEAD", "/", 200, "text/html; charset=utf-8", ""},

@@ -3,6 +3,8 @@
 
 (function () {
   const kit = window.oidkit;
+  const i18n = window.oidkitI18n;
+  const t = i18n.t;
   const $ = (id) => document.getElementById(id);
 
   let current = []; // the IDs on screen
@@ -47,7 +49,7 @@
 
   async function copyWithStatus(text, statusEl, what) {
     const done = await copyText(text);
-    statusEl.textContent = done ? "Copied " + what + "." : "Could not copy: select the text and copy it by hand.";
+    statusEl.textContent = done ? t("copied", what) : t("copyFailed");
   }
 
   function download(name, type, text) {
@@ -62,17 +64,23 @@
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
 
+  // longDate writes a second in the chosen language's words and the
+  // browser's time zone.
+  function longDate(seconds) {
+    return new Intl.DateTimeFormat(i18n.locale(), { dateStyle: "full", timeStyle: "long" })
+      .format(new Date(seconds * 1000));
+  }
+
   // --- Generate ---------------------------------------------------------
 
   function readCount() {
     const raw = $("count").value.trim();
     if (!/^\d+$/.test(raw)) {
-      return { error: raw === "" ? "Enter how many IDs to make: a whole number from 1 to 100." :
-        "count " + JSON.stringify(raw) + ": expected a whole number from 1 to 100" };
+      return { error: raw === "" ? t("countEmpty") : t("countBad", JSON.stringify(raw)) };
     }
     const n = Number(raw);
     if (n < 1 || n > 100) {
-      return { error: "count " + raw + ": expected a whole number from 1 to 100" };
+      return { error: t("countBad", raw) };
     }
     return { n: n };
   }
@@ -88,14 +96,14 @@
       const copy = document.createElement("button");
       copy.type = "button";
       copy.className = "small";
-      copy.textContent = "Copy";
-      copy.setAttribute("aria-label", "Copy ID " + (i + 1) + ", " + id);
+      copy.textContent = t("copy");
+      copy.setAttribute("aria-label", t("copyLabel", i + 1, id));
       copy.addEventListener("click", () => copyWithStatus(id, $("gen-status"), id));
       const dec = document.createElement("button");
       dec.type = "button";
       dec.className = "small";
-      dec.textContent = "Decode";
-      dec.setAttribute("aria-label", "Decode ID " + (i + 1) + ", " + id);
+      dec.textContent = t("decode");
+      dec.setAttribute("aria-label", t("decodeLabel", i + 1, id));
       dec.addEventListener("click", () => {
         $("decode-input").value = id;
         showDecode(true);
@@ -119,7 +127,7 @@
     showError($("count-error"), $("count"), "");
     current = kit.generate(c.n);
     render(current);
-    $("gen-status").textContent = "Generated " + c.n + (c.n === 1 ? " ID." : " IDs.");
+    $("gen-status").textContent = t("generated", c.n);
   });
   $("count").addEventListener("input", () => {
     if (!$("count-error").hidden && !readCount().error) showError($("count-error"), $("count"), "");
@@ -127,7 +135,7 @@
 
   $("copy-all").addEventListener("click", () =>
     copyWithStatus(kit.exportText(current, "text"), $("gen-status"),
-      current.length + (current.length === 1 ? " ID" : " IDs")));
+      t("nIDs", current.length)));
   $("download-txt").addEventListener("click", () =>
     download("objectids.txt", "text/plain", kit.exportText(current, "text")));
   $("download-json").addEventListener("click", () =>
@@ -161,6 +169,7 @@
     $("hex-ctr").textContent = d.parts[2];
     $("decode-utc").textContent = d.timestamp;
     $("decode-local").textContent = d.local;
+    $("decode-words").textContent = longDate(d.unix);
     $("decode-unix").textContent = String(d.unix);
     $("decode-random").textContent = d.random;
     $("decode-counter").textContent = d.counter + " (0x" + d.parts[2] + ")";
@@ -187,10 +196,10 @@
       return r;
     }
     showError($("range-error"), null, "");
-    $("range-lo").textContent = r.gte + " (" + r.from + ", inclusive: $gte)";
-    if (r.lt) $("range-hi").textContent = r.lt + " (" + r.to + ", exclusive: $lt)";
-    else if (r.lte) $("range-hi").textContent = r.lte + " (" + r.to + ", inclusive: $lte; the last second has no exclusive bound)";
-    else $("range-hi").textContent = "none (no upper bound)";
+    $("range-lo").textContent = r.gte + " (" + r.from + ", " + t("inclusive") + ")";
+    if (r.lt) $("range-hi").textContent = r.lt + " (" + r.to + ", " + t("exclusive") + ")";
+    else if (r.lte) $("range-hi").textContent = r.lte + " (" + r.to + ", " + t("lastSecond") + ")";
+    else $("range-hi").textContent = t("noUpper");
     $("range-filter").value = r.filter;
     $("range-shell").value = r.shell;
     $("range-result").hidden = false;
@@ -219,13 +228,30 @@
     $("range-to").value = nowRFC3339();
     showRange();
   });
-  $("range-copy").addEventListener("click", () => copyRange("filter", "the filter"));
-  $("range-copy-shell").addEventListener("click", () => copyRange("shell", "the mongosh query"));
+  $("range-copy").addEventListener("click", () => copyRange("filter", t("theFilter")));
+  $("range-copy-shell").addEventListener("click", () => copyRange("shell", t("theShell")));
 
   // Start with the last 24 hours so the helper shows something useful.
   const now = Math.floor(Date.now() / 1000);
   $("range-to").value = nowRFC3339();
   $("range-from").value = new Date((now - 86400) * 1000).toISOString().replace(".000Z", "Z");
   showRange();
+
+  // --- Language ---------------------------------------------------------
+
+  // Everything the script wrote is written again in the new language;
+  // statuses about past actions are cleared rather than translated.
+  function relabel() {
+    $("lang").value = i18n.lang();
+    render(current);
+    if (!$("count-error").hidden) showError($("count-error"), $("count"), readCount().error || "");
+    if (!$("decode-result").hidden || !$("decode-error").hidden) showDecode(!$("decode-error").hidden);
+    showRange();
+    $("gen-status").textContent = "";
+  }
+  $("lang").addEventListener("change", () => i18n.set($("lang").value));
+  i18n.onChange(relabel);
+  i18n.apply();
+  $("lang").value = i18n.lang();
   document.documentElement.dataset.ready = "true";
 })();
