@@ -173,6 +173,8 @@
     $("decode-unix").textContent = String(d.unix);
     $("decode-random").textContent = d.random;
     $("decode-counter").textContent = d.counter + " (0x" + d.parts[2] + ")";
+    $("decode-shell").textContent = 'ObjectId("' + d.id + '").getTimestamp()';
+    $("decode-iso").textContent = 'ISODate("' + d.timestamp.replace("Z", ".000Z") + '")';
     $("decode-result").hidden = false;
   }
 
