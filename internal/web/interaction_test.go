@@ -107,3 +107,33 @@ func TestPageCreatedBetweenFollowsItsFields(t *testing.T) {
 		t.Errorf("copying with an invalid From put %q on the clipboard (the last good filter was %s)", clip, good)
 	}
 }
+
+// The decoder takes an ID as articles and shells print it: ObjectId(...)
+// without quotes, curly quotes, a BOM and surrounding white space.
+func TestPageDecodeAcceptsPastedForms(t *testing.T) {
+	ctx := openPage(t, "")
+	const id = "507f1f77bcf86cd799439011"
+	for _, in := range []string{
+		"ObjectId(" + id + ")",
+		"ObjectId(\u201c" + id + "\u201d)",
+		"new ObjectId( '" + id + "' )",
+		"\u2018" + id + "\u2019",
+		"\ufeff" + id + "\n",
+		"\t ObjectID(\"" + id + "\") \r\n",
+	} {
+		got := eval[map[string]any](t, ctx, `oidkit.decode(`+jsString(in)+`)`)
+		if got["ok"] != true || got["id"] != id {
+			t.Errorf("decode %q = %v, want %s", in, got, id)
+		}
+	}
+	typeInto(t, ctx, "decode-input", "ObjectId(\u201c"+id+"\u201d)")
+	if got := eval[decoded](t, ctx, readDecodedJS); !got.Shown || got.UTC != "2012-10-17T21:13:27Z" {
+		t.Errorf("typing ObjectId(“…”): %+v", got)
+	}
+	// Still refused: mismatched quotes and a wrapper around nothing valid.
+	for _, in := range []string{"\"" + id + "'", "ObjectId(" + id[:23] + ")"} {
+		if got := eval[map[string]any](t, ctx, `oidkit.decode(`+jsString(in)+`)`); got["ok"] == true {
+			t.Errorf("decode %q accepted it", in)
+		}
+	}
+}
