@@ -1,6 +1,8 @@
 package web
 
 import (
+	"github.com/chromedp/cdproto/emulation"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +137,52 @@ func TestPageDecodeAcceptsPastedForms(t *testing.T) {
 		if got := eval[map[string]any](t, ctx, `oidkit.decode(`+jsString(in)+`)`); got["ok"] == true {
 			t.Errorf("decode %q accepted it", in)
 		}
+	}
+}
+
+// On phones each ID sits on one line with its two buttons, the list is not a
+// scroll box, and the filter and query boxes show all their text.
+func TestPagePhoneLayout(t *testing.T) {
+	for _, width := range []int64{320, 390} {
+		ctx := openPage(t, "")
+		do(t, ctx, "emulating a phone", chromedp.EmulateViewport(width, 740, chromedp.EmulateMobile))
+		for _, lang := range []string{"en", "tr"} {
+			setLang(t, ctx, lang)
+			typeInto(t, ctx, "count", "100"+kb.Enter)
+			waitListLen(t, ctx, 100)
+			got := eval[map[string]any](t, ctx, `(() => {
+				const lines = Array.from(document.querySelectorAll("#ids li")).filter((li) => {
+					const [code, a, b] = li.querySelectorAll("code, button");
+					const mid = (e) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; };
+					return Math.abs(mid(code) - mid(a)) > 4 || Math.abs(mid(code) - mid(b)) > 4;
+				}).length;
+				const list = document.getElementById("ids");
+				const boxes = ["range-filter", "range-shell"].map((id) => document.getElementById(id))
+					.filter((ta) => ta.scrollHeight > ta.clientHeight + 1).map((ta) => ta.id);
+				return {wrapped: lines, listScrolls: list.scrollHeight > list.clientHeight + 1,
+					sideways: document.documentElement.scrollWidth > window.innerWidth, boxes: boxes.join(" ")};
+			})()`)
+			if got["wrapped"] != float64(0) || got["listScrolls"] == true || got["sideways"] == true || got["boxes"] != "" {
+				t.Errorf("%d px, %s: %v; want no wrapped ID line, no list scroll box, no sideways scroll, no box with hidden text", width, lang, got)
+			}
+		}
+	}
+}
+
+// Without JavaScript the page says what it needs and where else to go.
+func TestPageWithoutJavaScript(t *testing.T) {
+	ctx := newTab(t)
+	srv := httptest.NewServer(NewHandler())
+	t.Cleanup(srv.Close)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatalf("disabling JavaScript: %v", err)
+	}
+	do(t, ctx, "loading the page", chromedp.Navigate(srv.URL+"/"))
+	text, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("body")))
+	if err != nil {
+		t.Fatalf("reading the page: %v", err)
+	}
+	if !strings.Contains(text, "This page needs JavaScript") {
+		t.Errorf("without JavaScript the page does not say so; it shows:\n%.300s", text)
 	}
 }

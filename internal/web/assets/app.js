@@ -205,8 +205,20 @@
     $("range-filter").value = r.filter;
     $("range-shell").value = r.shell;
     $("range-result").hidden = false;
+    fitBoxes();
     return r;
   }
+
+  // fitBoxes makes the filter and query boxes as tall as their text, so a
+  // phone shows all of it without a scroll box inside the page.
+  function fitBoxes() {
+    ["range-filter", "range-shell"].forEach((id) => {
+      const ta = $(id);
+      ta.style.height = "auto";
+      ta.style.height = ta.scrollHeight + (ta.offsetHeight - ta.clientHeight) + "px";
+    });
+  }
+  window.addEventListener("resize", fitBoxes);
 
   function nowRFC3339() {
     return new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
