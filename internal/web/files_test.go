@@ -41,15 +41,7 @@ func waitFile(t *testing.T, path string) []byte {
 // JSON array and as NDJSON; each file reads back as the same IDs.
 func TestPageDownloads(t *testing.T) {
 	ctx := openPage(t, "")
-	dir := t.TempDir()
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-	}); err != nil {
-		t.Fatalf("allowing downloads: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
-	})
+	dir := allowDownloads(t, ctx)
 	typeInto(t, ctx, "count", "25"+kb.Enter)
 	waitListLen(t, ctx, 25)
 	ids := listedIDs(t, ctx)
@@ -142,6 +134,22 @@ func TestPageCopy(t *testing.T) {
 	if got := readClipboard(); got != ids[4] {
 		t.Errorf("clipboard after the fallback copy: %q, want %q", got, ids[4])
 	}
+}
+
+// allowDownloads makes the tab save downloads into a new temporary
+// directory, which it returns.
+func allowDownloads(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+	}); err != nil {
+		t.Fatalf("allowing downloads: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
+	})
+	return dir
 }
 
 // grantClipboard lets the page read and write the clipboard, so a test can

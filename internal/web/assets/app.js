@@ -251,6 +251,22 @@
   $("range-from").value = new Date((now - 86400) * 1000).toISOString().replace(".000Z", "Z");
   showRange();
 
+  // --- Offline copy ------------------------------------------------------
+
+  // The copy is one HTML file; in the copy itself (no server to read the
+  // files from) the button has nothing to do, so it is hidden.
+  if (document.documentElement.dataset.offline === "true") {
+    $("save-offline").parentElement.hidden = true;
+  }
+  $("save-offline").addEventListener("click", async () => {
+    try {
+      download("oidkit-objectid.html", "text/html", await window.oidkitOffline.build());
+      $("save-status").textContent = t("saved");
+    } catch (e) {
+      $("save-status").textContent = t("saveFailed", e.message);
+    }
+  });
+
   // --- Language ---------------------------------------------------------
 
   // Everything the script wrote is written again in the new language;

@@ -28,6 +28,8 @@
       lastSecond: "inclusive: $lte; the last second has no exclusive bound",
       noUpper: "none (no upper bound)",
       counterBad: (raw) => "counter " + raw + ": expected 0 to 16777215 in decimal, or hex as 0x3039",
+      saved: "Saved oidkit-objectid.html: open it from disk, no server needed.",
+      saveFailed: (why) => "Could not build the copy: " + why,
     },
     tr: {
       title: "oidkit — MongoDB ObjectID oluşturucu ve çözücü",
@@ -48,6 +50,8 @@
       lastSecond: "dahil: $lte; son saniyenin hariç sınırı yoktur",
       noUpper: "yok (üst sınır yok)",
       counterBad: (raw) => "sayaç " + raw + ": ondalık 0 ile 16777215 arası ya da 0x3039 gibi onaltılık bekleniyordu",
+      saved: "oidkit-objectid.html kaydedildi: diskten açın, sunucu gerekmez.",
+      saveFailed: (why) => "Kopya oluşturulamadı: " + why,
     },
   };
 
