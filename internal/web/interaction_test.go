@@ -92,6 +92,11 @@ func TestPageCreatedBetweenFollowsItsFields(t *testing.T) {
 		t.Fatalf("copying the filter: %v", err)
 	}
 	typeInto(t, ctx, "range-from", "next week")
+	quiet := eval[map[string]any](t, ctx, `({result: !document.getElementById("range-result").hidden, error: !document.getElementById("range-error").hidden})`)
+	if quiet["result"] == true || quiet["error"] == true {
+		t.Errorf("while typing an invalid From: %v; want the result hidden and no error yet", quiet)
+	}
+	do(t, ctx, "leaving the field", chromedp.Evaluate[chromedp.Void](`document.getElementById("range-from").blur()`))
 	got := eval[map[string]any](t, ctx, `({
 		result: !document.getElementById("range-result").hidden,
 		error: document.getElementById("range-error").hidden ? "" : document.getElementById("range-error").textContent,

@@ -189,11 +189,13 @@
 
   // showRange recomputes everything from the fields as they are now, so the
   // bounds, filter and mongosh text never describe times no longer shown.
-  function showRange() {
+  // While the user types (quiet), a time not yet valid hides the result
+  // without an error; the error comes on blur, submit or a copy.
+  function showRange(quiet) {
     const r = kit.range($("range-from").value, $("range-to").value);
     $("range-status").textContent = "";
     if (!r.ok) {
-      showError($("range-error"), null, r.error);
+      showError($("range-error"), null, quiet === true ? "" : r.error);
       $("range-result").hidden = true;
       return r;
     }
@@ -236,8 +238,10 @@
     ev.preventDefault();
     showRange();
   });
-  $("range-from").addEventListener("input", showRange);
-  $("range-to").addEventListener("input", showRange);
+  ["range-from", "range-to"].forEach((id) => {
+    $(id).addEventListener("input", () => showRange(true));
+    $(id).addEventListener("blur", () => showRange());
+  });
   $("range-now").addEventListener("click", () => {
     $("range-to").value = nowRFC3339();
     showRange();
