@@ -101,3 +101,36 @@ func TestPageLanguageFollowsTheBrowser(t *testing.T) {
 		t.Errorf("navigator.language and page lang %q, want tr-TR tr", got)
 	}
 }
+
+// In Turkish the decode, window and build errors are in Turkish too, the
+// quoted input unchanged; in English they are the command line's.
+func TestPageMessagesInTurkish(t *testing.T) {
+	ctx := openPage(t, "")
+	shownError := func(id string) string {
+		return eval[string](t, ctx, `document.getElementById(`+jsString(id)+`).hidden ? "" : document.getElementById(`+jsString(id)+`).textContent`)
+	}
+	setLang(t, ctx, "tr")
+	for _, tt := range []struct{ in, want string }{
+		{"abc", `geçersiz ObjectID "abc": uzunluk 3, 24 onaltılık karakter bekleniyordu`},
+		{"507f1f77bcf86cd79943901z", `geçersiz ObjectID "507f1f77bcf86cd79943901z": 23. konumda geçersiz karakter 'z'; 0-9, a-f ya da A-F bekleniyordu`},
+	} {
+		typeInto(t, ctx, "decode-input", tt.in+kb.Enter)
+		if got := shownError("decode-error"); got != tt.want {
+			t.Errorf("decode %q in Turkish: %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	typeInto(t, ctx, "range-from", "1700000000")
+	typeInto(t, ctx, "range-to", "1699999999"+kb.Enter)
+	if got := shownError("range-error"); !strings.HasPrefix(got, `bitiş "1699999999": başlangıç "1700000000" sonrasında bir zaman bekleniyordu`) {
+		t.Errorf("range error in Turkish: %q", got)
+	}
+	typeInto(t, ctx, "build-time", "dün")
+	if got := shownError("build-error"); !strings.HasPrefix(got, `zaman "dün": RFC 3339 (`) {
+		t.Errorf("build error in Turkish: %q", got)
+	}
+	// Switching back rewrites the shown error in English.
+	setLang(t, ctx, "en")
+	if got := shownError("range-error"); !strings.HasPrefix(got, `to "1699999999": expected a time after from "1700000000"`) {
+		t.Errorf("range error back in English: %q", got)
+	}
+}

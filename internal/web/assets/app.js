@@ -159,7 +159,7 @@
     const d = kit.decode(raw);
     if (!d.ok) {
       const typing = !insist && kit.clean(raw).length < ID_LENGTH;
-      showError($("decode-error"), $("decode-input"), typing ? "" : d.error);
+      showError($("decode-error"), $("decode-input"), typing ? "" : i18n.message(d.error));
       $("decode-result").hidden = true;
       return;
     }
@@ -195,7 +195,7 @@
     const r = kit.range($("range-from").value, $("range-to").value);
     $("range-status").textContent = "";
     if (!r.ok) {
-      showError($("range-error"), null, quiet === true ? "" : r.error);
+      showError($("range-error"), null, quiet === true ? "" : i18n.message(r.error));
       $("range-result").hidden = true;
       return r;
     }

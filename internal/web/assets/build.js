@@ -20,7 +20,7 @@
 
   function build() {
     const err = (msg) => {
-      $("build-error").textContent = msg;
+      $("build-error").textContent = i18n.message(msg);
       $("build-error").hidden = !msg;
       $("build-result").hidden = !!msg;
     };

@@ -55,6 +55,33 @@
     },
   };
 
+  // The messages of oid.js are those of the command line, in English. In
+  // Turkish their known shapes are rewritten; the quoted input stays as it is.
+  const FIELD_TR = { from: "başlangıç", to: "bitiş", time: "zaman" };
+  const MESSAGES_TR = [
+    [/^invalid ObjectID (.*): length (\d+), expected 24 hex characters$/s,
+      (m) => "geçersiz ObjectID " + m[1] + ": uzunluk " + m[2] + ", 24 onaltılık karakter bekleniyordu"],
+    [/^invalid ObjectID (.*): invalid character (.*) at position (\d+), expected 0-9, a-f or A-F$/s,
+      (m) => "geçersiz ObjectID " + m[1] + ": " + m[3] + ". konumda geçersiz karakter " + m[2] + "; 0-9, a-f ya da A-F bekleniyordu"],
+    [/^(from|to|time) (.*): outside the ObjectID range (.*)$/s,
+      (m) => FIELD_TR[m[1]] + " " + m[2] + ": ObjectID aralığının dışında " + m[3]],
+    [/^(from|to|time) (.*): expected RFC 3339 \((.*)\) or Unix seconds$/s,
+      (m) => FIELD_TR[m[1]] + " " + m[2] + ": RFC 3339 (" + m[3] + ") ya da Unix saniyesi bekleniyordu"],
+    [/^to (.*): expected a time after from (.*) \(the window is \[from, to\), whole seconds\)$/s,
+      (m) => "bitiş " + m[1] + ": başlangıç " + m[2] + " sonrasında bir zaman bekleniyordu (aralık [başlangıç, bitiş), tam saniye)"],
+    [/^random (.*): expected 10 hex characters$/s,
+      (m) => "rastgele değer " + m[1] + ": 10 onaltılık karakter bekleniyordu"],
+  ];
+
+  function message(english) {
+    if (lang !== "tr" || !english) return english;
+    for (const [re, f] of MESSAGES_TR) {
+      const m = re.exec(english);
+      if (m) return f(m);
+    }
+    return english;
+  }
+
   function initial() {
     let saved = null;
     try {
@@ -81,6 +108,7 @@
 
   window.oidkitI18n = Object.freeze({
     lang: () => lang,
+    message: (english) => message(english),
     locale: () => (lang === "tr" ? "tr-TR" : "en-GB"),
     // t(key, ...args) is the chosen language's string or function result.
     t: (key, ...args) => {
