@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -40,15 +41,7 @@ func waitFile(t *testing.T, path string) []byte {
 // JSON array and as NDJSON; each file reads back as the same IDs.
 func TestPageDownloads(t *testing.T) {
 	ctx := openPage(t, "")
-	dir := t.TempDir()
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
-	}); err != nil {
-		t.Fatalf("allowing downloads: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
-	})
+	dir := allowDownloads(t, ctx)
 	typeInto(t, ctx, "count", "25"+kb.Enter)
 	waitListLen(t, ctx, 25)
 	ids := listedIDs(t, ctx)
@@ -100,14 +93,7 @@ func TestPageDownloads(t *testing.T) {
 // clipboard and through the fallback for pages that lack it.
 func TestPageCopy(t *testing.T) {
 	ctx := openPage(t, "")
-	origin := eval[string](t, ctx, `location.origin`)
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin,
-		}); err != nil {
-			t.Fatalf("granting %s: %v", name, err)
-		}
-	}
+	grantClipboard(t, ctx)
 	typeInto(t, ctx, "count", "12"+kb.Enter)
 	waitListLen(t, ctx, 12)
 	ids := listedIDs(t, ctx)
@@ -147,6 +133,36 @@ func TestPageCopy(t *testing.T) {
 	waitStatus("Copied " + ids[4] + ".")
 	if got := readClipboard(); got != ids[4] {
 		t.Errorf("clipboard after the fallback copy: %q, want %q", got, ids[4])
+	}
+}
+
+// allowDownloads makes the tab save downloads into a new temporary
+// directory, which it returns.
+func allowDownloads(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir,
+	}); err != nil {
+		t.Fatalf("allowing downloads: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDefault})
+	})
+	return dir
+}
+
+// grantClipboard lets the page read and write the clipboard, so a test can
+// check what a copy button put there.
+func grantClipboard(t *testing.T, ctx context.Context) {
+	t.Helper()
+	origin := eval[string](t, ctx, `location.origin`)
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin,
+		}); err != nil {
+			t.Fatalf("granting %s: %v", name, err)
+		}
 	}
 }
 

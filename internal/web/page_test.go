@@ -208,7 +208,7 @@ func TestPageDecodeErrors(t *testing.T) {
 		"507f1f77bcf86cd7-9439011",  // bad character in the middle
 		"507f1f77 bcf86cd79943901",  // a space inside
 	} {
-		typeInto(t, ctx, "decode-input", in)
+		typeInto(t, ctx, "decode-input", in+kb.Enter)
 		got := eval[decoded](t, ctx, readDecodedJS)
 		_, err := oid.Parse(in)
 		if err == nil {
@@ -223,7 +223,7 @@ func TestPageDecodeErrors(t *testing.T) {
 		}
 	}
 	// Spot-check the wording a user reads.
-	typeInto(t, ctx, "decode-input", "abc")
+	typeInto(t, ctx, "decode-input", "abc"+kb.Enter)
 	if got := eval[decoded](t, ctx, readDecodedJS).Error; !strings.Contains(got, `"abc": length 3, expected 24 hex characters`) {
 		t.Errorf("length error %q", got)
 	}
@@ -553,18 +553,19 @@ func TestPagePhoneWidthAndLabels(t *testing.T) {
 	}
 }
 
-// The generator works from the keyboard alone: Tab reaches the count field,
+// The generator works from the keyboard alone: Tab reaches the language
+// switch, then the count field,
 // typing and Enter generate, and Tab moves on to the copy buttons.
 func TestPageKeyboard(t *testing.T) {
 	ctx := openPage(t, "")
 	do(t, ctx, "focusing the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 	var order []string
-	for range 3 {
+	for range 4 {
 		do(t, ctx, "pressing Tab", chromedp.KeyEvent(kb.Tab))
 		order = append(order, eval[string](t, ctx, `document.activeElement.id || document.activeElement.className`))
 	}
-	if strings.Join(order, ",") != "skip,count,generate" {
-		t.Errorf("Tab order %v, want skip, count, generate", order)
+	if strings.Join(order, ",") != "skip,lang,count,generate" {
+		t.Errorf("Tab order %v, want skip, lang, count, generate", order)
 	}
 	do(t, ctx, "pressing Shift+Tab", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift)))
 	if id := eval[string](t, ctx, `document.activeElement.id`); id != "count" {

@@ -1,5 +1,7 @@
-// Package web serves the oidkit browser page: an ObjectID generator, decoder
-// and "created between" helper written in plain HTML, CSS and JavaScript.
+// Package web serves the oidkit browser page: an ObjectID generator, decoder,
+// "created between" helper and build-from-parts form, with sections that
+// explain ObjectIDs, in English and Turkish, written in plain HTML, CSS and
+// JavaScript. The page can save itself as one self-contained HTML file.
 //
 // The assets are embedded in the binary, so the page works offline and needs
 // no database. IDs are generated in the browser by assets/oid.js with the

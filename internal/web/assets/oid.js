@@ -142,16 +142,22 @@
     return { ok: true, hex: s.toLowerCase() };
   }
 
-  // clean removes what people paste around an ID: whitespace, quotes, and
-  // an ObjectId("...") or {"$oid":"..."} wrapper.
+  // clean removes what people paste around an ID: whitespace (a BOM too),
+  // quotes, and an ObjectId(...) or {"$oid":"..."} wrapper. Like oidkit
+  // inspect, the quotes inside ObjectId(...) may be left out; articles print
+  // them curly (“...”, ‘...’), so those count as quotes too.
   function clean(s) {
     s = s.trim();
-    let m = /^(?:new\s+)?ObjectId\(\s*(["'])(.*)\1\s*\)$/i.exec(s);
-    if (m) return m[2];
+    let m = /^(?:new\s+)?ObjectId\(\s*(.*?)\s*\)$/i.exec(s);
+    if (m) return unquote(m[1]);
     m = /^\{\s*"\$oid"\s*:\s*"(.*)"\s*\}$/.exec(s);
     if (m) return m[1];
-    m = /^(["'])(.*)\1$/.exec(s);
-    if (m) return m[2];
+    return unquote(s);
+  }
+
+  const QUOTE_PAIRS = ['""', "''", "\u201c\u201d", "\u2018\u2019", "\u201d\u201d"];
+  function unquote(s) {
+    if (s.length >= 2 && QUOTE_PAIRS.includes(s[0] + s[s.length - 1])) return s.slice(1, -1);
     return s;
   }
 
