@@ -91,11 +91,17 @@ func (a *App) runInspect(c *ucli.Context) error {
 	}
 }
 
-// parseIDArg reads an ID as a user pastes it: bare hex, ObjectId("hex")
-// (mongosh), ObjectID("hex") (the driver's String), {"$oid":"hex"} or a
-// quoted "hex". The error names the input and the problem.
+// pastedQuotes are the quotes an ID may come in: straight ones, and the
+// curly ones of articles and word processors (the web page takes the same).
+var pastedQuotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'")
+
+// parseIDArg reads an ID as a user pastes it: bare hex, ObjectId("hex") or
+// ObjectId(hex) (mongosh), ObjectID("hex") (the driver's String),
+// {"$oid":"hex"} or a quoted "hex", with curly quotes too, a leading byte
+// order mark and surrounding space. The error names the input and the
+// problem.
 func parseIDArg(s string) (oid.ID, error) {
-	in := strings.TrimSpace(s)
+	in := pastedQuotes.Replace(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "\ufeff")))
 	h := in
 	for _, p := range []string{"ObjectId(", "ObjectID(", "new ObjectId("} {
 		if strings.HasPrefix(h, p) && strings.HasSuffix(h, ")") {

@@ -13,7 +13,10 @@ import (
 func TestInspectJSONExact(t *testing.T) {
 	want := `{"id":"507f1f77bcf86cd799439011","timestamp":"2012-10-17T21:13:27Z","unix":1350508407,"random":"bcf86cd799","counter":4427793}` + "\n"
 	for _, in := range []string{"507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011", `ObjectId("507f1f77bcf86cd799439011")`,
-		`ObjectID("507f1f77bcf86cd799439011")`, `{"$oid":"507f1f77bcf86cd799439011"}`, `"507f1f77bcf86cd799439011"`} {
+		`ObjectID("507f1f77bcf86cd799439011")`, `{"$oid":"507f1f77bcf86cd799439011"}`, `"507f1f77bcf86cd799439011"`,
+		// As pasted from articles and files: no quotes, curly quotes, a BOM.
+		`ObjectId(507f1f77bcf86cd799439011)`, "ObjectId(\u201c507f1f77bcf86cd799439011\u201d)", "ObjectId(\u2018507f1f77bcf86cd799439011\u2019)",
+		"\ufeff507f1f77bcf86cd799439011", " \ufeffObjectId(\"507f1f77bcf86cd799439011\") "} {
 		out, errOut, code := runApp(t, t.Context(), "", "inspect", "--json", in)
 		if code != 0 || out != want || errOut != "" {
 			t.Errorf("inspect --json %s: exit %d\n%s%s", in, code, out, errOut)
