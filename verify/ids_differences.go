@@ -3,7 +3,6 @@ package verify
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/bson/primitive"
@@ -58,7 +57,8 @@ func Differences() []Difference {
 				return fmt.Errorf("v2 length error %v", err)
 			}
 			_, err := oid.Parse(bad)
-			if !errors.Is(err, oid.ErrInvalidHex) || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "'z' at position 7") {
+			var pe *oid.ParseError
+			if !errors.Is(err, oid.ErrInvalidHex) || !errors.Is(err, oid.ErrInvalidChar) || !errors.As(err, &pe) || pe.Input != bad || pe.Pos != 7 {
 				return fmt.Errorf("oid error %v", err)
 			}
 			return nil

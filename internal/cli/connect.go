@@ -14,6 +14,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/auth"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/oidkit/oidkit/internal/mongoserver"
 	"github.com/oidkit/oidkit/rules"
@@ -123,12 +125,12 @@ func lockedMessage(le *mongoserver.LockedError) error {
 // describeConnError says why a server could not be used, naming it.
 func describeConnError(display string, timeout time.Duration, err error) error {
 	var ce mongo.CommandError
+	var ae *auth.Error // the handshake's authentication failed
+	var se topology.ServerSelectionError
 	switch {
-	case errors.As(err, &ce) && (ce.Code == 18 || ce.Code == 13):
+	case errors.As(err, &ce) && (ce.Code == 18 || ce.Code == 13), errors.As(err, &ae):
 		return fmt.Errorf("authentication failed for %s: %v", display, err)
-	case strings.Contains(err.Error(), "auth"):
-		return fmt.Errorf("authentication failed for %s: %v", display, err)
-	case errors.Is(err, context.DeadlineExceeded) || mongo.IsTimeout(err) || strings.Contains(err.Error(), "server selection"):
+	case errors.Is(err, context.DeadlineExceeded) || mongo.IsTimeout(err) || errors.As(err, &se):
 		return fmt.Errorf("server %s unreachable within %s %v: %v", display, arg(flagTimeout), timeout, err)
 	}
 	return fmt.Errorf("server %s: %v", display, err)
