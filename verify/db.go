@@ -18,18 +18,11 @@ type DBOptions struct {
 	// is checked on the client, on that same read (see orderCheck), for
 	// collections of any size.
 	FerretDB bool
-	// OrderLimit is ignored. It capped a separate sorted _id read on
-	// FerretDB, which the client-side order check replaced; it is kept so
-	// that callers setting it still compile.
-	OrderLimit int64
 	// Batch is the cursor batch size; 0 means 1000.
 	Batch int32
 	// Progress, if set, is called from time to time (never concurrently).
 	Progress func(DBProgress)
 }
-
-// DefaultOrderLimit was the default of OrderLimit, which is ignored now.
-const DefaultOrderLimit = 100_000
 
 // DBProgress is a snapshot of a running VerifyDB.
 type DBProgress struct {
