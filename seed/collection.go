@@ -74,7 +74,11 @@ func (p *Plan) Build() (*Dataset, error) {
 	}
 	for _, c := range ds.cols {
 		for _, r := range c.spec.Refs {
-			c.refs = append(c.refs, boundRef{Ref: r, to: ds.byName[r.To]})
+			br := boundRef{Ref: r, to: ds.byName[r.To]}
+			if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
+				br.skew = newSkewedPick(br.to.spec.Count, derive(c.key, tagSkew, 0))
+			}
+			c.refs = append(c.refs, br)
 		}
 		c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
 		for _, r := range c.refs {
@@ -127,6 +131,9 @@ type Collection struct {
 type boundRef struct {
 	Ref
 	to *Collection
+	// skew, when set, draws targets by a Zipf distribution over a
+	// permutation of the target's documents instead of uniformly.
+	skew *skewedPick
 }
 
 // Name is the collection name.
@@ -386,17 +393,20 @@ func indexOf(d bson.D, key string) int {
 	return -1
 }
 
+// ref is the bound reference of field, or nil.
+func (c *Collection) ref(field string) *boundRef {
+	for k := range c.refs {
+		if c.refs[k].Field == field {
+			return &c.refs[k]
+		}
+	}
+	return nil
+}
+
 // refValue picks the target(s) of reference field from the document's random
 // stream: one _id, or an array of Min..Max of them.
 func (w *Worker) refValue(field string) any {
-	c := w.c
-	var r *boundRef
-	for k := range c.refs {
-		if c.refs[k].Field == field {
-			r = &c.refs[k]
-			break
-		}
-	}
+	r := w.c.ref(field)
 	if r == nil || r.to.spec.Count <= 0 {
 		return nil // Validate makes this unreachable
 	}
@@ -408,6 +418,9 @@ func (w *Worker) refValue(field string) any {
 		return r.to.ID(j)
 	}
 	if r.Max == 0 {
+		if r.skew != nil {
+			return resolve(r.skew.pick(w.f.Float64))
+		}
 		return resolve(int64(w.f.Uint64() % count))
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)

@@ -48,5 +48,5 @@ func ExampleCollection_ID() {
 		}
 	}
 	// Output:
-	// orders[0].userId = users[89]._id = ObjectID("65920080d1fa3a359632dfde")
+	// orders[0].userId = users[86]._id = ObjectID("65920080d1fa3a359632dfdb")
 }

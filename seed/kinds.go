@@ -2,7 +2,6 @@ package seed
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -115,12 +114,10 @@ func appendEmail(dst []byte, first, last string, i int64, domain string) []byte 
 	return append(dst, domain...)
 }
 
-func cents(x float64) float64 { return math.Round(x*100) / 100 }
-
 type userKind struct{}
 
 func (userKind) fields() []string {
-	return []string{"firstName", "lastName", "name", "username", "email", "age", "phone", "active", "address", "createdAt"}
+	return []string{"firstName", "lastName", "name", "username", "email", "birthDate", "age", "phone", "active", "address", "createdAt", "updatedAt"}
 }
 func (userKind) unique() []string { return []string{"username", "email"} }
 func (userKind) refs() []Ref      { return nil }
@@ -137,17 +134,77 @@ func (userKind) build(w *Worker, i int64, o *docOut) {
 	o.strBytes("username", w.buf)
 	w.buf = appendEmail(w.buf[:0], first, last, i, domain)
 	o.strBytes("email", w.buf)
-	o.int32("age", int32(f.IntRange(18, 90)))
+	created := w.c.createdAt(i)
+	birth := w.birthDate(created)
+	o.date("birthDate", birth)
+	o.int32("age", ageAt(birth, created))
 	o.str("phone", f.Phone())
 	o.boolean("active", f.IntN(10) < 8)
+	co, ci := w.drawPlace()
 	o.open("address", false, 5)
-	o.str("street", f.Street())
-	o.str("city", f.City())
-	o.str("state", f.State())
-	o.str("zip", f.Zip())
-	o.str("country", f.Country())
+	w.buf = w.appendStreet(w.buf[:0], &co.street)
+	o.strBytes("street", w.buf)
+	o.str("city", ci.name)
+	o.str("state", ci.region)
+	w.buf = w.appendPostal(w.buf[:0], co, ci.postal[f.IntN(len(ci.postal))])
+	o.strBytes("zip", w.buf)
+	o.str("country", co.name)
 	o.close()
-	o.date("createdAt", w.c.createdAt(i))
+	o.date("createdAt", created)
+	o.date("updatedAt", w.updatedAt(created))
+}
+
+const msPerDay = 24 * 60 * 60 * 1000
+
+// Birth dates lie from minBirthDays to maxBirthDays before the day of
+// createdAt: 18 years have at most 18*365+5 days, and 91 years at least
+// 91*365+22, so every age is 18 to 90.
+const (
+	minBirthDays = 18*365 + 6
+	maxBirthDays = 91*365 + 22 - 1
+)
+
+// birthDate draws a birth date (midnight UTC) for someone 18 to 90 years
+// old at created.
+func (w *Worker) birthDate(created bson.DateTime) bson.DateTime {
+	day := floorDiv(int64(created), msPerDay)
+	back := int64(minBirthDays + w.f.IntN(maxBirthDays-minBirthDays+1))
+	return bson.DateTime((day - back) * msPerDay)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// ageAt is the age at time at of someone born at birth: the whole years
+// between them, a year counting once at's month and day (UTC) reach
+// birth's (someone born on 29 February is a year older on 1 March in
+// other years).
+func ageAt(birth, at bson.DateTime) int32 {
+	by, bm, bd := birth.Time().UTC().Date()
+	ay, am, ad := at.Time().UTC().Date()
+	age := ay - by
+	if am < bm || (am == bm && ad < bd) {
+		age--
+	}
+	return int32(age)
+}
+
+// updatedAt draws the last change of a document created at created: never
+// before it and never after the time base; three documents in ten were
+// never changed (updatedAt equals createdAt).
+func (w *Worker) updatedAt(created bson.DateTime) bson.DateTime {
+	f := w.f
+	never := f.IntN(10) < 3
+	window := w.c.baseSec*1000 - int64(created)
+	if never || window <= 0 {
+		return created
+	}
+	return created + bson.DateTime(f.Uint64()%uint64(window+1))
 }
 
 type employeeKind struct{}
@@ -178,7 +235,7 @@ func (employeeKind) build(w *Worker, i int64, o *docOut) {
 type productKind struct{}
 
 func (productKind) fields() []string {
-	return []string{"code", "name", "category", "price", "stock", "tags", "createdAt"}
+	return []string{"code", "name", "category", "price", "stock", "tags", "createdAt", "updatedAt"}
 }
 func (productKind) unique() []string { return []string{"code"} }
 func (productKind) refs() []Ref      { return nil }
@@ -196,14 +253,47 @@ func (productKind) build(w *Worker, i int64, o *docOut) {
 	o.strBytes("code", w.buf)
 	o.str("name", f.ProductName())
 	o.str("category", category)
-	o.double("price", cents(f.Float64Range(1, 500)))
+	o.double("price", centsValue(w.c.priceCents(i)))
 	o.int32("stock", int32(f.IntN(1000)))
 	o.open("tags", true, len(tags))
 	for k, tag := range tags {
 		o.str(indexKey(k), tag)
 	}
 	o.close()
-	o.date("createdAt", w.c.createdAt(i))
+	created := w.c.createdAt(i)
+	o.date("createdAt", created)
+	o.date("updatedAt", w.updatedAt(created))
+}
+
+// Prices are whole cents: an amount is computed in int64 cents and becomes
+// a double only when written, as cents/100, the double nearest to the
+// decimal amount (what parsing "12.34" gives).
+func centsValue(c int64) float64 { return float64(c) / 100 }
+
+// priceBands are the dollar ranges of prices with their weights, and
+// priceEndings the cents prices end with: most prices are small, few are
+// large, and they end as shop prices do (9.99, 24.49, 120.00).
+var (
+	priceBands   = [...]struct{ lo, hi, weight int64 }{{1, 10, 30}, {10, 50, 35}, {50, 200, 25}, {200, 500, 10}}
+	priceEndings = [...]int64{99, 99, 99, 49, 95, 0, 0, 50}
+)
+
+// priceCents is the price of product i in cents, from 1.00 to 499.99. It
+// has its own stream (not the document's), so an order can look up the
+// price of the products it refers to without building them.
+func (c *Collection) priceCents(i int64) int64 {
+	r := derive(c.key, tagPrice, i)
+	pick := int64(r % 100)
+	r /= 100
+	for _, b := range priceBands {
+		if pick < b.weight {
+			dollars := b.lo + int64(r%uint64(b.hi-b.lo))
+			r /= uint64(b.hi - b.lo)
+			return dollars*100 + priceEndings[r%uint64(len(priceEndings))]
+		}
+		pick -= b.weight
+	}
+	return 100 // unreachable: the weights add up to 100
 }
 
 // appendCodePrefix appends the first three letters of a category,
@@ -228,7 +318,7 @@ type orderKind struct{}
 var orderStatuses = [...]string{"pending", "paid", "shipped", "delivered", "cancelled"}
 
 func (orderKind) fields() []string {
-	return []string{"number", "userId", "productIds", "items", "total", "status", "createdAt"}
+	return []string{"number", "userId", "productIds", "items", "total", "status", "createdAt", "updatedAt"}
 }
 func (orderKind) unique() []string { return []string{"number"} }
 func (orderKind) refs() []Ref {
@@ -242,24 +332,39 @@ func (orderKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
 	user := w.refValue("userId")
 	products := w.refValue("productIds").(bson.A)
+	// The unit price of an item is its product's price when the
+	// references point at products; otherwise one drawn like it.
+	var catalog *Collection
+	if r := w.c.ref("productIds"); r != nil {
+		if _, ok := r.to.kind.(productKind); ok {
+			catalog = r.to
+		}
+	}
 	w.buf = appendNumber(append(w.buf[:0], "ORD-"...), i, 8)
 	o.strBytes("number", w.buf)
 	o.value("userId", user)
 	o.value("productIds", products)
 	o.open("items", true, len(products))
-	total := 0.0
+	var total int64 // cents
 	for k, p := range products {
-		qty := int32(1 + f.IntN(4))
-		price := cents(f.Float64Range(1, 500))
-		total += float64(qty) * price
+		qty := int64(1 + f.IntN(4))
+		var price int64
+		if catalog != nil {
+			price = catalog.priceCents(w.picked[k])
+		} else {
+			price = w.c.priceCents(int64(f.Uint64() >> 1))
+		}
+		total += qty * price
 		o.open(indexKey(k), false, 3)
 		o.value("productId", p)
-		o.int32("quantity", qty)
-		o.double("unitPrice", price)
+		o.int32("quantity", int32(qty))
+		o.double("unitPrice", centsValue(price))
 		o.close()
 	}
 	o.close()
-	o.double("total", cents(total))
+	o.double("total", centsValue(total))
 	o.str("status", orderStatuses[f.IntN(len(orderStatuses))])
-	o.date("createdAt", w.c.createdAt(i))
+	created := w.c.createdAt(i)
+	o.date("createdAt", created)
+	o.date("updatedAt", w.updatedAt(created))
 }

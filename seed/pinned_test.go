@@ -14,9 +14,9 @@ import (
 // changes every seeded fixture users have stored.
 func TestPinnedDigests(t *testing.T) {
 	want := map[string]string{
-		"users":     "a577baf06d87c1d8bdb7bff8d77a720a8873f082c8abcc57932d8475fa8b2656",
-		"products":  "cded964a6d53c4787d886bdd095783952098f145a751c49291694d18181a5ab2",
-		"orders":    "18f9e862c618be06bded2d694211b1f441ff00889bba58d6da3ade7d7e097c2c",
+		"users":     "ea1232f25c0080d0326956655564c1ac5718a60788f6fbcae3fc6e475a49355d",
+		"products":  "15f39ac2899d8578b316e347cec40c17aad1d49279c33fc448a4108123bed4ba",
+		"orders":    "5db796335fd1d3d02ccb53bb5584c62f66ef2dd2d6f431acd6ad8cd5bef82968",
 		"employees": "f0dd3c0dee9ecb7bcbd3e45c4300b9d6f643a77616941b44d9d0d5585646d6df",
 	}
 	p, _ := BuiltinPlan("shop", 60)

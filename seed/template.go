@@ -83,6 +83,7 @@ type tpart struct {
 	lit   string // literal text, when ph is empty and !index
 	ph    string // a placeholder with its braces, passed to gofakeit
 	index bool
+	gen   *tgen // one of oidkit's own placeholders (ph holds its text)
 }
 
 // LoadTemplate reads and parses a template file.
@@ -283,6 +284,12 @@ func (p *tparser) pattern(path, s string) (*tnode, error) {
 			parts = append(parts, tpart{lit: "{}"})
 		case body == "index":
 			parts = append(parts, tpart{index: true})
+		case isOwnPlaceholder(body):
+			g, err := parseOwn(body)
+			if err != nil {
+				return nil, p.errf(path, "%q: placeholder {%s}: %v", s, body, err)
+			}
+			parts = append(parts, tpart{ph: "{" + body + "}", gen: g})
 		default:
 			before := len(p.unstable)
 			if err := p.checkPlaceholder(body); err != nil {
@@ -305,6 +312,8 @@ func (p *tparser) pattern(path, s string) (*tnode, error) {
 	if len(parts) == 1 {
 		if parts[0].index {
 			n.typed = "int"
+		} else if parts[0].gen != nil {
+			n.typed = parts[0].gen.typed
 		} else {
 			name, _, _ := strings.Cut(strings.Trim(parts[0].ph, "{}"), ":")
 			n.typed = outputKind(gofakeit.GetFuncLookup(name).Output)
@@ -441,11 +450,16 @@ func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
 		}
 		return a
 	case tPattern:
+		if len(n.parts) == 1 && n.parts[0].gen != nil {
+			return n.parts[0].gen.value(f)
+		}
 		sb.Reset()
 		for _, part := range n.parts {
 			switch {
 			case part.index:
 				sb.WriteString(strconv.FormatInt(i, 10))
+			case part.gen != nil:
+				part.gen.appendText(sb, f)
 			case part.ph != "":
 				out, err := f.Generate(part.ph)
 				if err == nil {
