@@ -85,7 +85,7 @@ var postalOracle = map[string]struct {
 		"New South Wales": prefixRange(2000, 2599, 4), "Victoria": prefixRange(3000, 3999, 4), "Queensland": prefixRange(4000, 4999, 4),
 		"Western Australia": prefixRange(6000, 6797, 4), "South Australia": prefixRange(5000, 5799, 4),
 		"Australian Capital Territory": append(prefixRange(2600, 2618, 4), prefixRange(2900, 2920, 4)...),
-		"Tasmania": prefixRange(7000, 7799, 4), "Northern Territory": prefixRange(800, 899, 4),
+		"Tasmania":                     prefixRange(7000, 7799, 4), "Northern Territory": prefixRange(800, 899, 4),
 	}},
 }
 

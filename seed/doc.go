@@ -34,6 +34,19 @@
 // Templates may use gofakeit functions that read the clock ({pastdate});
 // a seeded plan refuses them, since its output could not be reproduced.
 //
+// # Coherence
+//
+// The values of a built-in kind's document agree with each other: a user's
+// address is one real place (places.go: city, region, postal code of that
+// city's ranges and country, countries weighted like a user base), e-mail
+// and username are built from the name, age is the whole years from
+// birthDate to createdAt, updatedAt lies between createdAt and the time
+// base; money is whole cents (an order's total is the integer sum of
+// quantity times unitPrice, and unitPrice is the referenced product's
+// price); an order's userId follows a Zipf distribution over the users.
+// Templates have weighted, normal, normalint and zipf placeholders
+// (template_dist.go).
+//
 // # ObjectIDs
 //
 // ObjectID i of a collection is: the 4-byte timestamp of document i, a 5-byte

@@ -187,11 +187,11 @@ func parseList(s, what string) (items []string, quoted bool, rest string, err er
 				return nil, false, s, fmt.Errorf("%s: missing ]", what)
 			}
 			item = strings.TrimSpace(s[:end])
-			if item == "" {
-				return nil, false, s, fmt.Errorf("%s: empty item: expected text or a JSON string such as \"\"", what)
-			}
 			if s[end] == '"' || s[end] == '[' {
 				return nil, false, s, fmt.Errorf("%s: item %q: a quote or [ inside an item: expected a JSON string such as \"a [b]\"", what, s[:end+1])
+			}
+			if item == "" {
+				return nil, false, s, fmt.Errorf("%s: empty item: expected text or a JSON string such as \"\"", what)
 			}
 			s = s[end:]
 		}

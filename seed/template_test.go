@@ -99,6 +99,7 @@ func FuzzParseTemplate(f *testing.F) {
 	f.Add([]byte(`{"a": "{number:1,", "b": [{}]}`))
 	f.Add([]byte(`{"a": "{{firstname}}"}`))
 	f.Add([]byte(`{"at": "{pastdate}"}`))
+	f.Add([]byte(`{"w": "{weighted:[x,\"y z\"],[1,2]}", "n": "n={normal:1,2}", "z": "{zipf:1.5,1,9}", "i": "{normalint:5,1,0,9}"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tm, err := ParseTemplate("f.json", data)
 		if err != nil {
