@@ -116,6 +116,7 @@ func parseBlocks(t *testing.T, name, text string) []docBlock {
 			if m := fileMarker.FindStringSubmatch(pending); m != nil {
 				cur.asFile = m[1]
 			}
+			pending = "" // a marker is for the one fence after it
 			continue
 		}
 		if trimmed != "" {
@@ -365,5 +366,11 @@ func TestDocsConvention(t *testing.T) {
 	}
 	if _, err := splitArgs(`a 'b`); err == nil {
 		t.Error(`splitArgs("a 'b") accepted an unclosed quote`)
+	}
+	// A marker is for the one fence after it: a console block right after
+	// a file block is run, not written as the file again.
+	blocks := parseBlocks(t, "t.md", "<!-- file: a.json -->\n```json\n{}\n```\n\n```console\n$ oidkit gen\n```\n")
+	if len(blocks) != 2 || blocks[0].asFile != "a.json" || blocks[1].asFile != "" || blocks[1].lang != "console" {
+		t.Errorf("file block then console block parsed as %+v", blocks)
 	}
 }
