@@ -68,7 +68,20 @@ type Manifest struct {
 	Updated    time.Time `bson:"updated"`
 	Oidkit     string    `bson:"oidkit"`
 	Gofakeit   string    `bson:"gofakeit"`
+	// Format is the DocumentFormat of the oidkit that wrote the run; 0
+	// (left out by versions before it was recorded) is format 1.
+	Format int `bson:"format"`
 }
+
+// DocumentFormat numbers the generator's output: a change to the documents
+// a seed and plan make (new fields, other values) takes the next number, so
+// that a run written by another format is never resumed or verified with
+// this one's documents. Format 2: coherent addresses, birthDate, updatedAt,
+// prices in whole cents, Zipf-skewed order userId.
+const DocumentFormat = 2
+
+// format is the run's DocumentFormat, 1 for manifests that predate it.
+func (m *Manifest) format() int { return max(m.Format, 1) }
 
 // ManifestSpec is one collection of a manifest's plan. A template is kept
 // as its JSON text, so the manifest does not depend on the file.
@@ -94,7 +107,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 		At: ds.Base, Span: int64(ds.Span / time.Second),
 		Count: c.Len(), Acked: []Range{}, State: StateRunning,
 		Started: time.Now().UTC().Truncate(time.Millisecond),
-		Oidkit:  oidkit, Gofakeit: fake,
+		Oidkit:  oidkit, Gofakeit: fake, Format: DocumentFormat,
 	}
 	m.Updated = m.Started
 	for _, col := range ds.cols {
@@ -133,6 +146,9 @@ func versions() (oidkit, gofakeit string) {
 // collections, so Build gives the documents the run wrote. Every collection
 // but the manifest's own is RefOnly.
 func (m *Manifest) Plan() (*Plan, error) {
+	if f := m.format(); f != DocumentFormat {
+		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was written by oidkit %s in document format %d; this oidkit makes format %d, so it cannot rebuild that run's documents (seed the collection again with --drop, or use that version)", ErrPlan, m.DB, m.Collection, m.Oidkit, f, DocumentFormat)
+	}
 	if !m.Seeded {
 		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was not seeded (a template reads the clock), so its documents cannot be rebuilt", ErrPlan, m.DB, m.Collection)
 	}
@@ -245,6 +261,8 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	span := func(s int64) string { return (time.Duration(s) * time.Second).String() }
 	switch {
+	case m.format() != n.format():
+		return &PlanDiff{Field: "format", Old: strconv.Itoa(m.format()), New: strconv.Itoa(n.format())}
 	case m.Seeded != n.Seeded || (m.Seeded && m.Seed != n.Seed):
 		return &PlanDiff{Field: "seed", Old: m.seedString(), New: n.seedString()}
 	case !m.At.Equal(n.At):

@@ -254,3 +254,27 @@ func TestSeedInterruptCountsHonestly(t *testing.T) {
 		}
 	}
 }
+
+// A run written by an older document format (its manifest has no format
+// field) is neither resumed nor verified with this version's documents:
+// both refuse with exit 2, naming both formats, and write nothing.
+func TestRunOfAnotherDocumentFormatRefused(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	db := client.Database("oidkit")
+	mustSeed(t, "--uri", uri, "-n", "40", "--seed", "9")
+	res, err := db.Collection(seed.ManifestCollection).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: "users"}},
+		bson.D{{Key: "$unset", Value: bson.D{{Key: "format", Value: ""}}}, {Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateFailed}}}})
+	if err != nil || res.ModifiedCount != 1 {
+		t.Fatalf("unset format: %+v %v", res, err)
+	}
+	for _, args := range [][]string{{"seed", "--resume"}, {"verify", "db"}} {
+		_, errOut, code := runApp(t, t.Context(), "", append(args, "--uri", uri)...)
+		want := "document format 1; this oidkit makes format " + strconv.Itoa(seed.DocumentFormat)
+		if code != ExitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", args, code, errOut, want)
+		}
+	}
+	if n, _ := db.Collection("users").CountDocuments(context.Background(), bson.D{}); n != 40 {
+		t.Fatalf("%d documents after the refusals, want 40", n)
+	}
+}
