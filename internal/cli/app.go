@@ -44,7 +44,7 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 			envLine(envURI, flagURI, "of seed, load, verify db (empty: the embedded server)") +
 			envLine(envDataDir, flagDataDir, "of the embedded server (default .oidkit)") +
 			envLine(envTimeout, flagTimeout, "for reaching the server (default 10s)") +
-			envLine(envDB, flagDB, "of seed, fixtures, load, verify db (default oidkit)") +
+			envLine(envDB, flagDB, "of seed, fixtures, load, verify db, audit (default oidkit)") +
 			envLine(envListen, flagListen, "of server (default 127.0.0.1:27017)") +
 			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") +
 			envLine(envPart, flagPart, "of seed, fixtures, verify db (I/N, I from 0)") +
@@ -214,10 +214,17 @@ var badEnvValue = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as \w
 // defined; it names the flag with one dash whatever was typed.
 var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
 
+// missingValue matches the flag package's message for a flag given last
+// without its value.
+var missingValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+
 // explainFlagError is explainFlagValue, and names an unknown flag as typed
 // with the nearest defined one. command is the command's name, "" for the
 // root.
 func explainFlagError(flags []ucli.Flag, command string, err error) error {
+	if m := missingValue.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("%s: expected a value after it", arg(m[1]))
+	}
 	m := unknownFlag.FindStringSubmatch(err.Error())
 	if m == nil {
 		return explainFlagValue(flags, err)

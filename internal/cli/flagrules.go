@@ -19,8 +19,6 @@ const (
 	// needs: the flag does nothing without the other (with value, when the
 	// rule names one).
 	needs
-	// unused: the flag does nothing in the command at all.
-	unused
 )
 
 // argStdin stands for the argument - (standard input) where a rule names a
@@ -33,7 +31,7 @@ type flagRule struct {
 	cmds  []string // full command names: "seed", "verify db"
 	flag  string
 	kind  ruleKind
-	other string // a flag name, or argStdin; "" for unused
+	other string // a flag name, or argStdin
 	value string // needs: the value other must have ("" = given at all)
 	why   string
 }
@@ -60,28 +58,15 @@ var (
 // their command: --part with --drop or without --seed (seed, fixtures),
 // --part with --fixture (verify db), -n with a plan file rather than a
 // built-in plan (planFromFlags), --collection with FILE arguments (audit).
-// verify db's --order-limit does nothing and is accepted on purpose: it is
-// kept so that existing scripts still run.
+// Accepted on purpose although they do nothing: verify db's --order-limit,
+// kept so that existing scripts still run; --db of fixtures, since the plan
+// flags are shared so that one set of flags serves seed, fixtures and verify
+// db alike (fixtures still checks the name); --quiet where nothing would
+// be drawn, since it only ever asks for less.
 func flagRules() []flagRule {
-	rules := []flagRule{
-		{planCommands, flagKind, conflicts, flagPlan, "", "a plan names its kinds and templates; drop " + arg(flagKind)},
-		{planCommands, flagTemplate, conflicts, flagPlan, "", "a plan names its kinds and templates; drop " + arg(flagTemplate)},
-		{planCommands, flagKind, conflicts, flagTemplate, "", "expected one of them"},
-		{planCommands, flagID, conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop " + arg(flagID)},
-		{planCommands, flagIDStart, conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop " + arg(flagIDStart)},
-		{planCommands, flagIDStart, needs, flagID, "int", arg(flagIDStart) + " is the first _id of " + arg(flagID) + " int"},
-		{[]string{"seed"}, flagResume, conflicts, flagDrop, "", "expected one of them (" + arg(flagDrop) + " would delete what " + arg(flagResume) + " keeps)"},
-		{[]string{"fixtures"}, flagDB, unused, "", "", "fixture files hold no database name; give " + arg(flagDB) + " to load"},
-		{[]string{"load"}, flagDrop, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so nothing would be dropped"},
-		{[]string{"load"}, flagBatch, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so there are no batches"},
-		{connCommands, flagDataDir, conflicts, flagURI, "", arg(flagDataDir) + " is the embedded server's, and with " + arg(flagURI) + " there is none"},
-	}
-	for _, f := range []string{flagURI, flagDataDir, flagTimeout, flagDB} {
-		rules = append(rules, flagRule{[]string{"audit"}, f, needs, flagCollection, "", "only a collection is read from a server; files and - are read directly"})
-	}
-	for _, f := range []string{flagField, flagTimeField} {
-		rules = append(rules, flagRule{[]string{"audit"}, f, conflicts, argStdin, "", "hex IDs on standard input have no fields"})
-	}
+	var rules []flagRule
+	// verify db first: with --fixture no generation flag applies, and
+	// without it each needs --seed, whatever else is wrong with it.
 	for _, f := range generationFlags {
 		rules = append(rules, flagRule{[]string{"verify db"}, f, conflicts, flagFixture, "", "the fixture files are the expected documents; drop " + arg(f)})
 	}
@@ -89,6 +74,25 @@ func flagRules() []flagRule {
 		if f != flagSeed {
 			rules = append(rules, flagRule{[]string{"verify db"}, f, needs, flagSeed, "", "expected " + arg(flagSeed) + " S (the seed the data was written with) or " + arg(flagFixture) + " FILE: without a seed the documents cannot be rebuilt"})
 		}
+	}
+	rules = append(rules, []flagRule{
+		{planCommands, flagKind, conflicts, flagPlan, "", "a plan names its kinds and templates; drop " + arg(flagKind)},
+		{planCommands, flagTemplate, conflicts, flagPlan, "", "a plan names its kinds and templates; drop " + arg(flagTemplate)},
+		{planCommands, flagKind, conflicts, flagTemplate, "", "expected one of them"},
+		{planCommands, flagID, conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop " + arg(flagID)},
+		{planCommands, flagIDStart, conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop " + arg(flagIDStart)},
+		{planCommands, flagIDStart, needs, flagID, "int", arg(flagIDStart) + " is the first _id of " + arg(flagID) + " int"},
+		{[]string{"seed"}, flagResume, conflicts, flagDrop, "", "expected one of them (" + arg(flagDrop) + " would delete what " + arg(flagResume) + " keeps)"},
+		{[]string{"load"}, flagDrop, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so nothing would be dropped"},
+		{[]string{"load"}, flagBatch, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so there are no batches"},
+		{connCommands, flagDataDir, conflicts, flagURI, "", arg(flagDataDir) + " is the embedded server's, and with " + arg(flagURI) + " there is none"},
+		{[]string{"range"}, flagTo, needs, flagFrom, "", "the window starts at " + arg(flagFrom) + "; expected " + arg(flagFrom) + " TIME " + arg(flagTo) + " TIME"},
+	}...)
+	for _, f := range []string{flagURI, flagDataDir, flagTimeout, flagDB} {
+		rules = append(rules, flagRule{[]string{"audit"}, f, needs, flagCollection, "", "only a collection is read from a server; files and - are read directly"})
+	}
+	for _, f := range []string{flagField, flagTimeField} {
+		rules = append(rules, flagRule{[]string{"audit"}, f, conflicts, argStdin, "", "hex IDs on standard input have no fields"})
 	}
 	return rules
 }
@@ -105,14 +109,12 @@ func checkRules(c *ucli.Context, cmd string, rules []flagRule) error {
 			continue
 		}
 		switch r.kind {
-		case unused:
-			return usageErrorf("%s in %s: %s", showFlag(c, r.flag), cmd, r.why)
 		case conflicts:
 			if given(c, r.other) {
 				return usageErrorf("%s with %s: %s", showFlag(c, r.flag), showFlag(c, r.other), r.why)
 			}
 		case needs:
-			if !given(c, r.other) || (r.value != "" && c.String(r.other) != r.value) {
+			if !given(c, r.other) || (r.value != "" && strings.TrimSpace(c.String(r.other)) != r.value) {
 				want := arg(r.other)
 				if r.value != "" {
 					want += " " + r.value
@@ -137,11 +139,15 @@ func commandPath(c *ucli.Context) string {
 }
 
 // given reports whether a flag is set, on the command line or by its
-// environment variable, or for argStdin whether - is an argument. A needed
-// value may also be the flag's default (--id objectid).
+// environment variable (an empty variable, such as OIDKIT_URI=, sets
+// nothing), or for argStdin whether - is an argument. A needed value may also
+// be the flag's default (--id objectid).
 func given(c *ucli.Context, name string) bool {
 	if name == argStdin {
 		return slices.Contains(c.Args().Slice(), argStdin)
+	}
+	if _, fromEnv := flagEnv(c, name); fromEnv && c.String(name) == "" {
+		return false
 	}
 	return c.IsSet(name)
 }
