@@ -127,8 +127,8 @@ func envLine(env, flag, what string) string {
 // argument checks (a missing required flag, a bad flag of its built-in help
 // command), which are bad usage too.
 func classifyErrors(c *ucli.Command) {
-	c.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
-		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, c.Name, err)))
+	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
+		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, commandPath(ctx), err)))
 	}
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *ucli.Context) error {
