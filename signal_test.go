@@ -78,7 +78,7 @@ func TestSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = server.Wait()
-	if code := server.ProcessState.ExitCode(); code != 0 || !strings.HasSuffix(serverErr.String(), "oidkit server: stopped\n") {
+	if code := server.ProcessState.ExitCode(); code != 0 || !strings.HasSuffix(serverErr.String(), "oidkit: note: server stopped\n") {
 		t.Fatalf("interrupted server: exit %d\nstderr %q", code, serverErr.String())
 	}
 }

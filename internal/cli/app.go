@@ -44,33 +44,75 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 			envLine(envURI, flagURI, "of seed, load, verify db (empty: the embedded server)") +
 			envLine(envDataDir, flagDataDir, "of the embedded server (default .oidkit)") +
 			envLine(envTimeout, flagTimeout, "for reaching the server (default 10s)") +
-			envLine(envDB, flagDB, "of seed, fixtures, load, verify db (default oidkit)") +
+			envLine(envDB, flagDB, "of seed, fixtures, load, verify db, audit (default oidkit)") +
 			envLine(envListen, flagListen, "of server (default 127.0.0.1:27017)") +
 			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") +
 			envLine(envPart, flagPart, "of seed, fixtures, verify db (I/N, I from 0)") +
 			fmt.Sprintf("   %-18s with %s=N: %s I/N (a Kubernetes Indexed Job)\n", envJobIndex, envParts, arg(flagPart)) + "\n" +
 			"Exit status: 0 success, 1 a failure at run time (mismatch, server unreachable),\n" +
 			"2 bad usage or bad input.",
-		Reader:               stdin,
-		Writer:               stdout,
-		ErrWriter:            stderr,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// The library's --version is a package variable; oidkit has its own.
 		HideVersion:          true,
 		EnableBashCompletion: false,
+		Flags: []ucli.Flag{
+			&ucli.BoolFlag{Name: flagVersion, Usage: "print the version of oidkit and of the modules it is built with"},
+		},
+		Before: func(c *ucli.Context) error {
+			if c.Bool(flagVersion) && c.Args().Present() {
+				return usageErrorf("%s with %q: expected %[1]s alone", arg(flagVersion), c.Args().First())
+			}
+			return nil
+		},
+		Action: a.runRoot,
 		// The app never calls os.Exit itself: Run maps errors to exit codes.
 		ExitErrHandler: func(*ucli.Context, error) {},
-		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
-			return usageError(err)
-		},
 		CommandNotFound: func(c *ucli.Context, name string) {
-			a.notFound = true
-			fmt.Fprintf(stderr, "oidkit: unknown command %q; run 'oidkit help' for the list\n", name)
+			a.commandNotFound(c, name)
 		},
-		Commands: a.commands(),
+		Commands: append(a.commands(), a.versionCommand()),
+	}
+	a.app.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
+		return usageError(explainFlagError(a.app.Flags, "", err))
 	}
 	for _, c := range a.app.Commands {
 		classifyErrors(c)
 	}
 	return a
+}
+
+// runRoot is oidkit without a command: --version, or the list of commands.
+// An unknown command reaches it too, since the root has an action.
+func (a *App) runRoot(c *ucli.Context) error {
+	if c.Bool(flagVersion) {
+		return a.runVersion(c)
+	}
+	if c.Args().Present() {
+		a.commandNotFound(c, c.Args().First())
+		return nil
+	}
+	return ucli.ShowAppHelp(c)
+}
+
+// commandNotFound reports a command or subcommand name that does not exist,
+// with the nearest one; Run then exits 2.
+func (a *App) commandNotFound(c *ucli.Context, name string) {
+	a.notFound = true
+	cmds := a.app.Commands
+	if c.Command != nil && len(c.Command.Subcommands) > 0 {
+		cmds = c.Command.Subcommands
+	}
+	var names []string
+	for _, cmd := range cmds {
+		names = append(names, cmd.Names()...)
+	}
+	hint := didYouMean(name, names)
+	if hint == "" {
+		hint = "; run 'oidkit help' for the list"
+	}
+	a.say(msgError, "unknown command %q%s", name, hint)
 }
 
 // envLine is one line of the environment section of the root help.
@@ -85,11 +127,14 @@ func envLine(env, flag, what string) string {
 // argument checks (a missing required flag, a bad flag of its built-in help
 // command), which are bad usage too.
 func classifyErrors(c *ucli.Command) {
-	c.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
-		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagValue(c.Flags, err)))
+	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
+		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, commandPath(ctx), err)))
 	}
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *ucli.Context) error {
+			if err := checkFlagRules(ctx); err != nil {
+				return err
+			}
 			err := action(ctx)
 			var ce *codedError
 			if err == nil || errors.As(err, &ce) {
@@ -110,7 +155,7 @@ func (a *App) Run(args []string) int {
 
 // RunContext runs the app with os.Args-style arguments and returns the exit
 // code. Commands stop when ctx is done (main cancels it on SIGINT and
-// SIGTERM). Errors are printed to stderr prefixed with "oidkit: ".
+// SIGTERM). Errors are printed to stderr by say.
 func (a *App) RunContext(ctx context.Context, args []string) int {
 	a.notFound = false
 	err := a.app.RunContext(ctx, args)
@@ -120,7 +165,7 @@ func (a *App) RunContext(ctx context.Context, args []string) int {
 		}
 		return ExitOK
 	}
-	fmt.Fprintf(a.stderr, "oidkit: %v\n", err)
+	a.say(msgError, "%v", err)
 	return exitCode(err)
 }
 
@@ -164,6 +209,41 @@ var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\
 // badEnvValue matches the CLI library's message for a bad value in a flag's
 // environment variable.
 var badEnvValue = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as \w+ value from environment variable "(\w+)" for flag (\S+): `)
+
+// unknownFlag matches the flag package's message for a flag that is not
+// defined; it names the flag with one dash whatever was typed.
+var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+
+// missingValue matches the flag package's message for a flag given last
+// without its value.
+var missingValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+
+// explainFlagError is explainFlagValue, and names an unknown flag as typed
+// with the nearest defined one. command is the command's name, "" for the
+// root.
+func explainFlagError(flags []ucli.Flag, command string, err error) error {
+	if m := missingValue.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("%s: expected a value after it", arg(m[1]))
+	}
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return explainFlagValue(flags, err)
+	}
+	var names []string
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			names = append(names, arg(n))
+		}
+	}
+	hint := didYouMean(arg(m[1]), names)
+	if hint == "" {
+		hint = "; see oidkit --help"
+		if command != "" {
+			hint = "; see oidkit " + command + " --help"
+		}
+	}
+	return fmt.Errorf("unknown flag %s%s", arg(m[1]), hint)
+}
 
 // explainFlagValue rewrites a flag parse error into the contract's form: the
 // flag, the value and what was expected. Other errors pass through unchanged.

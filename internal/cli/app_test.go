@@ -17,7 +17,7 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 	}{
 		{[]string{"bogus"}, ExitUsage, `unknown command "bogus"`},
 		{[]string{"verify", "bogus"}, ExitUsage, `unknown command "bogus"`},
-		{[]string{"gen", "--bogus"}, ExitUsage, "flag provided but not defined: -bogus"},
+		{[]string{"gen", "--bogus"}, ExitUsage, "gen: unknown flag --bogus; see oidkit gen --help"},
 		{[]string{"gen", "-n", "x"}, ExitUsage, `gen: -n "x": expected a whole number`},
 		{[]string{"gen", "-n", "1.5"}, ExitUsage, `-n "1.5": expected a whole number`},
 		{[]string{"seed", "--id-start", "abc"}, ExitUsage, `seed: --id-start "abc": expected a whole number`},

@@ -26,7 +26,7 @@ func (a *App) genCommand() *ucli.Command {
 			"is --at or, without it, 2024-01-01T00:00:00Z: the output is identical on every run.",
 		Flags: []ucli.Flag{
 			countFlag(1, "number of IDs (0 to 16777216)"),
-			&ucli.StringFlag{Name: flagAt, Usage: "timestamp of every ID, RFC 3339 or Unix seconds (default: the clock; with --seed: 2024-01-01T00:00:00Z)"},
+			&ucli.StringFlag{Name: flagAt, Usage: "timestamp of every ID: " + timeForms + " (default: the clock; with --seed: 2024-01-01T00:00:00Z)"},
 			&ucli.StringFlag{Name: flagSeed, Aliases: []string{aliasSeed}, Usage: "unsigned integer seed for identical output on every run"},
 			&ucli.StringFlag{Name: flagFormat, Aliases: []string{aliasFormat}, Value: "hex", Usage: `output format: hex (24 characters) or ejson ({"$oid":"..."})`},
 		},

@@ -38,7 +38,7 @@ func (a *App) runInspect(c *ucli.Context) error {
 		id, err := parseIDArg(arg)
 		if err != nil {
 			bad = append(bad, err.Error())
-			fmt.Fprintf(a.stderr, "oidkit: inspect: %v\n", err)
+			a.say(msgError, "inspect: %v", err)
 			return
 		}
 		if asJSON {

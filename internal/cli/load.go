@@ -189,10 +189,10 @@ func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups [
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
 	for _, p := range listed {
-		fmt.Fprintf(a.stderr, "%v\n", p)
+		a.say(msgError, "%v", p)
 	}
 	if ve.Count > len(listed) {
-		fmt.Fprintf(a.stderr, "... and %d more\n", ve.Count-len(listed))
+		a.say(msgError, "... and %d more", ve.Count-len(listed))
 	}
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }

@@ -340,7 +340,7 @@ func TestLoadRefusesWhatTheServerRefuses(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := path + `:2400: FerretDB refuses field "a.b" = "a.b": key contains '.'` + "\n" +
+	want := "oidkit: " + path + `:2400: FerretDB refuses field "a.b" = "a.b": key contains '.'` + "\n" +
 		"oidkit: 1 of 2500 documents are invalid (listed above); nothing was loaded\n"
 	for _, dry := range []bool{false, true} {
 		args := []string{"load", "--uri", uri, path}
@@ -374,8 +374,8 @@ func TestLoadListsTheFirstProblems(t *testing.T) {
 	if code != ExitUsage || len(lines) != maxListed+2 {
 		t.Fatalf("exit %d, %d lines of stderr; want exit 2 and %d:\n%s", code, len(lines), maxListed+2, errOut)
 	}
-	last := fmt.Sprintf(`%s:%d: FerretDB refuses field "x" = -0.0: -0.0 (the target stores it as 0)`, path, maxListed)
-	if lines[maxListed-1] != last || lines[maxListed] != "... and 50 more" {
-		t.Errorf("lines %d and %d:\n%s\n%s\nwant\n%s\n... and 50 more", maxListed, maxListed+1, lines[maxListed-1], lines[maxListed], last)
+	last := fmt.Sprintf(`oidkit: %s:%d: FerretDB refuses field "x" = -0.0: -0.0 (the target stores it as 0)`, path, maxListed)
+	if lines[maxListed-1] != last || lines[maxListed] != "oidkit: ... and 50 more" {
+		t.Errorf("lines %d and %d:\n%s\n%s\nwant\n%s\noidkit: ... and 50 more", maxListed, maxListed+1, lines[maxListed-1], lines[maxListed], last)
 	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +29,7 @@ func planFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: flagID, Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
-		&ucli.StringFlag{Name: flagAt, Usage: "time base, RFC 3339 or Unix seconds (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
+		&ucli.StringFlag{Name: flagAt, Usage: "time base: " + timeForms + " (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
 		&ucli.StringFlag{Name: flagSpan, Value: "0s", Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d)"},
 	}
 }
@@ -67,31 +69,22 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	if n < 0 || n > seed.MaxCount {
 		return nil, usageErrorf("%s %d: expected a count from 0 to %d", arg(flagCount), n, seed.MaxCount)
 	}
+	// Which of these flags go together is checked by flagRules before the
+	// command runs.
 	kind, tmplPath, planArg := c.String(flagKind), c.String(flagTemplate), c.String(flagPlan)
-	switch {
-	case planArg != "" && (c.IsSet(flagKind) || c.IsSet(flagTemplate)):
-		return nil, usageErrorf("%s %q: a plan names its kinds and templates; drop %s/%s", arg(flagPlan), planArg, arg(flagKind), arg(flagTemplate))
-	case c.IsSet(flagKind) && c.IsSet(flagTemplate):
-		return nil, usageErrorf("%s %q and %s %q: expected one of them", arg(flagKind), kind, arg(flagTemplate), tmplPath)
-	}
-
 	if planArg != "" {
-		for _, f := range []string{flagID, flagIDStart} {
-			if c.IsSet(f) {
-				return nil, usageErrorf("%s %q: a plan sets _id strategies per collection; drop %s", arg(f), c.String(f), arg(f))
-			}
-		}
 		var pl *seed.Plan
-		if isBuiltinPlan(planArg) {
+		builtin := isBuiltinPlan(planArg)
+		if builtin {
 			pl, err = seed.BuiltinPlan(planArg, n)
 		} else {
-			if c.IsSet(flagCount) {
-				return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop %s", arg(flagCount), n, planArg, arg(flagCount))
-			}
 			pl, err = seed.LoadPlan(planArg)
 		}
 		if err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagPlan), planArg, err)
+			return nil, usageErrorf("%s %q: %v%s", arg(flagPlan), planArg, err, planHint(err))
+		}
+		if !builtin && c.IsSet(flagCount) {
+			return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop %s", arg(flagCount), n, planArg, arg(flagCount))
 		}
 		if !c.IsSet(flagDB) && pl.DB != "" {
 			p.DB = pl.DB
@@ -117,7 +110,7 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	} else {
 		id, err := seed.ParseIDStrategy(c.String(flagID))
 		if err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagID), c.String(flagID), err)
+			return nil, usageErrorf("%s %q: %v%s", arg(flagID), c.String(flagID), err, idStrategyHint(c.String(flagID)))
 		}
 		cs := seed.CollectionSpec{Count: n, ID: id, IDStart: c.Int64(flagIDStart)}
 		if tmplPath != "" {
@@ -171,11 +164,14 @@ func datasetFromFlags(c *ucli.Context) (*seed.Dataset, error) {
 // says which flag was wrong.
 func planFlagError(c *ucli.Context, err error) error {
 	if c.String(flagPlan) != "" {
-		return fmt.Errorf("%s %q: %w", arg(flagPlan), c.String(flagPlan), err)
+		return fmt.Errorf("%s %q: %w%s", arg(flagPlan), c.String(flagPlan), err, planHint(err))
 	}
 	var pe *seed.PlanError
 	if !errors.As(err, &pe) {
 		return err
+	}
+	if hint := planHint(err); hint != "" {
+		err = fmt.Errorf("%w%s", err, hint)
 	}
 	switch pe.Setting {
 	case seed.SettingIDStart:
@@ -208,6 +204,43 @@ func parseSeedFlag(c *ucli.Context) (uint64, error) {
 		return 0, usageErrorf("%s %q: %v", arg(flagSeed), c.String(flagSeed), pe.Err)
 	}
 	return v, err
+}
+
+// planHint is the did-you-mean of a plan error: the nearest kind for an
+// unknown kind, _id strategy for an unknown one, built-in plan for a plan
+// file that does not exist; "" when none is near.
+func planHint(err error) string {
+	var pe *seed.PlanError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	switch pe.Setting {
+	case seed.SettingKind:
+		if !slices.Contains(seed.Kinds(), pe.Value) {
+			return didYouMean(pe.Value, seed.Kinds())
+		}
+	case seed.SettingID:
+		return idStrategyHint(pe.Value)
+	case seed.SettingFile:
+		if errors.Is(err, fs.ErrNotExist) {
+			return didYouMean(pe.Value, seed.BuiltinPlans())
+		}
+	}
+	return ""
+}
+
+// idStrategyHint is the did-you-mean of an unknown _id strategy: the
+// nearest of objectid, int and uuid, or field:NAME for a misspelt field:.
+func idStrategyHint(v string) string {
+	t := strings.TrimSpace(v)
+	if _, name, ok := strings.Cut(t, ":"); ok {
+		return didYouMean(t, []string{seed.IDStrategy{Kind: seed.IDField, Field: name}.String()})
+	}
+	var names []string
+	for _, k := range []seed.IDKind{seed.IDObjectID, seed.IDInt, seed.IDUUID} {
+		names = append(names, seed.IDStrategy{Kind: k}.String())
+	}
+	return didYouMean(t, names)
 }
 
 func isBuiltinPlan(s string) bool {

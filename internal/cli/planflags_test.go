@@ -24,7 +24,10 @@ func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 			Name:  "x",
 			Flags: planFlags(),
 			Action: func(c *ucli.Context) error {
-				plan, perr = planFromFlags(c)
+				// As seed runs them: the flag rules first.
+				if perr = checkRules(c, "seed", flagRules()); perr == nil {
+					plan, perr = planFromFlags(c)
+				}
 				return nil
 			},
 		}},

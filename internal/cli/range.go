@@ -18,10 +18,11 @@ func (a *App) rangeCommand() *ucli.Command {
 smallest ID of a second. The window is half-open: --from is inclusive, --to exclusive,
 so consecutive windows (--from A --to B, then --from B --to C) neither overlap nor leave
 a gap. IDs store whole seconds: a fractional --from is rounded down and a fractional
---to up, so no ID created inside the window is left out. TIME is RFC 3339 or Unix
-seconds, within 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z.`,
+--to up, so no ID created inside the window is left out.
+TIME is ` + timeForms + `,
+within 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z.`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: flagFrom, Usage: "start of the window, inclusive (RFC 3339 or Unix seconds)"},
+			&ucli.StringFlag{Name: flagFrom, Usage: "start of the window, inclusive: " + timeForms},
 			&ucli.StringFlag{Name: flagTo, Usage: "end of the window, exclusive (default: no upper bound)"},
 			&ucli.BoolFlag{Name: flagFilter, Usage: "print only the Extended JSON filter"},
 		},
@@ -37,7 +38,7 @@ func (a *App) runRange(c *ucli.Context) error {
 		return usageErrorf("range: unexpected argument %q; expected %s TIME [%s TIME]", c.Args().First(), arg(flagFrom), arg(flagTo))
 	}
 	if !c.IsSet(flagFrom) {
-		return usageErrorf("range: %s is required: expected %[1]s TIME (RFC 3339 or Unix seconds)", arg(flagFrom))
+		return usageErrorf("range: %s is required: expected %[1]s TIME (%s)", arg(flagFrom), timeForms)
 	}
 	from, err := parseTime(flagFrom, c.String(flagFrom))
 	if err != nil {

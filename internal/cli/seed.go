@@ -54,10 +54,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if c.IsSet(flagWorkers) && (workers < 1 || workers > 64) {
 		return usageErrorf("%s %d: expected 1 to 64", arg(flagWorkers), workers)
 	}
-	resume, drop := c.Bool(flagResume), c.Bool(flagDrop)
-	if resume && drop {
-		return usageErrorf("%s with %s: expected one of them (%s would delete what %s keeps)", arg(flagResume), arg(flagDrop), arg(flagDrop), arg(flagResume))
-	}
+	resume, drop := c.Bool(flagResume), c.Bool(flagDrop) // not both: flagRules
 	part, err := partFromFlags(c)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,7 +69,11 @@ func TestSeedCommandErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		start := time.Now()
-		_, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--data-dir", dir, "-n", "10"}, tc.args...)...)
+		args := []string{"seed", "-n", "10"}
+		if !slices.Contains(tc.args, "--uri") { // --data-dir is the embedded server's
+			args = append(args, "--data-dir", dir)
+		}
+		_, errOut, code := runApp(t, t.Context(), "", append(args, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("seed %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
 		}

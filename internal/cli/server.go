@@ -54,11 +54,11 @@ func (a *App) runServer(c *ucli.Context) error {
 		return failuref("server: %v", err)
 	}
 	fmt.Fprintf(a.stdout, "%s\n", srv.URI())
-	fmt.Fprintf(a.stderr, "oidkit server: listening on %s, data in %s; stop with Ctrl-C or SIGTERM\n", srv.Addr(), dir)
+	a.say(msgNote, "server listening on %s, data in %s; it runs until Ctrl-C or SIGTERM", srv.Addr(), dir)
 	select {
 	case <-ctx.Done():
 		_ = srv.Close()
-		fmt.Fprintf(a.stderr, "oidkit server: stopped\n")
+		a.say(msgNote, "server stopped")
 		return nil
 	case <-srv.Done():
 		return failuref("server on %s stopped unexpectedly", srv.Addr())

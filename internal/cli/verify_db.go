@@ -43,7 +43,8 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	}
 }
 
-// generationFlags are the plan flags that make no sense with --fixture.
+// generationFlags are the plan flags that make no sense with --fixture, and
+// that need --seed without it (flagRules).
 var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagCount, flagID, flagIDStart, flagAt, flagSpan}
 
 func (a *App) runVerifyDB(c *ucli.Context) error {
@@ -63,20 +64,12 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		if !part.Whole() {
 			return usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
 		}
-		for _, f := range generationFlags {
-			if c.IsSet(f) {
-				return usageErrorf("%s with %s: the fixture files are the expected documents; drop %s", arg(f), arg(flagFixture), arg(f))
-			}
-		}
 		exps, err := expectFixtures(ctx, c, files)
 		if err != nil {
 			return err
 		}
 		set.Verify = exps
-	} else if generationFlagsSet(c) {
-		if !c.IsSet(flagSeed) {
-			return usageErrorf("verify db: expected %s S (the seed the data was written with) or %s FILE: without a seed the documents cannot be rebuilt", arg(flagSeed), arg(flagFixture))
-		}
+	} else if generationFlagsSet(c) { // with --seed: flagRules
 		ds, err := datasetFromFlags(c)
 		if err != nil {
 			return err

@@ -58,7 +58,7 @@ func TestVerifyIDsBadInput(t *testing.T) {
 		{[]string{"-n", "-5"}, "-n -5: expected a count from 0 to"},
 		{[]string{"--seed", "x"}, `--seed "x": expected an unsigned integer`},
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"--nope"}, "flag provided but not defined"},
+		{[]string{"--nope"}, "ids: unknown flag --nope; see oidkit verify ids --help"},
 	}
 	for _, c := range cases {
 		_, errOut, code := runApp(t, t.Context(), "", append([]string{"verify", "ids"}, c.args...)...)

@@ -163,7 +163,7 @@ func TestWebBadUsage(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:99999"}, ExitUsage, `port "99999": expected a number from 0 to 65535`},
 		{[]string{"--listen", "127.0.0.1:no-such-service"}, ExitUsage, `port "no-such-service"`},
 		{[]string{"--listen", "127.0.0.1:0", "extra"}, ExitUsage, `unexpected argument "extra"`},
-		{[]string{"--listen"}, ExitUsage, "flag needs an argument"},
+		{[]string{"--listen"}, ExitUsage, "web: --listen: expected a value after it"},
 		{[]string{"--listen", busy.Addr().String()}, ExitFailure, "address already in use"},
 	} {
 		out, errOut, code := runApp(t, t.Context(), "", append([]string{"web"}, tt.args...)...)
