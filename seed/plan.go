@@ -50,8 +50,8 @@ const (
 	SettingIDStart    Setting = "idStart" // the first _id of the int strategy
 	SettingRef        Setting = "ref"     // a reference to another collection
 	SettingSeed       Setting = "seed"
-	SettingAt         Setting = "at"   // the time base
-	SettingSpan       Setting = "span" // the time window before the time base
+	SettingAt         Setting = "at"      // the time base
+	SettingSpan       Setting = "span"    // the time window before the time base
 	SettingIndexes    Setting = "indexes" // a collection's index declarations
 )
 
