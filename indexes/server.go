@@ -98,21 +98,11 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 	if err := ValidateList(want); err != nil {
 		return err
 	}
-	have, err := List(ctx, coll)
+	todo, err := missing(ctx, coll, want)
 	if err != nil {
 		return err
 	}
 	db, name := coll.Database().Name(), coll.Name()
-	var todo []Index
-	for _, w := range want {
-		h, ok := find(have, w)
-		switch {
-		case !ok:
-			todo = append(todo, w)
-		case !Equal(w, h):
-			return &ConflictError{DB: db, Collection: name, Want: w, Have: h}
-		}
-	}
 	for _, w := range todo {
 		cmd := bson.D{{Key: "createIndexes", Value: name}, {Key: "indexes", Value: bson.A{w.Document()}}}
 		if err := coll.Database().RunCommand(ctx, cmd).Err(); err != nil {
@@ -129,7 +119,7 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 	// A server may accept an option and not keep it (FerretDB drops
 	// sparse): what was created is read back, and an index that is not what
 	// was asked for is dropped again (this call created it) and refused.
-	have, err = List(ctx, coll)
+	have, err := List(ctx, coll)
 	if err != nil {
 		return err
 	}
@@ -148,6 +138,37 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 		return &RefusedError{DB: db, Collection: name, Index: w, Err: why}
 	}
 	return nil
+}
+
+// Conflicts returns the first wanted index that Create would refuse as a
+// *ConflictError (the collection has its name or its key with another
+// definition), or nil; it creates nothing, so a writer can ask before it
+// writes. want is validated first.
+func Conflicts(ctx context.Context, coll *mongo.Collection, want []Index) error {
+	if err := ValidateList(want); err != nil {
+		return err
+	}
+	_, err := missing(ctx, coll, want)
+	return err
+}
+
+// missing is the wanted indexes coll does not have, or the first conflict.
+func missing(ctx context.Context, coll *mongo.Collection, want []Index) ([]Index, error) {
+	have, err := List(ctx, coll)
+	if err != nil {
+		return nil, err
+	}
+	var todo []Index
+	for _, w := range want {
+		h, ok := find(have, w)
+		switch {
+		case !ok:
+			todo = append(todo, w)
+		case !Equal(w, h):
+			return nil, &ConflictError{DB: coll.Database().Name(), Collection: coll.Name(), Want: w, Have: h}
+		}
+	}
+	return todo, nil
 }
 
 // find is the index of have named as w is, else the one with w's key and

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -139,11 +140,28 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return failuref("%v", err)
 		}
 	}
+	// The plan's indexes go beside the documents, in the sidecar load reads.
+	var sidecars []string
+	for i, col := range cols {
+		want := col.Spec().Indexes
+		if len(want) == 0 {
+			sidecars = append(sidecars, "")
+			continue
+		}
+		side := indexes.SidecarPath(filepath.Dir(paths[i]), col.Name())
+		if err := indexes.WriteSidecar(side, col.Name(), want); err != nil {
+			return failuref("%s: %v", side, err)
+		}
+		sidecars = append(sidecars, side)
+	}
 	elapsed := time.Since(start)
 	var total int64
 	for i, f := range files {
 		total += f.Count()
 		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(f.Count()), describeLayout(opts))
+		if sidecars[i] != "" {
+			fmt.Fprintf(a.stdout, "%s: %s\n", sidecars[i], indexNote(cols[i].Spec().Indexes))
+		}
 	}
 	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(ds))
 	return nil
