@@ -46,6 +46,9 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 			return err
 		}
 	}
+	if err := probeIndexes(ctx, db, ds, written); err != nil {
+		return err
+	}
 	if c.Bool(flagDrop) {
 		// Generating is a few percent of a seed's cost: checking every
 		// document first keeps the collection intact when one is refused.
