@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -396,6 +397,10 @@ func ParseJSON(data []byte) (Index, error) {
 
 // unmarshalOne reads one Extended JSON object, and nothing after it.
 func unmarshalOne(data []byte) (bson.D, error) {
+	if !utf8.Valid(data) {
+		// Extended JSON would write the bytes back as U+FFFD.
+		return nil, errors.New("not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {

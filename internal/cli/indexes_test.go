@@ -232,11 +232,11 @@ func TestLoadSidecarErrors(t *testing.T) {
 	}
 	side := filepath.Join(dir, "people.metadata.json")
 	for body, want := range map[string]string{
-		`{"indexes":[{"v":2,"key":{"k":0},"name":"k_0"}]}`:               `people.metadata.json: indexes[0]: invalid index "k_0": key.k 0: expected 1`,
-		`{"indexes":[{"v":2,"key":{"k":1},"name":"k_1","unique":"x"}]}`:  `indexes[0]: invalid index "k_1": unique "x": expected true or false`,
-		`{"options":{"capped":true},"indexes":[]}`:                       `options: {"capped":true}: collection options are not created by oidkit`,
-		`{"indexes":[{"key":{"k":1}},{"key":{"j":1},"name":"k_1"}]}`:     `name "k_1": indexes 0 and 1 have this name`,
-		`not json`:                                                       `people.metadata.json: invalid character`,
+		`{"indexes":[{"v":2,"key":{"k":0},"name":"k_0"}]}`:              `people.metadata.json: indexes[0]: invalid index "k_0": key.k 0: expected 1`,
+		`{"indexes":[{"v":2,"key":{"k":1},"name":"k_1","unique":"x"}]}`: `indexes[0]: invalid index "k_1": unique "x": expected true or false`,
+		`{"options":{"capped":true},"indexes":[]}`:                      `options: {"capped":true}: collection options are not created by oidkit`,
+		`{"indexes":[{"key":{"k":1}},{"key":{"j":1},"name":"k_1"}]}`:    `name "k_1": indexes 0 and 1 have this name`,
+		`not json`: `people.metadata.json: invalid character`,
 	} {
 		if err := os.WriteFile(side, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
