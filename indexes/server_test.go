@@ -185,3 +185,23 @@ func TestFerretDBIndexSupport(t *testing.T) {
 	}
 	_ = options.Index
 }
+
+// Processes writing the parts of one collection each create its indexes:
+// Create from several clients at once ends with the indexes, no error.
+func TestCreateAtOnce(t *testing.T) {
+	db, ctx := startDB(t)
+	coll := db.Collection("parts")
+	want := []Index{{Key: bson.D{{Key: "a", Value: int32(1)}}, Unique: true}, {Key: bson.D{{Key: "b", Value: int32(-1)}}}}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() { errs <- Create(ctx, coll, want) }()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if p, err := Check(ctx, coll, want); err != nil || len(p) != 0 {
+		t.Errorf("%v %v", p, err)
+	}
+}

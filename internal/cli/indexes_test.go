@@ -261,3 +261,41 @@ func TestLoadSidecarErrors(t *testing.T) {
 		t.Errorf("%d documents stored, the message says 2", n)
 	}
 }
+
+// load stops before writing when the collection has a sidecar's index
+// name with another definition, naming both; --dry-run checks the sidecar
+// and reports its indexes without creating them.
+func TestLoadIndexConflictAndDryRun(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "people.ndjson")
+	side := filepath.Join(dir, "people.metadata.json")
+	if err := os.WriteFile(data, []byte("{\"_id\":1,\"k\":\"a\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(side, []byte(`{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"},{"v":2,"key":{"k":1},"name":"k_1","unique":true}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runApp(t, ctx, "", "load", "--uri", uri, "--db", "d", "--dry-run", data)
+	if code != ExitOK || !strings.Contains(out, "d.people: index k_1 valid (from "+side+")") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if names, _ := client.Database("d").ListCollectionNames(ctx, bson.D{}); len(names) != 0 {
+		t.Errorf("dry run wrote %v", names)
+	}
+	coll := client.Database("d").Collection("people")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runApp(t, ctx, "", "load", "--uri", uri, "--db", "d", "--quiet", data)
+	if code != ExitFailure || !strings.Contains(errOut, `index "k_1" on d.people: the collection has {"key":{"k":1},"name":"k_1"}, wanted {"key":{"k":1},"name":"k_1","unique":true}`) || !strings.Contains(errOut, "nothing was written") {
+		t.Fatalf("conflict: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if n, _ := coll.CountDocuments(ctx, bson.D{}); n != 0 {
+		t.Errorf("%d documents written", n)
+	}
+	out, errOut, code = runApp(t, ctx, "", "load", "--uri", uri, "--db", "d", "--quiet", "--drop", data)
+	if code != ExitOK || !strings.Contains(serverIndexes(t, ctx, coll)["k_1"], "unique") {
+		t.Fatalf("--drop: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
