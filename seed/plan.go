@@ -425,7 +425,7 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 		case !slices.Contains(fields, f):
 			return bad(SettingID, id, "id %s: the documents have no field %q; expected one of %s", id, f, strings.Join(fields, ", "))
 		case !slices.Contains(unique, f) && cs.Template != nil:
-			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, e.g. \"user{index}@example.com\"", id, f)
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, between literal text, e.g. \"user{index}@example.com\"", id, f)
 		case !slices.Contains(unique, f):
 			return bad(SettingID, id, "id %s: field %q is not unique by construction; expected one of %s", id, f, strings.Join(unique, ", "))
 		case findRef(cs.Refs, f) >= 0:

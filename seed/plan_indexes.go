@@ -60,7 +60,7 @@ func checkIndexes(cs *CollectionSpec, fields, unique []string) error {
 		}
 		hint := "expected a key with _id or one of " + strings.Join(unique, ", ")
 		if cs.Template != nil {
-			hint = "expected a key with _id or a field whose template value holds {index}, e.g. \"user{index}@example.com\""
+			hint = "expected a key with _id or a field whose template value holds {index} between literal text, e.g. \"user{index}@example.com\""
 		}
 		return bad(j, ix.String(), fmt.Errorf("index %q: unique on %s, which is not unique by construction: a seeded unique field must never collide; %s", name, strings.Join(ix.Fields(), ", "), hint))
 	}

@@ -2,6 +2,7 @@ package seed
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,7 +81,7 @@ func TestPlanIndexes(t *testing.T) {
 		{`{"name": "users", "kind": "user", "count": 3, "indexes": [{"key": {"name": 1}, "expireAfterSeconds": 60}]}`, nil,
 			`index "name_1": a TTL index expires documents by a date, and "name" holds string; expected a date field`},
 		{`{"name": "items", "template": "t.json", "count": 2, "indexes": [{"key": {"label": 1}, "unique": true}]}`, tmpl,
-			`unique on label, which is not unique by construction: a seeded unique field must never collide; expected a key with _id or a field whose template value holds {index}`},
+			`unique on label, which is not unique by construction: a seeded unique field must never collide; expected a key with _id or a field whose template value holds {index} between literal text`},
 		{`{"name": "items", "template": "t.json", "count": 2, "indexes": [{"key": {"dims.h": 1}}]}`, tmpl,
 			`the documents have no field "dims.h" (template`},
 		{`{"name": "items", "template": "t.json", "count": 2, "indexes": [{"key": {"when": 1}, "expireAfterSeconds": 1}]}`, tmpl,
@@ -161,5 +162,48 @@ func TestManifestKeepsIndexes(t *testing.T) {
 	ds2, _ := p2.Build()
 	if d := m.Diff(NewManifest(ds2, ds2.Collection("users"), "run")); d != nil {
 		t.Errorf("Diff sees the indexes: %v", d)
+	}
+}
+
+// A template value is unique by construction only when the document
+// number can be read back from it. The oracle: every value of 20,000
+// documents generated, compared.
+func TestTemplateUniqueByConstruction(t *testing.T) {
+	cases := map[string]bool{
+		`REV-{index}`: true, `user{index}@example.com`: true, `{firstname}.{index}@example.org`: true, `{index}`: true,
+		`{index}-{word}`: true, `k{index}`: true, `{number:1,100}{index}`: false, `{index}{number:1,9}`: false,
+		`{number:1,9}1{index}`: false, `{word}`: false, `A{index}1{number:1,9}`: false,
+	}
+	for pattern, want := range cases {
+		tm, err := ParseTemplate("t.json", []byte(`{"v": "`+pattern+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tm.indexed["v"]; got != want {
+			t.Errorf("%s: unique by construction %v, want %v", pattern, got, want)
+		}
+		if !want && pattern != `{number:1,100}{index}` {
+			continue
+		}
+		p := &Plan{Seed: 5, Seeded: true, Collections: []CollectionSpec{{Name: "c", Template: tm, Count: 20000}}}
+		ds, err := p.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ds.Collection("c")
+		seen := map[string]int64{}
+		dups := 0
+		for i := range c.Len() {
+			v := fmt.Sprint(c.Doc(i)[1].Value)
+			if j, dup := seen[v]; dup && want {
+				t.Fatalf("%s: documents %d and %d both hold %q", pattern, j, i, v)
+			} else if dup {
+				dups++
+			}
+			seen[v] = i
+		}
+		if !want && dups == 0 {
+			t.Errorf("%s: no collision in %d documents; the refusal is not needed?", pattern, c.Len())
+		}
 	}
 }

@@ -135,12 +135,8 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return err
 		}
 	}
-	for _, f := range files {
-		if err := f.Commit(); err != nil {
-			return failuref("%v", err)
-		}
-	}
-	// The plan's indexes go beside the documents, in the sidecar load reads.
+	// The plan's indexes go beside the documents, in the sidecar load reads,
+	// before the documents are renamed into place (and removed if that fails).
 	var sidecars []string
 	for i, col := range cols {
 		want := col.Spec().Indexes
@@ -150,9 +146,16 @@ func (a *App) runFixtures(c *ucli.Context) error {
 		}
 		side := indexes.SidecarPath(filepath.Dir(paths[i]), col.Name())
 		if err := indexes.WriteSidecar(side, col.Name(), want); err != nil {
+			removeAll(sidecars)
 			return failuref("%s: %v", side, err)
 		}
 		sidecars = append(sidecars, side)
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			removeAll(sidecars)
+			return failuref("%v", err)
+		}
 	}
 	elapsed := time.Since(start)
 	var total int64
@@ -244,4 +247,13 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 		return failure(we.Err)
 	}
 	return failuref("writing %s: %v", we.Collection, we.Err)
+}
+
+// removeAll removes the files named (empty names are skipped).
+func removeAll(paths []string) {
+	for _, p := range paths {
+		if p != "" {
+			_ = os.Remove(p)
+		}
+	}
 }
