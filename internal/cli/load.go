@@ -288,7 +288,7 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 				written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
 			}
 		}
-		return failuref("%v; %s", err, written)
+		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
 	}
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError

@@ -48,7 +48,7 @@ func probeIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, wri
 		var re *indexes.RefusedError
 		if errors.As(err, &re) {
 			re.Collection = col.Name()
-			return failuref("%v; nothing was written", re)
+			return failuref("%s; nothing was written", seed.ServerMessage(re.Error()))
 		}
 		if err != nil {
 			return failure(fmt.Errorf("%s.%s: creating indexes: %w; nothing was written", ds.DB, col.Name(), err))
@@ -84,7 +84,8 @@ func indexError(db, coll string, err error, written string) error {
 	var re *indexes.RefusedError
 	switch {
 	case errors.As(err, &ce), errors.As(err, &re):
-		return failuref("%v; %s", err, written)
+		// The server's message without its source locations.
+		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
 	case errors.Is(err, indexes.ErrInvalid):
 		return usageErrorf("%s.%s: %v; %s", db, coll, err, written)
 	}
