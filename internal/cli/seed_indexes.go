@@ -35,6 +35,13 @@ func indexConflicts(ctx context.Context, db *mongo.Database, ds *seed.Dataset, w
 // documents are in (faster), and a server that refuses an index (FerretDB
 // refuses TTL and partial indexes) must say so before, not after.
 func probeIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection) error {
+	declared := false
+	for _, col := range written {
+		declared = declared || len(col.Spec().Indexes) > 0
+	}
+	if !declared {
+		return nil
+	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	probe := db.Collection(fmt.Sprintf("%s_probe_%d_%x", seed.ManifestCollection, os.Getpid(), b))
