@@ -450,7 +450,7 @@ func fromDoc(d bson.D, m mode) (Index, error) {
 			if !ok {
 				return Index{}, bad("key", valueText(e.Value), "expected a document of fields, such as {\"email\": 1}")
 			}
-			nk, err := normalKey(key)
+			nk, err := normalKey(key, m)
 			if err != nil {
 				return Index{}, bad(err.setting, err.value, "%s", err.msg)
 			}
@@ -517,8 +517,10 @@ func valueText(v any) string {
 
 type keyError struct{ setting, value, msg string }
 
-// normalKey turns numeric directions equal to 1 or -1 into int32.
-func normalKey(key bson.D) (bson.D, *keyError) {
+// normalKey turns numeric directions equal to 1 or -1 into int32; in
+// lenient mode (what a server lists: MongoDB takes any positive number as
+// ascending, any negative one as descending) every non-zero number.
+func normalKey(key bson.D, m mode) (bson.D, *keyError) {
 	if len(key) == 0 {
 		return nil, &keyError{"key", "{}", "expected at least one field, such as {\"email\": 1}"}
 	}
@@ -528,6 +530,11 @@ func normalKey(key bson.D) (bson.D, *keyError) {
 		switch v := e.Value.(type) {
 		case int32, int64, float64:
 			f := toFloat(v)
+			if m == lenient && f > 0 {
+				f = 1
+			} else if m == lenient && f < 0 {
+				f = -1
+			}
 			if f != 1 && f != -1 {
 				return nil, &keyError{"key." + e.Key, valueText(v), directionExpected}
 			}

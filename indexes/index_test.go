@@ -299,3 +299,18 @@ func FuzzParseSidecar(f *testing.F) {
 		}
 	})
 }
+
+// What a server lists is read as MongoDB reads a key: any positive number
+// ascending, any negative one descending; a plan file must write 1 or -1.
+func TestFromDocumentDirections(t *testing.T) {
+	ix, err := FromDocument(bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: 2.5}, {Key: "b", Value: int64(-7)}}}, {Key: "name", Value: "a_2.5_b_-7"}})
+	if err != nil || valueText(ix.Key) != `{"a":1,"b":-1}` || ix.Name != "a_2.5_b_-7" {
+		t.Errorf("%v %v", ix, err)
+	}
+	if _, err := FromDocument(bson.D{{Key: "key", Value: bson.D{{Key: "a", Value: 0}}}}); err == nil {
+		t.Error("direction 0 accepted")
+	}
+	if _, err := ParseJSON([]byte(`{"key": {"a": 2.5}}`)); err == nil {
+		t.Error("a plan file's direction 2.5 accepted")
+	}
+}
