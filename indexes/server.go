@@ -2,8 +2,10 @@ package indexes
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"os"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -138,6 +140,30 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 		return &RefusedError{DB: db, Collection: name, Index: w, Err: why}
 	}
 	return nil
+}
+
+// Probe tells whether the server would create want for collection coll
+// of db, without touching coll: it creates them on a scratch collection of
+// db (named oidkit_index_probe_PID_RANDOM) and drops it again. A refusal is
+// the *RefusedError Create gives, naming coll. A writer calls it before
+// writing anything, when it creates indexes only after its documents.
+func Probe(ctx context.Context, db *mongo.Database, coll string, want []Index) error {
+	if len(want) == 0 {
+		return nil
+	}
+	if err := ValidateList(want); err != nil {
+		return err
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	scratch := db.Collection(fmt.Sprintf("oidkit_index_probe_%d_%x", os.Getpid(), b))
+	defer func() { _ = scratch.Drop(context.WithoutCancel(ctx)) }()
+	err := Create(ctx, scratch, want)
+	var re *RefusedError
+	if errors.As(err, &re) {
+		re.Collection = coll
+	}
+	return err
 }
 
 // Conflicts returns the first wanted index that Create would refuse as a

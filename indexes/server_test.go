@@ -205,3 +205,21 @@ func TestCreateAtOnce(t *testing.T) {
 		t.Errorf("%v %v", p, err)
 	}
 }
+
+// Probe asks without touching the collection and leaves nothing behind.
+func TestProbe(t *testing.T) {
+	db, ctx := startDB(t)
+	ok := []Index{{Key: bson.D{{Key: "a", Value: int32(1)}}, Unique: true}}
+	if err := Probe(ctx, db, "target", ok); err != nil {
+		t.Fatal(err)
+	}
+	ttl := []Index{{Key: bson.D{{Key: "at", Value: int32(1)}}, ExpireAfterSeconds: i32(5)}}
+	err := Probe(ctx, db, "target", ttl)
+	var re *RefusedError
+	if !errors.As(err, &re) || re.Collection != "target" || !strings.Contains(err.Error(), `index "at_1" on indexes_test.target: the server refused`) {
+		t.Fatalf("%v", err)
+	}
+	if names, err := db.ListCollectionNames(ctx, bson.D{}); err != nil || len(names) != 0 {
+		t.Errorf("collections left: %v %v", names, err)
+	}
+}

@@ -299,3 +299,32 @@ func TestLoadIndexConflictAndDryRun(t *testing.T) {
 		t.Fatalf("--drop: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A sidecar index the server refuses (FerretDB: TTL) stops load before the
+// drop: the collection keeps its documents, exit 1 naming the index.
+func TestLoadRefusedIndexBeforeDrop(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "events.ndjson")
+	if err := os.WriteFile(data, []byte("{\"_id\":1,\"at\":{\"$date\":\"2024-01-01T00:00:00Z\"}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events.metadata.json"), []byte(`{"indexes":[{"v":2,"key":{"at":1},"name":"at_1","expireAfterSeconds":60}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	coll := client.Database("e").Collection("events")
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "kept"}}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runApp(t, ctx, "", "load", "--uri", uri, "--db", "e", "--quiet", "--drop", data)
+	if code != ExitFailure || !strings.Contains(errOut, `index "at_1" on e.events: the server refused`) || !strings.Contains(errOut, `"expireAfterSeconds" is not implemented`) ||
+		!strings.Contains(errOut, "nothing was written") || strings.Contains(errOut, ".go:") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if n, _ := coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: "kept"}}); n != 1 {
+		t.Error("the collection was dropped")
+	}
+	if names, _ := client.Database("e").ListCollectionNames(ctx, bson.D{}); len(names) != 1 {
+		t.Errorf("collections %v: the scratch collection is left", names)
+	}
+}

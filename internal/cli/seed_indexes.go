@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -30,38 +28,15 @@ func indexConflicts(ctx context.Context, db *mongo.Database, ds *seed.Dataset, w
 	return nil
 }
 
-// probeIndexes creates the plan's indexes on a scratch collection and drops
-// it, before anything is written: an empty collection is indexed after its
-// documents are in (faster), and a server that refuses an index (FerretDB
-// refuses TTL and partial indexes) must say so before, not after.
+// probeIndexes asks the server, before anything is written, whether it
+// would create the plan's indexes (indexes.Probe): an empty collection is
+// indexed after its documents are in (faster), and a server that refuses an
+// index (FerretDB refuses TTL and partial indexes) must say so before, not
+// after.
 func probeIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection) error {
-	declared := false
 	for _, col := range written {
-		declared = declared || len(col.Spec().Indexes) > 0
-	}
-	if !declared {
-		return nil
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	probe := db.Collection(fmt.Sprintf("%s_probe_%d_%x", seed.ManifestCollection, os.Getpid(), b))
-	defer func() { _ = probe.Drop(context.WithoutCancel(ctx)) }()
-	for _, col := range written {
-		want := col.Spec().Indexes
-		if len(want) == 0 {
-			continue
-		}
-		err := indexes.Create(ctx, probe, want)
-		var re *indexes.RefusedError
-		if errors.As(err, &re) {
-			re.Collection = col.Name()
-			return failuref("%s; nothing was written", seed.ServerMessage(re.Error()))
-		}
-		if err != nil {
-			return failure(fmt.Errorf("%s.%s: creating indexes: %w; nothing was written", ds.DB, col.Name(), err))
-		}
-		if err := probe.Drop(ctx); err != nil {
-			return failure(err)
+		if err := indexes.Probe(ctx, db, col.Name(), col.Spec().Indexes); err != nil {
+			return indexError(ds.DB, col.Name(), err, "nothing was written")
 		}
 	}
 	return nil
