@@ -109,8 +109,8 @@ func TestFixturesShopPlan(t *testing.T) {
 	dir := t.TempDir()
 	ok(t, append([]string{"fixtures", "--quiet", "--mode", "canonical", "--out", dir}, g.flags()...)...)
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(files) != 3 {
-		t.Fatalf("fixtures --plan shop wrote %d files, want 3 (users, products, orders): %v", len(files), files)
+	if sidecars, _ := filepath.Glob(filepath.Join(dir, "*.metadata.json")); len(files) != 6 || len(sidecars) != 3 {
+		t.Fatalf("fixtures --plan shop wrote %d files, want 6 (users, products, orders and their index sidecars): %v", len(files), files)
 	}
 	ok(t, append([]string{"load", "--uri", s.URI(), "--db", s.DB, "--quiet", "--timeout", "30s"}, files...)...)
 	for _, col := range g.dataset(t).Written() {

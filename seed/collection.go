@@ -87,6 +87,11 @@ func (p *Plan) Build() (*Dataset, error) {
 			}
 		}
 	}
+	for _, c := range ds.cols {
+		if err := c.checkIndexValues(); err != nil {
+			return nil, err
+		}
+	}
 	return ds, nil
 }
 

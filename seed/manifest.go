@@ -15,6 +15,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/indexes"
 )
 
 // ManifestCollection is the collection of a target database that holds the
@@ -95,6 +97,9 @@ type ManifestSpec struct {
 	IDStart      int64  `bson:"idStart"`
 	Refs         []Ref  `bson:"refs,omitempty"`
 	RefOnly      bool   `bson:"refOnly,omitempty"`
+	// Indexes are the collection's index declarations, as createIndexes
+	// takes them. They do not change the documents, so Diff ignores them.
+	Indexes []bson.D `bson:"indexes,omitempty"`
 }
 
 // NewManifest is the manifest of a run of ds that writes c, in state
@@ -120,6 +125,9 @@ func specOf(cs CollectionSpec) ManifestSpec {
 	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, Refs: cs.Refs, RefOnly: cs.RefOnly}
 	if cs.Template != nil {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
+	}
+	for _, ix := range cs.Indexes {
+		s.Indexes = append(s.Indexes, ix.Document())
 	}
 	return s
 }
@@ -163,6 +171,13 @@ func (m *Manifest) Plan() (*Plan, error) {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
 		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection}
+		for _, d := range s.Indexes {
+			ix, err := indexes.FromDocument(d)
+			if err != nil {
+				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
+			}
+			cs.Indexes = append(cs.Indexes, ix)
+		}
 		if s.Template != "" {
 			if cs.Template, err = ParseTemplate(s.TemplateName, []byte(s.Template)); err != nil {
 				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/oid"
 	"github.com/oidkit/oidkit/rules"
 )
@@ -47,8 +50,9 @@ const (
 	SettingIDStart    Setting = "idStart" // the first _id of the int strategy
 	SettingRef        Setting = "ref"     // a reference to another collection
 	SettingSeed       Setting = "seed"
-	SettingAt         Setting = "at"   // the time base
-	SettingSpan       Setting = "span" // the time window before the time base
+	SettingAt         Setting = "at"      // the time base
+	SettingSpan       Setting = "span"    // the time window before the time base
+	SettingIndexes    Setting = "indexes" // a collection's index declarations
 )
 
 // PlanError is a plan setting that cannot be used. It matches ErrPlan and
@@ -149,6 +153,9 @@ type CollectionSpec struct {
 	// RefOnly collections are not written; they exist so that references
 	// resolve to the IDs another run (with the same seed) writes.
 	RefOnly bool
+	// Indexes are created by seed and load, and checked by verify db. They
+	// do not change the documents.
+	Indexes []indexes.Index
 }
 
 // Ref makes Field of every document hold the _id of a document of collection
@@ -176,6 +183,8 @@ type collectionFile struct {
 	IDStart  int64  `json:"idStart"`
 	Refs     []Ref  `json:"refs"`
 	RefOnly  bool   `json:"refOnly"`
+	// Indexes are parsed one by one, so that an error names its position.
+	Indexes []json.RawMessage `json:"indexes"`
 }
 
 // LoadPlan reads a plan file; template paths in it are relative to the file.
@@ -193,7 +202,8 @@ func LoadPlan(path string) (*Plan, error) {
 // Validate or Build.
 //
 //	{"db": "shop", "collections": [
-//	  {"name": "users", "kind": "user", "count": 1000, "id": "field:email"},
+//	  {"name": "users", "kind": "user", "count": 1000, "id": "field:email",
+//	   "indexes": [{"key": {"username": 1}, "unique": true}]},
 //	  {"name": "reviews", "template": "review.json", "count": 5000,
 //	   "refs": [{"field": "userId", "to": "users"}]}]}
 func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
@@ -227,6 +237,15 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
 		}
 		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, Refs: cf.Refs, RefOnly: cf.RefOnly}
+		for j, raw := range cf.Indexes {
+			ix, err := indexes.ParseJSON(raw)
+			if err != nil {
+				e := bad(SettingIndexes, string(raw), err)
+				e.(*PlanError).where = fmt.Sprintf("%s: indexes[%d]", where, j)
+				return nil, e
+			}
+			cs.Indexes = append(cs.Indexes, ix)
+		}
 		id, err := ParseIDStrategy(cf.ID)
 		if err != nil {
 			return nil, bad(SettingID, cf.ID, fmt.Errorf("id: %w", err))
@@ -256,7 +275,8 @@ func BuiltinPlans() []string { return []string{"shop"} }
 
 // BuiltinPlan returns a built-in plan. "shop" has n users, n/10 products (at
 // least 1) and 3n orders whose userId and productIds point at them; n <= 0
-// means 1000.
+// means 1000. Its indexes: users email and username (unique), products code
+// (unique) and category, orders number (unique), userId and status.
 func BuiltinPlan(name string, n int64) (*Plan, error) {
 	if name != "shop" {
 		return nil, planErrorf("", SettingFile, name, "built-in plan %q: expected one of %s", name, strings.Join(BuiltinPlans(), ", "))
@@ -267,13 +287,16 @@ func BuiltinPlan(name string, n int64) (*Plan, error) {
 	if n > MaxCount/3 {
 		return nil, planErrorf("", SettingCount, strconv.FormatInt(n, 10), "plan shop with %d users: expected at most %d", n, MaxCount/3)
 	}
+	asc := func(field string, unique bool) indexes.Index {
+		return indexes.Index{Key: bson.D{{Key: field, Value: int32(1)}}, Unique: unique}
+	}
 	return &Plan{Collections: []CollectionSpec{
-		{Name: "users", Kind: KindUser, Count: n},
-		{Name: "products", Kind: KindProduct, Count: max(1, n/10)},
+		{Name: "users", Kind: KindUser, Count: n, Indexes: []indexes.Index{asc("email", true), asc("username", true)}},
+		{Name: "products", Kind: KindProduct, Count: max(1, n/10), Indexes: []indexes.Index{asc("code", true), asc("category", false)}},
 		{Name: "orders", Kind: KindOrder, Count: 3 * n, Refs: []Ref{
 			{Field: "userId", To: "users"},
 			{Field: "productIds", To: "products", Min: 1, Max: 5},
-		}},
+		}, Indexes: []indexes.Index{asc("number", true), asc("userId", false), asc("status", false)}},
 	}}, nil
 }
 
@@ -402,7 +425,7 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 		case !slices.Contains(fields, f):
 			return bad(SettingID, id, "id %s: the documents have no field %q; expected one of %s", id, f, strings.Join(fields, ", "))
 		case !slices.Contains(unique, f) && cs.Template != nil:
-			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, e.g. \"user{index}@example.com\"", id, f)
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, between literal text, e.g. \"user{index}@example.com\"", id, f)
 		case !slices.Contains(unique, f):
 			return bad(SettingID, id, "id %s: field %q is not unique by construction; expected one of %s", id, f, strings.Join(unique, ", "))
 		case findRef(cs.Refs, f) >= 0:
@@ -411,7 +434,7 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 	default:
 		return bad(SettingID, id, "unknown _id strategy")
 	}
-	return nil
+	return checkIndexes(cs, fields, unique)
 }
 
 // validateRefs checks the references of cs against the collections in names.

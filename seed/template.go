@@ -53,8 +53,9 @@ type Template struct {
 	name   string
 	root   *tnode
 	fields []string
-	// indexed holds the top-level fields whose value is a string containing
-	// {index}: unique by construction, so usable as field:NAME _id.
+	// indexed holds the top-level fields whose value is a string from which
+	// {index} can be read back (uniquePattern): unique by construction, so
+	// usable as field:NAME _id and in a unique index.
 	indexed map[string]bool
 	// unstable lists placeholders (with their paths) whose values do not
 	// follow from the seed alone; a seeded plan refuses them.
@@ -125,19 +126,83 @@ func ParseTemplate(name string, data []byte) (*Template, error) {
 			return nil, p.errf("$._id", "the _id is set by the collection's _id strategy; remove it from the template")
 		}
 		t.fields = append(t.fields, key)
-		if c := root.children[k]; c.kind == tPattern {
-			for _, part := range c.parts {
-				if part.index {
-					t.indexed[key] = true
-				}
-			}
+		if c := root.children[k]; c.kind == tPattern && uniquePattern(c.parts) {
+			t.indexed[key] = true
 		}
 	}
 	return t, nil
 }
 
+// uniquePattern reports whether a string pattern gives every document a
+// different value: the document number i can be read back from the value.
+// That holds when an {index} has only literal text on one side up to the
+// end of the value, and on the other side the end of the value or a literal
+// non-digit character: its digits are then the whole run of digits there.
+// "REV-{index}", "user{index}@example.com" and "{firstname}.{index}@x.org"
+// qualify; "{number:1,100}{index}" does not (1 then 11 and 11 then 1 both
+// give "111").
+func uniquePattern(parts []tpart) bool {
+	literal := func(ps []tpart) bool {
+		for _, p := range ps {
+			if p.index || p.ph != "" {
+				return false
+			}
+		}
+		return true
+	}
+	nonDigit := func(p tpart, last bool) bool {
+		if p.index || p.ph != "" || p.lit == "" {
+			return false
+		}
+		c := p.lit[0]
+		if last {
+			c = p.lit[len(p.lit)-1]
+		}
+		return c < '0' || c > '9'
+	}
+	for k, p := range parts {
+		if !p.index {
+			continue
+		}
+		before := k == 0 || nonDigit(parts[k-1], true)
+		after := k == len(parts)-1 || nonDigit(parts[k+1], false)
+		if (literal(parts[k+1:]) && before) || (literal(parts[:k]) && after) {
+			return true
+		}
+	}
+	return false
+}
+
 // Name is the file name the template was read from.
 func (t *Template) Name() string { return t.name }
+
+// hasPath reports whether the documents have the dotted path: object keys,
+// through arrays into the objects they hold.
+func (t *Template) hasPath(path string) bool {
+	nodes := []*tnode{t.root}
+	for _, part := range strings.Split(path, ".") {
+		var next []*tnode
+		for len(nodes) > 0 {
+			n := nodes[0]
+			nodes = nodes[1:]
+			switch n.kind {
+			case tObject:
+				for k, key := range n.keys {
+					if key == part {
+						next = append(next, n.children[k])
+					}
+				}
+			case tArray:
+				nodes = append(nodes, n.children...)
+			}
+		}
+		if len(next) == 0 {
+			return false
+		}
+		nodes = next
+	}
+	return true
+}
 
 // topFields lists the template's top-level fields in order.
 func (t *Template) topFields() []string { return append([]string(nil), t.fields...) }

@@ -27,7 +27,7 @@ type DBOptions struct {
 // DBProgress is a snapshot of a running VerifyDB.
 type DBProgress struct {
 	Collection string
-	Phase      string // "read", "server", "references", "details"
+	Phase      string // "read", "server", "references", "details", "indexes"
 	Done       int64
 	Total      int64 // 0 when unknown
 	Elapsed    time.Duration

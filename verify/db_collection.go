@@ -31,7 +31,10 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 		return err
 	}
 	v.order(st)
-	return v.objectIDs(ctx, st, rd.oidDocs)
+	if err := v.objectIDs(ctx, st, rd.oidDocs); err != nil {
+		return err
+	}
+	return v.indexes(ctx, st)
 }
 
 // missing fails the row of every expected document the read did not find.

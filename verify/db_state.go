@@ -70,6 +70,7 @@ type collRows struct {
 	count, missing, unexpected, dups, equal, idType *Row
 	createdAt, window, driver, order, server        *Row
 	refs                                            []*Row
+	indexes                                         *Row // nil when no index is expected
 }
 
 func (v *dbVerifier) rows(e *Expected) *collRows {
@@ -89,6 +90,9 @@ func (v *dbVerifier) rows(e *Expected) *collRows {
 	}
 	for _, ref := range e.refs {
 		r.refs = append(r.refs, v.rep.Row(p+"references "+ref.Field+" -> "+ref.To))
+	}
+	if len(e.Indexes) > 0 {
+		r.indexes = v.rep.Row(p + "indexes (key and options)")
 	}
 	return r
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/indexes"
 )
 
 // Expected is what one collection should hold: the documents a seeded plan
@@ -44,6 +46,10 @@ type Expected struct {
 	orderReason string
 
 	refs []refSpec
+
+	// Indexes are the indexes the collection must have (besides _id's),
+	// each with its key and options: a plan's, or a fixture sidecar's.
+	Indexes []indexes.Index
 
 	// outside, when set, finds the _ids of the collection's other parts
 	// (and their number): the stored documents that have one are not

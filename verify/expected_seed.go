@@ -92,6 +92,7 @@ func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p see
 	for _, r := range spec.Refs {
 		e.refs = append(e.refs, refSpec{Field: r.Field, To: r.To})
 	}
+	e.Indexes = spec.Indexes
 	return e, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -134,8 +135,25 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			return err
 		}
 	}
+	// The plan's indexes go beside the documents, in the sidecar load reads,
+	// before the documents are renamed into place (and removed if that fails).
+	var sidecars []string
+	for i, col := range cols {
+		want := col.Spec().Indexes
+		if len(want) == 0 {
+			sidecars = append(sidecars, "")
+			continue
+		}
+		side := indexes.SidecarPath(filepath.Dir(paths[i]), col.Name())
+		if err := indexes.WriteSidecar(side, col.Name(), want); err != nil {
+			removeAll(sidecars)
+			return failuref("%s: %v", side, err)
+		}
+		sidecars = append(sidecars, side)
+	}
 	for _, f := range files {
 		if err := f.Commit(); err != nil {
+			removeAll(sidecars)
 			return failuref("%v", err)
 		}
 	}
@@ -144,6 +162,9 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	for i, f := range files {
 		total += f.Count()
 		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(f.Count()), describeLayout(opts))
+		if sidecars[i] != "" {
+			fmt.Fprintf(a.stdout, "%s: %s\n", sidecars[i], indexNote(cols[i].Spec().Indexes))
+		}
 	}
 	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(ds))
 	return nil
@@ -226,4 +247,13 @@ func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed
 		return failure(we.Err)
 	}
 	return failuref("writing %s: %v", we.Collection, we.Err)
+}
+
+// removeAll removes the files named (empty names are skipped).
+func removeAll(paths []string) {
+	for _, p := range paths {
+		if p != "" {
+			_ = os.Remove(p)
+		}
+	}
 }

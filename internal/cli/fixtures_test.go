@@ -120,7 +120,7 @@ func TestFixturesOutFiles(t *testing.T) {
 		t.Fatalf("plan: exit %d\n%s%s", code, out, errOut)
 	}
 	names := listDir(t, plan)
-	if strings.Join(names, ",") != "orders.json,products.json,users.json" {
+	if strings.Join(names, ",") != "orders.json,orders.metadata.json,products.json,products.metadata.json,users.json,users.metadata.json" {
 		t.Fatalf("plan directory holds %v", names)
 	}
 	// An existing directory as --out gets <collection>.ndjson.

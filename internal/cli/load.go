@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -67,10 +70,29 @@ func (a *App) runLoad(c *ucli.Context) error {
 	// Group the files by collection, in the order they were given.
 	var groups []*loadGroup
 	byName := map[string]*loadGroup{}
+	groupOf := func(name string) *loadGroup {
+		g := byName[name]
+		if g == nil {
+			g = &loadGroup{name: name}
+			byName[name] = g
+			groups = append(groups, g)
+		}
+		return g
+	}
 	stdinUsed := false
 	for _, file := range args {
 		var src fixtures.Source
 		name := only
+		if file != "-" && indexes.IsSidecar(file) {
+			// An index sidecar named on the command line (a glob such as
+			// dump/*.json takes them in) is read for its collection.
+			if name == "" {
+				name = strings.TrimSuffix(filepath.Base(file), indexes.SidecarSuffix)
+			}
+			g := groupOf(name)
+			g.sidecars = appendNew(g.sidecars, file)
+			continue
+		}
 		if file == "-" {
 			if only == "" {
 				return usageErrorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
@@ -96,13 +118,22 @@ func (a *App) runLoad(c *ucli.Context) error {
 				}
 			}
 		}
-		g := byName[name]
-		if g == nil {
-			g = &loadGroup{name: name}
-			byName[name] = g
-			groups = append(groups, g)
-		}
+		g := groupOf(name)
 		g.sources = append(g.sources, src)
+		if file != "-" {
+			// The sidecar of the file's collection, next to it: the parts
+			// of a collection share one.
+			side := indexes.SidecarPath(filepath.Dir(file), fixtures.CollectionName(file))
+			if _, err := os.Stat(side); err == nil {
+				g.sidecars = appendNew(g.sidecars, side)
+			}
+		}
+	}
+	// Every sidecar is read and checked before anything is written.
+	for _, g := range groups {
+		if err := g.readSidecars(); err != nil {
+			return usageErrorf("load: %v; nothing was loaded", err)
+		}
 	}
 
 	if c.Bool(flagDrop) && stdinUsed {
@@ -122,7 +153,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	db := t.Client.Database(dbName)
 	targets := make([]fixtures.Target, len(groups))
 	for i, g := range groups {
-		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources}
+		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources, Indexes: g.indexes}
 	}
 	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed}
 	var bar *progressBar
@@ -141,15 +172,62 @@ func (a *App) runLoad(c *ucli.Context) error {
 		a.printLoadResult(res, dbName, mode, t.Display, time.Since(start))
 	}
 	if err != nil {
-		return a.loadError(err, dbName, t.Display)
+		return a.loadError(err, dbName, t.Display, res)
+	}
+	for _, g := range groups {
+		if len(g.indexes) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s (from %s)\n", dbName, g.name, indexNote(g.indexes), strings.Join(g.sidecars, ", "))
+		}
 	}
 	return nil
 }
 
 // loadGroup is the files that go into one collection.
 type loadGroup struct {
-	name    string
-	sources []fixtures.Source
+	name     string
+	sources  []fixtures.Source
+	sidecars []string        // index sidecar files
+	indexes  []indexes.Index // read from them
+}
+
+// readSidecars reads the group's sidecars; two that disagree are an error
+// too. The caller reports an error as bad input (exit 2).
+func (g *loadGroup) readSidecars() error {
+	for k, path := range g.sidecars {
+		list, err := indexes.ReadSidecar(path)
+		if err != nil {
+			return fmt.Errorf("index sidecar %w", err)
+		}
+		if k == 0 {
+			g.indexes = list
+			continue
+		}
+		if !sameIndexes(g.indexes, list) {
+			return fmt.Errorf("index sidecars %s and %s of collection %s declare different indexes; expected one sidecar per collection", g.sidecars[0], path, g.name)
+		}
+	}
+	return nil
+}
+
+func sameIndexes(a, b []indexes.Index) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !indexes.Equal(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
 
 // dryRunLoad validates the groups with the profile of t's server and
@@ -176,6 +254,9 @@ func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups [
 		}
 		total += n
 		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
+		if len(g.indexes) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", dbName, g.name, indexNote(g.indexes), strings.Join(g.sidecars, ", "))
+		}
 	}
 	if count > 0 {
 		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
@@ -197,7 +278,18 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }
 
-func (a *App) loadError(err error, db, display string) error {
+func (a *App) loadError(err error, db, display string, res *fixtures.Result) error {
+	var ce *indexes.ConflictError
+	var re *indexes.RefusedError
+	if errors.As(err, &ce) || errors.As(err, &re) {
+		written := "nothing was written"
+		if res != nil {
+			if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
+				written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
+			}
+		}
+		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
+	}
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError
 	var we *seed.WriteError

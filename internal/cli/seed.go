@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -125,6 +126,16 @@ func (a *App) runSeed(c *ucli.Context) error {
 				return failure(fmt.Errorf("drop %s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
 			}
 		}
+		want := col.Spec().Indexes
+		first, err := indexesFirst(ctx, coll, want)
+		if err != nil {
+			return failure(fmt.Errorf("%s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
+		}
+		if first {
+			if err := indexes.Create(ctx, coll, want); err != nil {
+				return indexError(ds.DB, col.Name(), err, "no document was inserted")
+			}
+		}
 		w := &collWrite{db: db, coll: coll, col: col, m: earlier[col.Name()]}
 		if w.m == nil {
 			w.m = seed.NewManifest(ds, col, run)
@@ -150,7 +161,18 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 		total.Inserted += res.Inserted
 		total.Skipped += res.Skipped
+		if len(want) > 0 {
+			// Also after a resumed or finished run: what a killed run did
+			// not index is indexed now.
+			if err := indexes.Create(ctx, coll, want); err != nil {
+				fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
+				return indexError(ds.DB, col.Name(), err, fmt.Sprintf("the %d documents are written (re-run with %s to retry the indexes)", res.Inserted+res.Skipped, arg(flagResume)))
+			}
+		}
 		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
+		if len(want) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), indexNote(want))
+		}
 	}
 	total.Elapsed = time.Since(start)
 	if len(written) > 1 {

@@ -41,6 +41,14 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 			}
 		}
 	}
+	if !c.Bool(flagDrop) {
+		if err := indexConflicts(ctx, db, ds, written); err != nil {
+			return err
+		}
+	}
+	if err := probeIndexes(ctx, db, ds, written); err != nil {
+		return err
+	}
 	if c.Bool(flagDrop) {
 		// Generating is a few percent of a seed's cost: checking every
 		// document first keeps the collection intact when one is refused.

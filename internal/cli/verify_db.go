@@ -7,11 +7,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -169,6 +171,18 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		case err != nil:
 			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 		}
+		// The index sidecar load would read is what the indexes must be.
+		g := &loadGroup{name: name}
+		for _, f := range byName[name] {
+			side := indexes.SidecarPath(filepath.Dir(f), fixtures.CollectionName(f))
+			if _, err := os.Stat(side); err == nil {
+				g.sidecars = appendNew(g.sidecars, side)
+			}
+		}
+		if err := g.readSidecars(); err != nil {
+			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
+		}
+		e.Indexes = g.indexes
 		out = append(out, e)
 	}
 	return out, nil
