@@ -97,9 +97,12 @@ type ManifestSpec struct {
 	IDStart      int64  `bson:"idStart"`
 	Refs         []Ref  `bson:"refs,omitempty"`
 	RefOnly      bool   `bson:"refOnly,omitempty"`
-	// Indexes are the collection's index declarations, as createIndexes
-	// takes them. They do not change the documents, so Diff ignores them.
-	Indexes []bson.D `bson:"indexes,omitempty"`
+	// Indexes are the collection's index declarations, each as the
+	// canonical Extended JSON of the document createIndexes takes: text,
+	// because a key ("address.city") or a partial filter ("$eq") is not a
+	// field name every server stores. They do not change the documents, so
+	// Diff ignores them.
+	Indexes []string `bson:"indexes,omitempty"`
 }
 
 // NewManifest is the manifest of a run of ds that writes c, in state
@@ -127,7 +130,11 @@ func specOf(cs CollectionSpec) ManifestSpec {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
 	}
 	for _, ix := range cs.Indexes {
-		s.Indexes = append(s.Indexes, ix.Document())
+		j, err := bson.MarshalExtJSON(ix.Document(), true, false)
+		if err != nil { // kept as text that Plan refuses, naming the index
+			j = []byte(fmt.Sprintf("%q: %v", ix.String(), err))
+		}
+		s.Indexes = append(s.Indexes, string(j))
 	}
 	return s
 }
@@ -171,8 +178,8 @@ func (m *Manifest) Plan() (*Plan, error) {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
 		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection}
-		for _, d := range s.Indexes {
-			ix, err := indexes.FromDocument(d)
+		for _, j := range s.Indexes {
+			ix, err := indexes.ParseJSON([]byte(j))
 			if err != nil {
 				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -214,5 +215,44 @@ func TestManifestParts(t *testing.T) {
 	run, err := seed.LatestRun(ctx, db)
 	if err != nil || len(run) != n || run[0].Part.I != 0 || run[2].Part.I != 2 {
 		t.Fatalf("LatestRun: %v %v", run, err)
+	}
+}
+
+// Index declarations whose keys are not storable field names (a dotted
+// path, a partial filter's operator) survive a manifest saved on the
+// embedded server and read back.
+func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("m")
+	ctx := context.Background()
+	var want []indexes.Index
+	for _, j := range []string{`{"key": {"address.city": 1}}`, `{"key": {"email": 1}, "unique": true, "partialFilterExpression": {"active": {"$eq": true}}}`} {
+		ix, err := indexes.ParseJSON([]byte(j))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, ix)
+	}
+	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 5, Indexes: want}}}
+	ds := buildPlan(t, p)
+	if err := seed.NewManifest(ds, ds.Collection("users"), "r").Save(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	m, err := seed.ReadManifest(ctx, db, "users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := m.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := q.Collections[0].Indexes
+	if len(got) != len(want) {
+		t.Fatalf("%d indexes back, want %d", len(got), len(want))
+	}
+	for k := range want {
+		if !indexes.Equal(got[k], want[k]) {
+			t.Errorf("index %d: %s, want %s", k, got[k], want[k])
+		}
 	}
 }
