@@ -7,6 +7,7 @@ require (
 	github.com/brianvoe/gofakeit/v7 v7.18.2
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/creack/pty v1.1.24
 	github.com/moby/moby/api v1.56.1
 	github.com/moby/moby/client v0.6.2
 	github.com/schollz/progressbar/v3 v3.19.1

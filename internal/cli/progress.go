@@ -44,8 +44,10 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
@@ -104,6 +106,7 @@ func (a *App) newProgressOf(c *ucli.Context, label string, total int64, unit str
 	if total < 0 {
 		total = unknownTotal
 	}
+	label = printable(label)
 	if isTerminal(a.stderr) {
 		return &progress{label: label, unit: unit, total: total, bar: newBar(a.stderr, label, unit, total, cmp.Or(a.redrawEvery, redrawEvery))}
 	}
@@ -126,6 +129,7 @@ func newBar(w io.Writer, label, unit string, total int64, throttle time.Duration
 		progressbar.OptionSetDescription(label),
 		progressbar.OptionSetWidth(barWidth),
 		progressbar.OptionShowCount(),
+		progressbar.OptionShowTotalBytes(total != unknownTotal), // not "4096/-"
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString(unit),
 		progressbar.OptionSetPredictTime(total != unknownTotal),
@@ -227,7 +231,9 @@ func (p *progress) Finish() {
 	}
 	p.ended = true
 	if p.bar != nil {
-		_ = p.bar.Finish() // with OptionClearOnFinish: clears, never draws 100%
+		if !p.bar.IsFinished() { // it finishes by itself at the total
+			_ = p.bar.Finish() // with OptionClearOnFinish: erases, never draws 100%
+		}
 		return
 	}
 	if p.printed {
@@ -260,6 +266,16 @@ func (p *progress) line(now time.Time, final bool) string {
 		s += ", ETA ?"
 	}
 	return s
+}
+
+// printable is label quoted if it holds a control character (a collection
+// name may): a carriage return or an escape code in it would redraw the
+// terminal or break the plain lines.
+func printable(label string) string {
+	if strings.IndexFunc(label, unicode.IsControl) >= 0 {
+		return strconv.Quote(label)
+	}
+	return label
 }
 
 // percent is done/total in whole percent, rounded down: 100 only when

@@ -146,3 +146,13 @@ func TestVerifyProgressPhases(t *testing.T) {
 		t.Fatalf("lines:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A label with control characters (a collection name may hold them) is
+// quoted: it cannot redraw the terminal or split a plain line.
+func TestProgressLabelPrintable(t *testing.T) {
+	for in, want := range map[string]string{"users": "users", "a.b$c": "a.b$c", "é": "é", "a\rb": `"a\rb"`, "x\x1b[2Jy": `"x\x1b[2Jy"`, "l\nm": `"l\nm"`} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
