@@ -87,7 +87,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 		return err
 	}
 	rep := au.Report()
-	if coll == "" && args[0] == "-" {
+	if coll == "" && len(args) == 1 && args[0] == "-" {
 		p.Set(rep.Total) // stdin reports every 65,536 IDs: the last ones too
 	}
 	p.Finish()

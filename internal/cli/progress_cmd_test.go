@@ -126,23 +126,30 @@ func TestProgressPlainLinesOfEveryCommand(t *testing.T) {
 	uri, _ := mongotest.Start(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "people.ndjson")
+	ids, _, code := runApp(t, t.Context(), "", "gen", "-n", "3000", "--seed", "4")
+	if code != ExitOK {
+		t.Fatal("gen failed")
+	}
 	cases := []struct {
 		name     string
+		stdin    string
 		args     []string
 		label    string
 		total    int64
 		minLines int
 	}{
-		{"seed", []string{"seed", "--uri", uri, "--seed", "1", "-n", "3000", "--batch", "250", "--collection", "people"}, "people", 3000, 10},
-		{"fixtures", []string{"fixtures", "--seed", "1", "-n", "3000", "--out", file}, "users", 3000, 2},
-		{"load", []string{"load", "--uri", uri, "--collection", "loaded", "--batch", "250", file}, "load", 3000, 10},
-		{"verify db", []string{"verify", "db", "--uri", uri, "--seed", "1", "-n", "3000", "--collection", "people"}, "verify people: read", 3000, 1},
-		{"audit", []string{"audit", "--uri", uri, "--collection", "people"}, "audit", 3000, 1},
-		{"verify ids", []string{"verify", "ids", "-n", "3000", "--seed", "2"}, "verify ids", 3000, 1},
+		{"seed", "", []string{"seed", "--uri", uri, "--seed", "1", "-n", "3000", "--batch", "250", "--collection", "people"}, "people", 3000, 10},
+		{"fixtures", "", []string{"fixtures", "--seed", "1", "-n", "3000", "--out", file}, "users", 3000, 2},
+		{"load", "", []string{"load", "--uri", uri, "--collection", "loaded", "--batch", "250", file}, "load", 3000, 10},
+		{"verify db", "", []string{"verify", "db", "--uri", uri, "--seed", "1", "-n", "3000", "--collection", "people"}, "verify people: read", 3000, 1},
+		{"audit", "", []string{"audit", "--uri", uri, "--collection", "people"}, "audit", 3000, 1},
+		{"verify ids", "", []string{"verify", "ids", "-n", "3000", "--seed", "2"}, "verify ids", 3000, 1},
+		{"audit files", "", []string{"audit", file}, "audit", 3000, 1},
+		{"audit stdin", ids, []string{"audit", "-"}, "audit", 3000, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, stderr, code := runOnPipe(t, everyReport, nil, c.args...)
+			out, stderr, code := runOnPipe(t, everyReport, strings.NewReader(c.stdin), c.args...)
 			if code != ExitOK {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 			}

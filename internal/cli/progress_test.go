@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -155,4 +156,25 @@ func TestProgressLabelPrintable(t *testing.T) {
 			t.Errorf("printable(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// BenchmarkProgressSet is the cost of one report: seed makes one per
+// batch (1,000 documents by default), verify ids one per chunk.
+func BenchmarkProgressSet(b *testing.B) {
+	b.Run("plain", func(b *testing.B) {
+		p := newPlain(io.Discard, "users", "docs", 1<<62, progressEvery, time.Now)
+		var n int64
+		for b.Loop() {
+			n++
+			p.Set(n)
+		}
+	})
+	b.Run("bar", func(b *testing.B) {
+		p := &progress{label: "users", unit: "docs", total: 1 << 62, bar: newBar(io.Discard, "users", "docs", 1<<62, redrawEvery)}
+		var n int64
+		for b.Loop() {
+			n++
+			p.Set(n)
+		}
+	})
 }

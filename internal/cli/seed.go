@@ -37,7 +37,7 @@ func (a *App) seedCommand() *ucli.Command {
 			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
 			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
 			"document is checked against the target's rules before it is sent (with --drop,\n" +
-			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every 5s.",
+			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progressEvery.String() + ".",
 		Flags:  flags,
 		Action: a.runSeed,
 	}
