@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -439,4 +441,80 @@ func TestProgressControlCharactersInName(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, out, stderr)
 	}
 	checkPlain(t, stderr, strconv.Quote(name), 300, 3)
+}
+
+// An interrupted run (Ctrl-C) ends its progress before the error: on a
+// terminal the bar is erased and the error starts on a clean line; on a
+// pipe the final line says how far the run got, short of the total.
+func TestProgressInterrupted(t *testing.T) {
+	uri, _ := mongotest.Start(t)
+	const n = 200000
+	for _, onTerminal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("terminal=%v", onTerminal), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			drawn := regexp.MustCompile(`: [1-9]\d*/200000 docs`) // a line with documents written
+			if onTerminal {
+				if r, w, err = pty.Open(); err == nil {
+					_, err = term.MakeRaw(int(w.Fd()))
+				}
+				drawn = regexp.MustCompile(`\([1-9]\d*/200000, `)
+			}
+			if err != nil {
+				t.Skipf("no pipe or pseudo-terminal: %v", err)
+			}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			var got bytes.Buffer
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				buf := make([]byte, 4096)
+				for {
+					k, err := r.Read(buf)
+					got.Write(buf[:k])
+					if drawn.Match(got.Bytes()) {
+						cancel() // once documents are in: mid-way
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+			var out bytes.Buffer
+			a := NewApp(nil, &out, w)
+			a.progressEvery, a.redrawEvery = time.Nanosecond, time.Nanosecond
+			code := a.RunContext(ctx, []string{"oidkit", "seed", "--uri", uri, "--seed", "9", "-n", strconv.Itoa(n), "--batch", "100", "--collection", fmt.Sprintf("cut%v", onTerminal)})
+			_ = w.Close()
+			<-done
+			_ = r.Close()
+			stderr := got.String()
+			if code != ExitFailure || !strings.Contains(stderr, "interrupted") {
+				t.Fatalf("exit %d\nstdout %s\nstderr %q", code, out.String(), stderr)
+			}
+			if onTerminal {
+				i := strings.LastIndex(stderr, "\x1b[2K\r")
+				if i < 0 || !strings.HasPrefix(stderr[i+len("\x1b[2K\r"):], "oidkit: ") {
+					t.Fatalf("the bar is not erased before the error: %q", stderr[max(0, len(stderr)-400):])
+				}
+				return
+			}
+			rest := beyondProgress(stderr)
+			if !strings.HasPrefix(rest, "oidkit: ") || strings.Count(rest, "\n") > 0 {
+				t.Fatalf("besides progress lines, stderr holds %q; want the error alone", rest)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			final := plainLine.FindStringSubmatch(lines[len(lines)-2])
+			if final == nil || final[8] == "" || final[5] == "100" {
+				t.Fatalf("the line before the error, %q, is not a final line short of the total", lines[len(lines)-2])
+			}
+			k, _ := strconv.Atoi(final[2])
+			m := regexp.MustCompile(`inserted (\d+) of 200000`).FindStringSubmatch(rest)
+			if m == nil {
+				t.Fatalf("the error %q does not say how many went in", rest)
+			}
+			if held, _ := strconv.Atoi(m[1]); k > held || k == 0 {
+				t.Errorf("final line %q; the error says %q", lines[len(lines)-2], rest)
+			}
+		})
+	}
 }
