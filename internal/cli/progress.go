@@ -10,6 +10,8 @@ package cli
 //	p.Set(done)                         // or p.Add(n), as often as it likes
 //	p.Finish()                          // once, whatever happened
 //
+// (and p.SetTotal(n) if the total changes: an estimate, a size learnt late).
+//
 // newProgress is called when writing (or reading) starts, after
 // validation, plan checks and connecting: the clock starts there, so the
 // rate and the time left count only the work. total is the number of
@@ -23,9 +25,9 @@ package cli
 //
 //   - A terminal gets an in-place bar drawn by
 //     github.com/schollz/progressbar/v3: label, percent, bar, count/total,
-//     rate and [elapsed:ETA], redrawn at most every redrawEvery (so a
-//     million documents cost a few hundred redraws), and cleared by Finish
-//     so that the command's output starts on a clean line.
+//     rate and [elapsed:ETA], redrawn at most every redrawEvery whatever
+//     the count, and erased by Finish (also after a failure) so that the
+//     command's output or error starts on a clean line.
 //   - Anything else (a CI log, a pipe, a file) gets plain lines, no
 //     carriage return and no escape code, one every progressEvery:
 //
@@ -37,6 +39,8 @@ package cli
 //     short runs (the tests', the documentation's) keep their exact
 //     output. Lines are printed when the command reports progress, not by
 //     a timer: a stalled run prints nothing new.
+//
+// docs/seed.md (Progress) describes both looks to users.
 
 import (
 	"cmp"
