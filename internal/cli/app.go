@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -30,6 +31,10 @@ type App struct {
 	// CLI library prints help and returns no error, but the contract says
 	// exit 2.
 	notFound bool
+
+	// progressEvery and redrawEvery, when not zero, replace the periods of
+	// progress.go: tests shorten them to see every line and redraw.
+	progressEvery, redrawEvery time.Duration
 }
 
 // NewApp builds the application. Nothing is written to package variables of

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -61,24 +60,19 @@ func (a *App) runAudit(c *ucli.Context) error {
 	}
 	fields := audit.Fields{ID: field, Time: timeField}
 	au := audit.New(audit.Options{})
-	var line statusLine
-	progress := func(n int64, total int64, done bool) {}
-	if a.showProgress(c) {
-		progress = func(n, total int64, done bool) {
-			line.update(a.stderr, done, func() string {
-				if total > 0 {
-					return fmt.Sprintf("audit: %d of about %d values", n, total)
-				}
-				return fmt.Sprintf("audit: %d values", n)
-			})
-		}
+	// Each source starts the progress when its reading starts (a collection
+	// once connected and counted).
+	var p *progress
+	begin := func(total int64) *progress {
+		p = a.newProgressOf(c, "audit", total, "values")
+		return p
 	}
 	var err error
 	switch {
 	case coll != "":
-		err = a.auditCollection(ctx, c, au, coll, fields, progress)
+		err = a.auditCollection(ctx, c, au, coll, fields, begin)
 	case len(args) == 1 && args[0] == "-":
-		err = au.ReadHex(a.stdin, func(n int64) { progress(n, 0, false) })
+		err = au.ReadHex(a.stdin, begin(unknownTotal).Set)
 		var le *audit.LineError
 		if errors.As(err, &le) {
 			err = usageErrorf("audit: stdin %v", le)
@@ -86,13 +80,17 @@ func (a *App) runAudit(c *ucli.Context) error {
 			err = failuref("audit: reading stdin: %w", err)
 		}
 	default:
-		err = a.auditFiles(au, args, fields, progress)
+		err = a.auditFiles(au, args, fields, begin(unknownTotal))
 	}
-	line.finish(a.stderr)
 	if err != nil {
+		p.Finish()
 		return err
 	}
 	rep := au.Report()
+	if coll == "" && len(args) == 1 && args[0] == "-" {
+		p.Set(rep.Total) // stdin reports every 65,536 IDs: the last ones too
+	}
+	p.Finish()
 	if path := c.String(flagHTML); path != "" {
 		if err := writeHTMLReport(path, rep); err != nil {
 			return err
@@ -135,7 +133,7 @@ func validPath(p string) bool {
 	return true
 }
 
-func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Auditor, coll string, fields audit.Fields, progress func(n, total int64, done bool)) error {
+func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Auditor, coll string, fields audit.Fields, begin func(total int64) *progress) error {
 	dbName := c.String(flagDB)
 	if err := rules.CheckDatabaseName(dbName); err != nil {
 		return usageErrorf("%s: %v", arg(flagDB), err)
@@ -150,15 +148,20 @@ func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Au
 	defer t.Close()
 	mc := t.Client.Database(dbName).Collection(coll)
 	total, _ := mc.EstimatedDocumentCount(ctx)
-	n, err := au.ScanCollection(ctx, mc, fields, func(n int64) { progress(n, total, false) })
+	if total <= 0 {
+		total = unknownTotal // an estimate of 0 is no estimate
+	}
+	p := begin(total)
+	n, err := au.ScanCollection(ctx, mc, fields, p.Set)
 	if err != nil {
 		return failuref("audit on %s: %w", t.Display, err)
 	}
-	progress(n, total, true)
+	p.SetTotal(n) // the estimate is now the count
+	p.Set(n)
 	return nil
 }
 
-func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields, progress func(n, total int64, done bool)) error {
+func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields, p *progress) error {
 	var n int64
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -168,7 +171,7 @@ func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields,
 		err = auditFile(au, fixtures.NewReader(f, name), fields, func() {
 			n++
 			if n&0xFFF == 0 {
-				progress(n, 0, false)
+				p.Set(n)
 			}
 		})
 		f.Close()
@@ -176,7 +179,7 @@ func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields,
 			return err
 		}
 	}
-	progress(n, 0, true)
+	p.Set(n)
 	return nil
 }
 

@@ -23,7 +23,7 @@ func (a *App) fixturesCommand() *ucli.Command {
 		&ucli.BoolFlag{Name: flagArray, Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"},
 		&ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: "output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"},
 		partFlag("write only one part of the dataset; in a directory, each collection goes to <collection>.part-0003-of-0016.ndjson"),
-		quietFlag("no progress bar"),
+		quietFlag("no progress on stderr"),
 	)
 	return &ucli.Command{
 		Name:      "fixtures",
@@ -74,14 +74,13 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 
 	ctx := c.Context
-	showProgress := a.showProgress(c)
 
 	if out == "" {
 		if len(cols) != 1 {
 			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
 		}
 		w := fixtures.NewWriter(a.stdout, opts)
-		if err := a.writeCollection(ctx, w, cols[0], part, showProgress, false); err != nil {
+		if err := a.writeCollection(ctx, c, w, cols[0], part, !isTerminal(a.stdout), false); err != nil {
 			return stdoutStopped(w, opts, err)
 		}
 		if err := w.Close(); err != nil {
@@ -131,7 +130,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	}
 	start := time.Now()
 	for i, col := range cols {
-		if err := a.writeCollection(ctx, files[i].Writer, col, part, showProgress, true); err != nil {
+		if err := a.writeCollection(ctx, c, files[i].Writer, col, part, true, true); err != nil {
 			return err
 		}
 	}
@@ -210,15 +209,17 @@ func stdoutStopped(w *fixtures.Writer, opts fixtures.Options, err error) error {
 }
 
 // writeCollection streams the documents of part p of col into w, in order,
-// drawing a progress bar on stderr when progress is set.
-func (a *App) writeCollection(ctx context.Context, w *fixtures.Writer, col *seed.Collection, p seed.Part, progress, toFile bool) error {
+// showing progress on stderr when progress is set (not when the documents
+// go to the terminal that would show it).
+func (a *App) writeCollection(ctx context.Context, c *ucli.Context, w *fixtures.Writer, col *seed.Collection, p seed.Part, progress, toFile bool) error {
 	var report func(written, total int64)
 	if progress {
-		bar := &progressBar{w: a.stderr, label: col.Name()}
-		defer bar.finish()
-		start := time.Now()
+		r := p.Range(col.Len())
+		bar := a.newProgress(c, col.Name(), r.Len())
+		defer bar.Finish()
 		report = func(written, total int64) {
-			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
+			bar.SetTotal(total)
+			bar.Set(written)
 		}
 	}
 	// A file no server could load is refused here rather than by load.

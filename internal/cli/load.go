@@ -28,7 +28,7 @@ func (a *App) loadCommand() *ucli.Command {
 		&ucli.IntFlag{Name: flagBatch, Value: 1000, Usage: "documents per write"},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
-		quietFlag("no progress bar"),
+		quietFlag("no progress on stderr"),
 	)
 	return &ucli.Command{
 		Name:      "load",
@@ -156,18 +156,20 @@ func (a *App) runLoad(c *ucli.Context) error {
 		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources, Indexes: g.indexes}
 	}
 	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed}
-	var bar *progressBar
+	var bar *progress
+	started := false
 	start := time.Now()
-	if a.showProgress(c) {
-		bar = &progressBar{w: a.stderr, label: "load"}
-		opts.Progress = func(written, total int64) {
-			bar.update(seed.Progress{Total: total, Inserted: written, Elapsed: time.Since(start)})
+	opts.Progress = func(written, total int64) {
+		if !started {
+			started = true
+			// The first call comes when writing starts, after every file
+			// was validated: the rate is the writing's.
+			bar = a.newProgress(c, "load", total)
 		}
+		bar.Set(written)
 	}
 	res, err := fixtures.LoadAll(ctx, targets, opts)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Finish()
 	if res != nil {
 		a.printLoadResult(res, dbName, mode, t.Display, time.Since(start))
 	}

@@ -1,96 +1,320 @@
 package cli
 
+// Progress of the long commands (seed, load, fixtures, verify db, verify
+// ids, audit, and any command added later), one look for all of them, on
+// stderr only: standard output stays the command's result.
+//
+// A command uses three calls and nothing else:
+//
+//	p := a.newProgress(c, label, total) // when the work itself starts
+//	p.Set(done)                         // or p.Add(n), as often as it likes
+//	p.Finish()                          // once, whatever happened
+//
+// (and p.SetTotal(n) if the total changes: an estimate, a size learnt late).
+//
+// newProgress is called when writing (or reading) starts, after
+// validation, plan checks and connecting: the clock starts there, so the
+// rate and the time left count only the work. total is the number of
+// documents to do; unknownTotal when it is not known (a count and a rate
+// are shown, no percent or ETA); 0 shows nothing. A *progress is nil with
+// --quiet and every method does nothing on nil, so call sites never test
+// for it. newProgressOf names another unit than documents ("values",
+// "IDs"). The methods are safe for concurrent use.
+//
+// Two looks, chosen once by whether stderr is a terminal:
+//
+//   - A terminal gets an in-place bar drawn by
+//     github.com/schollz/progressbar/v3: label, percent, bar, count/total,
+//     rate and [elapsed:ETA], redrawn at most every redrawEvery whatever
+//     the count, and erased by Finish (also after a failure) so that the
+//     command's output or error starts on a clean line.
+//   - Anything else (a CI log, a pipe, a file) gets plain lines, no
+//     carriage return and no escape code, one every progressEvery:
+//
+//     users: 50000/100000 docs (50%), 12,345 docs/s, ETA 4s
+//
+//     and, if any was printed, one final line with the count reached and
+//     the time taken. A command that finishes within the first period
+//     prints nothing there: its summary on stdout says the same, and
+//     short runs (the tests', the documentation's) keep their exact
+//     output. Lines are printed when the command reports progress, not by
+//     a timer: a stalled run prints nothing new.
+//
+// docs/seed.md (Progress) describes both looks to users.
+
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
+	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
-
-	"github.com/oidkit/oidkit/seed"
+	"golang.org/x/term"
 )
 
-// redrawEvery keeps a status line from costing more than the work it shows.
-const redrawEvery = 100 * time.Millisecond
+const (
+	// redrawEvery keeps the terminal bar from costing more than the work it
+	// shows.
+	redrawEvery = 100 * time.Millisecond
+	// progressEvery is the period of the plain lines: often enough that a
+	// CI log shows a long run is alive, rarely enough that it stays short.
+	progressEvery = 5 * time.Second
+	// unknownTotal is the total of work whose size is not known in advance.
+	unknownTotal = -1
+	// barWidth is the bar's width in cells, before the terminal narrows it.
+	barWidth = 30
+)
 
-// isTerminal reports whether w is a character device (a terminal), without
-// any dependency: progress is only drawn there.
+// isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress is the progress of one piece of work; see the top of the file.
+type progress struct {
+	mu    sync.Mutex
+	label string
+	unit  string
+	total int64 // unknownTotal when not known
+	done  int64
+	ended bool
+
+	bar *progressbar.ProgressBar // on a terminal; nil for plain lines
+
+	// Plain lines.
+	w       io.Writer
+	now     func() time.Time
+	start   time.Time
+	every   time.Duration
+	last    time.Time // of the last line, or start
+	printed bool
+}
+
+// newProgress is the progress of work on total documents, starting now.
+func (a *App) newProgress(c *ucli.Context, label string, total int64) *progress {
+	return a.newProgressOf(c, label, total, "docs")
+}
+
+// newProgressOf is newProgress counting unit instead of documents.
+func (a *App) newProgressOf(c *ucli.Context, label string, total int64, unit string) *progress {
+	if c.Bool(flagQuiet) || total == 0 {
+		return nil
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if total < 0 {
+		total = unknownTotal
+	}
+	label = printable(label)
+	if isTerminal(a.stderr) {
+		return &progress{label: label, unit: unit, total: total, bar: newBar(a.stderr, label, unit, total, cmp.Or(a.redrawEvery, redrawEvery))}
+	}
+	return newPlain(a.stderr, label, unit, total, cmp.Or(a.progressEvery, progressEvery), time.Now)
 }
 
-// showProgress reports whether a command draws progress: on a terminal,
-// unless --quiet.
-func (a *App) showProgress(c *ucli.Context) bool {
-	return !c.Bool(flagQuiet) && isTerminal(a.stderr)
+// newPlain is the progress in plain lines on w, one every period, timed
+// by now.
+func newPlain(w io.Writer, label, unit string, total int64, every time.Duration, now func() time.Time) *progress {
+	p := &progress{label: label, unit: unit, total: total, w: w, now: now, every: every}
+	p.start = now()
+	p.last = p.start
+	return p
 }
 
-// statusLine is the one progress drawer: a line on a terminal, redrawn in
-// place at most ten times a second, and cleared by finish so that the
-// command's output starts on a clean line.
-type statusLine struct {
-	last  time.Time
-	drawn bool
+// newBar is the terminal bar; drawing it at once starts its clock.
+func newBar(w io.Writer, label, unit string, total int64, throttle time.Duration) *progressbar.ProgressBar {
+	return progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionSetWidth(barWidth),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowTotalBytes(total != unknownTotal), // not "4096/-"
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionSetPredictTime(total != unknownTotal),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionThrottle(throttle),
+		progressbar.OptionUseANSICodes(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetRenderBlankState(true),
+	)
 }
 
-// update draws the line text returns, unless the last drawing is too recent
-// and the work is not done: the final state is always shown. text is only
-// called when the line is drawn.
-func (s *statusLine) update(w io.Writer, done bool, text func() string) {
-	if !done && time.Since(s.last) < redrawEvery {
+// since times the progress from t instead of from its creation, for work
+// reported only after it started. Only the plain lines can be backdated:
+// the bar's clock is its library's.
+func (p *progress) since(t time.Time) {
+	if p == nil {
 		return
 	}
-	s.last = time.Now()
-	fmt.Fprintf(w, "\r%s\x1b[K", text())
-	s.drawn = true
-}
-
-// finish clears the line if anything was drawn.
-func (s *statusLine) finish(w io.Writer) {
-	if s.drawn {
-		fmt.Fprint(w, "\r\x1b[K")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar == nil && t.Before(p.start) {
+		p.start, p.last = t, t
 	}
 }
 
-// progressBar shows documents written out of a total, with the rate and
-// the time left: seed, load and fixtures draw it.
-type progressBar struct {
-	w     io.Writer
-	label string
-	line  statusLine
-}
-
-func (b *progressBar) update(p seed.Progress) {
-	b.line.update(b.w, p.Inserted+p.Skipped >= p.Total, func() string { return barText(b.label, p) })
-}
-
-func (b *progressBar) finish() {
-	b.line.finish(b.w)
-}
-
-// barText is "users [=====     ] 50% 500/1000 250 docs/s ETA 2s".
-func barText(label string, p seed.Progress) string {
-	done := p.Inserted + p.Skipped
-	frac := 0.0
-	if p.Total > 0 {
-		frac = float64(done) / float64(p.Total)
+// Set records that done units are done.
+func (p *progress) Set(done int64) {
+	if p == nil {
+		return
 	}
-	const width = 30
-	fill := int(frac * width)
-	rate, eta := 0.0, "?"
-	if s := p.Elapsed.Seconds(); s > 0 {
-		rate = float64(done) / s
-		if rate > 0 {
-			eta = (time.Duration(float64(p.Total-done)/rate) * time.Second).Round(time.Second).String()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.set(done)
+}
+
+// Add records n more units done.
+func (p *progress) Add(n int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.set(p.done + n)
+}
+
+// SetTotal changes the total: an estimate that turned out wrong, or a size
+// learnt late.
+func (p *progress) SetTotal(total int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended || total == p.total || total == 0 {
+		return
+	}
+	if total < 0 {
+		total = unknownTotal
+	}
+	p.total = total
+	if p.bar != nil {
+		p.bar.ChangeMax64(total)
+	}
+}
+
+func (p *progress) set(done int64) {
+	if p.ended || done < 0 {
+		return
+	}
+	if p.total != unknownTotal && done > p.total {
+		// An estimate that was low: the count shown stays true.
+		p.total = done
+		if p.bar != nil {
+			p.bar.ChangeMax64(done)
 		}
 	}
-	return fmt.Sprintf("%s [%s%s] %3.0f%% %d/%d %.0f docs/s ETA %s",
-		label, strings.Repeat("=", fill), strings.Repeat(" ", width-fill), frac*100, done, p.Total, rate, eta)
+	p.done = done
+	if p.bar != nil {
+		_ = p.bar.Set64(done) // errors are the writer's: a terminal that went away
+		return
+	}
+	now := p.now()
+	if now.Sub(p.last) >= p.every {
+		p.last, p.printed = now, true
+		fmt.Fprintln(p.w, p.line(now, false))
+	}
+}
+
+// Finish ends the progress: the bar is cleared; after plain lines, a final
+// one says how far the work got and how long it took.
+func (p *progress) Finish() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		return
+	}
+	p.ended = true
+	if p.bar != nil {
+		if !p.bar.IsFinished() { // it finishes by itself at the total
+			_ = p.bar.Finish() // with OptionClearOnFinish: erases, never draws 100%
+		}
+		return
+	}
+	if p.printed {
+		fmt.Fprintln(p.w, p.line(p.now(), true))
+	}
+}
+
+// line is one plain line at now: "users: 50000/100000 docs (50%), 12,345
+// docs/s, ETA 4s", or, final, the time taken instead of the ETA.
+func (p *progress) line(now time.Time, final bool) string {
+	elapsed := now.Sub(p.start)
+	rate := 0.0
+	if s := elapsed.Seconds(); s > 0 {
+		rate = float64(p.done) / s
+	}
+	s := fmt.Sprintf("%s: %d", p.label, p.done)
+	if p.total != unknownTotal {
+		s += fmt.Sprintf("/%d %s (%d%%)", p.total, p.unit, percent(p.done, p.total))
+	} else {
+		s += " " + p.unit
+	}
+	s += ", " + thousands(int64(rate+0.5)) + " " + p.unit + "/s"
+	switch {
+	case final:
+		s += ", " + roundDuration(elapsed).String()
+	case p.total == unknownTotal:
+	case rate > 0:
+		s += ", ETA " + roundDuration(time.Duration(float64(p.total-p.done)/rate*float64(time.Second))).String()
+	default:
+		s += ", ETA ?"
+	}
+	return s
+}
+
+// printable is label quoted if it holds a control character (a collection
+// name may): a carriage return or an escape code in it would redraw the
+// terminal or break the plain lines.
+func printable(label string) string {
+	if strings.IndexFunc(label, unicode.IsControl) >= 0 {
+		return strconv.Quote(label)
+	}
+	return label
+}
+
+// percent is done/total in whole percent, rounded down: 100 only when
+// everything is done.
+func percent(done, total int64) int64 {
+	if total <= 0 {
+		return 0
+	}
+	return int64(float64(done) / float64(total) * 100)
+}
+
+// roundDuration shows seconds for long durations, milliseconds for short.
+func roundDuration(d time.Duration) time.Duration {
+	if d >= 10*time.Second {
+		return d.Round(time.Second)
+	}
+	return d.Round(100 * time.Millisecond)
+}
+
+// thousands is n with a comma every three digits: 12,345.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		out = append(out, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }

@@ -24,7 +24,7 @@ func (a *App) seedCommand() *ucli.Command {
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),
-		quietFlag("no progress bar"),
+		quietFlag("no progress on stderr"),
 	)
 	return &ucli.Command{
 		Name:      "seed",
@@ -38,7 +38,7 @@ func (a *App) seedCommand() *ucli.Command {
 			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
 			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
 			"document is checked against the target's rules before it is sent (with --drop,\n" +
-			"before the drop). A progress bar is shown on stderr when it is a terminal.",
+			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progressEvery.String() + ".",
 		Flags:  flags,
 		Action: a.runSeed,
 	}
@@ -111,7 +111,6 @@ func (a *App) runSeed(c *ucli.Context) error {
 		return err
 	}
 
-	showProgress := a.showProgress(c)
 	var total seed.InsertResult
 	start := time.Now()
 	run := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
@@ -142,15 +141,14 @@ func (a *App) runSeed(c *ucli.Context) error {
 			w.m.Part = part
 		}
 		opts := seed.InsertOptions{Batch: batch, Workers: workers, Resume: resume, Check: profile.Check}
-		var bar *progressBar
-		if showProgress {
-			bar = &progressBar{w: a.stderr, label: col.Name()}
-			opts.Progress = bar.update
+		// The clock starts here, after the checks: the rate is the writing's.
+		bar := a.newProgress(c, col.Name(), rangesLen(w.m.Missing()))
+		opts.Progress = func(p seed.Progress) {
+			bar.SetTotal(p.Total)
+			bar.Set(p.Inserted + p.Skipped)
 		}
 		res, err := w.insert(ctx, opts)
-		if bar != nil {
-			bar.finish()
-		}
+		bar.Finish()
 		if err != nil {
 			held, ferr := w.explain(ctx, err, t.Display, resume)
 			if held >= 0 {
@@ -266,6 +264,15 @@ func describeWriteError(err error) string {
 		return "timed out: " + err.Error()
 	}
 	return seed.ServerMessage(err.Error())
+}
+
+// rangesLen is the number of documents in rs.
+func rangesLen(rs []seed.Range) int64 {
+	var n int64
+	for _, r := range rs {
+		n += r.Len()
+	}
+	return n
 }
 
 func summary(inserted, skipped int64, elapsed time.Duration) string {

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,15 +91,12 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 
 	opts := verify.DBOptions{FerretDB: t.IsFerretDB(ctx)}
-	var p *verifyProgress
-	if a.showProgress(c) {
-		p = &verifyProgress{w: a.stderr}
+	p := &verifyProgress{start: func(label string, total int64) *progress { return a.newProgress(c, label, total) }, now: time.Now, last: time.Now()}
+	if !c.Bool(flagQuiet) {
 		opts.Progress = p.update
 	}
 	rep, err := verify.VerifyDB(ctx, t.Client, set, opts)
-	if p != nil {
-		p.finish()
-	}
+	p.finish()
 	if err != nil {
 		if isFixtureError(err) {
 			return usageErrorf("%s %v", arg(flagFixture), err)
@@ -196,22 +191,36 @@ func isFixtureError(err error) bool {
 	return errors.As(err, &le) || errors.As(err, &pe)
 }
 
-// verifyProgress shows the phase of verify db and how far it got.
+// verifyProgress shows each phase of each collection as its own progress,
+// labelled "verify users: read". The reports come now and then, not at the
+// start of a phase: a phase's first report starts its progress, timed from
+// the report before it (the phase before was still running then), so that
+// the rate does not count the first report's documents as done in no time.
 type verifyProgress struct {
-	w    io.Writer
-	line statusLine
+	start func(label string, total int64) *progress
+	key   string
+	cur   *progress
+	now   func() time.Time
+	last  time.Time // of the last report, or when verification started
 }
 
 func (p *verifyProgress) update(s verify.DBProgress) {
-	p.line.update(p.w, false, func() string {
-		line := fmt.Sprintf("verify %s: %s %d", s.Collection, s.Phase, s.Done)
-		if s.Total > 0 {
-			line += fmt.Sprintf("/%d (%.0f%%)", s.Total, 100*float64(s.Done)/float64(s.Total))
+	key := "verify " + s.Collection + ": " + s.Phase
+	if key != p.key {
+		p.cur.Finish()
+		p.key = key
+		total := s.Total
+		if total <= 0 {
+			total = unknownTotal
 		}
-		return line + fmt.Sprintf(", %s", s.Elapsed.Round(time.Second))
-	})
+		p.cur = p.start(key, total)
+		p.cur.since(p.last)
+	}
+	p.last = p.now()
+	p.cur.SetTotal(s.Total)
+	p.cur.Set(s.Done)
 }
 
 func (p *verifyProgress) finish() {
-	p.line.finish(p.w)
+	p.cur.Finish()
 }

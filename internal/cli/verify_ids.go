@@ -3,7 +3,6 @@ package cli
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"fmt"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -55,16 +54,15 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
 	}
 	opts := verify.IDsOptions{N: int(n), Seed: seed}
-	var line statusLine
-	if a.showProgress(c) {
+	bar := a.newProgressOf(c, "verify ids", n, "IDs")
+	if bar != nil {
 		opts.Progress = func(done, total int) {
-			line.update(a.stderr, done == total, func() string {
-				return fmt.Sprintf("verify ids: %d of %d random IDs", done, total)
-			})
+			bar.SetTotal(int64(total))
+			bar.Set(int64(done))
 		}
 	}
 	rep := verify.IDs(opts)
-	line.finish(a.stderr)
+	bar.Finish()
 	var err error
 	if c.Bool(flagJSON) {
 		err = rep.WriteJSON(a.stdout)
