@@ -363,5 +363,8 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
 		return failuref("interrupted after %d of %d documents of %s.%s%s", we.Written, we.Total, db, we.Collection, note)
 	}
+	if we.Written == 0 {
+		return failuref("%s.%s: %s%s", db, we.Collection, seed.ServerMessage(we.Err.Error()), note)
+	}
 	return failuref("%s.%s: exported %d of %d documents, then: %s%s", db, we.Collection, we.Written, we.Total, seed.ServerMessage(we.Err.Error()), note)
 }

@@ -155,7 +155,7 @@ func TestExportBadInputWritesNothing(t *testing.T) {
 		{[]string{"-c", "users", "--filter", `[{"a":1}]`}, "not a document"},
 		{[]string{"-c", "users", "--filter", `{"_id":{"$oid":"xyz"}}`}, "invalid Extended JSON"},
 		{[]string{"-c", "users", "--filter", ""}, `--filter "": invalid JSON`},
-		{[]string{"-c", "users", "--filter", `{"$bogus":1}`}, "src.users: the server refused the query"},
+		{[]string{"-c", "users", "--filter", `{"$bogus":1}`}, "the server refused the query: (BadValue) unknown top level operator: $bogus"},
 		{[]string{"-c", "users", "--sort", `{"age":"up"}`}, `--sort "{\"age\":\"up\"}": invalid sort`},
 		{[]string{"-c", "users", "--limit", "0"}, "--limit 0: expected a positive number"},
 		{[]string{"-c", "users", "--limit", "-3"}, "--limit -3: expected a positive number"},
@@ -237,7 +237,7 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		// One document per round trip: slow enough to be caught mid-way.
-		_, stderr, code := runApp(t, ctx, "", "export", "--uri", uri, "--db", "src", "-c", "users", "--batch", "1", "--out", dir)
+		_, stderr, code := runApp(t, ctx, "", "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "users", "--batch", "1", "--out", dir)
 		done <- result{stderr, code}
 	}()
 	deadline := time.Now().Add(60 * time.Second)
@@ -284,7 +284,7 @@ func TestExportInterruptedStdoutCountsWhatWentOut(t *testing.T) {
 	defer cancel()
 	out := &cancelAfter{cancel: cancel}
 	var errb bytes.Buffer
-	code := NewApp(strings.NewReader(""), out, &errb).RunContext(ctx, []string{"oidkit", "export", "--uri", uri, "--db", "src", "-c", "users", "--batch", "10"})
+	code := NewApp(strings.NewReader(""), out, &errb).RunContext(ctx, []string{"oidkit", "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "users", "--batch", "10"})
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	want := fmt.Sprintf("; %d complete documents went to standard output", len(lines))
 	if code != ExitFailure || !strings.Contains(errb.String(), "interrupted after") || !strings.Contains(errb.String(), want) {
