@@ -361,10 +361,18 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
 		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, seed.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
-		return failuref("interrupted after %d of %d documents of %s.%s%s", we.Written, we.Total, db, we.Collection, note)
+		return failuref("interrupted after %s of %s.%s%s", ofTotal(we), db, we.Collection, note)
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, seed.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %d of %d documents, then: %s%s", db, we.Collection, we.Written, we.Total, seed.ServerMessage(we.Err.Error()), note)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, ofTotal(we), seed.ServerMessage(we.Err.Error()), note)
+}
+
+// ofTotal is "K of N documents", or "K documents" when N is not known.
+func ofTotal(we *seed.WriteError) string {
+	if we.Total < 0 {
+		return docCount(we.Written)
+	}
+	return fmt.Sprintf("%d of %d documents", we.Written, we.Total)
 }
