@@ -171,6 +171,8 @@ func TestExportBadInputWritesNothing(t *testing.T) {
 		{[]string{"--db", "bad/name"}, "--db"},
 		{[]string{}, `collection "a.json": its file "a.json.ndjson" would load back into "a"`},
 		{[]string{"-c", "users", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-c", ""}, `--collection ""`},
+		{[]string{"-c", "users", "--out", " "}, `--out " "`},
 	} {
 		args := append([]string{"export", "--uri", uri, "--db", "src", "--out", out}, tc.args...)
 		if slices.Contains(tc.args, "--out") {
@@ -325,5 +327,46 @@ func TestExportMissingDataDir(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the data directory was created: %v", err)
+	}
+}
+
+// Interrupted at the second collection: the first one's file is complete
+// and stays, the message names it, the second has no file.
+func TestExportInterruptedKeepsCompleteCollections(t *testing.T) {
+	uri, _, _ := startServer(t)
+	mustRun(t, "seed", "--uri", uri, "--db", "src", "-n", "20", "--seed", "1", "--collection", "a", "--quiet")
+	mustRun(t, "seed", "--uri", uri, "--db", "src", "-n", "3000", "--seed", "1", "--collection", "b", "--quiet")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan string, 1)
+	go func() {
+		_, stderr, _ := runApp(t, ctx, "", "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "a", "-c", "b", "--batch", "1", "--out", dir)
+		done <- stderr
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(dir, ".b.ndjson.tmp-*")); len(m) == 1 {
+			break
+		}
+		select {
+		case stderr := <-done:
+			t.Fatalf("finished before it was interrupted: %q", stderr)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no temporary file appeared")
+		}
+	}
+	cancel()
+	stderr := <-done
+	if !regexp.MustCompile(`interrupted after \d+ of 3000 documents of src\.b; no file was written for b; complete before it: ` + regexp.QuoteMeta(filepath.Join(dir, "a.ndjson"))).MatchString(stderr) {
+		t.Fatalf("stderr %q", stderr)
+	}
+	if names := listDir(t, dir); !slices.Equal(names, []string{"a.ndjson"}) {
+		t.Fatalf("directory holds %v", names)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.ndjson")); bytes.Count(b, []byte("\n")) != 20 {
+		t.Fatalf("a.ndjson has %d lines, want 20", bytes.Count(b, []byte("\n")))
 	}
 }
