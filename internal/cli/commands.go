@@ -11,6 +11,7 @@ func (a *App) commands() []*ucli.Command {
 		a.rangeCommand(),
 		a.seedCommand(),
 		a.fixturesCommand(),
+		a.exportCommand(),
 		a.loadCommand(),
 		a.verifyCommand(),
 		a.serverCommand(),

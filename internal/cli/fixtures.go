@@ -19,9 +19,9 @@ import (
 
 func (a *App) fixturesCommand() *ucli.Command {
 	flags := append(planFlags(),
-		&ucli.StringFlag{Name: flagMode, Value: "relaxed", Usage: "Extended JSON mode: relaxed or canonical"},
-		&ucli.BoolFlag{Name: flagArray, Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"},
-		&ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: "output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"},
+		modeFlag(),
+		arrayFlag(),
+		outFlag("output `FILE` (default: standard output); with --plan, a directory that gets one file per collection"),
 		partFlag("write only one part of the dataset; in a directory, each collection goes to <collection>.part-0003-of-0016.ndjson"),
 		quietFlag("no progress on stderr"),
 	)

@@ -46,6 +46,9 @@ const (
 	flagTimeField  = "time-field"
 	flagHTML       = "html"
 	flagPart       = "part"
+	flagSort       = "sort"
+	flagLimit      = "limit"
+	flagSample     = "sample"
 )
 
 // Aliases of flags.
@@ -122,4 +125,19 @@ func countFlag(def int64, usage string) *ucli.Int64Flag {
 // listenFlag is --listen of the commands that serve.
 func listenFlag(env, def, usage string) *ucli.StringFlag {
 	return &ucli.StringFlag{Name: flagListen, EnvVars: []string{env}, Value: def, Usage: usage}
+}
+
+// modeFlag is --mode of the commands that write Extended JSON.
+func modeFlag() *ucli.StringFlag {
+	return &ucli.StringFlag{Name: flagMode, Value: "relaxed", Usage: "Extended JSON mode: relaxed or canonical"}
+}
+
+// arrayFlag is --array of the commands that write fixture files.
+func arrayFlag() *ucli.BoolFlag {
+	return &ucli.BoolFlag{Name: flagArray, Usage: "write one JSON array (mongoimport --jsonArray) instead of one document per line"}
+}
+
+// outFlag is --out (alias -o) of the commands that write files.
+func outFlag(usage string) *ucli.StringFlag {
+	return &ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: usage}
 }

@@ -147,6 +147,7 @@ func TestProgressPlainLinesOfEveryCommand(t *testing.T) {
 		{"audit", "", []string{"audit", "--uri", uri, "--collection", "people"}, "audit", 3000, 1},
 		{"verify ids", "", []string{"verify", "ids", "-n", "3000", "--seed", "2"}, "verify ids", 3000, 1},
 		{"audit files", "", []string{"audit", file}, "audit", 3000, 1},
+		{"export", "", []string{"export", "--uri", uri, "--collection", "people", "--batch", "250", "--out", filepath.Join(dir, "out")}, "people", 3000, 2},
 		{"audit stdin", ids, []string{"audit", "-"}, "audit", 3000, 1},
 	}
 	for _, c := range cases {
