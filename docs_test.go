@@ -7,7 +7,10 @@ package main
 //   - A command shown to the reader lives in a fenced ```console block as a
 //     line "$ oidkit ARGS" (or "$ go run . ARGS", the same program). The lines
 //     after it, up to the next "$ " line or the end of the block, are what
-//     the command prints, stdout and stderr together as a terminal shows them.
+//     the command prints, stdout and stderr together as a terminal shows them:
+//     without progress, which a terminal draws in place and erases (the
+//     plain progress lines a run longer than their period prints on a
+//     non-terminal are left out).
 //     A block with no such lines after a command does not check its output.
 //   - Two spaces and "# " end a command: the rest is a comment for the
 //     reader ("$ oidkit gen -n 5  # five IDs").
@@ -40,6 +43,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -245,12 +249,27 @@ func runDocCommand(t *testing.T, file string, c docCommand) {
 		return
 	}
 	if c.want != nil {
-		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		got := withoutProgress(strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"))
 		if !matchLines(c.want, got) {
 			t.Errorf("%s: output differs from the document.\ndocumented:\n%s\ngot:\n%s",
 				where, strings.Join(c.want, "\n"), out.String())
 		}
 	}
+}
+
+// progressLine is a plain progress line ("users: 9000/10000 docs (90%),
+// 1,667 docs/s, ETA 600ms"), which a terminal would not keep.
+var progressLine = regexp.MustCompile(`^.+: \d+(?:/\d+)? (?:docs|values|IDs)(?: \(\d+%\))?, [\d,]+ (?:docs|values|IDs)/s(?:, ETA \S+|, \d\S*)?$`)
+
+// withoutProgress is lines without the plain progress lines.
+func withoutProgress(lines []string) []string {
+	out := lines[:0:0]
+	for _, l := range lines {
+		if !progressLine.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // matchLines matches got against want, where a want line "..." matches any
@@ -363,6 +382,12 @@ func TestDocsConvention(t *testing.T) {
 		if got := fmt.Sprintf("%q", args); err != nil || got != want {
 			t.Errorf("splitArgs(%q) = %s, %v; want %s", in, got, err, want)
 		}
+	}
+	// Progress lines are left out, and only they.
+	kept := withoutProgress([]string{"users: 9000/10000 docs (90%), 1,667 docs/s, ETA 600ms", "oidkit.users: inserted 10000, skipped 0 (already there), 5.9s, 1683 docs/s",
+		"users: 10000/10000 docs (100%), 1,675 docs/s, 6s", "audit: 1200 IDs, 1,000 IDs/s", "people: count   1   0  pass"})
+	if want := []string{"oidkit.users: inserted 10000, skipped 0 (already there), 5.9s, 1683 docs/s", "people: count   1   0  pass"}; !slices.Equal(kept, want) {
+		t.Errorf("withoutProgress kept %q, want %q", kept, want)
 	}
 	if _, err := splitArgs(`a 'b`); err == nil {
 		t.Error(`splitArgs("a 'b") accepted an unclosed quote`)
