@@ -1,19 +1,30 @@
 // Package runtimetune sets the Go runtime's garbage collector pacing for
 // oidkit, whose embedded server shares the process with the client: at the
 // default GOGC=100 the two together spend much of their CPU collecting a
-// small heap. Apply raises GOGC and caps the heap with a soft memory limit
-// taken from the memory the process may use, so that raising GOGC can never
-// run the process out of memory. Either environment variable, GOGC or
-// GOMEMLIMIT, leaves the runtime exactly as the user set it.
+// small heap. Apply raises GOGC and caps the memory with a soft memory limit
+// that follows the live heap: after every collection it is the larger of
+// Floor and what is live plus Headroom, never above a ceiling taken from the
+// memory the process may use. GOGC=400 alone lets the heap grow to five
+// times what the last collection found live, so a collection that happens
+// to find more live (batches in flight on both sides of the embedded server)
+// raises the peak five times over, and the longer the run, the more such
+// moments: peak memory grew with the number of documents. Under the limit
+// the peak stays flat; a command with a large live heap still gets Headroom
+// to allocate into, so the collector never runs without pause. Either
+// environment variable, GOGC or GOMEMLIMIT, leaves the runtime exactly as
+// the user set it.
 package runtimetune
 
 import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // GCPercent is the GOGC Apply sets: the heap may grow to five times what is
@@ -28,11 +39,36 @@ const (
 	MinLimit = 64 << 20
 )
 
+// Floor and Headroom shape the soft memory limit below the ceiling: it is
+// max(Floor, live heap + Headroom). The limit covers all the Go runtime's
+// memory: the live heap, what was allocated since the last collection, and
+// the runtime's own (stacks, collector metadata, freed memory not yet
+// returned). Floor is above what GOGC=400 gives the usual live heaps of
+// seed and verify db (5 to 10 MB: a heap of 25 to 50 MB), so it costs them
+// few extra collections and caps their peaks; Headroom is what a larger
+// live heap may allocate beyond itself (figures: docs/benchmarks.md,
+// "Peak RSS against size").
+const (
+	Floor    = 48 << 20
+	Headroom = 32 << 20
+)
+
 // Settings are what Apply chose.
 type Settings struct {
 	Applied   bool  // false: GOGC or GOMEMLIMIT is set, nothing changed
 	GCPercent int   // the new GOGC
-	Limit     int64 // the new soft memory limit, in bytes
+	Limit     int64 // the ceiling of the soft memory limit, in bytes
+	Floor     int64 // the soft memory limit is at least this (below Limit)
+	Headroom  int64 // and at least the live heap plus this
+}
+
+// LimitFor is the soft memory limit for a live heap of live bytes:
+// max(Floor, live + Headroom), at most Limit.
+func (s Settings) LimitFor(live uint64) int64 {
+	if live >= uint64(s.Limit) {
+		return s.Limit
+	}
+	return min(s.Limit, max(s.Floor, int64(live)+s.Headroom))
 }
 
 // Choose is the rule Apply follows, given the environment and the bytes of
@@ -45,18 +81,66 @@ func Choose(getenv func(string) string, available int64) Settings {
 	if available > 0 {
 		limit = min(max(available/4, MinLimit), MaxLimit)
 	}
-	return Settings{Applied: true, GCPercent: GCPercent, Limit: limit}
+	return Settings{Applied: true, GCPercent: GCPercent, Limit: limit, Floor: Floor, Headroom: Headroom}
 }
 
 // Apply sets the runtime as Choose says for this process's environment and
-// memory, and returns what it set.
+// memory, and from then on resets the soft memory limit after every
+// collection to LimitFor the live heap. It returns what it set.
 func Apply() Settings {
 	s := Choose(os.Getenv, Available())
 	if s.Applied {
-		debug.SetMemoryLimit(s.Limit)
 		debug.SetGCPercent(s.GCPercent)
+		follow(s)
 	}
 	return s
+}
+
+// liveHeap is the runtime metric of the heap the last collection found live.
+const liveHeap = "/gc/heap/live:bytes"
+
+// follow sets the soft memory limit to s.LimitFor the live heap now and
+// after every collection, until the returned stop is called (the process's
+// lifetime, in oidkit).
+func follow(s Settings) (stop func()) {
+	var stopped atomic.Bool
+	sample := []metrics.Sample{{Name: liveHeap}}
+	set := func() {
+		metrics.Read(sample)
+		var live uint64
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live = sample[0].Value.Uint64()
+		}
+		debug.SetMemoryLimit(s.LimitFor(live))
+	}
+	set()
+	afterEachGC(func() bool {
+		if stopped.Load() {
+			return false
+		}
+		set()
+		return true
+	})
+	return func() { stopped.Store(true) }
+}
+
+// gcMark is an object only a finalizer refers to: a collection frees it and
+// runs the finalizer. It holds a pointer so that it is never one of the
+// tiny allocations, which share a block and so may never be freed alone.
+type gcMark struct {
+	p *gcMark
+	_ [8]byte
+}
+
+// afterEachGC calls f on the finalizer goroutine after each collection,
+// until f returns false.
+func afterEachGC(f func() bool) {
+	m := &gcMark{}
+	runtime.SetFinalizer(m, func(*gcMark) {
+		if f() {
+			afterEachGC(f)
+		}
+	})
 }
 
 // cgroupLimits are the files holding the memory limit of the process's

@@ -3,7 +3,10 @@ package runtimetune
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -63,4 +66,97 @@ func TestCgroupLimit(t *testing.T) {
 			t.Errorf("%q: got %d, expected %d", content, got, want)
 		}
 	}
+}
+
+func TestChooseHeadroom(t *testing.T) {
+	s := Choose(env(nil), 8<<30)
+	if s.Headroom != Headroom || s.Floor != Floor {
+		t.Fatalf("got %+v, expected floor %d and headroom %d", s, Floor, Headroom)
+	}
+	if s := Choose(env(map[string]string{"GOMEMLIMIT": "1GiB"}), 8<<30); s.Headroom != 0 || s.Floor != 0 || s.Limit != 0 {
+		t.Errorf("GOMEMLIMIT set: got %+v, expected nothing", s)
+	}
+}
+
+func TestLimitFor(t *testing.T) {
+	s := Settings{Applied: true, GCPercent: GCPercent, Limit: 512 << 20, Floor: 48 << 20, Headroom: 32 << 20}
+	for _, c := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, 48 << 20}, // the floor
+		{8 << 20, 48 << 20},
+		{16 << 20, 48 << 20},
+		{17 << 20, 49 << 20}, // live plus headroom, from here on
+		{100 << 20, 132 << 20},
+		{480 << 20, 512 << 20},
+		{500 << 20, 512 << 20}, // the ceiling holds
+		{512 << 20, 512 << 20},
+		{1 << 40, 512 << 20},
+		{1<<64 - 1, 512 << 20}, // no overflow
+	} {
+		if got := s.LimitFor(c.live); got != c.want {
+			t.Errorf("live %d: got %d, expected %d", c.live, got, c.want)
+		}
+	}
+	// A ceiling below the headroom (a small machine) is the limit.
+	small := Settings{Limit: MinLimit, Floor: MinLimit * 2, Headroom: Headroom * 4}
+	if got := small.LimitFor(1 << 20); got != MinLimit {
+		t.Errorf("small machine: got %d, expected %d", got, MinLimit)
+	}
+}
+
+// TestFollowTracksLiveHeap runs the real runtime: with a large slice live,
+// the limit set after a collection is that live heap plus the headroom, and
+// it falls back once the slice is dropped.
+func TestFollowTracksLiveHeap(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(prev)
+	s := Settings{Applied: true, GCPercent: GCPercent, Limit: 1 << 30, Floor: 48 << 20, Headroom: 32 << 20}
+	stop := follow(s)
+	defer stop()
+
+	const big = 96 << 20
+	ballast := make([]byte, big)
+	for i := range ballast {
+		ballast[i] = byte(i) // touched, so it is no page the runtime could share
+	}
+	limit := waitLimit(t, func(l int64) bool { return l >= big+s.Headroom })
+	if limit > big+s.Headroom+32<<20 {
+		t.Errorf("with %d bytes live: limit %d, expected about %d", big, limit, big+s.Headroom)
+	}
+	runtime.KeepAlive(ballast)
+	ballast = nil
+	limit = waitLimit(t, func(l int64) bool { return l < big })
+	if limit < s.Floor {
+		t.Errorf("after the slice is dropped: limit %d below the floor %d", limit, s.Floor)
+	}
+
+	// Once stopped, collections leave the limit alone.
+	stop()
+	runtime.GC()
+	time.Sleep(50 * time.Millisecond) // the finalizer that sees stop
+	debug.SetMemoryLimit(12345 << 20)
+	for range 3 {
+		runtime.GC()
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := debug.SetMemoryLimit(-1); got != 12345<<20 {
+		t.Errorf("after stop: limit %d, expected it left at %d", got, 12345<<20)
+	}
+}
+
+// waitLimit collects until the soft memory limit satisfies ok, and returns it.
+func waitLimit(t *testing.T, ok func(int64) bool) int64 {
+	t.Helper()
+	var l int64
+	for range 100 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond) // the finalizer runs on its own goroutine
+		if l = debug.SetMemoryLimit(-1); ok(l) {
+			return l
+		}
+	}
+	t.Fatalf("soft memory limit %d after 100 collections", l)
+	return l
 }
