@@ -68,29 +68,28 @@ func TestCgroupLimit(t *testing.T) {
 	}
 }
 
-func TestChooseHeadroom(t *testing.T) {
+func TestChooseFloor(t *testing.T) {
 	s := Choose(env(nil), 8<<30)
-	if s.Headroom != Headroom || s.Floor != Floor {
-		t.Fatalf("got %+v, expected floor %d and headroom %d", s, Floor, Headroom)
+	if s.Floor != Floor {
+		t.Fatalf("got %+v, expected floor %d", s, Floor)
 	}
-	if s := Choose(env(map[string]string{"GOMEMLIMIT": "1GiB"}), 8<<30); s.Headroom != 0 || s.Floor != 0 || s.Limit != 0 {
+	if s := Choose(env(map[string]string{"GOMEMLIMIT": "1GiB"}), 8<<30); s.Floor != 0 || s.Limit != 0 {
 		t.Errorf("GOMEMLIMIT set: got %+v, expected nothing", s)
 	}
 }
 
 func TestLimitFor(t *testing.T) {
-	s := Settings{Applied: true, GCPercent: GCPercent, Limit: 512 << 20, Floor: 48 << 20, Headroom: 32 << 20}
+	s := Settings{Applied: true, GCPercent: 400, Limit: 512 << 20, Floor: 48 << 20}
 	for _, c := range []struct {
 		live uint64
 		want int64
 	}{
 		{0, 48 << 20}, // the floor
 		{8 << 20, 48 << 20},
-		{16 << 20, 48 << 20},
-		{17 << 20, 49 << 20}, // live plus headroom, from here on
-		{100 << 20, 132 << 20},
-		{480 << 20, 512 << 20},
-		{500 << 20, 512 << 20}, // the ceiling holds
+		{48 << 20 / 5, 48 << 20},
+		{10 << 20, 50 << 20}, // five times the live heap, from here on
+		{100 << 20, 500 << 20},
+		{103 << 20, 512 << 20}, // the ceiling holds
 		{512 << 20, 512 << 20},
 		{1 << 40, 512 << 20},
 		{1<<64 - 1, 512 << 20}, // no overflow
@@ -99,20 +98,41 @@ func TestLimitFor(t *testing.T) {
 			t.Errorf("live %d: got %d, expected %d", c.live, got, c.want)
 		}
 	}
-	// A ceiling below the headroom (a small machine) is the limit.
-	small := Settings{Limit: MinLimit, Floor: MinLimit * 2, Headroom: Headroom * 4}
+	// A ceiling below the floor (a small machine) is the limit.
+	small := Settings{GCPercent: 400, Limit: MinLimit, Floor: MinLimit * 2}
 	if got := small.LimitFor(1 << 20); got != MinLimit {
 		t.Errorf("small machine: got %d, expected %d", got, MinLimit)
 	}
+	// Another GOGC gives its own factor.
+	if got := (Settings{GCPercent: 100, Limit: 1 << 30, Floor: 1}).LimitFor(100 << 20); got != 200<<20 {
+		t.Errorf("GOGC 100: got %d, expected %d", got, 200<<20)
+	}
 }
 
-// TestFollowTracksLiveHeap runs the real runtime: with a large slice live,
-// the limit set after a collection is that live heap plus the headroom, and
-// it falls back once the slice is dropped.
+func TestLasting(t *testing.T) {
+	var l lasting
+	// One high collection among low ones does not count as lasting.
+	for i, c := range []struct{ live, want uint64 }{
+		{10, 10}, {50, 10}, {8, 8}, {9, 8}, {9, 8}, {9, 8}, {9, 8}, {9, 8},
+		{9, 8}, {9, 8}, // the 8 is the oldest of the window
+		{30, 9}, // the 8 has left the window
+		{30, 9}, {30, 9}, {30, 9}, {30, 9}, {30, 9}, {30, 9},
+		{30, 30}, // eight collections of 30: it lasts
+		{5, 5},
+	} {
+		if got := l.add(c.live); got != c.want {
+			t.Errorf("collection %d (live %d): got %d, expected %d", i, c.live, got, c.want)
+		}
+	}
+}
+
+// TestFollowTracksLiveHeap runs the real runtime: with a large slice live
+// through Window collections, the limit is what GOGC allows for it, and it
+// falls back to the floor once the slice is dropped.
 func TestFollowTracksLiveHeap(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(prev)
-	s := Settings{Applied: true, GCPercent: GCPercent, Limit: 1 << 30, Floor: 48 << 20, Headroom: 32 << 20}
+	s := Settings{Applied: true, GCPercent: 100, Limit: 1 << 30, Floor: 48 << 20}
 	stop := follow(s)
 	defer stop()
 
@@ -121,15 +141,15 @@ func TestFollowTracksLiveHeap(t *testing.T) {
 	for i := range ballast {
 		ballast[i] = byte(i) // touched, so it is no page the runtime could share
 	}
-	limit := waitLimit(t, func(l int64) bool { return l >= big+s.Headroom })
-	if limit > big+s.Headroom+32<<20 {
-		t.Errorf("with %d bytes live: limit %d, expected about %d", big, limit, big+s.Headroom)
+	limit := waitLimit(t, func(l int64) bool { return l >= 2*big })
+	if limit > 2*big+64<<20 {
+		t.Errorf("with %d bytes live: limit %d, expected about %d", big, limit, 2*big)
 	}
 	runtime.KeepAlive(ballast)
 	ballast = nil
 	limit = waitLimit(t, func(l int64) bool { return l < big })
-	if limit < s.Floor {
-		t.Errorf("after the slice is dropped: limit %d below the floor %d", limit, s.Floor)
+	if limit != s.Floor {
+		t.Errorf("after the slice is dropped: limit %d, expected the floor %d", limit, s.Floor)
 	}
 
 	// Once stopped, collections leave the limit alone.
