@@ -55,7 +55,7 @@ const (
 // a heap of 25 to 50 MB), so it costs them few extra collections and caps
 // their peaks (figures: docs/benchmarks.md, "Peak RSS against size").
 const (
-	Floor  = 48 << 20
+	Floor  = 44 << 20
 	Window = 8
 )
 
