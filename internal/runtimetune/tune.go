@@ -13,7 +13,7 @@
 // collections found; after every collection the limit is set to what
 // GOGC=400 allows for that part, but at least Floor and at most a ceiling
 // taken from the memory the process may use. A small lasting heap (seed,
-// verify db: 5 to 10 MB) is then held to Floor, flat in the size of the
+// verify db: 4 to 6 MB) is then held to Floor, flat in the size of the
 // work, while a large one (tables built from a big file) keeps all that
 // GOGC=400 gives it, so the collector never runs without pause. Either
 // environment variable, GOGC or GOMEMLIMIT, leaves the runtime exactly as
@@ -50,10 +50,11 @@ const (
 // collections whose smallest live heap is taken as lasting. The limit
 // covers all the Go runtime's memory: the live heap, what was allocated
 // since the last collection, and the runtime's own (stacks, collector
-// metadata, freed memory not yet returned). Floor is about what GOGC=400
-// gives the live heaps of seed and verify db most of the time (5 to 10 MB:
-// a heap of 25 to 50 MB), so it costs them few extra collections and caps
-// their peaks (figures: docs/benchmarks.md, "Peak RSS against size").
+// metadata, freed memory not yet returned). Floor is below what a
+// 10,000-document seed reached under GOGC=400 alone (53 MB), so the cap
+// holds at every size, and above what GOGC=400 gives the 4 to 6 MB that
+// usually live in seed and verify db (20 to 30 MB), so it costs them few
+// extra collections (figures: docs/benchmarks.md, "Peak RSS against size").
 const (
 	Floor  = 44 << 20
 	Window = 8
