@@ -37,10 +37,10 @@ import (
 // live before a collection (figures: docs/benchmarks.md, Run H).
 const GCPercent = 400
 
-// Ceiling bounds: the soft memory limit is never above a quarter of the
-// memory available, bounded to at most MaxLimit (the heap of oidkit stays
-// far below it; the ceiling only has to stop GOGC from growing it without
-// end) and at least MinLimit.
+// Ceiling bounds: the ceiling of the soft memory limit is a quarter of the
+// memory available, but at most MaxLimit (the heap of oidkit stays far below
+// it; the ceiling only has to stop GOGC from growing it without end) and at
+// least MinLimit.
 const (
 	MaxLimit = 512 << 20
 	MinLimit = 64 << 20
