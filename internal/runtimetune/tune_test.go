@@ -180,3 +180,31 @@ func waitLimit(t *testing.T, ok func(int64) bool) int64 {
 	t.Fatalf("soft memory limit %d after 100 collections", l)
 	return l
 }
+
+// TestApplyLeavesRuntimeWhenEnvSet: with GOGC or GOMEMLIMIT in the
+// environment, Apply changes neither GOGC nor the limit, now or after
+// collections.
+func TestApplyLeavesRuntimeWhenEnvSet(t *testing.T) {
+	for _, name := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(name, func(t *testing.T) {
+			value := map[string]string{"GOGC": "100", "GOMEMLIMIT": "1GiB"}[name]
+			t.Setenv(name, value)
+			prevLimit := debug.SetMemoryLimit(-1)
+			prevGC := debug.SetGCPercent(137)
+			defer debug.SetGCPercent(prevGC)
+			if s := Apply(); s.Applied {
+				t.Fatalf("%s=%s: applied %+v", name, value, s)
+			}
+			for range 3 {
+				runtime.GC()
+			}
+			time.Sleep(20 * time.Millisecond)
+			if got := debug.SetMemoryLimit(-1); got != prevLimit {
+				t.Errorf("limit %d, expected it left at %d", got, prevLimit)
+			}
+			if got := debug.SetGCPercent(prevGC); got != 137 {
+				t.Errorf("GOGC %d, expected it left at 137", got)
+			}
+		})
+	}
+}
