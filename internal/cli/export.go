@@ -159,13 +159,16 @@ func (a *App) export(c *ucli.Context) error {
 	var total int64
 	var done []string
 	for _, job := range jobs {
-		n, err := a.exportToFile(ctx, c, db, job, eopts, wopts, done)
+		n, idx, err := a.exportToFile(ctx, c, db, job, eopts, wopts, done)
 		if err != nil {
 			return err
 		}
 		done = append(done, job.path)
 		total += n
 		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", job.path, docCount(n), describeLayout(wopts))
+		if idx != "" {
+			fmt.Fprintln(a.stdout, idx)
+		}
 	}
 	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", docCount(total), collectionCount(len(jobs)), dbName, time.Since(start).Round(time.Millisecond))
 	return nil
@@ -290,63 +293,64 @@ func (a *App) exportProgress(c *ucli.Context, name string, eopts *fixtures.Expor
 // exportToFile exports one collection into job.path, atomically: the file
 // appears only once complete. done lists the files committed before, for
 // the message of a stop.
-func (a *App) exportToFile(ctx context.Context, c *ucli.Context, db *mongo.Database, job exportJob, eopts fixtures.ExportOptions, wopts fixtures.Options, done []string) (int64, error) {
+func (a *App) exportToFile(ctx context.Context, c *ucli.Context, db *mongo.Database, job exportJob, eopts fixtures.ExportOptions, wopts fixtures.Options, done []string) (n int64, sidecarLine string, err error) {
 	f, err := fixtures.Create(job.path, wopts)
 	if err != nil {
-		return 0, usageErrorf("%s %q: %v", arg(flagOut), job.path, err)
+		return 0, "", usageErrorf("%s %q: %v", arg(flagOut), job.path, err)
 	}
 	defer func() { _ = f.Abort() }()
 	coll := db.Collection(job.name)
 	progress, finish := a.exportProgress(c, job.name, &eopts)
-	n, err := fixtures.Export(ctx, coll, f.Writer, eopts, progress)
+	n, err = fixtures.Export(ctx, coll, f.Writer, eopts, progress)
 	finish()
 	if err != nil {
 		before := ""
 		if len(done) > 0 {
 			before = "; complete before it: " + strings.Join(done, ", ")
 		}
-		return n, exportStopped(ctx, db.Name(), err, fmt.Sprintf("no file was written for %s%s", job.name, before))
+		return n, "", exportStopped(ctx, db.Name(), err, fmt.Sprintf("no file was written for %s%s", job.name, before))
 	}
 	// The sidecar goes first, so that the data file never appears
 	// without it; it is removed again if the data file cannot be renamed.
 	sidecar, wrote, err := writeIndexSidecar(ctx, coll, job.path)
 	if err != nil {
-		return n, err
+		return n, "", err
 	}
 	if err := f.Commit(); err != nil {
-		if wrote {
+		if len(wrote) > 0 {
 			_ = os.Remove(sidecar)
 		}
-		return n, failuref("%v", err)
+		return n, "", failuref("%v", err)
 	}
-	if !wrote {
+	if len(wrote) == 0 {
 		// A sidecar of an earlier export would give the file indexes
 		// the collection no longer has.
 		if err := os.Remove(sidecar); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return n, failuref("removing the earlier %s: %v", sidecar, err)
+			return n, "", failuref("removing the earlier %s: %v", sidecar, err)
 		}
+		return n, "", nil
 	}
-	return n, nil
+	return n, sidecar + ": " + indexNote(wrote), nil
 }
 
 // writeIndexSidecar writes the indexes of coll (but _id's) beside the data
 // file at dataPath, as the <collection>.metadata.json that load reads for
 // that file (named after the collection the file loads into). It returns
-// the sidecar's path and whether it wrote it: not when coll has no other
-// index.
-func writeIndexSidecar(ctx context.Context, coll *mongo.Collection, dataPath string) (string, bool, error) {
+// the sidecar's path and the indexes it wrote there: none, and no file,
+// when coll has no other index.
+func writeIndexSidecar(ctx context.Context, coll *mongo.Collection, dataPath string) (string, []indexes.Index, error) {
 	path := indexes.SidecarPath(filepath.Dir(dataPath), fixtures.CollectionName(filepath.Base(dataPath)))
 	list, err := indexes.List(ctx, coll)
 	if err != nil {
-		return path, false, failuref("listing the indexes of %s: %v", coll.Name(), err)
+		return path, nil, failuref("listing the indexes of %s: %v", coll.Name(), err)
 	}
 	if len(list) == 0 {
-		return path, false, nil
+		return path, nil, nil
 	}
 	if err := indexes.WriteSidecar(path, coll.Name(), list); err != nil {
-		return path, false, failuref("the indexes of %s: %v", coll.Name(), err)
+		return path, nil, failuref("the indexes of %s: %v", coll.Name(), err)
 	}
-	return path, true, nil
+	return path, list, nil
 }
 
 // exportToStdout exports one collection to standard output. What went out
