@@ -124,7 +124,13 @@ func normal(mean, stddev float64, u func() float64) float64 {
 // weightedIndex returns the first index whose cumulative weight exceeds
 // r*total for r = u(): index k with probability weight k / total.
 func weightedIndex(cum []float64, u func() float64) int {
-	x := u() * cum[len(cum)-1]
+	return firstAbove(cum, u()*cum[len(cum)-1])
+}
+
+// firstAbove is the first index of the cumulative weights cum whose weight
+// exceeds x (the last for an x beyond them): the one search of every
+// weighted choice.
+func firstAbove[T int | float64](cum []T, x T) int {
 	lo, hi := 0, len(cum)-1
 	for lo < hi {
 		mid := (lo + hi) / 2

@@ -249,25 +249,10 @@ func init() {
 	}
 }
 
-// pickWeighted returns the index whose cumulative weight first exceeds r,
-// for r in [0, total).
-func pickWeighted(cum []int, r int) int {
-	lo, hi := 0, len(cum)-1
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if cum[mid] > r {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo
-}
-
 // drawPlace picks a country by its share of users, then a city of it.
 func (w *Worker) drawPlace() (*country, *city) {
-	co := &countries[pickWeighted(countryCum, w.f.IntN(countryTotal))]
-	return co, &co.cities[pickWeighted(co.cum, w.f.IntN(co.total))]
+	co := &countries[firstAbove(countryCum, w.f.IntN(countryTotal))]
+	return co, &co.cities[firstAbove(co.cum, w.f.IntN(co.total))]
 }
 
 // appendPostal appends a postal code of pattern p.
