@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -251,36 +250,8 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 	if err := os.WriteFile(out, []byte("previous\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	type result struct {
-		stderr string
-		code   int
-	}
-	done := make(chan result, 1)
-	go func() {
-		// One document per round trip: slow enough to be caught mid-way.
-		_, stderr, code := runApp(t, ctx, "", "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "users", "--batch", "1", "--out", dir)
-		done <- result{stderr, code}
-	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(dir, ".users.ndjson.tmp-*")); len(m) == 1 {
-			if fi, err := os.Stat(m[0]); err == nil && fi.Size() > 0 {
-				break
-			}
-		}
-		select {
-		case r := <-done:
-			t.Fatalf("finished before it was interrupted: exit %d, stderr %q", r.code, r.stderr)
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no temporary file appeared")
-		}
-	}
-	cancel()
-	r := <-done
+	// One document per round trip: slow enough to be caught mid-way.
+	r := interruptAtTemp(t, dir, "users.ndjson", true, "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "users", "--batch", "1", "--out", dir)
 	m := regexp.MustCompile(`interrupted after (\d+) of 3000 documents of src\.users; no file was written for users`).FindStringSubmatch(r.stderr)
 	if r.code != ExitFailure || m == nil || m[1] == "0" {
 		t.Fatalf("exit %d, stderr %q; want exit 1 and how far it got", r.code, r.stderr)
@@ -358,29 +329,7 @@ func TestExportInterruptedKeepsCompleteCollections(t *testing.T) {
 	mustRun(t, "seed", "--uri", uri, "--db", "src", "-n", "20", "--seed", "1", "--collection", "a", "--quiet")
 	mustRun(t, "seed", "--uri", uri, "--db", "src", "-n", "3000", "--seed", "1", "--collection", "b", "--quiet")
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	done := make(chan string, 1)
-	go func() {
-		_, stderr, _ := runApp(t, ctx, "", "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "a", "-c", "b", "--batch", "1", "--out", dir)
-		done <- stderr
-	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if m, _ := filepath.Glob(filepath.Join(dir, ".b.ndjson.tmp-*")); len(m) == 1 {
-			break
-		}
-		select {
-		case stderr := <-done:
-			t.Fatalf("finished before it was interrupted: %q", stderr)
-		case <-time.After(5 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no temporary file appeared")
-		}
-	}
-	cancel()
-	stderr := <-done
+	stderr := interruptAtTemp(t, dir, "b.ndjson", false, "export", "--uri", uri, "--timeout", "2m", "--db", "src", "-c", "a", "-c", "b", "--batch", "1", "--out", dir).stderr
 	if !regexp.MustCompile(`interrupted after \d+ of 3000 documents of src\.b; no file was written for b; complete before it: ` + regexp.QuoteMeta(filepath.Join(dir, "a.ndjson"))).MatchString(stderr) {
 		t.Fatalf("stderr %q", stderr)
 	}

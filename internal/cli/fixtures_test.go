@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -205,37 +204,7 @@ func TestFixturesInterrupted(t *testing.T) {
 	if err := os.WriteFile(out, []byte("previous\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	type result struct {
-		stderr string
-		code   int
-	}
-	done := make(chan result, 1)
-	go func() {
-		_, stderr, code := runApp(t, ctx, "", "fixtures", "--seed", "1", "-n", "100000000", "--out", out)
-		done <- result{stderr, code}
-	}()
-	// Wait until the temporary file holds something.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		matches, _ := filepath.Glob(filepath.Join(dir, ".big.ndjson.tmp-*"))
-		if len(matches) == 1 {
-			if fi, err := os.Stat(matches[0]); err == nil && fi.Size() > 0 {
-				break
-			}
-		}
-		select {
-		case r := <-done:
-			t.Fatalf("finished before it was interrupted: exit %d, stderr %q", r.code, r.stderr)
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no temporary file appeared")
-		}
-	}
-	cancel()
-	r := <-done
+	r := interruptAtTemp(t, dir, "big.ndjson", true, "fixtures", "--seed", "1", "-n", "100000000", "--out", out)
 	if r.code != ExitFailure || !strings.Contains(r.stderr, "interrupted after") {
 		t.Fatalf("exit %d, stderr %q; want exit 1 and \"interrupted after\"", r.code, r.stderr)
 	}
