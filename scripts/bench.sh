@@ -36,14 +36,17 @@ startup() {
 	load
 }
 
-# scaling: seed at 10k, 100k, 1M users into a fresh embedded data dir;
+# scaling: seed at 10k, 100k, 1M users into a fresh embedded data dir, then
+# verify db of it ("Peak RSS against size");
 # wall, CPU and peak RSS from /usr/bin/time.
 scaling() {
 	for n in ${SCALING_N:-10000 100000 1000000}; do
 		load
 		d=$out/scale-$n
-		/usr/bin/time -f "n=$n wall=%e s user=%U s sys=%S s maxrss=%M kB" \
+		/usr/bin/time -f "seed n=$n wall=%e s user=%U s sys=%S s maxrss=%M kB" \
 			"$bin" seed -n "$n" --seed 1 --quiet --data-dir "$d" >/dev/null
+		/usr/bin/time -f "verify db n=$n wall=%e s user=%U s sys=%S s maxrss=%M kB" \
+			"$bin" verify db -n "$n" --seed 1 --quiet --data-dir "$d" >/dev/null
 		rm -rf "$d"
 	done
 	load
