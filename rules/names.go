@@ -79,3 +79,20 @@ func CheckCollectionName(name string) error {
 	}
 	return nil
 }
+
+// CheckFileName returns a *NameError when a file named after collection
+// name (the name and an extension) could not be one plain file in the
+// directory it is written to: when CheckCollectionName refuses the name
+// (which covers NUL, ".", ".." and any other leading dot), or when it holds
+// / or \ (a path, not a name, on some platform). A name MongoDB takes that
+// fails here can still be seeded, and exported to a file named on the
+// command line.
+func CheckFileName(name string) error {
+	if err := CheckCollectionName(name); err != nil {
+		return err
+	}
+	if strings.ContainsAny(name, `/\`) {
+		return &NameError{What: CollectionName, Name: name, Reason: `cannot be a file name: expected no / or \ character`}
+	}
+	return nil
+}

@@ -43,3 +43,22 @@ func TestCheckCollectionName(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFileName(t *testing.T) {
+	for _, good := range []string{"users", "a.b", "a..b", "a b", "ünï", "a:b"} {
+		if err := CheckFileName(good); err != nil {
+			t.Errorf("CheckFileName(%q) = %v, want nil", good, err)
+		}
+	}
+	for _, bad := range []string{
+		"", ".", "..", ".a", "a\x00b", "a$b",
+		"/", "/etc/passwd", "a/b", "a/", "q/../../../victim", "x/../../evil", "../x", "..\\x",
+		`\`, `a\b`, `C:\x`, `\\host\share\x`, "a/./b",
+	} {
+		err := CheckFileName(bad)
+		var ne *NameError
+		if !errors.As(err, &ne) || !errors.Is(err, ErrInvalidName) || ne.What != CollectionName || ne.Name != bad {
+			t.Errorf("CheckFileName(%q) = %v, want a *NameError for the collection", bad, err)
+		}
+	}
+}

@@ -168,6 +168,10 @@ func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields,
 		if err != nil {
 			return usageErrorf("audit: %q: %v; expected a fixture file", name, err)
 		}
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			f.Close()
+			return usageErrorf("audit: %q: is a directory, expected a fixture file", name)
+		}
 		err = auditFile(au, fixtures.NewReader(f, name), fields, func() {
 			n++
 			if n&0xFFF == 0 {

@@ -76,6 +76,7 @@ func TestAuditUsage(t *testing.T) {
 		{[]string{"audit", "--field", "a..b", "-"}, `--field "a..b"`},
 		{[]string{"audit", "--time-field", "$x", "-"}, `--time-field "$x"`},
 		{[]string{"audit", filepath.Join(t.TempDir(), "missing.json")}, "missing.json"},
+		{[]string{"audit", t.TempDir()}, "is a directory, expected a fixture file"},
 		{[]string{"audit", "--collection", "users", "--data-dir", filepath.Join(t.TempDir(), "none")}, "--data-dir"},
 	} {
 		_, errs, code := runApp(t, t.Context(), "", tc.args...)

@@ -136,10 +136,9 @@ func (a *App) export(c *ucli.Context) error {
 		switch {
 		case toStdout:
 		case toDir:
-			file := name + wopts.Layout.Ext()
-			// load puts a file back into the collection its name gives.
-			if back := fixtures.CollectionName(file); back != name || filepath.Base(file) != file {
-				return usageErrorf("collection %q: its file %q would load back into %q; export it alone with %s %q %s FILE", name, file, back, arg(flagCollection), name, arg(flagOut))
+			file, err := fixtures.FileName(name, "", wopts.Layout)
+			if err != nil {
+				return usageErrorf("%v; export it alone with %s %q %s FILE", err, arg(flagCollection), name, arg(flagOut))
 			}
 			jobs[i].path = filepath.Join(out, file)
 		default:

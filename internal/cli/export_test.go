@@ -189,7 +189,7 @@ func TestExportBadInputWritesNothing(t *testing.T) {
 		{[]string{"-c", "users", "-c", "a.json", "--out", "-"}, "standard output takes one collection"},
 		{[]string{"--db", "empty"}, `--db "empty" has no collection to export`},
 		{[]string{"--db", "bad/name"}, "--db"},
-		{[]string{}, `collection "a.json": its file "a.json.ndjson" would load back into "a"`},
+		{[]string{}, `collection name "a.json": its file "a.json.ndjson" would load back into "a"`},
 		{[]string{"-c", "users", "extra"}, `unexpected argument "extra"`},
 		{[]string{"-c", ""}, `--collection ""`},
 		{[]string{"-c", "users", "--out", " "}, `--out " "`},

@@ -97,15 +97,20 @@ func (a *App) runFixtures(c *ucli.Context) error {
 		if statErr == nil && !fi.IsDir() {
 			return usageErrorf("%s %q: expected a directory for %s, found a file", arg(flagOut), out, arg(flagPlan))
 		}
+		suffix := ""
+		if !part.Whole() {
+			suffix = part.Suffix()
+		}
+		// Every name is checked before anything is created.
+		for i, col := range cols {
+			file, err := fixtures.FileName(col.Name(), suffix, opts.Layout)
+			if err != nil {
+				return usageErrorf("%v; expected a collection name that is one plain file name in %s %q; nothing was written", err, arg(flagOut), out)
+			}
+			paths[i] = filepath.Join(out, file)
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return failuref("%s %q: %v", arg(flagOut), out, err)
-		}
-		for i, col := range cols {
-			name := col.Name()
-			if !part.Whole() {
-				name += "." + part.Suffix()
-			}
-			paths[i] = filepath.Join(out, name+opts.Layout.Ext())
 		}
 	} else {
 		if len(cols) != 1 {
@@ -143,7 +148,8 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			sidecars = append(sidecars, "")
 			continue
 		}
-		side := indexes.SidecarPath(filepath.Dir(paths[i]), col.Name())
+		// Named after the collection the file loads into, as load finds it.
+		side := indexes.SidecarPath(filepath.Dir(paths[i]), fixtures.CollectionName(paths[i]))
 		if err := indexes.WriteSidecar(side, col.Name(), want); err != nil {
 			removeAll(sidecars)
 			return failuref("%s: %v", side, err)

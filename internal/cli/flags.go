@@ -40,6 +40,7 @@ const (
 	flagDrop       = "drop"
 	flagResume     = "resume"
 	flagDryRun     = "dry-run"
+	flagInexact    = "inexact-numbers"
 	flagFixture    = "fixture"
 	flagOrderLimit = "order-limit" // ignored, accepted for compatibility
 	flagField      = "field"
@@ -140,4 +141,9 @@ func arrayFlag() *ucli.BoolFlag {
 // outFlag is --out (alias -o) of the commands that write files.
 func outFlag(usage string) *ucli.StringFlag {
 	return &ucli.StringFlag{Name: flagOut, Aliases: []string{aliasOut}, Usage: usage}
+}
+
+// inexactFlag is --inexact-numbers of the commands that read fixture files.
+func inexactFlag() *ucli.BoolFlag {
+	return &ucli.BoolFlag{Name: flagInexact, Usage: "store the nearest double for an integer beyond int64 and 0 for a number below the smallest double, instead of refusing the document"}
 }

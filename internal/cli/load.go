@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ func (a *App) loadCommand() *ucli.Command {
 		&ucli.IntFlag{Name: flagBatch, Value: 1000, Usage: "documents per write"},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
+		inexactFlag(),
 		quietFlag("no progress on stderr"),
 	)
 	return &ucli.Command{
@@ -113,7 +115,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 			src = fixtures.FileSource(file)
 			if name == "" {
 				name = fixtures.CollectionName(file)
-				if err := rules.CheckCollectionName(name); err != nil {
+				if err := rules.CheckFileName(name); err != nil {
 					return usageErrorf("load %q: from the file name, %v; expected %s", file, err, arg(flagCollection))
 				}
 			}
@@ -147,7 +149,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	}
 	defer t.Close()
 	if c.Bool(flagDryRun) {
-		return a.dryRunLoad(ctx, t, dbName, groups, mode == fixtures.Upsert)
+		return a.dryRunLoad(ctx, t, dbName, groups, fixtures.ReadOptions{RequireID: mode == fixtures.Upsert, InexactNumbers: c.Bool(flagInexact)})
 	}
 
 	db := t.Client.Database(dbName)
@@ -155,7 +157,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	for i, g := range groups {
 		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources, Indexes: g.indexes}
 	}
-	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed}
+	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed, InexactNumbers: c.Bool(flagInexact)}
 	var bar *progress
 	started := false
 	start := time.Now()
@@ -234,7 +236,7 @@ func appendNew(list []string, s string) []string {
 
 // dryRunLoad validates the groups with the profile of t's server and
 // reports, writing nothing.
-func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, requireID bool) error {
+func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, ropts fixtures.ReadOptions) error {
 	profile, err := rules.Detect(ctx, t.Client)
 	if err != nil {
 		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
@@ -243,7 +245,7 @@ func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups [
 	var problems []*fixtures.LineError
 	count := 0
 	for _, g := range groups {
-		n, err := fixtures.Validate(ctx, profile, g.sources, requireID)
+		n, err := fixtures.Validate(ctx, profile, g.sources, ropts)
 		var ve *fixtures.ValidationError
 		switch {
 		case errors.As(err, &ve):
@@ -276,6 +278,9 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	}
 	if ve.Count > len(listed) {
 		a.say(msgError, "... and %d more", ve.Count-len(listed))
+	}
+	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
+		a.say(msgNote, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }

@@ -148,7 +148,7 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		name := only
 		if name == "" {
 			name = fixtures.CollectionName(f)
-			if err := rules.CheckCollectionName(name); err != nil {
+			if err := rules.CheckFileName(name); err != nil {
 				return nil, usageErrorf("%s %q: collection name from the file name: %v; expected %s", arg(flagFixture), f, err, arg(flagCollection))
 			}
 		}
