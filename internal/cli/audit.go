@@ -11,6 +11,7 @@ import (
 
 	"github.com/oidkit/oidkit/audit"
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -72,15 +73,19 @@ func (a *App) runAudit(c *ucli.Context) error {
 	case coll != "":
 		err = a.auditCollection(ctx, c, au, coll, fields, begin)
 	case len(args) == 1 && args[0] == "-":
-		err = au.ReadHex(a.stdin, begin(unknownTotal).Set)
+		in := input.NewReader(ctx, a.stdin)
+		err = au.ReadHex(in, begin(unknownTotal).Set)
+		in.Close()
 		var le *audit.LineError
 		if errors.As(err, &le) {
 			err = usageErrorf("audit: stdin %v", le)
+		} else if errors.Is(err, context.Canceled) {
+			err = inputFailure("audit: reading stdin", err)
 		} else if err != nil {
 			err = failuref("audit: reading stdin: %w", err)
 		}
 	default:
-		err = a.auditFiles(au, args, fields, begin(unknownTotal))
+		err = a.auditFiles(ctx, au, args, fields, begin(unknownTotal))
 	}
 	if err != nil {
 		p.Finish()
@@ -161,10 +166,13 @@ func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Au
 	return nil
 }
 
-func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields, p *progress) error {
+func (a *App) auditFiles(ctx context.Context, au *audit.Auditor, files []string, fields audit.Fields, p *progress) error {
 	var n int64
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := input.Open(ctx, name)
+		if errors.Is(err, context.Canceled) {
+			return inputFailure("audit: "+name, err)
+		}
 		if err != nil {
 			return usageErrorf("audit: %q: %v; expected a fixture file", name, err)
 		}
@@ -179,6 +187,9 @@ func (a *App) auditFiles(au *audit.Auditor, files []string, fields audit.Fields,
 			}
 		})
 		f.Close()
+		if errors.Is(err, context.Canceled) {
+			return inputFailure("audit: reading "+name, err)
+		}
 		if err != nil {
 			return err
 		}

@@ -112,7 +112,12 @@ func (a *App) runLoad(c *ucli.Context) error {
 			if fi.IsDir() {
 				return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", file, file)
 			}
-			src = fixtures.FileSource(file)
+			// Opened now, before the server and its data-dir lock: a FIFO
+			// waits here for its writer, and SIGINT or SIGTERM ends the wait.
+			if src, err = fixtures.OpenFile(c.Context, file); err != nil {
+				return inputFailure(fmt.Sprintf("load %s", file), errors.Unwrap(err))
+			}
+			defer src.Close()
 			if name == "" {
 				name = fixtures.CollectionName(file)
 				if err := rules.CheckFileName(name); err != nil {

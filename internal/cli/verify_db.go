@@ -145,6 +145,11 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		if fi.IsDir() {
 			return nil, usageErrorf("%s %q: is a directory, expected a fixture file", arg(flagFixture), f)
 		}
+		if !fi.Mode().IsRegular() {
+			// A FIFO or a device would wait in open(2), or never end, and
+			// cannot be read twice.
+			return nil, usageErrorf("%s %q: %s, expected a regular file (a fixture is read twice: once to index it, once to compare)", arg(flagFixture), f, fileKind(fi.Mode()))
+		}
 		name := only
 		if name == "" {
 			name = fixtures.CollectionName(f)
