@@ -178,6 +178,9 @@ func (a *App) runLoad(c *ucli.Context) error {
 	res, err := fixtures.LoadAll(ctx, targets, opts)
 	bar.Finish()
 	if res != nil {
+		for _, u := range res.Unchecked {
+			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", dbName, u.Collection, u.Index, u.Reason)
+		}
 		a.printLoadResult(res, dbName, mode, t.Display, time.Since(start))
 	}
 	if err != nil {
@@ -281,9 +284,7 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	for _, p := range listed {
 		a.say(msgError, "%v", p)
 	}
-	if ve.Count > len(listed) {
-		a.say(msgError, "... and %d more", ve.Count-len(listed))
-	}
+	a.sayMore(ve.Count, len(listed))
 	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
 		a.say(msgNote, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
@@ -305,9 +306,23 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError
 	var we *seed.WriteError
+	var ue *fixtures.UniqueInputError
+	var uc *fixtures.UniqueClashError
 	switch {
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
+	case errors.As(err, &ue):
+		for _, d := range ue.Listed {
+			a.say(msgError, "%v", d)
+		}
+		a.sayMore(ue.Count, len(ue.Listed))
+		return usageErrorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, ue.Collection, ue.Count)
+	case errors.As(err, &uc):
+		for _, c := range uc.Listed {
+			a.say(msgError, "%v", c)
+		}
+		a.sayMore(uc.Count, len(uc.Listed))
+		return failuref("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, uc.Collection, display, uc.Count)
 	case errors.As(err, &de):
 		present := ""
 		if de.Present > 0 {
@@ -353,4 +368,11 @@ func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.Loa
 		rate = float64(tot.Inserted+tot.Present+tot.Upserted+tot.Matched) / s
 	}
 	fmt.Fprintf(a.stdout, "into %s in %s (%.0f docs/s)\n", display, elapsed.Round(time.Millisecond), rate)
+}
+
+// sayMore says how many of count problems were not listed.
+func (a *App) sayMore(count, listed int) {
+	if count > listed {
+		a.say(msgError, "... and %d more", count-listed)
+	}
 }

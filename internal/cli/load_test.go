@@ -379,3 +379,62 @@ func TestLoadListsTheFirstProblems(t *testing.T) {
 		t.Errorf("lines %d and %d:\n%s\n%s\nwant\n%s\noidkit: ... and 50 more", maxListed, maxListed+1, lines[maxListed-1], lines[maxListed], last)
 	}
 }
+
+// The case of issue 19: users of the shop plan given new _ids, loaded in
+// upsert mode (and insert mode) into the seeded collection, whose unique
+// index on email holds their emails. Nothing is written, every clash is
+// named on stderr and the exit code is 1; the same emails twice in one file
+// are bad input (exit 2), both lines named.
+func TestLoadUniqueClashesNamedBeforeWriting(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	mustRun(t, "seed", "--uri", uri, "--plan", "shop", "-n", "100", "--seed", "4", "--quiet")
+	users := client.Database("oidkit").Collection("users")
+	before := dump(t, ctx, users)
+	dir := t.TempDir()
+	var lines []string
+	for _, d := range before[:10] {
+		email := d.Lookup("email").StringValue()
+		lines = append(lines, fmt.Sprintf(`{"_id":{"$oid":"%s"},"email":%q}`, bson.NewObjectID().Hex(), email))
+	}
+	ten := filepath.Join(dir, "ten.ndjson")
+	if err := os.WriteFile(ten, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"upsert", "insert"} {
+		out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--mode", mode, "--collection", "users", ten)
+		first := fmt.Sprintf("oidkit: %s:1: unique index email_1: key %q is held by the stored document _id %s\n", ten, before[0].Lookup("email").StringValue(), fixturesValueText(t, before[0].Lookup("_id")))
+		if code != ExitFailure || !strings.HasPrefix(errOut, first) || !strings.Contains(errOut, "10 documents clash in a unique index with documents already stored (listed above); nothing was loaded") {
+			t.Fatalf("%s: exit %d\nstdout %s\nstderr %s\nwant it to start with %q", mode, code, out, errOut, first)
+		}
+		if strings.Count(errOut, "unique index email_1") != 10 {
+			t.Errorf("%s: stderr %q; want the 10 clashes listed", mode, errOut)
+		}
+		after := dump(t, ctx, users)
+		if len(after) != len(before) {
+			t.Fatalf("%s: %d users after; want %d", mode, len(after), len(before))
+		}
+	}
+	twice := filepath.Join(dir, "twice.ndjson")
+	if err := os.WriteFile(twice, []byte(`{"_id":1,"email":"a@example.com"}`+"\n"+`{"_id":2,"email":"a@example.com"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "users", twice)
+	want := fmt.Sprintf("oidkit: %s:2: unique index email_1: key \"a@example.com\" already at %s:1\n", twice, twice)
+	if code != ExitUsage || !strings.HasPrefix(errOut, want) {
+		t.Fatalf("twice: exit %d\nstdout %s\nstderr %s\nwant it to start with %q", code, out, errOut, want)
+	}
+	if after := dump(t, ctx, users); len(after) != len(before) {
+		t.Fatalf("twice: %d users after; want %d", len(after), len(before))
+	}
+}
+
+// fixturesValueText is v as the load's messages show it.
+func fixturesValueText(t *testing.T, v bson.RawValue) string {
+	t.Helper()
+	b, err := bson.MarshalExtJSON(bson.D{{Key: "v", Value: v}}, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	return strings.TrimSuffix(strings.TrimPrefix(s, `{"v":`), "}")
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -190,5 +192,32 @@ func waitForAcked(t *testing.T, coll *mongo.Collection, n int64, done chan seedR
 			t.Fatalf("the run ended before %d documents were in: exit %d\n%s%s", n, r.code, r.out, r.err)
 		case <-tick.C:
 		}
+	}
+}
+
+// Seeding into a collection that already holds documents checks the
+// unique indexes first: a generated key held by a stored document with
+// another _id stops the run before anything is written, naming the
+// document, the index, the key and the stored _id (exit 1).
+func TestSeedUniqueClashWithStoredRefusedBeforeWriting(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	gen := []string{"--kind", "user", "-n", "40", "--seed", "3", "--collection", "people", "--quiet"}
+	mustRun(t, append([]string{"seed", "--uri", uri, "--db", "first"}, gen...)...)
+	seeded := dump(t, ctx, client.Database("first").Collection("people"))
+	email := seeded[7].Lookup("email").StringValue()
+	coll := client.Database("oidkit").Collection("people")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "email", Value: 1}}, Options: options.Index().SetUnique(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "other"}, {Key: "email", Value: email}}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri}, gen...)...)
+	want := regexp.MustCompile(fmt.Sprintf(`^oidkit: oidkit\.people document \d+: unique index email_1: key "%s" is held by the stored document _id "other"\n`, regexp.QuoteMeta(email)))
+	if code != ExitFailure || !want.MatchString(errOut) || !strings.Contains(errOut, "1 documents clash in a unique index with documents already stored (listed above); nothing was written") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s\nwant it to match %s", code, out, errOut, want)
+	}
+	if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != 1 {
+		t.Fatalf("%d documents (%v); want the 1 stored before", n, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -49,6 +50,13 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 	if err := probeIndexes(ctx, db, ds, written); err != nil {
 		return err
 	}
+	if !c.Bool(flagDrop) {
+		for _, col := range written {
+			if err := uniqueBeforeWriting(ctx, c, db, ds, col, profile, part); err != nil {
+				return err
+			}
+		}
+	}
 	if c.Bool(flagDrop) {
 		// Generating is a few percent of a seed's cost: checking every
 		// document first keeps the collection intact when one is refused.
@@ -59,6 +67,58 @@ func checkBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database
 		}
 	}
 	return nil
+}
+
+// uniqueBeforeWriting checks the documents col writes into a collection
+// that already holds some against each other and against the stored ones,
+// in every unique index of the collection and of the plan
+// (fixtures.CheckUnique): a key twice among them is bad input (exit 2), one
+// held by a stored document with another _id a failure (exit 1), nothing
+// written in either case. An empty collection has nothing to clash with,
+// and its indexes are built after its documents, which the server judges
+// then.
+func uniqueBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, profile rules.Profile, part seed.Part) error {
+	coll := db.Collection(col.Name())
+	n, err := coll.EstimatedDocumentCount(ctx)
+	if err != nil || n == 0 {
+		return failureIf(err)
+	}
+	r := part.Range(col.Len())
+	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
+	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
+	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, profile.Name() == rules.FerretDB.Name(), r.Len(), doc, place)
+	for _, u := range unchecked {
+		fmt.Fprintf(c.App.ErrWriter, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, ds.DB, u.Collection, u.Index, u.Reason)
+	}
+	var ue *fixtures.UniqueInputError
+	var uc *fixtures.UniqueClashError
+	switch {
+	case errors.As(err, &ue):
+		for _, d := range ue.Listed {
+			fmt.Fprintf(c.App.ErrWriter, "%s%s.%s %v\n", msgPrefix, ds.DB, col.Name(), d)
+		}
+		if ue.Count > len(ue.Listed) {
+			fmt.Fprintf(c.App.ErrWriter, "%s... and %d more\n", msgPrefix, ue.Count-len(ue.Listed))
+		}
+		return usageErrorf("%s.%s: %d documents of the plan repeat the key of a unique index (listed above); nothing was written", ds.DB, col.Name(), ue.Count)
+	case errors.As(err, &uc):
+		for _, cl := range uc.Listed {
+			fmt.Fprintf(c.App.ErrWriter, "%s%s.%s %v\n", msgPrefix, ds.DB, col.Name(), cl)
+		}
+		if uc.Count > len(uc.Listed) {
+			fmt.Fprintf(c.App.ErrWriter, "%s... and %d more\n", msgPrefix, uc.Count-len(uc.Listed))
+		}
+		return failuref("%s.%s: %d documents clash in a unique index with documents already stored (listed above); nothing was written", ds.DB, col.Name(), uc.Count)
+	}
+	return failureIf(err)
+}
+
+// failureIf is err as a failure (exit 1), or nil.
+func failureIf(err error) error {
+	if err == nil {
+		return nil
+	}
+	return failure(err)
 }
 
 // sameRunThere refuses to write a plan whose run manifest says it was
