@@ -88,9 +88,16 @@ func TestAuditAnomalies(t *testing.T) {
 		t.Errorf("writer C: %+v", w)
 	}
 
+	// Writers A to D are modern, the two hosts legacy: a mix.
 	l := r.Layout
-	if l.Kind != audit.LayoutLegacy {
+	if l.Kind != audit.LayoutMixed || l.Mix == nil {
 		t.Fatalf("layout: %s", l.Kind)
+	}
+	if want := (audit.Mix{Modern: 164, ModernWriters: 4, Legacy: 45, LegacyWriters: 3, ZeroTailed: 3, OtherTypes: 7}); *l.Mix != want {
+		t.Errorf("mix: got %+v, want %+v", *l.Mix, want)
+	}
+	if l.Machines != 2 || l.PIDs != 2 {
+		t.Errorf("legacy machines %d, PIDs %d; want 2 and 2", l.Machines, l.PIDs)
 	}
 	if len(l.PIDsSharedByMachines) != 1 || l.PIDsSharedByMachines[0].PID != 1 || l.PIDsSharedByMachines[0].IDs != 40 ||
 		len(l.PIDsSharedByMachines[0].Machines) != 2 {

@@ -125,6 +125,7 @@ func (a *Auditor) AddID(id oid.ID, at time.Time) {
 		a.untimed++
 	}
 	if set&(1<<findZeroTail) == 0 { // made from a time: no writer made it
-		a.writers.add(id, skew, timed, a.opts.Examples)
+		odd := set&(1<<findFuture|1<<findBefore2009|1<<findAtZero) != 0
+		a.writers.add(id, skew, timed, odd, a.opts.Examples)
 	}
 }

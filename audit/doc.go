@@ -29,14 +29,22 @@
 //     0); else, in the same second, "not rising" (in a later second a
 //     counter may start anew). A time lower than the writer's previous one
 //     is "time goes backwards".
-//   - Layout (layoutOf): the legacy layout (before 2018: 3-byte machine
-//     hash, 2-byte process ID, 3-byte counter) shows as writers that share
-//     their first three bytes (one host, several processes) or their last
-//     two bytes across machines (PID 1 in containers) far more often than 5
-//     random bytes would.
-//   - Random hex (randomHex): at least 90% of the ObjectIDs (and at least
-//     10) are the only ID of their writer and their times spread over more
-//     than 10 years: faker libraries make IDs like that, not drivers.
+//   - Layout (layoutOf), per writer: only writers that behave like a
+//     process (several IDs, the counter rising between some) are evidence.
+//     The legacy layout (before 2018: 3-byte machine hash, 2-byte process
+//     ID, 3-byte counter) shows as such writers sharing their first three
+//     bytes (one host, several processes), or their last two across
+//     machines (PID 1 in containers), far more often than 5 random bytes
+//     would; the writers that share are legacy, the others modern.
+//   - Random hex (randomHex): the writers of one ID, when there are at
+//     least 10, at least half of their times are before 2009 or in the
+//     future, and their times spread over more than 10 years: faker
+//     libraries make IDs like that, not drivers. Otherwise such a writer
+//     is a modern process that made one ID.
+//   - The collection's layout (Auditor.layout) is the one kind of writer
+//     found (modern, legacy, or notSpec for random hex), or mixed, with
+//     the count of each kind, when there are several. Zero-tailed IDs and
+//     other _id types are counted beside them, and do not make a mix.
 //   - Clock (clock): a writer whose mean skew, _id time minus the time
 //     field, exceeds Options.SkewTolerance either way is skewed.
 //   - Shard key (shardKey): when at least 90% of consecutive ObjectIDs rise,

@@ -16,6 +16,7 @@ const (
 	LayoutModern  LayoutKind = "modern"  // 5 random bytes per process (2018 on)
 	LayoutLegacy  LayoutKind = "legacy"  // 3-byte machine hash + 2-byte PID
 	LayoutNotSpec LayoutKind = "notSpec" // random hex, not made by a driver
+	LayoutMixed   LayoutKind = "mixed"   // more than one of the three above
 )
 
 // Layout is the layout finding: for the legacy layout, the machines and
@@ -31,6 +32,37 @@ type Layout struct {
 	PIDsSharedByMachines []PID `json:"pidsOnSeveralMachines,omitempty"`
 	Machines             int   `json:"machines"`
 	PIDs                 int   `json:"pids"`
+	// Mix counts each kind on its own when the collection holds more than
+	// one layout (Kind mixed); Machines and PIDs are then the legacy
+	// writers'.
+	Mix *Mix `json:"mix,omitempty"`
+}
+
+// Mix is how many ObjectIDs (and writers) of each kind a collection holds.
+// The kinds add up to the ObjectIDs audited.
+type Mix struct {
+	Modern        int64 `json:"modern"` // IDs of writers in the modern layout
+	ModernWriters int64 `json:"modernWriters"`
+	Legacy        int64 `json:"legacy"` // IDs of writers in the legacy layout
+	LegacyWriters int64 `json:"legacyWriters"`
+	RandomHex     int64 `json:"randomHex"`  // IDs of the random-hex rule
+	ZeroTailed    int64 `json:"zeroTailed"` // IDs made from a time: no writer
+	// Untracked are the IDs of writers of several IDs dropped to bound
+	// memory, whose kind is no longer known.
+	Untracked int64 `json:"untracked"`
+	// OtherTypes are the _id values that are not ObjectIDs.
+	OtherTypes int64 `json:"otherTypes"`
+}
+
+// kinds is how many of the three layouts the mix holds.
+func (m *Mix) kinds() int {
+	n := 0
+	for _, c := range []int64{m.Modern, m.Legacy, m.RandomHex} {
+		if c > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Machine is a 3-byte machine hash and the PIDs seen with it.
@@ -53,70 +85,94 @@ func splitLegacy(key [5]byte) (machine [3]byte, pid uint16) {
 	return [3]byte(key[:3]), binary.BigEndian.Uint16(key[3:])
 }
 
-// layoutOf is the layout rule (see the package doc): writers sharing a
-// machine hash or a PID across machines, beyond what chance gives 5 random
-// bytes, mean the legacy layout.
-func layoutOf(ws []*writer, nex int) Layout {
+// layoutOf is the layout rule (see the package doc), over the writers that
+// behave like processes: those that share a machine hash, or a PID across
+// machines, beyond what chance gives 5 random bytes, are legacy. It returns
+// the legacy layout of ws (Kind modern when no writer is legacy, none when
+// ws is empty) and the legacy writers.
+func layoutOf(ws []*writer, nex int) (Layout, map[*writer]bool) {
 	if len(ws) == 0 {
-		return Layout{Kind: LayoutNone}
+		return Layout{Kind: LayoutNone}, nil
+	}
+	var procs []*writer
+	for _, w := range ws {
+		if w.processLike() {
+			procs = append(procs, w)
+		}
 	}
 	byMachine := map[[3]byte][]*writer{}
-	byPID := map[uint16]map[[3]byte]bool{}
-	pidIDs := map[uint16]int64{}
-	for _, w := range ws {
+	byPID := map[uint16]map[[3]byte][]*writer{}
+	for _, w := range procs {
 		m, p := splitLegacy(w.key)
 		byMachine[m] = append(byMachine[m], w)
 		if byPID[p] == nil {
-			byPID[p] = map[[3]byte]bool{}
+			byPID[p] = map[[3]byte][]*writer{}
 		}
-		byPID[p][m] = true
-		pidIDs[p] += w.n
+		byPID[p][m] = append(byPID[p][m], w)
 	}
-	var l Layout
 	sharedMachines, sharedPIDs := 0, 0
-	for m, mw := range byMachine {
-		if len(mw) < 2 {
-			continue
-		}
+	for _, mw := range byMachine {
 		sharedMachines += len(mw) - 1
-		mc := Machine{Hash: hexOf(m[:])}
-		for _, w := range mw {
-			_, p := splitLegacy(w.key)
-			mc.PIDs = append(mc.PIDs, p)
-			mc.IDs += w.n
-		}
-		slices.Sort(mc.PIDs)
-		l.MachinesSharedByPIDs = append(l.MachinesSharedByPIDs, mc)
 	}
-	for p, ms := range byPID {
-		if len(ms) < 2 {
-			continue
-		}
+	for _, ms := range byPID {
 		sharedPIDs += len(ms) - 1
-		pc := PID{PID: p, IDs: pidIDs[p]}
-		for m := range ms {
-			pc.Machines = append(pc.Machines, hexOf(m[:]))
-		}
-		slices.Sort(pc.Machines)
-		l.PIDsSharedByMachines = append(l.PIDsSharedByMachines, pc)
 	}
 	// Pairs of n random values that collide on b bytes: n(n-1)/2 / 256^b.
-	pairs := float64(len(ws)) * float64(len(ws)-1) / 2
-	chanceMachines, chancePIDs := pairs/(1<<24), pairs/(1<<16)
-	legacy := (sharedMachines > 0 && float64(sharedMachines) > 4*chanceMachines) ||
-		(sharedPIDs > 0 && float64(sharedPIDs) > 4*chancePIDs)
-	if !legacy {
-		return Layout{Kind: LayoutModern}
+	pairs := float64(len(procs)) * float64(max(len(procs)-1, 0)) / 2
+	byMachines := sharedMachines > 0 && float64(sharedMachines) > 4*pairs/(1<<24)
+	byPIDs := sharedPIDs > 0 && float64(sharedPIDs) > 4*pairs/(1<<16)
+	legacy := map[*writer]bool{}
+	var l Layout
+	if byMachines {
+		for m, mw := range byMachine {
+			if len(mw) < 2 {
+				continue
+			}
+			mc := Machine{Hash: hexOf(m[:])}
+			for _, w := range mw {
+				_, p := splitLegacy(w.key)
+				mc.PIDs = append(mc.PIDs, p)
+				mc.IDs += w.n
+				legacy[w] = true
+			}
+			slices.Sort(mc.PIDs)
+			l.MachinesSharedByPIDs = append(l.MachinesSharedByPIDs, mc)
+		}
+	}
+	if byPIDs {
+		for p, ms := range byPID {
+			if len(ms) < 2 {
+				continue
+			}
+			pc := PID{PID: p}
+			for m, mw := range ms {
+				pc.Machines = append(pc.Machines, hexOf(m[:]))
+				for _, w := range mw {
+					pc.IDs += w.n
+					legacy[w] = true
+				}
+			}
+			slices.Sort(pc.Machines)
+			l.PIDsSharedByMachines = append(l.PIDsSharedByMachines, pc)
+		}
+	}
+	if len(legacy) == 0 {
+		return Layout{Kind: LayoutModern}, nil
 	}
 	l.Kind = LayoutLegacy
-	l.Machines, l.PIDs = len(byMachine), len(byPID)
+	machines, pids := map[[3]byte]bool{}, map[uint16]bool{}
+	for w := range legacy {
+		m, p := splitLegacy(w.key)
+		machines[m], pids[p] = true, true
+	}
+	l.Machines, l.PIDs = len(machines), len(pids)
 	slices.SortFunc(l.MachinesSharedByPIDs, func(a, b Machine) int { return cmpCountThen(a.IDs, b.IDs, a.Hash, b.Hash) })
 	slices.SortFunc(l.PIDsSharedByMachines, func(a, b PID) int {
 		return cmpCountThen(a.IDs, b.IDs, fmt.Sprintf("%05d", a.PID), fmt.Sprintf("%05d", b.PID))
 	})
 	l.MachinesSharedByPIDs = l.MachinesSharedByPIDs[:min(len(l.MachinesSharedByPIDs), max(nex, topWriters))]
 	l.PIDsSharedByMachines = l.PIDsSharedByMachines[:min(len(l.PIDsSharedByMachines), max(nex, topWriters))]
-	return l
+	return l, legacy
 }
 
 // cmpCountThen orders by count, most first, then by name.

@@ -67,7 +67,6 @@ type WriterReport struct {
 	NotRising   Finding   `json:"counterNotRising"`
 	Backwards   Finding   `json:"timeBackwards"`
 	Top         []Writer  `json:"top"`
-	singletons  int64     // IDs alone in their writer
 	trackedList []*writer // every tracked writer, most IDs first
 }
 
@@ -139,11 +138,7 @@ func (a *Auditor) Report() *Report {
 		r.Time = a.timeReport()
 	}
 	r.Writers = a.writerReport()
-	r.Layout = layoutOf(r.Writers.trackedList, a.opts.Examples)
-	r.Random = a.randomHex(&r.Writers)
-	if r.Random.Count > 0 {
-		r.Layout.Kind = LayoutNotSpec
-	}
+	r.Layout, r.Random = a.layout(&r.Writers, r.Total)
 	r.Clock = a.clock(&r.Writers)
 	r.Shard = a.shardKey(r.Time)
 	return r
@@ -175,19 +170,15 @@ func dayName(d uint32) string { return time.Unix(int64(d)*86400, 0).UTC().Format
 func (a *Auditor) writerReport() WriterReport {
 	t := &a.writers
 	wr := WriterReport{
-		Tracked:    len(t.m),
-		Dropped:    t.dropped,
-		Untracked:  t.untracked,
-		Wraps:      Finding{t.steps[stepWrap], t.stepEx[stepWrap]},
-		NotRising:  Finding{t.steps[stepNotRising], t.stepEx[stepNotRising]},
-		Backwards:  Finding{t.steps[stepBackwards], t.stepEx[stepBackwards]},
-		singletons: t.singles,
+		Tracked:   len(t.m),
+		Dropped:   t.dropped,
+		Untracked: t.untracked,
+		Wraps:     Finding{t.steps[stepWrap], t.stepEx[stepWrap]},
+		NotRising: Finding{t.steps[stepNotRising], t.stepEx[stepNotRising]},
+		Backwards: Finding{t.steps[stepBackwards], t.stepEx[stepBackwards]},
 	}
 	wr.trackedList = t.sorted()
 	for i, w := range wr.trackedList {
-		if w.n == 1 {
-			wr.singletons++
-		}
 		if i < topWriters {
 			wr.Top = append(wr.Top, a.exportWriter(w))
 		}
@@ -227,15 +218,57 @@ func (a *Auditor) skewed(w *writer) bool {
 	return m > tol || m < -tol
 }
 
-// randomHex is the random-hex rule (see the package doc): its count is the
-// IDs alone in their writer, when the rule holds, else 0.
-func (a *Auditor) randomHex(wr *WriterReport) Finding {
-	const minIDs, share, spread = 10, 0.9, 10 * 365 * 86400
-	n := wr.singletons
-	if a.objectID < minIDs || float64(n) < share*float64(a.objectID) || int64(a.maxSecs)-int64(a.minSecs) < spread {
+// layout classifies each writer on its own: the random-hex rule decides the
+// writers of one ID, the layout rule (layoutOf) those that behave like
+// processes, and every other writer is modern. One kind present is the
+// collection's layout; several make it mixed, with the count of each.
+func (a *Auditor) layout(wr *WriterReport, total int64) (Layout, Finding) {
+	l, legacy := layoutOf(wr.trackedList, a.opts.Examples)
+	lone := a.writers.singles
+	for _, w := range wr.trackedList {
+		if w.n == 1 {
+			lone.add(w)
+		}
+	}
+	random := a.randomHex(lone, wr)
+	m := Mix{
+		ZeroTailed: a.times[findZeroTail].n,
+		Untracked:  a.writers.untracked - a.writers.singles.n,
+		OtherTypes: total - a.objectID,
+		RandomHex:  random.Count,
+	}
+	if random.Count == 0 { // the writers of one ID are processes that made one
+		m.Modern, m.ModernWriters = a.writers.singles.n, a.writers.singles.n
+	}
+	for _, w := range wr.trackedList {
+		switch {
+		case legacy[w]:
+			m.Legacy += w.n
+			m.LegacyWriters++
+		case w.n == 1 && random.Count > 0:
+		default:
+			m.Modern += w.n
+			m.ModernWriters++
+		}
+	}
+	switch {
+	case l.Kind == LayoutNone:
+	case m.kinds() > 1:
+		l.Kind, l.Mix = LayoutMixed, &m
+	case m.RandomHex > 0:
+		l.Kind = LayoutNotSpec
+	}
+	return l, random
+}
+
+// randomHex is the random-hex rule (see the package doc) over the writers
+// of one ID: its count is theirs when the rule holds, else 0.
+func (a *Auditor) randomHex(l lone, wr *WriterReport) Finding {
+	const minIDs, spread = 10, 10 * 365 * 86400
+	if l.n < minIDs || 2*l.odd < l.n || int64(l.maxSecs)-int64(l.minSecs) < spread {
 		return Finding{}
 	}
-	f := Finding{Count: n}
+	f := Finding{Count: l.n}
 	for _, w := range wr.trackedList {
 		if w.n == 1 {
 			f.Examples = appendExample(f.Examples, a.opts.Examples, hexOf(w.key[:]))

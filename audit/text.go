@@ -45,8 +45,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("  %-10s %9d  %-20s  %-20s  %06x..%06x   %s\n", x.Random, x.Count, stamp(x.First), stamp(x.Last), x.CounterMin, x.CounterMax, yesNo(x.Rising))
 	}
 	p("\nlayout: %s\n", r.Layout.Kind)
-	if r.Layout.Kind == LayoutLegacy {
-		p("  machines %d, PIDs %d\n", r.Layout.Machines, r.Layout.PIDs)
+	if m := r.Layout.Mix; m != nil {
+		p("  %-12s %9d IDs of %s\n", "modern", m.Modern, writers(m.ModernWriters))
+		p("  %-12s %9d IDs of %s (machines %d, PIDs %d)\n", "legacy", m.Legacy, writers(m.LegacyWriters), r.Layout.Machines, r.Layout.PIDs)
+		p("  %-12s %9d IDs (lone writers, times over decades)\n", "random hex", m.RandomHex)
+		p("  %-12s %9d IDs (made from a time, by no writer)\n", "zero-tailed", m.ZeroTailed)
+		p("  %-12s %9d IDs (writers dropped to bound memory)\n", "untracked", m.Untracked)
+		p("  %-12s %9d (values that are not ObjectIDs)\n", "other types", m.OtherTypes)
+	}
+	if r.Layout.Kind == LayoutLegacy || r.Layout.Mix != nil {
+		if r.Layout.Mix == nil {
+			p("  machines %d, PIDs %d\n", r.Layout.Machines, r.Layout.PIDs)
+		}
 		for _, m := range r.Layout.MachinesSharedByPIDs {
 			p("  machine %s has PIDs %v (%d IDs)\n", m.Hash, m.PIDs, m.IDs)
 		}
@@ -93,6 +103,13 @@ func line(p func(string, ...any), what string, f Finding) {
 		return
 	}
 	p("  %-52s %d  e.g. %s\n", what, f.Count, strings.Join(f.Examples, ", "))
+}
+
+func writers(n int64) string {
+	if n == 1 {
+		return "1 writer"
+	}
+	return fmt.Sprintf("%d writers", n)
 }
 
 func stamp(t time.Time) string { return t.Format(time.RFC3339) }

@@ -28,6 +28,8 @@ type writer struct {
 	minCtr, maxCtr       uint32
 	wraps, notRising     int64
 	backwards            int64
+	rises                int64 // steps where the counter went up (or wrapped)
+	odd                  int64 // IDs before 2009 or in the future
 	timed                int64
 	skewSum              int64
 	skewMin, skewMax     int64
@@ -48,7 +50,7 @@ const (
 
 // add applies the writer rules (see the package doc) to the next ID of w in
 // scan order.
-func (w *writer) add(id oid.ID, skew int64, timed bool) step {
+func (w *writer) add(id oid.ID, skew int64, timed, odd bool) step {
 	secs, ctr := uint32(id.Unix()), id.Counter()
 	st := stepFirst
 	if w.n == 0 {
@@ -60,14 +62,20 @@ func (w *writer) add(id oid.ID, skew int64, timed bool) step {
 		w.minCtr, w.maxCtr = min(w.minCtr, ctr), max(w.maxCtr, ctr)
 	}
 	switch st {
+	case stepRise:
+		w.rises++
 	case stepWrap:
 		w.wraps++
+		w.rises++
 	case stepNotRising:
 		w.notRising++
 	case stepBackwards:
 		w.backwards++
 	}
 	w.n++
+	if odd {
+		w.odd++
+	}
 	w.lastSecs, w.lastCtr = secs, ctr
 	if timed {
 		if w.timed == 0 {
@@ -120,7 +128,7 @@ type writerTable struct {
 	m         map[[5]byte]*writer
 	dropped   int64 // writers dropped to stay within max
 	untracked int64 // IDs of dropped writers
-	singles   int64 // dropped writers that had one ID
+	singles   lone  // dropped writers that had one ID
 	steps     [stepBackwards + 1]int64
 	stepEx    [stepBackwards + 1]examples
 }
@@ -129,7 +137,7 @@ func newWriterTable(max int) writerTable {
 	return writerTable{max: max, m: make(map[[5]byte]*writer, min(max, 1024))}
 }
 
-func (t *writerTable) add(id oid.ID, skew int64, timed bool, nex int) {
+func (t *writerTable) add(id oid.ID, skew int64, timed, odd bool, nex int) {
 	key := id.Random()
 	w := t.m[key]
 	if w == nil {
@@ -139,7 +147,7 @@ func (t *writerTable) add(id oid.ID, skew int64, timed bool, nex int) {
 		w = &writer{key: key}
 		t.m[key] = w
 	}
-	st := w.add(id, skew, timed)
+	st := w.add(id, skew, timed, odd)
 	t.steps[st]++
 	if st >= stepWrap && len(t.stepEx[st]) < nex {
 		t.stepEx[st].add(nex, id.Hex())
@@ -159,10 +167,33 @@ func (t *writerTable) prune() {
 		t.dropped++
 		t.untracked += w.n
 		if w.n == 1 {
-			t.singles++
+			t.singles.add(w)
 		}
 	}
 }
+
+// lone is what is known of the writers of one ID, the random-hex rule's
+// input: how many, how many of them odd, and their time range.
+type lone struct {
+	n, odd           int64
+	minSecs, maxSecs uint32
+}
+
+func (l *lone) add(w *writer) {
+	if l.n == 0 || w.minSecs < l.minSecs {
+		l.minSecs = w.minSecs
+	}
+	if l.n == 0 || w.minSecs > l.maxSecs {
+		l.maxSecs = w.minSecs
+	}
+	l.n++
+	l.odd += w.odd
+}
+
+// processLike is a writer whose IDs behave as one process's: several IDs,
+// the counter rising between some of them. Only such writers are evidence
+// of a layout.
+func (w *writer) processLike() bool { return w.n >= 2 && w.rises > 0 }
 
 // byCountDesc orders writers by count, most first, then by key, so reports
 // do not depend on map order.

@@ -23,8 +23,8 @@ func (a *App) auditCommand() *ucli.Command {
 		Description: `Reads the _id values (or --field) of a collection, of fixture files, or hex IDs from
 stdin, and reports the types found; the time range, per-day counts and IDs in the
 future, before 2009, at 0, zero-tailed or near 2106; the writers (5-byte random values)
-with their counts, times and counters; the layout (modern or legacy, with shared PIDs);
-random-hex IDs not made by a driver; clock skew against --time-field; and whether _id
+with their counts, times and counters; the layout of each writer (modern or legacy, with
+shared PIDs), or mixed with the count of each kind; random-hex IDs not made by a driver; clock skew against --time-field; and whether _id
 inserts are monotonic (a range shard key on _id puts every insert on one chunk).
 Read-only: only the field(s) are fetched. Memory stays bounded whatever the count.`,
 		Flags: append(connFlags(),

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,5 +155,45 @@ func TestAuditCollection(t *testing.T) {
 	}
 	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), "<svg ") {
 		t.Errorf("html: %v", err)
+	}
+}
+
+// TestAuditStdinMixed: legacy hosts on PID 1, a modern process and a faker
+// library's random hex on one stdin: the layout is mixed, each kind counted
+// on its own, and the only PID shared by machines is the hosts' PID 1.
+func TestAuditStdinMixed(t *testing.T) {
+	var in strings.Builder
+	base := uint32(time.Date(2016, 3, 1, 0, 0, 0, 0, time.UTC).Unix())
+	r := rand.New(rand.NewPCG(19, 1))
+	for i := range uint32(30) {
+		in.WriteString(legacyHex(base+i, [3]byte{1, 2, 3}, 1, 10+i) + "\n")
+		in.WriteString(legacyHex(base+i, [3]byte{4, 5, 6}, 1, 70+i) + "\n")
+		if i < 20 { // the same layout of bytes: time, 5 random bytes, counter
+			in.WriteString(legacyHex(base+86400*3000+i, [3]byte{0x38, 0x76, 0xf6}, 0x899e, 0xfffff6+i) + "\n")
+		}
+		for range 17 {
+			var b [12]byte
+			binary.BigEndian.PutUint64(b[:8], r.Uint64())
+			binary.BigEndian.PutUint32(b[8:], r.Uint32())
+			in.WriteString(hex.EncodeToString(b[:]) + "\n")
+		}
+	}
+	rep := auditJSON(t, in.String(), "-")
+	want := audit.Mix{Modern: 20, ModernWriters: 1, Legacy: 60, LegacyWriters: 2, RandomHex: 30 * 17}
+	if rep.Layout.Kind != audit.LayoutMixed || rep.Layout.Mix == nil || *rep.Layout.Mix != want {
+		t.Fatalf("layout %s, mix %+v; want mixed %+v", rep.Layout.Kind, rep.Layout.Mix, want)
+	}
+	if l := rep.Layout; l.Machines != 2 || l.PIDs != 1 || len(l.PIDsSharedByMachines) != 1 || l.PIDsSharedByMachines[0].PID != 1 ||
+		l.PIDsSharedByMachines[0].IDs != 60 || rep.Random.Count != 510 {
+		t.Errorf("layout %+v, random hex %d", l, rep.Random.Count)
+	}
+	out, _, code := runApp(t, t.Context(), in.String(), "audit", "-")
+	for _, w := range []string{"layout: mixed\n", "  legacy              60 IDs of 2 writers (machines 2, PIDs 1)\n", "  random hex         510 IDs", "  PID 1 is on machines 010203, 040506 (60 IDs)\n"} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("exit %d, text lacks %q:\n%s", code, w, out)
+		}
+	}
+	if strings.Count(out, " is on machines ") != 1 {
+		t.Errorf("a PID shared by machines other than the hosts':\n%s", out)
 	}
 }
