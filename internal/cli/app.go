@@ -133,6 +133,11 @@ func envLine(env, flag, what string) string {
 // command), which are bad usage too.
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
+		if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+			if hint := subcommandFlag(c, commandPath(ctx), m[1]); hint != "" {
+				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
+			}
+		}
 		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, commandPath(ctx), err)))
 	}
 	if action := c.Action; action != nil {
@@ -263,6 +268,7 @@ func explainFlagValue(flags []ucli.Flag, err error) error {
 		m = []string{m[0], m[1], m[3]}
 	}
 	value, name := m[1], m[2]
+	reason := err.Error()[len(m[0]):]
 	expected := ""
 	for _, f := range flags {
 		for _, n := range f.Names() {
@@ -270,6 +276,8 @@ func explainFlagValue(flags []ucli.Flag, err error) error {
 				continue
 			}
 			switch f.(type) {
+			case *countFlagType:
+				expected = countExpected + " (" + reason + ")"
 			case *ucli.IntFlag, *ucli.Int64Flag:
 				expected = "a whole number such as 10"
 			case *ucli.UintFlag, *ucli.Uint64Flag:

@@ -104,3 +104,48 @@ func TestExitCodesByOrigin(t *testing.T) {
 		}
 	}
 }
+
+// The names people guess first work, and help shows them.
+func TestAliasesAndVerifyHints(t *testing.T) {
+	help, _, code := runApp(t, t.Context(), "", "help")
+	for _, want := range []string{"gen, generate ", "inspect, decode ", "load, import ", "(existing _ids: see audit)"} {
+		if code != ExitOK || !strings.Contains(help, want) {
+			t.Errorf("oidkit help: exit %d, lacks %q:\n%s", code, want, help)
+		}
+	}
+	gen, _, _ := runApp(t, t.Context(), "", "gen", "-n", "3", "--seed", "5")
+	out, errOut, code := runApp(t, t.Context(), "", "generate", "-n", "3", "--seed", "5")
+	if code != ExitOK || out != gen || gen == "" {
+		t.Errorf("generate: exit %d, %q (stderr %q); want gen's %q", code, out, errOut, gen)
+	}
+	out, _, code = runApp(t, t.Context(), "", "decode", "507f1f77bcf86cd799439011")
+	if code != ExitOK || !strings.Contains(out, "time 2012-10-17T21:13:27Z") {
+		t.Errorf("decode: exit %d, %q", code, out)
+	}
+	_, errOut, code = runApp(t, t.Context(), "", "import")
+	if code != ExitUsage || strings.Contains(errOut, "did you mean export") || !strings.HasPrefix(errOut, "oidkit: load: ") {
+		t.Errorf("import: exit %d, stderr %q; want load's own usage error", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"verify"}, []string{"verify: expected a subcommand: 'oidkit verify ids'", "'oidkit verify db'", "run 'oidkit audit'"}},
+		{[]string{"verify", "--collection", "users"}, []string{"verify: --collection is a flag of 'oidkit verify db'; expected the subcommand before it: oidkit verify db --collection ..."}},
+		{[]string{"verify", "--fixture", "a.ndjson"}, []string{"--fixture is a flag of 'oidkit verify db';"}},
+		{[]string{"verify", "-n", "5"}, []string{"-n is a flag of 'oidkit verify ids' and 'oidkit verify db'"}},
+		{[]string{"verify", "--bogus"}, []string{"verify: unknown flag --bogus"}},
+		{[]string{"verify", "bogus"}, []string{`unknown command "bogus"`}},
+	} {
+		_, errOut, code := runApp(t, t.Context(), "", c.args...)
+		for _, w := range c.want {
+			if code != ExitUsage || !strings.Contains(errOut, w) {
+				t.Errorf("oidkit %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, w)
+			}
+		}
+	}
+	help, _, code = runApp(t, t.Context(), "", "verify", "--help")
+	if code != ExitOK || !strings.Contains(help, "run 'oidkit audit'") {
+		t.Errorf("verify --help: exit %d, does not point to audit:\n%s", code, help)
+	}
+}

@@ -220,7 +220,7 @@ func showFlag(c *ucli.Context, name string) string {
 		}
 	case *ucli.IntFlag:
 		s += fmt.Sprintf(" %d", c.Int(name))
-	case *ucli.Int64Flag:
+	case *ucli.Int64Flag, *countFlagType:
 		s += fmt.Sprintf(" %d", c.Int64(name))
 	case *ucli.DurationFlag:
 		s += " " + c.Duration(name).String()

@@ -119,8 +119,10 @@ func jsonFlag(usage string) *ucli.BoolFlag {
 }
 
 // countFlag is -n (alias --count).
-func countFlag(def int64, usage string) *ucli.Int64Flag {
-	return &ucli.Int64Flag{Name: flagCount, Aliases: []string{aliasCount}, Value: def, Usage: usage}
+func countFlag(def int64, usage string) *countFlagType {
+	f := newCountFlag(flagCount, def, usage)
+	f.Aliases = []string{aliasCount}
+	return f
 }
 
 // listenFlag is --listen of the commands that serve.

@@ -22,7 +22,7 @@ func planFlags() []ucli.Flag {
 	return []ucli.Flag{
 		dbFlag(seed.DefaultDB),
 		&ucli.StringFlag{Name: flagCollection, Usage: "collection name (default: the kind's plural, e.g. users, or the template's base name); with --plan, only this collection of the plan"},
-		&ucli.StringFlag{Name: flagKind, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + " (default user)"},
+		&ucli.StringFlag{Name: flagKind, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + ", or its plural (default user)"},
 		&ucli.StringFlag{Name: flagTemplate, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
 		&ucli.StringFlag{Name: flagPlan, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
 		countFlag(1000, "number of documents (with --plan shop: number of users)"),
@@ -30,9 +30,17 @@ func planFlags() []ucli.Flag {
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
 		&ucli.StringFlag{Name: flagAt, Usage: "time base: " + timeForms + " (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
-		&ucli.StringFlag{Name: flagSpan, Value: "0s", Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d)"},
+		&ucli.StringFlag{Name: flagSpan, Value: defaultSpan, Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d; 0: all in one second)"},
 	}
 }
+
+// defaultSpan is the window --span spreads _id timestamps over when it is not
+// given: a year, ending at the time base, as a collection that has been in use
+// for a while looks (or back to 1970-01-01, where the time base is earlier
+// than a year after it). seed, fixtures and verify db share it with the rest of
+// the plan flags, so verify db rebuilds what seed wrote. It is the flag's
+// default, not seed.Plan's: a plan built in Go keeps Span 0 (one second).
+const defaultSpan = "365d"
 
 // planFromFlags turns the plan flags into a validated plan. Bad values are
 // usage errors (exit 2) naming the flag and the value.
@@ -62,6 +70,11 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 	span, err := parseSpan(c.String(flagSpan))
 	if err != nil {
 		return nil, err
+	}
+	if !c.IsSet(flagSpan) {
+		// The default window never starts before the ObjectID epoch: a time
+		// base in 1970 gets the part of the year that exists.
+		span = min(span, seed.TimeBase(p.At, p.Seeded).Sub(time.Unix(0, 0)))
 	}
 	p.Span = span
 
@@ -120,10 +133,12 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			}
 			cs.Template = t
 		} else {
-			if kind == "" {
-				kind = seed.KindUser
+			cs.Kind = seed.KindUser
+			if kind != "" {
+				if cs.Kind, err = kindFromFlag(kind); err != nil {
+					return nil, err
+				}
 			}
-			cs.Kind = kind
 		}
 		cs.Name = c.String(flagCollection)
 		if cs.Name == "" {
@@ -144,6 +159,21 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 		return nil, usageError(planFlagError(c, err))
 	}
 	return p, nil
+}
+
+// kindFromFlag is the built-in kind --kind names: the kind (user) or its
+// plural (users, which is also its default collection name). Anything else
+// is refused as typed, with the nearest of those names.
+func kindFromFlag(s string) (string, error) {
+	var names []string
+	for _, k := range seed.Kinds() {
+		plural := seed.DefaultCollectionName(k, nil)
+		if s == k || s == plural {
+			return k, nil
+		}
+		names = append(names, k, plural)
+	}
+	return "", usageErrorf("%s %q: expected a kind: %s, or its plural%s", arg(flagKind), s, strings.Join(seed.Kinds(), ", "), didYouMean(s, names))
 }
 
 // datasetFromFlags is planFromFlags followed by Build.

@@ -88,6 +88,49 @@ func TestPlanFromFlags(t *testing.T) {
 	}
 }
 
+// --kind takes a kind or its plural, which names the same kind and the
+// same default collection; anything else is named as typed.
+func TestPlanFromFlagsKindsAndSpan(t *testing.T) {
+	for _, k := range seed.Kinds() {
+		for _, typed := range []string{k, k + "s"} {
+			p, err := planOf(t, "--kind", typed)
+			if err != nil {
+				t.Fatalf("--kind %s: %v", typed, err)
+			}
+			if cs := p.Collections[0]; cs.Kind != k || cs.Name != k+"s" {
+				t.Errorf("--kind %s: kind %q, collection %q; want %q, %q", typed, cs.Kind, cs.Name, k, k+"s")
+			}
+		}
+	}
+	for typed, hint := range map[string]string{"usr": "; did you mean user?", "userss": "; did you mean users?", "Employees": "; did you mean employees?", "cat": ""} {
+		_, err := planOf(t, "--kind", typed)
+		want := `--kind "` + typed + `": expected a kind: user, employee, product, order, or its plural` + hint
+		if err == nil || exitCode(err) != ExitUsage || err.Error() != want {
+			t.Errorf("--kind %s: %v; want %q", typed, err, want)
+		}
+	}
+
+	// Without --span the window is a year before the time base, and never
+	// before the ObjectID epoch; --span 0 is one second.
+	year := 365 * 24 * time.Hour
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, year},
+		{[]string{"--seed", "1"}, year},
+		{[]string{"--span", "0"}, 0},
+		{[]string{"--span", "2h"}, 2 * time.Hour},
+		{[]string{"--at", "1970-01-02T00:00:00Z"}, 24 * time.Hour},
+		{[]string{"--at", "0", "--seed", "3"}, 0},
+	} {
+		p, err := planOf(t, c.args...)
+		if err != nil || p.Span != c.want {
+			t.Errorf("%v: span %v, %v; want %v", c.args, p.Span, err, c.want)
+		}
+	}
+}
+
 func TestPlanFromFlagsErrors(t *testing.T) {
 	dir := t.TempDir()
 	planFile := filepath.Join(dir, "plan.json")

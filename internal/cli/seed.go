@@ -19,8 +19,8 @@ import (
 func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
-		&ucli.IntFlag{Name: flagBatch, Value: seed.DefaultBatch, Usage: "documents per bulk insert"},
-		&ucli.IntFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"},
+		newCountFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
+		&countFlagType{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),

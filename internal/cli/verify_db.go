@@ -20,7 +20,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
-		&ucli.Int64Flag{Name: flagOrderLimit, Value: 100_000, Usage: "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"},
+		newCountFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
 		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
 		jsonFlag("print the report as one JSON object"),
 		quietFlag("no progress on stderr"),

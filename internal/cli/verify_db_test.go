@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +65,10 @@ func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 // naming it in expectations.
 func genUsers(t *testing.T, n int64, s uint64) *seed.Collection {
 	t.Helper()
-	p := &seed.Plan{Seed: s, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: n}}}
+	p, err := planOf(t, "-n", strconv.FormatInt(n, 10), "--seed", strconv.FormatUint(s, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
 	ds, err := p.Build()
 	if err != nil {
 		t.Fatal(err)
