@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/seed"
@@ -352,4 +353,105 @@ func partsDone(ms []*seed.Manifest) error {
 		return nil
 	}
 	return failuref("verify db: the run was written in parts, not all done: %s; finish them (seed %s I/N %s) or check one part with %s I/N", strings.Join(problems, "; "), arg(flagPart), arg(flagResume), arg(flagPart))
+}
+
+// flagsAgainstManifests holds the dataset ds the generation flags describe
+// against the run manifests of db, so that verify db says with flags what
+// it says without them: for each written collection, the manifests of the
+// flags' run (the same plan, seed and time base; of several such runs, the
+// one that started last) go through partsDone when the whole dataset is
+// checked. A collection whose manifests all describe another run gets a
+// note naming the first setting that differs; they are not mixed in. When
+// the manifests cannot be read, a warning says so and the flags alone count.
+func (a *App) flagsAgainstManifests(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, part seed.Part) error {
+	all, err := readManifests(ctx, db)
+	if err != nil { // the flags alone still say what to expect
+		a.say(msgWarning, "verify db: %v; checking against the flags alone, without the parts the manifests record", err)
+		return nil
+	}
+	var same []*seed.Manifest
+	for _, col := range ds.Collections() {
+		if col.RefOnly() {
+			continue
+		}
+		want := seed.NewManifest(ds, col, "")
+		var match, other []*seed.Manifest
+		for _, m := range all {
+			switch {
+			case m.Collection != col.Name():
+			case m.Diff(want) == nil:
+				match = append(match, m)
+			default:
+				other = append(other, m)
+			}
+		}
+		if len(match) == 0 && len(other) > 0 {
+			a.say(msgNote, "%s", otherRunNote(c, latestRun(other), want))
+		}
+		same = append(same, latestRun(match)...)
+	}
+	if part.Whole() {
+		return partsDone(same)
+	}
+	return nil
+}
+
+// otherRunNote says that the manifest m of a collection describes another
+// run than want, the flags' one, and in which setting.
+func otherRunNote(c *ucli.Context, ms []*seed.Manifest, want *seed.Manifest) string {
+	m := ms[0]
+	d := m.Diff(want)
+	setting := diffFlag(c, d)
+	if d.Field == "format" {
+		setting = "document format"
+	}
+	where := m.DB + "." + m.Collection
+	if d.Collection != "" && d.Collection != m.Collection {
+		setting += " of its plan's collection " + d.Collection
+	}
+	what := "run manifest"
+	if !m.Part.Whole() {
+		what = fmt.Sprintf("run manifests (in %d parts)", m.Part.N)
+	}
+	return fmt.Sprintf("%s holds the %s of another run, written with %s %s where the flags give %s %s; checked against the flags alone (leave them out to verify that run)",
+		where, what, setting, d.Old, setting, d.New)
+}
+
+// latestRun is the manifests of ms that belong to the run, of those in ms,
+// that started last.
+func latestRun(ms []*seed.Manifest) []*seed.Manifest {
+	if len(ms) == 0 {
+		return nil
+	}
+	last := ms[0]
+	for _, m := range ms[1:] {
+		if m.Started.After(last.Started) {
+			last = m
+		}
+	}
+	var out []*seed.Manifest
+	for _, m := range ms {
+		if m.Run == last.Run {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// readManifests is every run manifest of db, none when it has none.
+func readManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+	cur, err := db.Collection(seed.ManifestCollection).Find(ctx, bson.D{})
+	if err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	var all []*seed.Manifest
+	if err := cur.All(ctx, &all); err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	for _, m := range all {
+		if m.Collection == "" { // saved before manifests named their collection
+			m.Collection = m.Key
+		}
+	}
+	return all, nil
 }

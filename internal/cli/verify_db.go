@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
 
@@ -60,6 +61,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	ctx := c.Context
 	var set verify.ExpectedSet
+	var flagged *seed.Dataset // the dataset the generation flags describe
 	if files := c.StringSlice(flagFixture); len(files) > 0 {
 		if !part.Whole() {
 			return usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
@@ -77,6 +79,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		if set, err = expectDataset(ctx, ds, part); err != nil {
 			return err
 		}
+		flagged = ds
 	}
 
 	t, err := openTarget(ctx, c, existingDataDir)
@@ -84,8 +87,13 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		return err
 	}
 	defer t.Close()
-	if set.Verify == nil { // no flags said what to expect: the run manifest does
+	switch {
+	case set.Verify == nil: // no flags said what to expect: the run manifest does
 		if set, err = expectFromManifest(ctx, c, t, part); err != nil {
+			return err
+		}
+	case flagged != nil: // the manifests of the flags' run still say which parts ran
+		if err := a.flagsAgainstManifests(ctx, c, t.Client.Database(flagged.DB), flagged, part); err != nil {
 			return err
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -377,4 +379,56 @@ func TestVerifyDBUnreachable(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q; expected exit 1 naming the unreachable server", code, errs)
 	}
 	_ = time.Second
+}
+
+// verify db with generation flags names the parts not run and not done, as
+// it does without flags, from the manifests of the flags' run; flags of
+// another run get a note saying so and are checked on their own.
+func TestVerifyDBFlagsNameMissingParts(t *testing.T) {
+	uri, client := mongotest.Start(t)
+	flags := []string{"--uri", uri, "--db", "p8", "--plan", "shop", "-n", "40", "--seed", "5"}
+	for _, i := range []int{0, 1, 2, 4, 5, 7} {
+		mustSeed(t, append(flags, "--part", fmt.Sprintf("%d/8", i))...)
+	}
+	// Part 5 as a killed process leaves it: running, nothing acknowledged.
+	runs := client.Database("p8").Collection(seed.ManifestCollection)
+	key := seed.ManifestKey("users", seed.Part{I: 5, N: 8})
+	if _, err := runs.UpdateOne(t.Context(), bson.D{{Key: "_id", Value: key}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateRunning}, {Key: "acked", Value: bson.A{}}, {Key: "ackedCount", Value: 0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	missing := []string{"users part 3/8: not started", "users part 5/8: running, 0 of 5 documents", "users part 6/8: not started", "orders part 6/8: not started"}
+	for _, args := range [][]string{{"--uri", uri, "--db", "p8"}, flags, {"--uri", uri, "--db", "p8", "--seed", "5", "--plan", "shop", "-n", "40", "--collection", "users"}} {
+		out, errOut, code := runApp(t, t.Context(), "", append([]string{"verify", "db", "--quiet"}, args...)...)
+		if code != ExitFailure {
+			t.Fatalf("verify db %v: exit %d, expected 1\n%s%s", args, code, out, errOut)
+		}
+		for _, w := range missing {
+			if strings.Contains(w, "orders") && slices.Contains(args, "--collection") {
+				continue
+			}
+			if !strings.Contains(errOut, w) {
+				t.Errorf("verify db %v: stderr lacks %q:\n%s", args, w, errOut)
+			}
+		}
+		if out != "" {
+			t.Errorf("verify db %v: a report of a run not all written:\n%s", args, out)
+		}
+	}
+	// Another seed is another run: its flags are checked, with a note, and
+	// the parts of the run stored are not reported as its own.
+	out, errOut, code := runApp(t, t.Context(), "", "verify", "db", "--quiet", "--uri", uri, "--db", "p8", "--plan", "shop", "-n", "40", "--seed", "6")
+	if code != ExitFailure || !strings.Contains(out, "users: count") || strings.Contains(errOut, "not started") ||
+		!strings.Contains(errOut, "oidkit: note: p8.users holds the run manifests (in 8 parts) of another run, written with --seed 5 where the flags give --seed 6") {
+		t.Fatalf("verify db with another run's flags: exit %d\n%s%s", code, out, errOut)
+	}
+	// A check of one part that ran passes with the flags.
+	expectVerify(t, 0, []string{"users: count"}, append(flags, "--part", "2/8")...)
+	// Once every part is done, the flags check the whole run.
+	for _, i := range []int{3, 6} {
+		mustSeed(t, append(flags, "--part", fmt.Sprintf("%d/8", i))...)
+	}
+	mustSeed(t, append(flags, "--part", "5/8", "--resume")...)
+	expectVerify(t, 0, []string{"users: count", "orders: documents equal"}, flags...)
+	expectVerify(t, 0, []string{"users: count"}, "--uri", uri, "--db", "p8")
 }
