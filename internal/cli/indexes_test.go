@@ -254,11 +254,13 @@ func TestLoadSidecarErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := runApp(t, ctx, "", "load", "--uri", uri, "--db", "sc", "--quiet", "--batch", "1", data)
-	if code != ExitFailure || !strings.Contains(errOut, "wrote 2 of 3 documents, then: "+data+":3") || !strings.Contains(errOut, "duplicate key in a unique index") {
+	// A key twice under a unique index of the sidecar is bad input found
+	// before writing (it used to be written up to the second one).
+	if code != ExitUsage || !strings.Contains(errOut, data+":3: unique index k_1: key \"a\" already at "+data+":1") || !strings.Contains(errOut, "nothing was loaded") {
 		t.Fatalf("duplicate under a unique index: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if n, _ := client.Database("sc").Collection("people").CountDocuments(ctx, bson.D{}); n != 2 {
-		t.Errorf("%d documents stored, the message says 2", n)
+	if n, _ := client.Database("sc").Collection("people").CountDocuments(ctx, bson.D{}); n != 0 {
+		t.Errorf("%d documents stored; want none", n)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -94,23 +95,24 @@ func uniqueBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Databas
 	var uc *fixtures.UniqueClashError
 	switch {
 	case errors.As(err, &ue):
-		for _, d := range ue.Listed {
-			fmt.Fprintf(c.App.ErrWriter, "%s%s.%s %v\n", msgPrefix, ds.DB, col.Name(), d)
-		}
-		if ue.Count > len(ue.Listed) {
-			fmt.Fprintf(c.App.ErrWriter, "%s... and %d more\n", msgPrefix, ue.Count-len(ue.Listed))
-		}
+		sayListed(c.App.ErrWriter, ds.DB+"."+col.Name(), ue.Listed, ue.Count)
 		return usageErrorf("%s.%s: %d documents of the plan repeat the key of a unique index (listed above); nothing was written", ds.DB, col.Name(), ue.Count)
 	case errors.As(err, &uc):
-		for _, cl := range uc.Listed {
-			fmt.Fprintf(c.App.ErrWriter, "%s%s.%s %v\n", msgPrefix, ds.DB, col.Name(), cl)
-		}
-		if uc.Count > len(uc.Listed) {
-			fmt.Fprintf(c.App.ErrWriter, "%s... and %d more\n", msgPrefix, uc.Count-len(uc.Listed))
-		}
+		sayListed(c.App.ErrWriter, ds.DB+"."+col.Name(), uc.Listed, uc.Count)
 		return failuref("%s.%s: %d documents clash in a unique index with documents already stored (listed above); nothing was written", ds.DB, col.Name(), uc.Count)
 	}
 	return failureIf(err)
+}
+
+// sayListed writes each listed problem of coll on w, and how many of count
+// were not listed.
+func sayListed[T fmt.Stringer](w io.Writer, coll string, listed []T, count int) {
+	for _, p := range listed {
+		fmt.Fprintf(w, "%s%s %v\n", msgPrefix, coll, p)
+	}
+	if count > len(listed) {
+		fmt.Fprintf(w, "%s... and %d more\n", msgPrefix, count-len(listed))
+	}
 }
 
 // failureIf is err as a failure (exit 1), or nil.
