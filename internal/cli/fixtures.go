@@ -105,7 +105,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 		for i, col := range cols {
 			file, err := fixtures.FileName(col.Name(), suffix, opts.Layout)
 			if err != nil {
-				return usageErrorf("%v; expected a collection name that is one plain file name in %s %q; nothing was written", err, arg(flagOut), out)
+				return usageErrorf("%s %q: %v; nothing was written", arg(flagOut), out, err)
 			}
 			paths[i] = filepath.Join(out, file)
 		}

@@ -79,7 +79,7 @@ func TestFixturesHostileCollectionNames(t *testing.T) {
 			{"--plan", plan, "--out", out, "--array"},
 			{"--plan", plan, "--out", out, "--seed", "1", "--part", "1/2"},
 			{"--kind", "user", "-n", "2", "--collection", name, "--out", existing},
-			{"--kind", "user", "-n", "2", "--collection", name, "--out", existing, "--seed", "1", "--part", "2/2"},
+			{"--kind", "user", "-n", "2", "--collection", name, "--out", existing, "--seed", "1", "--part", "1/2"},
 		} {
 			stdout, errOut, code := runApp(t, t.Context(), "", append([]string{"fixtures", "--quiet"}, args...)...)
 			if code != ExitUsage || !strings.Contains(errOut, strconv.Quote(name)) || stdout != "" {
