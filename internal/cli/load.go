@@ -13,6 +13,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -101,7 +102,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 				return usageErrorf("load: - given twice: standard input can be read once")
 			}
 			stdinUsed = true
-			src = fixtures.ReaderSource("stdin", a.stdin)
+			src = fixtures.ReaderSource("stdin", input.NewReader(c.Context, a.stdin))
 		} else {
 			fi, err := os.Stat(file)
 			if err != nil {
