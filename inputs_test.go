@@ -56,6 +56,7 @@ func TestMain(m *testing.M) {
 // proc is a running oidkit command.
 type proc struct {
 	cmd    *exec.Cmd
+	stdout bytes.Buffer
 	stderr bytes.Buffer
 	done   chan struct{}
 }
@@ -64,7 +65,7 @@ func start(t *testing.T, bin string, stdin io.Reader, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(bin, args...), done: make(chan struct{})}
 	p.cmd.Stdin = stdin
-	p.cmd.Stderr = &p.stderr
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -266,6 +267,24 @@ func TestUnstoppableInputs(t *testing.T) {
 		p = start(t, bin, nil, "audit", fifo)
 		time.Sleep(time.Second)
 		p.stop(t, syscall.SIGINT)
+	})
+
+	// A FIFO is read once (its writer is gone after it), so load keeps a
+	// copy of it for the writing pass, as it does for standard input.
+	t.Run("FIFO whose writer finishes", func(t *testing.T) {
+		fifo := mkfifo(t, dir, "whole.ndjson")
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			_, _ = f.WriteString("{\"_id\":1}\n{\"_id\":2}\n{\"_id\":3}\n")
+			f.Close()
+		}()
+		p := start(t, bin, nil, "load", "--quiet", "--data-dir", data, fifo)
+		if code := p.wait(t, time.Minute); code != 0 || !strings.Contains(p.stdout.String(), "3 documents: inserted 3") {
+			t.Fatalf("load FIFO: exit %d, stdout %q, stderr %q", code, p.stdout.String(), p.stderr.String())
+		}
 	})
 
 	t.Run("stdin that never ends", func(t *testing.T) {

@@ -114,7 +114,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 			// Opened now, before the server and its data-dir lock: a FIFO
 			// waits here for its writer, and SIGINT or SIGTERM ends the wait.
 			if src, err = fixtures.OpenFile(c.Context, file); err != nil {
-				return inputFailure(fmt.Sprintf("load %s", file), errors.Unwrap(err))
+				return inputFailure(fmt.Sprintf("load %q", file), err)
 			}
 			defer src.Close()
 			if name == "" {
