@@ -23,14 +23,8 @@ import (
 // into a cancelled context, so that an interrupted seed stops cleanly (one
 // line saying what is there, exit 1) and a server stops with exit 0.
 func TestSignals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := oidkitBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "oidkit")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 
 	server := exec.Command(bin, "server", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"))
 	var serverErr bytes.Buffer

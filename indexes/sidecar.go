@@ -56,6 +56,11 @@ func (e *SidecarError) Unwrap() error { return e.Err }
 // a type other than "collection" are refused (oidkit does not create them),
 // as is any other top-level field. Every error is a *SidecarError.
 func ReadSidecar(path string) ([]Index, error) {
+	// Opening a FIFO waits for a writer, a device may never end: only a
+	// regular file is opened.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, &SidecarError{Path: path, Err: fmt.Errorf("not a regular file; expected an index sidecar")}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &SidecarError{Path: path, Err: err}

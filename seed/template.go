@@ -256,8 +256,12 @@ func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
 const maxFileSize = 4 << 20
 
 // readSmallFile reads a regular file of at most maxFileSize bytes, so that a
-// path such as /dev/zero fails instead of hanging.
+// path such as /dev/zero fails instead of hanging. Anything else is refused
+// before it is opened: opening a FIFO waits for a writer.
 func readSmallFile(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: expected a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -56,7 +58,9 @@ func (a *App) runInspect(c *ucli.Context) error {
 		if a.stdin == nil {
 			return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
 		}
-		sc := bufio.NewScanner(a.stdin)
+		in := input.NewReader(c.Context, a.stdin)
+		defer in.Close()
+		sc := bufio.NewScanner(in)
 		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 		seen := false
 		for sc.Scan() {
@@ -69,6 +73,9 @@ func (a *App) runInspect(c *ucli.Context) error {
 			w.Flush()
 			if errors.Is(err, bufio.ErrTooLong) {
 				return usageErrorf("inspect: stdin: a line longer than 1 MiB: expected one ID per line")
+			}
+			if errors.Is(err, context.Canceled) {
+				return inputFailure("inspect: reading stdin", err)
 			}
 			return failuref("inspect: reading stdin: %w", err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -103,7 +104,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 				return usageErrorf("load: - given twice: standard input can be read once")
 			}
 			stdinUsed = true
-			src = fixtures.ReaderSource("stdin", a.stdin)
+			src = fixtures.ReaderSource("stdin", input.NewReader(c.Context, a.stdin))
 		} else {
 			fi, err := os.Stat(file)
 			if err != nil {
@@ -115,7 +116,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 			// Opened now, before the server and its data-dir lock: a FIFO
 			// waits here for its writer, and SIGINT or SIGTERM ends the wait.
 			if src, err = fixtures.OpenFile(c.Context, file); err != nil {
-				return inputFailure(fmt.Sprintf("load %s", file), errors.Unwrap(err))
+				return inputFailure(fmt.Sprintf("load %q", file), err)
 			}
 			defer src.Close()
 			if name == "" {
