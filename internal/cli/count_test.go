@@ -29,7 +29,8 @@ func TestParseCount(t *testing.T) {
 		{"10K", "not a number"},
 		{"1kk", "not a number"},
 		{"0x10", "not a number"},
-		{"1e99", "not a number"}, // at most two exponent digits
+		{"1e100", "not a number"}, // at most two exponent digits
+		{"1e99", "above 9223372036854775807"},
 		{"1e19", "above 9223372036854775807"},
 		{"9223372036854775808", "above 9223372036854775807"},
 		{"9223372036854775.808k", "above 9223372036854775807"},
