@@ -108,3 +108,65 @@ func ExampleFromParts() {
 	fmt.Println(id, id.Timestamp().Format(time.RFC3339), id.Counter())
 	// Output: 6553f1000102030405000007 2023-11-14T22:13:20Z 7
 }
+
+// A window of creation times becomes the _id bounds and a filter ready for a
+// query; a fractional end is rounded up to the next whole second.
+func ExampleNewWindow() {
+	w, err := oid.NewWindow(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 1, 1, 23, 59, 59, 500, time.UTC))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(w.From, w.ToOperator(), w.To)
+	fmt.Println(w.Filter())
+	_, err = oid.NewWindow(time.Unix(100, 0), time.Unix(100, 0))
+	fmt.Println(errors.Is(err, oid.ErrEmptyWindow))
+	// Output:
+	// 659200800000000000000000 $lt 659352000000000000000000
+	// {"_id":{"$gte":{"$oid":"659200800000000000000000"},"$lt":{"$oid":"659352000000000000000000"}}}
+	// true
+}
+
+// Without an end the window has a lower bound only.
+func ExampleWindowFrom() {
+	w, _ := oid.WindowFrom(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+	fmt.Println(w.Filter())
+	// Output: {"_id":{"$gte":{"$oid":"659200800000000000000000"}}}
+}
+
+// ParsePasted reads the forms shells, drivers and articles print; Parse
+// reads only the 24 hex characters.
+func ExampleParsePasted() {
+	for _, s := range []string{
+		`ObjectId("507f1f77bcf86cd799439011")`,
+		`{"$oid":"507f1f77bcf86cd799439011"}`,
+		"ObjectId(\u201c507F1F77BCF86CD799439011\u201d)",
+	} {
+		id, err := oid.ParsePasted(s)
+		fmt.Println(id, err)
+	}
+	_, err := oid.ParsePasted(`ObjectId("507f1f77")`)
+	fmt.Println(err)
+	var pe *oid.PasteError
+	fmt.Println(errors.As(err, &pe), pe.Reason(), errors.Is(err, oid.ErrInvalidLength))
+	// Output:
+	// 507f1f77bcf86cd799439011 <nil>
+	// 507f1f77bcf86cd799439011 <nil>
+	// 507f1f77bcf86cd799439011 <nil>
+	// oid: invalid ObjectID "ObjectId(\"507f1f77\")": length 8, expected 24 hex characters
+	// true length 8, expected 24 hex characters true
+}
+
+// A seeded generator makes the same IDs on every run and machine, given the
+// time.
+func ExampleNewSeededGenerator() {
+	g := oid.NewSeededGenerator(7)
+	ids := make([]oid.ID, 2)
+	if err := g.FillWithTime(ids, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		panic(err)
+	}
+	fmt.Println(ids[0])
+	fmt.Println(ids[1])
+	// Output:
+	// 65920080565d24a1ed57220e
+	// 65920080565d24a1ed57220f
+}

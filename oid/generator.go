@@ -2,6 +2,7 @@ package oid
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,21 @@ func NewGenerator(cfg Config) *Generator {
 	}
 	g.counter.Store(start & 0xFFFFFF)
 	return g
+}
+
+// NewSeededGenerator builds the Generator of a seed: the same seed gives the
+// same random value and counter start on every run and machine (the clock
+// is still the system clock; pass a time to NewWithTime or FillWithTime for
+// identical IDs). The first 8 bytes of SHA-256("oidkit gen" || seed as 8
+// big-endian bytes) are the random value (5 bytes) and the counter start
+// (3 bytes). The derivation is fixed: `oidkit gen --seed` prints it.
+func NewSeededGenerator(seed uint64) *Generator {
+	var in [18]byte
+	copy(in[:], "oidkit gen")
+	binary.BigEndian.PutUint64(in[10:], seed)
+	h := sha256.Sum256(in[:])
+	start := uint32(h[5])<<16 | uint32(h[6])<<8 | uint32(h[7])
+	return NewGenerator(Config{Random: (*[5]byte)(h[0:5]), CounterStart: &start})
 }
 
 var (

@@ -1,4 +1,6 @@
-// Package oid is a standalone, spec-exact MongoDB ObjectID.
+// Package oid is a standalone, spec-exact MongoDB ObjectID: its layout,
+// generation (plain and seeded), its text, binary and JSON forms, the forms
+// people paste, and the _id bounds of a window of creation times.
 //
 // It uses the standard library only. An ID is a [12]byte value laid out as the
 // ObjectID specification says, and converts to and from the driver's types
@@ -66,6 +68,19 @@
 // no-op, as encoding/json expects of an Unmarshaler). Anything else is an
 // error wrapping ErrInvalidJSON or ErrInvalidHex.
 //
+// ParsePasted is the lenient reader for text a person pastes: bare hex,
+// ObjectId("hex") and ObjectId(hex) (mongosh), ObjectID("hex") (the
+// drivers' String), {"$oid":"hex"}, a quoted "hex", curly quotes, a byte
+// order mark and surrounding space. Its error is a *PasteError.
+//
+// # Windows
+//
+// NewWindow(from, to) is the _id range of the documents created in
+// [from, to): zero-tailed bounds (FromTime), from rounded down to its
+// second and to rounded up, $gte and $lt, or $lte of the largest ID when the
+// window reaches past MaxTime. AppendFilter writes it as an Extended JSON
+// filter. WindowFrom has no upper bound.
+//
 // # Deliberate differences from the driver
 //
 // Compared with go.mongodb.org/mongo-driver/v2 bson.ObjectID (v2.10.0) and
@@ -115,7 +130,9 @@
 // New uses a process-wide default Generator made on first use, with the
 // system clock and crypto/rand. Tests and seeded runs build their own
 // Generator with NewGenerator(Config{Clock, Random, CounterStart}); no
-// package variable needs changing. Fill writes a whole batch with one clock
+// package variable needs changing. NewSeededGenerator(seed) derives the
+// random value and counter start from a seed, so seeded output is the same
+// everywhere. Fill writes a whole batch with one clock
 // read and one atomic reservation of the counter.
 package oid
 

@@ -1,5 +1,6 @@
 // Package rules says whether a target database can store a document, and
-// where and why not, before anything is sent to it.
+// where and why not, before anything is sent to it; and how the server
+// compares and equates _id values.
 //
 // A Profile holds the rules of one kind of server; Profile.Check applies them
 // to a marshalled document in one pass and returns nil or a *Violation
@@ -48,4 +49,12 @@
 // when SQLite's JSON nesting limit is reached, at a depth that depends on the
 // mix of documents and arrays): a document it accepts must load into MongoDB
 // too. This is the one place where the profile is stricter than the server.
+//
+// # _id comparison
+//
+// One fact in three forms: CompareIDs orders two _id values as MongoDB sorts
+// them; KeyOf gives the key under which a unique index equates them (equal
+// keys compare equal); Integral is the int64 a number equals, the reason
+// 7, NumberLong(7) and 7.0 are one _id. Fixture loading, verify db and the
+// inverse of seeded int _ids all use these.
 package rules

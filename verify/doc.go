@@ -1,6 +1,6 @@
-// Package verify cross-checks oidkit's output: the oid package against the
-// official driver (verify ids), and a collection against the documents it
-// should hold (verify db).
+// Package verify checks that a database holds exactly what it should (verify
+// db): each collection against a seeded plan or fixture files; and it owns
+// the report format that it and package crosscheck (verify ids) print.
 //
 // Both checks print through one report format, so a user reads them the same
 // way and CI parses them the same way. Use it like this:

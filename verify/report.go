@@ -162,8 +162,8 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	nameW, casesW, misW := len("PROPERTY"), len("CASES"), len("MISMATCHES")
 	for _, r := range rep.Rows {
 		nameW = max(nameW, len(r.Name))
-		casesW = max(casesW, len(group(r.Cases)))
-		misW = max(misW, len(group(r.Mismatches)))
+		casesW = max(casesW, len(Thousands(r.Cases)))
+		misW = max(misW, len(Thousands(r.Mismatches)))
 	}
 	fmt.Fprintf(&sb, "%-*s  %*s  %*s  %s\n", nameW, "PROPERTY", casesW, "CASES", misW, "MISMATCHES", "STATUS")
 	var failed, skipped int
@@ -179,13 +179,13 @@ func (rep *Report) WriteTable(w io.Writer) error {
 				status += ": " + r.Reason
 			}
 		}
-		fmt.Fprintf(&sb, "%-*s  %*s  %*s  %s\n", nameW, r.Name, casesW, group(r.Cases), misW, group(r.Mismatches), status)
+		fmt.Fprintf(&sb, "%-*s  %*s  %*s  %s\n", nameW, r.Name, casesW, Thousands(r.Cases), misW, Thousands(r.Mismatches), status)
 	}
 	for _, r := range rep.Rows {
 		if len(r.Examples) == 0 {
 			continue
 		}
-		fmt.Fprintf(&sb, "\n%s: first %d of %s mismatches:\n", r.Name, len(r.Examples), group(r.Mismatches))
+		fmt.Fprintf(&sb, "\n%s: first %d of %s mismatches:\n", r.Name, len(r.Examples), Thousands(r.Mismatches))
 		for _, e := range r.Examples {
 			sb.WriteString("  " + e + "\n")
 		}
@@ -205,8 +205,9 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	return err
 }
 
-// group prints n with thousands separators: 1,000,000.
-func group(n int64) string {
+// Thousands prints n with thousands separators, as report tables show
+// counts: 1,000,000.
+func Thousands(n int64) string {
 	s := fmt.Sprint(n)
 	if n < 0 {
 		return s

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/binary"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -34,18 +32,6 @@ func (a *App) genCommand() *ucli.Command {
 	}
 }
 
-// seededGenerator derives the random value and the counter start from seed:
-// the first 8 bytes of SHA-256("oidkit gen" || seed as 8 big-endian bytes)
-// are the random value (5 bytes) and the counter start (3 bytes).
-func seededGenerator(s uint64) *oid.Generator {
-	var in [18]byte
-	copy(in[:], "oidkit gen")
-	binary.BigEndian.PutUint64(in[10:], s)
-	h := sha256.Sum256(in[:])
-	start := uint32(h[5])<<16 | uint32(h[6])<<8 | uint32(h[7])
-	return oid.NewGenerator(oid.Config{Random: (*[5]byte)(h[0:5]), CounterStart: &start})
-}
-
 func (a *App) runGen(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("gen: unexpected argument %q; the count is %s N", c.Args().First(), arg(flagCount))
@@ -65,7 +51,7 @@ func (a *App) runGen(c *ucli.Context) error {
 		if err != nil {
 			return err
 		}
-		g = seededGenerator(s)
+		g = oid.NewSeededGenerator(s)
 	}
 	var at time.Time
 	if c.IsSet(flagAt) {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -98,47 +97,12 @@ func (a *App) runInspect(c *ucli.Context) error {
 	}
 }
 
-// pastedQuotes are the quotes an ID may come in: straight ones, and the
-// curly ones of articles and word processors (the web page takes the same).
-var pastedQuotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'")
-
-// parseIDArg reads an ID as a user pastes it: bare hex, ObjectId("hex") or
-// ObjectId(hex) (mongosh), ObjectID("hex") (the driver's String),
-// {"$oid":"hex"} or a quoted "hex", with curly quotes too, a leading byte
-// order mark and surrounding space. The error names the input and the
-// problem.
+// parseIDArg reads an ID as a user pastes it (oid.ParsePasted); the
+// message names the input and the problem.
 func parseIDArg(s string) (oid.ID, error) {
-	in := pastedQuotes.Replace(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "\ufeff")))
-	h := in
-	for _, p := range []string{"ObjectId(", "ObjectID(", "new ObjectId("} {
-		if strings.HasPrefix(h, p) && strings.HasSuffix(h, ")") {
-			h = strings.TrimSpace(h[len(p) : len(h)-1])
-			h = strings.Trim(h, `"'`)
-			break
-		}
-	}
-	if len(h) >= 2 && (h[0] == '"' || h[0] == '\'') && h[len(h)-1] == h[0] {
-		h = h[1 : len(h)-1]
-	} else if strings.HasPrefix(h, "{") {
-		var id oid.ID
-		if err := id.UnmarshalJSON([]byte(h)); err != nil {
-			return oid.Nil, fmt.Errorf("%q: expected 24 hex characters, ObjectId(\"...\") or {\"$oid\":\"...\"}", s)
-		}
-		return id, nil
-	}
-	// A non-ASCII letter takes several bytes, so oid.Parse would report a
-	// length the user cannot see ("length 25" for 24 visible characters):
-	// name the character and its position in characters instead.
-	pos := 0
-	for _, r := range h {
-		if r >= utf8.RuneSelf && r != utf8.RuneError {
-			return oid.Nil, fmt.Errorf("%q: invalid character %q at position %d, expected 0-9, a-f or A-F", s, r, pos)
-		}
-		pos++
-	}
-	id, err := oid.Parse(h)
+	id, err := oid.ParsePasted(s)
 	if err != nil {
-		var pe *oid.ParseError
+		var pe *oid.PasteError
 		if errors.As(err, &pe) {
 			return oid.Nil, fmt.Errorf("%q: %s", s, pe.Reason())
 		}

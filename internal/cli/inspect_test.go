@@ -99,25 +99,3 @@ func TestInspectBadInput(t *testing.T) {
 		t.Errorf("mixed: exit %d, %q, %q", code, out, errOut)
 	}
 }
-
-// parseIDArg never panics, and whatever it accepts is an ID that its own
-// hex reads back to, in every pasted form.
-func FuzzParseIDArg(f *testing.F) {
-	for _, s := range []string{"507f1f77bcf86cd799439011", `ObjectId("507f1f77bcf86cd799439011")`, "ObjectId(\u201c507f1f77bcf86cd799439011\u201d)",
-		"\ufeff507f1f77bcf86cd799439011", `{"$oid":"507f1f77bcf86cd799439011"}`, "ObjectId(", "\ufeff", `"'`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		id, err := parseIDArg(s)
-		if err != nil {
-			return
-		}
-		h := id.String()
-		for _, form := range []string{h, `ObjectId("` + h + `")`, "ObjectId(" + h + ")", "ObjectId(\u201c" + h + "\u201d)", "\ufeff" + h} {
-			back, err := parseIDArg(form)
-			if err != nil || back != id {
-				t.Fatalf("%q -> %s; %q -> %v, %v", s, h, form, back, err)
-			}
-		}
-	})
-}

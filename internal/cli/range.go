@@ -30,9 +30,6 @@ within 1970-01-01T00:00:00Z..2106-02-07T06:28:15Z.`,
 	}
 }
 
-// lastID is the largest ObjectID: an upper bound that no $lt can express.
-const lastID = "ffffffffffffffffffffffff"
-
 func (a *App) runRange(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("range: unexpected argument %q; expected %s TIME [%s TIME]", c.Args().First(), arg(flagFrom), arg(flagTo))
@@ -44,44 +41,32 @@ func (a *App) runRange(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	lo, _ := oid.FromTime(from) // parseTime checked the range
-	filter := []byte(`{"_id":{"$gte":{"$oid":"`)
-	filter = lo.AppendHex(filter)
-	filter = append(filter, `"}`...)
-
-	var toLine string
+	win, _ := oid.WindowFrom(from) // parseTime checked the range
 	if c.IsSet(flagTo) {
 		to, err := parseTime(flagTo, c.String(flagTo))
 		if err != nil {
 			return err
 		}
-		end := to.Unix()
-		if to.Nanosecond() > 0 {
-			end++ // round a fractional end up: its second may hold IDs made before it
-		}
-		if end <= lo.Unix() {
+		if win, err = oid.NewWindow(from, to); err != nil {
 			return usageErrorf("%s %q: expected a time after %s %q (the window is [from, to), whole seconds)", arg(flagTo), c.String(flagTo), arg(flagFrom), c.String(flagFrom))
 		}
-		if end > oid.MaxTime.Unix() {
-			filter = append(filter, `,"$lte":{"$oid":"`+lastID+`"}`...)
-			toLine = "to      " + oid.MaxTime.Format(time.RFC3339) + "  " + lastID + "  inclusive ($lte): the last second has no exclusive bound\n"
-		} else {
-			hi, _ := oid.FromTime(time.Unix(end, 0))
-			filter = append(filter, `,"$lt":{"$oid":"`...)
-			filter = hi.AppendHex(filter)
-			filter = append(filter, `"}`...)
-			toLine = "to      " + hi.Timestamp().Format(time.RFC3339) + "  " + hi.Hex() + "  exclusive ($lt)\n"
-		}
 	}
-	filter = append(filter, "}}"...)
+	filter := win.AppendFilter(nil)
 
 	w := bufio.NewWriter(a.stdout)
 	if c.Bool(flagFilter) {
 		w.Write(filter)
 		w.WriteByte('\n')
 	} else {
-		w.WriteString("from    " + lo.Timestamp().Format(time.RFC3339) + "  " + lo.Hex() + "  inclusive ($gte)\n")
-		w.WriteString(toLine)
+		w.WriteString("from    " + win.From.Timestamp().Format(time.RFC3339) + "  " + win.From.Hex() + "  inclusive ($gte)\n")
+		if win.HasTo {
+			w.WriteString("to      " + win.To.Timestamp().Format(time.RFC3339) + "  " + win.To.Hex())
+			if win.ToInclusive {
+				w.WriteString("  inclusive ($lte): the last second has no exclusive bound\n")
+			} else {
+				w.WriteString("  exclusive ($lt)\n")
+			}
+		}
 		w.WriteString("filter  ")
 		w.Write(filter)
 		w.WriteByte('\n')

@@ -6,7 +6,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/oidkit/oidkit/verify"
+	"github.com/oidkit/oidkit/crosscheck"
 )
 
 func (a *App) verifyIDsCommand() *ucli.Command {
@@ -53,7 +53,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		_, _ = rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
 	}
-	opts := verify.IDsOptions{N: int(n), Seed: seed}
+	opts := crosscheck.IDsOptions{N: int(n), Seed: seed}
 	bar := a.newProgressOf(c, "verify ids", n, "IDs")
 	if bar != nil {
 		opts.Progress = func(done, total int) {
@@ -61,7 +61,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 			bar.Set(int64(done))
 		}
 	}
-	rep := verify.IDs(opts)
+	rep := crosscheck.IDs(opts)
 	bar.Finish()
 	var err error
 	if c.Bool(flagJSON) {

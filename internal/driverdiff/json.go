@@ -1,6 +1,6 @@
 // Package driverdiff names the deliberate differences between package oid and
 // the MongoDB Go drivers that apply to an input, so that differential checks
-// (package verify, oid's tests) skip exactly those and compare the rest. It
+// (package crosscheck, oid's tests) skip exactly those and compare the rest. It
 // imports only the standard library.
 package driverdiff
 

@@ -1,4 +1,4 @@
-package verify
+package crosscheck
 
 import (
 	"encoding/binary"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/verify"
 )
 
 // IDsOptions configures the differential check of package oid against the
@@ -60,13 +61,13 @@ const (
 )
 
 // rows is one worker's set of rows, keyed by full row name.
-type rows map[string]*Row
+type rows map[string]*verify.Row
 
-func (r rows) get(name string) *Row {
+func (r rows) get(name string) *verify.Row {
 	if row, ok := r[name]; ok {
 		return row
 	}
-	row := &Row{Name: name}
+	row := &verify.Row{Name: name}
 	r[name] = row
 	return row
 }
@@ -78,7 +79,7 @@ type allowed map[string]int64
 // IDs runs the differential check and returns its report. Every row must
 // pass; differences documented in package oid are checked by name (they must
 // still hold as documented) and never count as mismatches.
-func IDs(opts IDsOptions) *Report {
+func IDs(opts IDsOptions) *verify.Report {
 	start := time.Now()
 	if opts.N < 0 {
 		opts.N = 0
@@ -89,7 +90,7 @@ func IDs(opts IDsOptions) *Report {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	rep := NewReport(fmt.Sprintf("verify ids: package oid against the Go driver (%s and %s), %d random IDs, seed %d",
+	rep := verify.NewReport(fmt.Sprintf("verify ids: package oid against the Go driver (%s and %s), %d random IDs, seed %d",
 		"go.mongodb.org/mongo-driver/v2", "v1", opts.N, opts.Seed))
 
 	main := rows{}
@@ -168,7 +169,7 @@ func IDs(opts IDsOptions) *Report {
 	}
 	for _, d := range Differences() {
 		if n := totalAllowed[d.Name]; n > 0 {
-			rep.Note("%s: %s (%s mutated JSON inputs differed from a driver this way, as documented)", d.Name, d.Summary, group(n))
+			rep.Note("%s: %s (%s mutated JSON inputs differed from a driver this way, as documented)", d.Name, d.Summary, verify.Thousands(n))
 		} else {
 			rep.Note("%s: %s", d.Name, d.Summary)
 		}

@@ -1,4 +1,4 @@
-package verify
+package crosscheck
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/internal/driverdiff"
+	"github.com/oidkit/oidkit/verify"
 )
 
 func TestIDsPasses(t *testing.T) {
@@ -17,7 +18,7 @@ func TestIDsPasses(t *testing.T) {
 		t.Fatalf("verify ids failed:\n%s", out.String())
 	}
 	for _, r := range rep.Rows {
-		if r.Result() != StatusPass || r.Cases == 0 {
+		if r.Result() != verify.StatusPass || r.Cases == 0 {
 			t.Errorf("row %q: %s with %d cases", r.Name, r.Result(), r.Cases)
 		}
 	}
@@ -69,7 +70,7 @@ func TestIDsRowsCanFail(t *testing.T) {
 		checkJSONIn(r, al, []byte(in), none)
 	}
 	row := r.get(v2 + ": " + rowJSONMutated)
-	if row.Mismatches != 3 || row.Result() != StatusFail || !strings.Contains(strings.Join(row.Examples, "\n"), "123456789012") {
+	if row.Mismatches != 3 || row.Result() != verify.StatusFail || !strings.Contains(strings.Join(row.Examples, "\n"), "123456789012") {
 		t.Errorf("undocumented differences not caught: %+v", row)
 	}
 	if r.get(v1+": "+rowJSONMutated).Mismatches != 1 { // v1 agrees with oid on {"$OID"} and ""
@@ -85,7 +86,7 @@ func TestIDsJSONReport(t *testing.T) {
 	}
 	var got struct {
 		OK    bool
-		Rows  []Row
+		Rows  []verify.Row
 		Notes []string
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || !got.OK || len(got.Rows) < 30 {

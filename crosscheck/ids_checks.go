@@ -1,4 +1,4 @@
-package verify
+package crosscheck
 
 import (
 	"bytes"
@@ -13,11 +13,12 @@ import (
 
 	"github.com/oidkit/oidkit/internal/driverdiff"
 	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/verify"
 )
 
 // checkVectors checks the fixed expectations: decoded times of the timestamp
 // edges and the spec example, and the worked example of the generator pages.
-func checkVectors(row *Row) {
+func checkVectors(row *verify.Row) {
 	times := []struct {
 		hex  string
 		want string
@@ -59,19 +60,19 @@ func checkVectors(row *Row) {
 
 // driverRows are one driver's rows of one worker, looked up once.
 type driverRows struct {
-	bytes, hex, ts, jsonOut, oidIn, length, badChar, upper, space *Row
+	bytes, hex, ts, jsonOut, oidIn, length, badChar, upper, space *verify.Row
 }
 
 type idRows struct {
 	drivers [len(drivers)]driverRows // as drivers
-	errors  *Row
+	errors  *verify.Row
 	all     rows
 }
 
 func newIDRows(r rows) *idRows {
 	ir := &idRows{errors: r.get(rowErrors), all: r}
 	for k, d := range drivers {
-		get := func(row string) *Row { return r.get(d.name + ": " + row) }
+		get := func(row string) *verify.Row { return r.get(d.name + ": " + row) }
 		ir.drivers[k] = driverRows{
 			bytes: get(rowBytes), hex: get(rowHex), ts: get(rowTimestamp), jsonOut: get(rowJSONOut), oidIn: get(rowOidIn),
 			length: get(rowLength), badChar: get(rowBadChar), upper: get(rowUpper), space: get(rowSpace),
@@ -81,7 +82,7 @@ func newIDRows(r rows) *idRows {
 }
 
 // kindRow picks the parse row of a mutation kind.
-func (d *driverRows) kindRow(kind int) *Row {
+func (d *driverRows) kindRow(kind int) *verify.Row {
 	switch kind {
 	case kindLength:
 		return d.length
@@ -304,7 +305,7 @@ func checkGeneration(r rows, n int) {
 	var prev oid.ID
 	first := true
 	shared, counters := r.get(rowSharedRandom), r.get(rowCounters)
-	var parse [len(drivers)]*Row
+	var parse [len(drivers)]*verify.Row
 	for k, d := range drivers {
 		parse[k] = r.get(d.name + ": " + rowOursParse)
 	}
@@ -352,7 +353,7 @@ func checkGeneration(r rows, n int) {
 	inWindow(sample)
 
 	// Driver IDs parse in oid with the same bytes and time.
-	var from [len(drivers)]*Row
+	var from [len(drivers)]*verify.Row
 	for k, d := range drivers {
 		from[k] = r.get(d.name + ": " + rowDriverParse)
 	}

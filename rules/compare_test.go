@@ -1,4 +1,4 @@
-package verify
+package rules
 
 import (
 	"cmp"
@@ -7,6 +7,15 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
+
+// rv marshals v, or is null where MarshalValue cannot (nil).
+func rv(v any) bson.RawValue {
+	t, b, err := bson.MarshalValue(v)
+	if err != nil {
+		return bson.RawValue{Type: bson.TypeNull}
+	}
+	return bson.RawValue{Type: t, Value: b}
+}
 
 // sortOrder lists _id values in MongoDB's ascending sort order (the BSON
 // comparison order of the MongoDB manual: MinKey, Null, Numbers,
@@ -95,7 +104,7 @@ func sortOrder() [][]bson.RawValue {
 	}
 }
 
-// compareIDs agrees with the table on every pair: equal within a group,
+// CompareIDs agrees with the table on every pair: equal within a group,
 // ordered as the groups are.
 func TestCompareIDsOrder(t *testing.T) {
 	groups := sortOrder()
@@ -104,9 +113,9 @@ func TestCompareIDsOrder(t *testing.T) {
 			want := cmp.Compare(gi, gj)
 			for _, a := range ga {
 				for _, b := range gb {
-					c, ok := compareIDs(a, b)
+					c, ok := CompareIDs(a, b)
 					if !ok || c != want {
-						t.Errorf("compareIDs(%s %s, %s %s) = %d, %v; expected %d", typeName(a.Type), a, typeName(b.Type), b, c, ok, want)
+						t.Errorf("CompareIDs(%s %s, %s %s) = %d, %v; expected %d", a.Type, a, b.Type, b, c, ok, want)
 					}
 				}
 			}
@@ -114,7 +123,7 @@ func TestCompareIDsOrder(t *testing.T) {
 	}
 }
 
-// compareIDs cannot tell a decimal128, nor malformed or unknown values, and
+// CompareIDs cannot tell a decimal128, nor malformed or unknown values, and
 // says so rather than guess.
 func TestCompareIDsCannotTell(t *testing.T) {
 	dec, err := bson.ParseDecimal128("1.5")
@@ -130,13 +139,13 @@ func TestCompareIDsCannotTell(t *testing.T) {
 		{bson.RawValue{Type: 0x42, Value: nil}, rv(int32(1))},
 		{bson.RawValue{Type: bson.TypeObjectID, Value: []byte{1}}, rv(bson.ObjectID{})},
 	} {
-		if got, ok := compareIDs(c.a, c.b); ok {
-			t.Errorf("compareIDs(%v, %v) = %d, true; expected ok false", c.a, c.b, got)
+		if got, ok := CompareIDs(c.a, c.b); ok {
+			t.Errorf("CompareIDs(%v, %v) = %d, true; expected ok false", c.a, c.b, got)
 		}
 	}
 }
 
-// fuzzValue builds a value of one of the _id types compareIDs orders from
+// fuzzValue builds a value of one of the _id types CompareIDs orders from
 // fuzzed parts.
 func fuzzValue(kind byte, i int64, f float64, s []byte) bson.RawValue {
 	var o bson.ObjectID
@@ -176,7 +185,7 @@ func fuzzValue(kind byte, i int64, f float64, s []byte) bson.RawValue {
 	return rv(bson.MaxKey{})
 }
 
-// compareIDs is a strict weak order: irreflexive, antisymmetric, and
+// CompareIDs is a strict weak order: irreflexive, antisymmetric, and
 // transitive in both its order and its equivalence, so that strict increase
 // on consecutive pairs is strict increase on every subsequence.
 func FuzzCompareIDsStrictWeakOrder(f *testing.F) {
@@ -185,19 +194,19 @@ func FuzzCompareIDsStrictWeakOrder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ka, kb, kc byte, ia, ib, ic int64, fa, fb, fc float64, sa, sb, sc []byte) {
 		vs := []bson.RawValue{fuzzValue(ka, ia, fa, sa), fuzzValue(kb, ib, fb, sb), fuzzValue(kc, ic, fc, sc)}
 		cmp := func(x, y int) int {
-			c, ok := compareIDs(vs[x], vs[y])
+			c, ok := CompareIDs(vs[x], vs[y])
 			if !ok {
-				t.Fatalf("compareIDs(%v, %v): cannot tell", vs[x], vs[y])
+				t.Fatalf("CompareIDs(%v, %v): cannot tell", vs[x], vs[y])
 			}
 			return c
 		}
 		for x := range vs {
 			if c := cmp(x, x); c != 0 {
-				t.Fatalf("compareIDs(%v, itself) = %d", vs[x], c)
+				t.Fatalf("CompareIDs(%v, itself) = %d", vs[x], c)
 			}
 			for y := range vs {
 				if cmp(x, y) != -cmp(y, x) {
-					t.Fatalf("compareIDs(%v, %v) = %d but reversed %d", vs[x], vs[y], cmp(x, y), cmp(y, x))
+					t.Fatalf("CompareIDs(%v, %v) = %d but reversed %d", vs[x], vs[y], cmp(x, y), cmp(y, x))
 				}
 				for z := range vs {
 					xy, yz, xz := cmp(x, y), cmp(y, z), cmp(x, z)
@@ -210,15 +219,39 @@ func FuzzCompareIDsStrictWeakOrder(f *testing.F) {
 	})
 }
 
-// Nothing panics on any bytes, and what compareIDs tells is antisymmetric.
+// Nothing panics on any bytes, and what CompareIDs tells is antisymmetric.
 func FuzzCompareIDsBytes(f *testing.F) {
 	f.Add(byte(bson.TypeEmbeddedDocument), []byte{5, 0, 0, 0, 0}, byte(bson.TypeCodeWithScope), []byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, ta byte, va []byte, tb byte, vb []byte) {
 		a, b := bson.RawValue{Type: bson.Type(ta), Value: va}, bson.RawValue{Type: bson.Type(tb), Value: vb}
-		c, ok := compareIDs(a, b)
-		d, dok := compareIDs(b, a)
+		c, ok := CompareIDs(a, b)
+		d, dok := CompareIDs(b, a)
 		if ok && dok && c != -d {
-			t.Fatalf("compareIDs(%v, %v) = %d, reversed %d", a, b, c, d)
+			t.Fatalf("CompareIDs(%v, %v) = %d, reversed %d", a, b, c, d)
+		}
+	})
+}
+
+// KeyOf and CompareIDs are one fact, how the server equates _id values:
+// values with equal keys compare equal, and numbers that compare equal
+// (whatever their types) share a key.
+func FuzzKeyOfAgreesWithCompareIDs(f *testing.F) {
+	f.Add(byte(0), byte(2), int64(5), int64(5), 5.0, -0.0, []byte("a"), []byte("a"))
+	f.Add(byte(2), byte(2), int64(0), int64(0), math.NaN(), math.NaN(), []byte{}, []byte{})
+	f.Add(byte(4), byte(4), int64(0), int64(0), 0.0, 0.0, []byte("a long string of many bytes"), []byte("a long string of many bytes"))
+	f.Fuzz(func(t *testing.T, ka, kb byte, ia, ib int64, fa, fb float64, sa, sb []byte) {
+		a, b := fuzzValue(ka, ia, fa, sa), fuzzValue(kb, ib, fb, sb)
+		c, ok := CompareIDs(a, b)
+		if !ok {
+			t.Fatalf("CompareIDs(%v, %v): cannot tell", a, b)
+		}
+		if KeyOf(a) == KeyOf(b) && c != 0 {
+			t.Fatalf("%v and %v share a key but compare %d", a, b, c)
+		}
+		_, _, aNum := number(a)
+		_, _, bNum := number(b)
+		if aNum && bNum && c == 0 && KeyOf(a) != KeyOf(b) {
+			t.Fatalf("numbers %v and %v compare equal but have different keys", a, b)
 		}
 	})
 }
