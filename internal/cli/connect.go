@@ -17,7 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/auth"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -27,7 +27,7 @@ type target struct {
 	Display  string // the URI with any password masked, for messages
 	Embedded bool
 	Timeout  time.Duration
-	server   *mongoserver.Server
+	server   *embedded.Server
 }
 
 // targetOption changes how openTarget treats --data-dir.
@@ -101,9 +101,9 @@ func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []tar
 
 // startEmbedded starts the embedded server over dir, saying how to reach the
 // data when another process holds the directory.
-func startEmbedded(dir string) (*mongoserver.Server, error) {
-	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
-	var le *mongoserver.LockedError
+func startEmbedded(dir string) (*embedded.Server, error) {
+	srv, err := embedded.Start(embedded.Options{DataDir: dir})
+	var le *embedded.LockedError
 	switch {
 	case errors.As(err, &le):
 		return nil, failure(lockedMessage(le))
@@ -114,7 +114,7 @@ func startEmbedded(dir string) (*mongoserver.Server, error) {
 }
 
 // lockedMessage names the holder of a data directory and the two ways on.
-func lockedMessage(le *mongoserver.LockedError) error {
+func lockedMessage(le *embedded.LockedError) error {
 	reach := "the " + arg(flagURI) + " mongodb://HOST:PORT printed by a running oidkit server over it"
 	if le.URI != "" {
 		reach = arg(flagURI) + " " + le.URI + " if that is a running oidkit server"
