@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 )
 
 var (
@@ -118,7 +118,7 @@ func (p *proc) stop(t *testing.T, sig syscall.Signal) {
 // lockHeld reports whether a process holds the data-dir lock of dir.
 func lockHeld(t *testing.T, dir string) bool {
 	t.Helper()
-	f, err := os.OpenFile(filepath.Join(dir, mongoserver.LockFile), os.O_RDWR, 0)
+	f, err := os.OpenFile(filepath.Join(dir, embedded.LockFile), os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return false
 	}

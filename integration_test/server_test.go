@@ -22,7 +22,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 )
 
 // server is one test's database server. Depending on the suite's mode it is a
@@ -33,7 +33,7 @@ type server struct {
 	mode string
 	ctr  testcontainers.Container // container modes
 	// embedded mode
-	emb     *mongoserver.Server
+	emb     *embedded.Server
 	dataDir string
 	addr    string
 	// the database reserved for this test: tests never share one, so they can
@@ -90,7 +90,7 @@ func newServer(t *testing.T) *server {
 		})
 	case modeEmbedded:
 		s.dataDir = t.TempDir()
-		emb, err := mongoserver.Start(mongoserver.Options{DataDir: s.dataDir})
+		emb, err := embedded.Start(embedded.Options{DataDir: s.dataDir})
 		if err != nil {
 			t.Fatalf("embedded server: %v", err)
 		}
@@ -276,7 +276,7 @@ func (s *server) Start() {
 	case modeEmbedded:
 		var err error
 		for i := 0; i < 50; i++ { // the port may take a moment to be free again
-			s.emb, err = mongoserver.Start(mongoserver.Options{DataDir: s.dataDir, Listen: s.addr})
+			s.emb, err = embedded.Start(embedded.Options{DataDir: s.dataDir, Listen: s.addr})
 			if err == nil {
 				return
 			}

@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -19,7 +19,7 @@ import (
 // default one, written into the embedded server, read back byte for byte,
 // and every rule holds on the documents as the server returns them.
 func TestCoherentDocumentsRoundTripTheServer(t *testing.T) {
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: t.TempDir()})
+	s, err := embedded.Start(embedded.Options{DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,15 +14,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/seed"
 )
 
 // server starts the embedded server over dir and connects a client with a
 // timeout, as openTarget does.
-func server(t testing.TB, dir string) (*mongoserver.Server, *mongo.Client) {
+func server(t testing.TB, dir string) (*embedded.Server, *mongo.Client) {
 	t.Helper()
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	s, err := embedded.Start(embedded.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

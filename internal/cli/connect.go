@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -17,7 +16,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/auth"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -27,7 +27,7 @@ type target struct {
 	Display  string // the URI with any password masked, for messages
 	Embedded bool
 	Timeout  time.Duration
-	server   *mongoserver.Server
+	server   *embedded.Server
 }
 
 // targetOption changes how openTarget treats --data-dir.
@@ -101,9 +101,9 @@ func connectTarget(ctx context.Context, c *ucli.Context, uri string, topts []tar
 
 // startEmbedded starts the embedded server over dir, saying how to reach the
 // data when another process holds the directory.
-func startEmbedded(dir string) (*mongoserver.Server, error) {
-	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
-	var le *mongoserver.LockedError
+func startEmbedded(dir string) (*embedded.Server, error) {
+	srv, err := embedded.Start(embedded.Options{DataDir: dir})
+	var le *embedded.LockedError
 	switch {
 	case errors.As(err, &le):
 		return nil, failure(lockedMessage(le))
@@ -114,7 +114,7 @@ func startEmbedded(dir string) (*mongoserver.Server, error) {
 }
 
 // lockedMessage names the holder of a data directory and the two ways on.
-func lockedMessage(le *mongoserver.LockedError) error {
+func lockedMessage(le *embedded.LockedError) error {
 	reach := "the " + arg(flagURI) + " mongodb://HOST:PORT printed by a running oidkit server over it"
 	if le.URI != "" {
 		reach = arg(flagURI) + " " + le.URI + " if that is a running oidkit server"
@@ -161,46 +161,7 @@ func (t *target) Close() {
 }
 
 // MaskURI hides the password of a connection string, well-formed or not.
-func MaskURI(uri string) string { return redact(uri, uri) }
-
-// passwordMask replaces a password in anything shown.
-const passwordMask = "****"
-
-// uriSecrets are the spellings of the password of uri (as written and
-// percent-decoded) that a message may contain. It parses by hand because the
-// URIs whose messages leak are the ones net/url and the driver reject.
-func uriSecrets(uri string) []string {
-	_, rest, ok := strings.Cut(uri, "://")
-	if !ok {
-		return nil
-	}
-	at := strings.LastIndex(rest, "@")
-	if at < 0 {
-		return nil
-	}
-	_, pw, ok := strings.Cut(rest[:at], ":")
-	if !ok || pw == "" {
-		return nil
-	}
-	secrets := []string{pw}
-	for _, unescape := range []func(string) (string, error){url.PathUnescape, url.QueryUnescape} {
-		if d, err := unescape(pw); err == nil && d != pw && d != "" {
-			secrets = append(secrets, d)
-		}
-	}
-	if e := url.QueryEscape(pw); e != pw {
-		secrets = append(secrets, e)
-	}
-	return secrets
-}
-
-// redact replaces every spelling of uri's password in s.
-func redact(s, uri string) string {
-	for _, secret := range uriSecrets(uri) {
-		s = strings.ReplaceAll(s, secret, passwordMask)
-	}
-	return s
-}
+func MaskURI(uri string) string { return redact.URI(uri) }
 
 // redactedError shows its error with the password of uri masked; errors.As
 // and errors.Is still see the original chain (exit code included).
@@ -209,12 +170,12 @@ type redactedError struct {
 	uri string
 }
 
-func (e *redactedError) Error() string { return redact(e.err.Error(), e.uri) }
+func (e *redactedError) Error() string { return redact.In(e.err.Error(), e.uri) }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // redactError masks the password of uri in err's message.
 func redactError(err error, uri string) error {
-	if err == nil || len(uriSecrets(uri)) == 0 {
+	if err == nil || len(redact.Secrets(uri)) == 0 {
 		return err
 	}
 	return &redactedError{err: err, uri: uri}

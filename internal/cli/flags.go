@@ -5,7 +5,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 )
 
 // Flag names: every command reads and defines its flags through these, and
@@ -100,7 +100,7 @@ func connFlags() []ucli.Flag {
 
 // dataDirFlag is --data-dir of the embedded server.
 func dataDirFlag(usage string) *ucli.StringFlag {
-	return &ucli.StringFlag{Name: flagDataDir, EnvVars: []string{envDataDir}, Value: mongoserver.DefaultDataDir, Usage: usage}
+	return &ucli.StringFlag{Name: flagDataDir, EnvVars: []string{envDataDir}, Value: embedded.DefaultDataDir, Usage: usage}
 }
 
 // dbFlag is --db, the database a command writes or reads.

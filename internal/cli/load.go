@@ -131,8 +131,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 		if file != "-" {
 			// The sidecar of the file's collection, next to it: the parts
 			// of a collection share one.
-			side := indexes.SidecarPath(filepath.Dir(file), fixtures.CollectionName(file))
-			if _, err := os.Stat(side); err == nil {
+			if side, ok := fixtures.SidecarNextTo(file); ok {
 				g.sidecars = appendNew(g.sidecars, side)
 			}
 		}
@@ -205,33 +204,9 @@ type loadGroup struct {
 
 // readSidecars reads the group's sidecars; two that disagree are an error
 // too. The caller reports an error as bad input (exit 2).
-func (g *loadGroup) readSidecars() error {
-	for k, path := range g.sidecars {
-		list, err := indexes.ReadSidecar(path)
-		if err != nil {
-			return fmt.Errorf("index sidecar %w", err)
-		}
-		if k == 0 {
-			g.indexes = list
-			continue
-		}
-		if !sameIndexes(g.indexes, list) {
-			return fmt.Errorf("index sidecars %s and %s of collection %s declare different indexes; expected one sidecar per collection", g.sidecars[0], path, g.name)
-		}
-	}
-	return nil
-}
-
-func sameIndexes(a, b []indexes.Index) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !indexes.Equal(a[k], b[k]) {
-			return false
-		}
-	}
-	return true
+func (g *loadGroup) readSidecars() (err error) {
+	g.indexes, err = fixtures.ReadSidecars(g.name, g.sidecars)
+	return err
 }
 
 func appendNew(list []string, s string) []string {

@@ -14,7 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -99,7 +99,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 	if seedRaceEnabled {
 		n = 30000
 	}
-	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	srv, err := embedded.Start(embedded.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 	}
 	k, _ := strconv.ParseInt(m[1], 10, 64)
 
-	srv2, err := mongoserver.Start(mongoserver.Options{DataDir: dir})
+	srv2, err := embedded.Start(embedded.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 )
 
 func (a *App) serverCommand() *ucli.Command {
@@ -43,10 +43,10 @@ func (a *App) runServer(c *ucli.Context) error {
 			return usageErrorf("%s %q: port %q: expected a number from 0 to 65535", arg(flagListen), listen, port)
 		}
 	}
-	srv, err := mongoserver.Start(mongoserver.Options{DataDir: dir, Listen: listen})
-	var le *mongoserver.LockedError
+	srv, err := embedded.Start(embedded.Options{DataDir: dir, Listen: listen})
+	var le *embedded.LockedError
 	switch {
-	case errors.Is(err, mongoserver.ErrListen):
+	case errors.Is(err, embedded.ErrListen):
 		return failuref("%s %q: %v", arg(flagListen), listen, err)
 	case errors.As(err, &le):
 		return failure(lockedMessage(le))

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
@@ -182,8 +180,7 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		// The index sidecar load would read is what the indexes must be.
 		g := &loadGroup{name: name}
 		for _, f := range byName[name] {
-			side := indexes.SidecarPath(filepath.Dir(f), fixtures.CollectionName(f))
-			if _, err := os.Stat(side); err == nil {
+			if side, ok := fixtures.SidecarNextTo(f); ok {
 				g.sidecars = appendNew(g.sidecars, side)
 			}
 		}

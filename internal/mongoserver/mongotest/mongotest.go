@@ -10,7 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/internal/mongoserver"
+	"github.com/oidkit/oidkit/embedded"
 )
 
 // Option changes how Start starts the server.
@@ -41,7 +41,7 @@ func Start(t testing.TB, opts ...Option) (uri string, client *mongo.Client) {
 	if cfg.dataDir == "" {
 		cfg.dataDir = t.TempDir()
 	}
-	s, err := mongoserver.Start(mongoserver.Options{DataDir: cfg.dataDir})
+	s, err := embedded.Start(embedded.Options{DataDir: cfg.dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}

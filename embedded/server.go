@@ -1,10 +1,20 @@
-// Package mongoserver runs the embedded MongoDB-compatible server (FerretDB with
-// its SQLite backend) inside the oidkit process.
+// Package embedded owns the MongoDB-compatible server that runs inside the
+// calling process: FerretDB v1.24 with its SQLite backend, one SQLite file per
+// database in a data directory, nothing to download and no other process.
 //
-// It is the default target of every command that talks to a database when no
-// --uri or OIDKIT_URI is given, so that oidkit works on a machine with nothing
-// else installed. Data lives in a directory (default .oidkit/), one SQLite file
-// per database.
+// It is the default target of every oidkit command that talks to a database
+// when no --uri or OIDKIT_URI is given, and the default backend of oidkittest,
+// so that oidkit works on a machine with nothing else installed. Data lives in
+// a directory (default .oidkit/).
+//
+// What it does not do, as FerretDB v1.24 does not: multi-document
+// transactions, change streams, replica sets and sharding, time-series
+// collections, collation, $text and $where queries. Aggregation knows only the
+// stages $addFields, $collStats, $count, $group, $limit, $match, $project,
+// $set, $skip, $sort, $unset and $unwind, and of the expression operators
+// only $sum and $type: $lookup, $out, $merge, $toDate and the rest are
+// refused. Pick a real MongoDB for code that needs them (oidkittest runs the
+// same tests against one through OIDKIT_TEST_URI or OIDKIT_TEST_MONGO_IMAGE).
 //
 // One server at a time may use a data directory: Start takes an exclusive
 // lock on LockFile in it and fails at once with *LockedError naming the
@@ -12,7 +22,7 @@
 //
 // FerretDB waits up to 3 s for open client connections when it stops, so
 // callers disconnect their clients before calling Close.
-package mongoserver
+package embedded
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package mongoserver
+package embedded
 
 import (
 	"context"

@@ -1,0 +1,6 @@
+// Package gotest is oidkittest used the way a user's module uses it: only
+// public API, parallel seeded tests, fixtures from an embed.FS, Verify
+// catching a changed document. Its tests run with the rest of the module
+// (go test ./...); with OIDKIT_TEST_URI or OIDKIT_TEST_MONGO_IMAGE set they
+// run unchanged against that MongoDB.
+package gotest

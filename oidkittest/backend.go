@@ -1,0 +1,294 @@
+package oidkittest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/testcontainers/testcontainers-go/modules/mongodb"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/internal/redact"
+	"github.com/oidkit/oidkit/rules"
+)
+
+// The environment variables that pick the backend; neither means the
+// embedded server.
+const (
+	URIEnv   = "OIDKIT_TEST_URI"
+	ImageEnv = "OIDKIT_TEST_MONGO_IMAGE"
+)
+
+// markerCollection holds the document that says oidkittest created a
+// database on a server it does not own; it is checked before the drop.
+const markerCollection = "oidkittest_marker"
+
+// opTimeout bounds every operation of oidkittest's clients, so a stuck
+// server fails the test instead of hanging it.
+const opTimeout = 2 * time.Minute
+
+type backend interface {
+	open(t testing.TB, c *content, keep bool) (*handle, error)
+}
+
+var shared struct {
+	once sync.Once
+	b    backend
+	err  error
+}
+
+// sharedBackend is the backend of this test binary, chosen by the
+// environment the first time a test asks.
+func sharedBackend() (backend, error) {
+	shared.once.Do(func() {
+		shared.b, shared.err = backendFor(os.Getenv(URIEnv), os.Getenv(ImageEnv))
+	})
+	return shared.b, shared.err
+}
+
+func backendFor(uri, image string) (backend, error) {
+	switch {
+	case uri != "" && image != "":
+		return nil, fmt.Errorf("both %s and %s are set; expected one backend", URIEnv, ImageEnv)
+	case uri != "":
+		return newRemote(uri, "")
+	case image != "":
+		return startContainer(image)
+	}
+	return &embeddedBackend{}, nil
+}
+
+// startContainer starts one MongoDB container of image for the test binary
+// (Testcontainers' reaper removes it when the binary exits).
+func startContainer(image string) (backend, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	c, err := mongodb.Run(ctx, image)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: starting the container: %w", ImageEnv, image, err)
+	}
+	uri, err := c.ConnectionString(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", ImageEnv, image, err)
+	}
+	return newRemote(uri, "container "+image)
+}
+
+var dbCounter atomic.Int64
+
+// dbName is a fresh database name that says which test it belongs to:
+// the test's name (letters, digits and _ only, at most 40), a number and,
+// on a shared server, a random suffix.
+func dbName(t testing.TB, random bool) string {
+	var b strings.Builder
+	for _, r := range t.Name() {
+		if b.Len() >= 40 {
+			break
+		}
+		if r < 128 && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	fmt.Fprintf(&b, "_%d", dbCounter.Add(1))
+	if random {
+		b.WriteString("_" + randomHex(4))
+	}
+	return b.String()
+}
+
+func randomHex(n int) string {
+	buf := make([]byte, n)
+	_, _ = rand.Read(buf)
+	return hex.EncodeToString(buf)
+}
+
+// kept logs where a kept database is.
+func kept(t testing.TB, name, where string) {
+	why := "the test failed"
+	if !t.Failed() {
+		why = "asked to keep it"
+	}
+	t.Logf("oidkittest: kept database %s (%s): %s", name, why, where)
+}
+
+var root struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// rootDir is this test binary's directory of embedded data and fixture
+// copies, oidkittest-PID-* in the temporary directory. Making it removes
+// those of test binaries that have exited, unless they hold a kept database
+// (a file KEEP in them).
+func rootDir() (string, error) {
+	root.once.Do(func() {
+		sweep()
+		root.dir, root.err = os.MkdirTemp("", fmt.Sprintf("oidkittest-%d-", os.Getpid()))
+	})
+	return root.dir, root.err
+}
+
+func sweep() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "oidkittest-*-*"))
+	for _, d := range dirs {
+		f := strings.SplitN(filepath.Base(d), "-", 3)
+		pid, err := strconv.Atoi(f[1])
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			continue // alive, or not ours to know
+		}
+		if _, err := os.Stat(filepath.Join(d, "KEEP")); err == nil {
+			continue
+		}
+		_ = os.RemoveAll(d)
+	}
+}
+
+var keepMu sync.Mutex
+
+// markKept records a kept database in the root, so that sweep leaves it.
+func markKept(line string) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	f, err := os.OpenFile(filepath.Join(root.dir, "KEEP"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(f, line)
+	_ = f.Close()
+}
+
+// remoteBackend is a MongoDB the tests do not own (OIDKIT_TEST_URI, or the
+// container): a fresh, marked database per test; templates kept in memory
+// as the documents the server returned, inserted into each clone.
+type remoteBackend struct {
+	uri    string
+	shown  string // the URI with its password masked, or what started it
+	client *mongo.Client
+	ferret bool
+
+	mu   sync.Mutex
+	tpls map[string]*memTemplate
+}
+
+func newRemote(uri, what string) (*remoteBackend, error) {
+	shown := redact.URI(uri)
+	if what != "" {
+		shown = what + " at " + shown
+	}
+	fail := func(err error) error {
+		return fmt.Errorf("%s %s: %s", URIEnv, shown, redact.In(err.Error(), uri))
+	}
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetTimeout(opTimeout).SetServerSelectionTimeout(10 * time.Second))
+	if err != nil {
+		return nil, fail(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	var bi bson.M
+	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, fail(fmt.Errorf("unreachable: %w", err))
+	}
+	return &remoteBackend{uri: uri, shown: shown, client: client, ferret: rules.IsFerretDB(bi), tpls: map[string]*memTemplate{}}, nil
+}
+
+// marker is the document a remote database's marker collection holds.
+type marker struct {
+	ID      string    `bson:"_id"`
+	Token   string    `bson:"token"`
+	Test    string    `bson:"test"`
+	Created time.Time `bson:"created"`
+}
+
+func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, error) {
+	ctx := context.Background()
+	name := dbName(t, true)
+	db := r.client.Database(name)
+	// Claim the name: it must hold nothing yet.
+	names, err := db.ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: database %s: %s", r.shown, name, redact.In(err.Error(), r.uri))
+	}
+	if len(names) > 0 {
+		return nil, fmt.Errorf("%s: database %s exists already; oidkittest writes only to databases it creates", r.shown, name)
+	}
+	token := randomHex(16)
+	if _, err := db.Collection(markerCollection).InsertOne(ctx, marker{ID: "oidkittest", Token: token, Test: t.Name(), Created: time.Now().UTC()}); err != nil {
+		return nil, fmt.Errorf("%s: database %s: writing its marker: %s", r.shown, name, redact.In(err.Error(), r.uri))
+	}
+	t.Cleanup(func() {
+		if keep || t.Failed() {
+			kept(t, name, "on "+r.shown)
+			return
+		}
+		if err := r.drop(ctx, db, token); err != nil {
+			t.Errorf("oidkittest: %v", err)
+		}
+	})
+	h := &handle{db: db, uri: r.uri, ferret: r.ferret}
+	if c.empty() {
+		return h, nil
+	}
+	r.mu.Lock()
+	tpl := r.tpls[c.key]
+	if tpl == nil {
+		tpl = &memTemplate{}
+		r.tpls[c.key] = tpl
+	}
+	r.mu.Unlock()
+	built := false
+	tpl.once.Do(func() {
+		built = true
+		tpl.err = c.load(ctx, db)
+		if tpl.err == nil {
+			tpl.err = tpl.read(ctx, db, c.collections())
+		}
+	})
+	if tpl.err != nil {
+		return nil, tpl.err
+	}
+	if !built {
+		if err := tpl.insert(ctx, db); err != nil {
+			return nil, fmt.Errorf("%s: database %s: %s", r.shown, name, redact.In(err.Error(), r.uri))
+		}
+	}
+	return h, nil
+}
+
+// drop drops db if its marker is the one open wrote; otherwise it refuses,
+// saying why.
+func (r *remoteBackend) drop(ctx context.Context, db *mongo.Database, token string) error {
+	var m marker
+	err := db.Collection(markerCollection).FindOne(ctx, bson.D{{Key: "_id", Value: "oidkittest"}}).Decode(&m)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return fmt.Errorf("did not drop database %s on %s: its marker document (%s) is gone, so oidkittest cannot tell it created this database", db.Name(), r.shown, markerCollection)
+	case err != nil:
+		return fmt.Errorf("did not drop database %s on %s: reading its marker: %s", db.Name(), r.shown, redact.In(err.Error(), r.uri))
+	case m.Token != token:
+		return fmt.Errorf("did not drop database %s on %s: its marker was written by another run (test %s at %s)", db.Name(), r.shown, m.Test, m.Created.Format(time.RFC3339))
+	}
+	if err := db.Drop(ctx); err != nil {
+		return fmt.Errorf("dropping database %s on %s: %s", db.Name(), r.shown, redact.In(err.Error(), r.uri))
+	}
+	return nil
+}
