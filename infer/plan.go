@@ -471,7 +471,11 @@ func (b *builder) categories(f *Field, t string, gen any, genDesc string) (any, 
 	for _, c := range keys {
 		opts = append(opts, literal(t, c[2:]))
 		weights = append(weights, f.Cats[c])
-		shown = append(shown, c[2:])
+		if len(shown) < 8 {
+			shown = append(shown, c[2:])
+		} else if len(shown) == 8 {
+			shown = append(shown, "...")
+		}
 	}
 	if rest > 0 {
 		if gen == nil { // a rare boolean: the other one is as good a stand-in
@@ -499,6 +503,9 @@ func literal(t, s string) any {
 		return s == "true"
 	}
 	x, _ := strconv.ParseFloat(s, 64)
+	if t == TypeInt {
+		return int32(x) // a JSON integer is an int32 in a template
+	}
 	typ := map[string]string{TypeInt: "int", TypeLong: "long", TypeDouble: "double"}[t]
 	return obj{{"$number", []float64{x}}, {"$type", typ}}
 }

@@ -12,6 +12,8 @@ func (a *App) commands() []*ucli.Command {
 		a.seedCommand(),
 		a.fixturesCommand(),
 		a.exportCommand(),
+		a.inferCommand(),
+		a.compareCommand(),
 		a.loadCommand(),
 		a.verifyCommand(),
 		a.serverCommand(),
