@@ -65,6 +65,8 @@ func (n *tnode) skeleton() any {
 			a[k] = c.skeleton()
 		}
 		return a
+	case tShape:
+		return n.shape.skeleton()
 	case tPattern:
 		switch n.typed {
 		case "int":

@@ -309,7 +309,9 @@ func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 		}
 		d = append(d[:0], bson.E{})
 		for k, key := range t.root.keys {
-			d = append(d, bson.E{Key: key, Value: t.root.children[k].build(w.f, i, &w.sb)})
+			if v := t.root.children[k].build(w.f, i, &w.sb); v != (missingValue{}) {
+				d = append(d, bson.E{Key: key, Value: v})
+			}
 		}
 	}
 	for k := range c.refs {
@@ -324,7 +326,7 @@ func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 			d = append(d, bson.E{Key: r.Field, Value: v})
 		}
 	}
-	if c.kind == nil && indexOf(d, "createdAt") < 0 {
+	if c.kind == nil && indexOf(d, "createdAt") < 0 && !c.spec.Template.owns("createdAt") {
 		d = append(d, bson.E{Key: "createdAt", Value: c.createdAt(i)})
 	}
 	if c.spec.ID.Kind == IDField {

@@ -470,6 +470,8 @@ func (n *tnode) appendJSON(b []byte) []byte {
 			b = c.appendJSON(b)
 		}
 		return append(b, ']')
+	case tShape:
+		return append(b, n.shape.raw...)
 	case tPattern:
 		var s []byte
 		for _, part := range n.parts {

@@ -170,19 +170,26 @@ type Ref struct {
 
 // planFile is the JSON form of a plan file.
 type planFile struct {
-	DB          string           `json:"db"`
+	DB string `json:"db"`
+	// At and Span, when set, are the plan's time base and window (RFC 3339
+	// and a Go duration such as 8760h): what an inferred plan keeps of its
+	// source's ObjectID times. A caller's own settings take precedence.
+	At          string           `json:"at,omitempty"`
+	Span        string           `json:"span,omitempty"`
 	Collections []collectionFile `json:"collections"`
 }
 
 type collectionFile struct {
-	Name     string `json:"name"`
-	Kind     string `json:"kind"`
-	Template string `json:"template"`
-	Count    *int64 `json:"count"`
-	ID       string `json:"id"`
-	IDStart  int64  `json:"idStart"`
-	Refs     []Ref  `json:"refs"`
-	RefOnly  bool   `json:"refOnly"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Template is a file name (a JSON string), or the template itself (a
+	// JSON object), as an inferred plan writes it.
+	Template json.RawMessage `json:"template"`
+	Count    *int64          `json:"count"`
+	ID       string          `json:"id"`
+	IDStart  int64           `json:"idStart"`
+	Refs     []Ref           `json:"refs"`
+	RefOnly  bool            `json:"refOnly"`
 	// Indexes are parsed one by one, so that an error names its position.
 	Indexes []json.RawMessage `json:"indexes"`
 }
@@ -225,6 +232,24 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 		return nil, fileErr("collections: expected at least one collection")
 	}
 	p := &Plan{DB: pf.DB}
+	if pf.At != "" {
+		t, err := time.Parse(time.RFC3339, pf.At)
+		if err != nil {
+			e := planErrorf("", SettingAt, pf.At, "at %q: expected an RFC 3339 time such as 2024-01-01T00:00:00Z", pf.At)
+			e.Source = name
+			return nil, e
+		}
+		p.At = t
+	}
+	if pf.Span != "" {
+		d, err := time.ParseDuration(pf.Span)
+		if err != nil || d < 0 {
+			e := planErrorf("", SettingSpan, pf.Span, "span %q: expected a duration >= 0 such as 8760h", pf.Span)
+			e.Source = name
+			return nil, e
+		}
+		p.Span = d
+	}
 	for k, cf := range pf.Collections {
 		where := fmt.Sprintf("collections[%d]", k)
 		if cf.Name != "" {
@@ -251,17 +276,27 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			return nil, bad(SettingID, cf.ID, fmt.Errorf("id: %w", err))
 		}
 		cs.ID = id
-		if cf.Template != "" {
+		tmpl := bytes.TrimSpace(cf.Template)
+		if len(tmpl) > 0 && !bytes.Equal(tmpl, []byte("null")) && !bytes.Equal(tmpl, []byte(`""`)) {
 			if cf.Kind != "" {
-				return nil, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %q; expected one of them", cf.Kind, cf.Template))
+				return nil, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %s; expected one of them", cf.Kind, tmpl))
 			}
-			path := cf.Template
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(dir, path)
+			var t *Template
+			var path string
+			if tmpl[0] == '{' {
+				t, err = ParseTemplate(fmt.Sprintf("%s: %s.template", name, where), tmpl)
+				path = "(inline)"
+			} else if err = json.Unmarshal(tmpl, &path); err != nil {
+				err = fmt.Errorf("template %s: expected a file name or a template object", tmpl)
+			} else {
+				file := path
+				if !filepath.IsAbs(file) {
+					file = filepath.Join(dir, file)
+				}
+				t, err = LoadTemplate(file)
 			}
-			t, err := LoadTemplate(path)
 			if err != nil {
-				return nil, bad(SettingTemplate, cf.Template, err)
+				return nil, bad(SettingTemplate, path, err)
 			}
 			cs.Template = t
 		}

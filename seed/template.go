@@ -68,6 +68,7 @@ const (
 	tObject
 	tArray
 	tPattern
+	tShape // a shape object (template_shape.go)
 )
 
 type tnode struct {
@@ -77,6 +78,7 @@ type tnode struct {
 	children []*tnode // tObject, tArray
 	parts    []tpart  // tPattern
 	typed    string   // tPattern of one placeholder: "int", "float", "bool" or ""
+	shape    *tshape  // tShape
 }
 
 type tpart struct {
@@ -125,7 +127,7 @@ func ParseTemplate(name string, data []byte) (*Template, error) {
 			return nil, p.errf("$._id", "the _id is set by the collection's _id strategy; remove it from the template")
 		}
 		t.fields = append(t.fields, key)
-		if c := root.children[k]; c.kind == tPattern && uniquePattern(c.parts) {
+		if c := root.children[k]; (c.kind == tPattern && uniquePattern(c.parts)) || uniqueShape(c) {
 			t.indexed[key] = true
 		}
 	}
@@ -193,6 +195,8 @@ func (t *Template) hasPath(path string) bool {
 				}
 			case tArray:
 				nodes = append(nodes, n.children...)
+			case tShape:
+				nodes = append(nodes, n.shape.nodes()...)
 			}
 		}
 		if len(next) == 0 {
@@ -210,17 +214,23 @@ func (t *Template) topFields() []string { return append([]string(nil), t.fields.
 func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
 	switch n.kind {
 	case tObject:
-		d := make(bson.D, len(n.keys))
+		d := make(bson.D, 0, len(n.keys))
 		for k, key := range n.keys {
-			d[k] = bson.E{Key: key, Value: n.children[k].build(f, i, sb)}
+			if v := n.children[k].build(f, i, sb); v != (missingValue{}) {
+				d = append(d, bson.E{Key: key, Value: v})
+			}
 		}
 		return d
 	case tArray:
-		a := make(bson.A, len(n.children))
-		for k, c := range n.children {
-			a[k] = c.build(f, i, sb)
+		a := make(bson.A, 0, len(n.children))
+		for _, c := range n.children {
+			if v := c.build(f, i, sb); v != (missingValue{}) {
+				a = append(a, v)
+			}
 		}
 		return a
+	case tShape:
+		return n.shape.build(f, i, sb)
 	case tPattern:
 		if len(n.parts) == 1 && n.parts[0].gen != nil {
 			return n.parts[0].gen.value(f)

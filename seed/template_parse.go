@@ -35,6 +35,9 @@ func (p *tparser) object(path string) (*tnode, error) {
 		}
 		key, _ := tok.(string)
 		kpath := path + "." + key
+		if len(n.keys) == 0 && isShapeKey(key) {
+			return p.shape(path, key)
+		}
 		if seen[key] {
 			return nil, p.errf(kpath, "duplicate key %q", key)
 		}

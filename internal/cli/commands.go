@@ -20,6 +20,8 @@ func (a *App) commands() []*ucli.Command {
 		a.seedCommand(),
 		a.fixturesCommand(),
 		a.exportCommand(),
+		a.inferCommand(),
+		a.compareCommand(),
 		withAliases(a.loadCommand(), "import"),
 		a.verifyCommand(),
 		a.serverCommand(),

@@ -50,6 +50,10 @@ const (
 	flagSort       = "sort"
 	flagLimit      = "limit"
 	flagSample     = "sample"
+	flagMinCount   = "min-count"     // infer, compare
+	flagAgainst    = "against"       // compare: the second server
+	flagToDB       = "to-db"         // compare: the second database
+	flagToColl     = "to-collection" // compare: the second collection
 )
 
 // Aliases of flags.

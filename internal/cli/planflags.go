@@ -103,6 +103,9 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			p.DB = pl.DB
 		}
 		p.Collections = pl.Collections
+		if !c.IsSet(flagAt) && !pl.At.IsZero() { // an inferred plan's time window
+			p.At, p.Span = pl.At, pl.Span
+		}
 		if only := c.String(flagCollection); only != "" {
 			found := false
 			for k := range p.Collections {

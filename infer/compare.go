@@ -1,0 +1,168 @@
+package infer
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Distance is how far apart one field path is in two profiles. Each
+// measure is in [0, 1]; -1 means it does not apply (no such values on
+// either side).
+type Distance struct {
+	Path string `json:"path"`
+	// PresentA and PresentB are the shares of the enclosing documents
+	// holding the path.
+	PresentA float64 `json:"presentA"`
+	PresentB float64 `json:"presentB"`
+	// Types is the total variation distance of the mix of BSON types.
+	Types float64 `json:"types"`
+	// Values is the largest Kolmogorov–Smirnov distance of the numbers,
+	// dates and ObjectID times of one type.
+	Values float64 `json:"values"`
+	// Lengths is the Kolmogorov–Smirnov distance of string lengths.
+	Lengths float64 `json:"lengths"`
+	// Categories is the total variation distance of the values held by
+	// at least MinCount documents on either side, the others as one.
+	Categories float64 `json:"categories"`
+	// ArrayLengths is the total variation distance of array lengths.
+	ArrayLengths float64 `json:"arrayLengths"`
+	// Distance is the largest of them, the presence difference included;
+	// 1 for a path only one side has.
+	Distance float64 `json:"distance"`
+}
+
+// Comparison is the result of Compare.
+type Comparison struct {
+	A, B       string     `json:"-"`
+	Fields     []Distance `json:"fields"`
+	Similarity float64    `json:"similarity"` // 1 - the mean distance of the paths
+}
+
+// Compare measures how far apart two profiles are, path by path.
+func Compare(a, b *Profile) *Comparison {
+	a.Finish()
+	b.Finish()
+	out := &Comparison{A: a.Collection, B: b.Collection}
+	var paths []string
+	for _, f := range a.Fields {
+		paths = append(paths, f.Path)
+	}
+	for _, f := range b.Fields {
+		if a.byPath[f.Path] == nil {
+			paths = append(paths, f.Path)
+		}
+	}
+	k := max(a.MinCount, b.MinCount)
+	sum := 0.0
+	for _, path := range paths {
+		fa, fb := a.byPath[path], b.byPath[path]
+		d := Distance{Path: path, Types: -1, Values: -1, Lengths: -1, Categories: -1, ArrayLengths: -1, Distance: 1}
+		if fa != nil {
+			d.PresentA = fa.Share()
+		}
+		if fb != nil {
+			d.PresentB = fb.Share()
+		}
+		if fa != nil && fb != nil {
+			d.Types = tv(fa.Types, fb.Types, nil)
+			for t, ra := range fa.Nums {
+				if rb := fb.Nums[t]; rb != nil {
+					d.Values = max(d.Values, ks(ra.sorted(), rb.sorted()))
+				}
+			}
+			if fa.Lengths != nil && fb.Lengths != nil {
+				d.Lengths = ks(fa.Lengths.sorted(), fb.Lengths.sorted())
+			}
+			if len(fa.Cats) > 0 && len(fb.Cats) > 0 && !manyCats(fa) && !manyCats(fb) {
+				keep := func(c string) bool { return fa.Cats[c] >= int64(k) || fb.Cats[c] >= int64(k) }
+				d.Categories = tv(fa.Cats, fb.Cats, keep)
+			}
+			if len(fa.ArrLens) > 0 && len(fb.ArrLens) > 0 {
+				d.ArrayLengths = tv(fa.ArrLens, fb.ArrLens, nil)
+			}
+			d.Distance = math.Abs(d.PresentA - d.PresentB)
+			for _, x := range []float64{d.Types, d.Values, d.Lengths, d.Categories, d.ArrayLengths} {
+				d.Distance = max(d.Distance, x)
+			}
+		}
+		sum += d.Distance
+		out.Fields = append(out.Fields, d)
+	}
+	if len(paths) > 0 {
+		out.Similarity = 1 - sum/float64(len(paths))
+	}
+	return out
+}
+
+func manyCats(f *Field) bool {
+	for _, many := range f.ManyCat {
+		if many {
+			return true
+		}
+	}
+	return false
+}
+
+// tv is the total variation distance of two count maps; with keep, the
+// keys it refuses are counted as one.
+func tv[K comparable](a, b map[K]int64, keep func(K) bool) float64 {
+	var na, nb int64
+	for _, n := range a {
+		na += n
+	}
+	for _, n := range b {
+		nb += n
+	}
+	if na == 0 || nb == 0 {
+		return 1
+	}
+	var restA, restB float64
+	sum := 0.0
+	seen := map[K]bool{}
+	for _, m := range []map[K]int64{a, b} {
+		for key := range m {
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			pa, pb := float64(a[key])/float64(na), float64(b[key])/float64(nb)
+			if keep != nil && !keep(key) {
+				restA += pa
+				restB += pb
+				continue
+			}
+			sum += math.Abs(pa - pb)
+		}
+	}
+	return (sum + math.Abs(restA-restB)) / 2
+}
+
+// ks is the two-sample Kolmogorov–Smirnov distance of sorted samples.
+func ks(a, b []float64) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 1
+	}
+	i, j, d := 0, 0, 0.0
+	for i < len(a) && j < len(b) {
+		x := min(a[i], b[j])
+		for i < len(a) && a[i] <= x {
+			i++
+		}
+		for j < len(b) && b[j] <= x {
+			j++
+		}
+		d = max(d, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
+	}
+	return d
+}
+
+// Worst returns the n paths farthest apart, farthest first.
+func (c *Comparison) Worst(n int) []Distance {
+	s := slices.Clone(c.Fields)
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Distance > s[j].Distance })
+	return s[:min(n, len(s))]
+}
+
+var _ = strings.Compare
