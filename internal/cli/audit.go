@@ -40,74 +40,124 @@ Read-only: only the field(s) are fetched. Memory stays bounded whatever the coun
 	}
 }
 
-func (a *App) runAudit(c *ucli.Context) error {
-	ctx := c.Context
-	coll := c.String(flagCollection)
-	args := c.Args().Slice()
+// auditOptions is what the flags and arguments of oidkit audit ask for.
+type auditOptions struct {
+	db         string
+	collection string   // the collection to audit, or ""
+	files      []string // fixture files, or "-" alone for hex IDs on stdin
+	fields     audit.Fields
+	json       bool
+	html       string
+	progress   func(total int64) *progress
+}
+
+// stdin reports whether the IDs are hex on standard input.
+func (o auditOptions) stdin() bool {
+	return o.collection == "" && len(o.files) == 1 && o.files[0] == "-"
+}
+
+// auditOptionsFrom reads the flags and arguments of oidkit audit and
+// checks their rules.
+func (a *App) auditOptionsFrom(c *ucli.Context) (auditOptions, error) {
+	o := auditOptions{db: c.String(flagDB), collection: c.String(flagCollection), files: c.Args().Slice(),
+		fields: audit.Fields{ID: c.String(flagField), Time: c.String(flagTimeField)}, json: c.Bool(flagJSON), html: c.String(flagHTML),
+		progress: func(total int64) *progress { return a.newProgressOf(c, "audit", total, "values") }}
 	switch {
-	case coll != "" && len(args) > 0:
-		return usageErrorf("audit: unexpected argument %q with %s; audit either a collection or files", args[0], arg(flagCollection))
-	case coll == "" && len(args) == 0:
-		return usageErrorf("audit: expected %s C, fixture files, or - for hex IDs on stdin", arg(flagCollection))
+	case o.collection != "" && len(o.files) > 0:
+		return o, usageErrorf("audit: unexpected argument %q with %s; audit either a collection or files", o.files[0], arg(flagCollection))
+	case o.collection == "" && len(o.files) == 0:
+		return o, usageErrorf("audit: expected %s C, fixture files, or - for hex IDs on stdin", arg(flagCollection))
 	}
-	field, timeField := c.String(flagField), c.String(flagTimeField)
-	for _, f := range []struct{ name, v string }{{flagField, field}, {flagTimeField, timeField}} {
+	for _, f := range []struct{ name, v string }{{flagField, o.fields.ID}, {flagTimeField, o.fields.Time}} {
 		if f.v != "" && !validPath(f.v) {
-			return usageErrorf("%s %q: expected a field name or dotted path such as createdAt or meta.created", arg(f.name), f.v)
+			return o, usageErrorf("%s %q: expected a field name or dotted path such as createdAt or meta.created", arg(f.name), f.v)
 		}
 	}
-	if field == "" {
-		return usageErrorf("%s \"\": expected a field name such as _id", arg(flagField))
+	if o.fields.ID == "" {
+		return o, usageErrorf("%s \"\": expected a field name such as _id", arg(flagField))
 	}
-	fields := audit.Fields{ID: field, Time: timeField}
+	if o.collection != "" {
+		if err := rules.CheckDatabaseName(o.db); err != nil {
+			return o, usageErrorf("%s: %v", arg(flagDB), err)
+		}
+		if err := rules.CheckCollectionName(o.collection); err != nil {
+			return o, usageErrorf("%s %q: %v", arg(flagCollection), o.collection, err)
+		}
+	}
+	return o, nil
+}
+
+func (a *App) runAudit(c *ucli.Context) error {
+	o, err := a.auditOptionsFrom(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Context
 	au := audit.New(audit.Options{})
 	// Each source starts the progress when its reading starts (a collection
 	// once connected and counted).
 	var p *progress
 	begin := func(total int64) *progress {
-		p = a.newProgressOf(c, "audit", total, "values")
+		p = o.progress(total)
 		return p
 	}
-	var err error
 	switch {
-	case coll != "":
-		err = a.auditCollection(ctx, c, au, coll, fields, begin)
-	case len(args) == 1 && args[0] == "-":
-		in := input.NewReader(ctx, a.stdin)
-		err = au.ReadHex(in, begin(unknownTotal).Set)
-		in.Close()
-		var le *audit.LineError
-		if errors.As(err, &le) {
-			err = usageErrorf("audit: stdin %v", le)
-		} else if errors.Is(err, context.Canceled) {
-			err = inputFailure("audit: reading stdin", err)
-		} else if err != nil {
-			err = failuref("audit: reading stdin: %w", err)
+	case o.collection != "":
+		var t *target
+		if t, err = openTarget(ctx, c, existingDataDir); err != nil {
+			return err
 		}
+		defer t.Close()
+		err = auditCollection(ctx, t, au, o, begin)
+	case o.stdin():
+		err = a.auditStdin(ctx, au, begin(unknownTotal))
 	default:
-		err = a.auditFiles(ctx, au, args, fields, begin(unknownTotal))
+		err = a.auditFiles(ctx, au, o.files, o.fields, begin(unknownTotal))
 	}
 	if err != nil {
 		p.Finish()
 		return err
 	}
 	rep := au.Report()
-	if coll == "" && len(args) == 1 && args[0] == "-" {
+	if o.stdin() {
 		p.Set(rep.Total) // stdin reports every 65,536 IDs: the last ones too
 	}
 	p.Finish()
-	if path := c.String(flagHTML); path != "" {
-		if err := writeHTMLReport(path, rep); err != nil {
+	return a.renderAudit(rep, o)
+}
+
+// renderAudit writes the report: the HTML page if asked, then text or
+// JSON on standard output.
+func (a *App) renderAudit(rep *audit.Report, o auditOptions) (err error) {
+	if o.html != "" {
+		if err := writeHTMLReport(o.html, rep); err != nil {
 			return err
 		}
 	}
-	if c.Bool(flagJSON) {
+	if o.json {
 		err = rep.WriteJSON(a.stdout)
 	} else {
 		err = rep.WriteText(a.stdout)
 	}
 	if err != nil {
 		return failuref("audit: writing the report: %w", err)
+	}
+	return nil
+}
+
+// auditStdin reads hex IDs, one per line, from standard input.
+func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress) error {
+	in := input.NewReader(ctx, a.stdin)
+	err := au.ReadHex(in, p.Set)
+	in.Close()
+	var le *audit.LineError
+	switch {
+	case errors.As(err, &le):
+		return usageErrorf("audit: stdin %v", le)
+	case errors.Is(err, context.Canceled):
+		return inputFailure("audit: reading stdin", err)
+	case err != nil:
+		return failuref("audit: reading stdin: %w", err)
 	}
 	return nil
 }
@@ -138,26 +188,14 @@ func validPath(p string) bool {
 	return true
 }
 
-func (a *App) auditCollection(ctx context.Context, c *ucli.Context, au *audit.Auditor, coll string, fields audit.Fields, begin func(total int64) *progress) error {
-	dbName := c.String(flagDB)
-	if err := rules.CheckDatabaseName(dbName); err != nil {
-		return usageErrorf("%s: %v", arg(flagDB), err)
-	}
-	if err := rules.CheckCollectionName(coll); err != nil {
-		return usageErrorf("%s %q: %v", arg(flagCollection), coll, err)
-	}
-	t, err := openTarget(ctx, c, existingDataDir)
-	if err != nil {
-		return err
-	}
-	defer t.Close()
-	mc := t.Client.Database(dbName).Collection(coll)
+func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress) error {
+	mc := t.Client.Database(o.db).Collection(o.collection)
 	total, _ := mc.EstimatedDocumentCount(ctx)
 	if total <= 0 {
 		total = unknownTotal // an estimate of 0 is no estimate
 	}
 	p := begin(total)
-	n, err := au.ScanCollection(ctx, mc, fields, p.Set)
+	n, err := au.ScanCollection(ctx, mc, o.fields, p.Set)
 	if err != nil {
 		return failuref("audit on %s: %w", t.Display, err)
 	}

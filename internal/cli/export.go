@@ -11,11 +11,9 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -54,11 +52,17 @@ func (a *App) exportCommand() *ucli.Command {
 	}
 }
 
-// exportJob is one collection to export and where it goes ("" for
-// standard output).
-type exportJob struct {
-	name string
-	path string
+// exportOptions is what the flags of oidkit export ask for.
+type exportOptions struct {
+	db       string
+	named    []string // --collection, in order; none for every collection
+	out      string
+	toStdout bool
+	toDir    bool // out is a directory, one file per collection
+	export   fixtures.ExportOptions
+	write    fixtures.Options
+	quiet    bool
+	progress func(label string, total int64) *progress
 }
 
 func (a *App) runExport(c *ucli.Context) error {
@@ -67,110 +71,157 @@ func (a *App) runExport(c *ucli.Context) error {
 }
 
 func (a *App) export(c *ucli.Context) error {
-	if c.NArg() > 0 {
-		return usageErrorf("export: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
-	}
-	mode, err := fixtures.ParseMode(c.String(flagMode))
-	if err != nil {
-		return usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
-	}
-	wopts := fixtures.Options{Mode: mode}
-	if c.Bool(flagArray) {
-		wopts.Layout = fixtures.Array
-	}
-	eopts, err := exportOptionsFromFlags(c)
+	o, err := a.exportOptionsFrom(c)
 	if err != nil {
 		return err
 	}
-	dbName := c.String(flagDB)
-	if err := rules.CheckDatabaseName(dbName); err != nil {
-		return usageErrorf("%s: %v", arg(flagDB), err)
-	}
-	named := c.StringSlice(flagCollection)
-	for i, name := range named {
-		if err := rules.CheckCollectionName(name); err != nil {
-			return usageErrorf("%s %q: %v", arg(flagCollection), name, err)
-		}
-		if slices.Contains(named[:i], name) {
-			return usageErrorf("%s %q given twice: expected each collection once", arg(flagCollection), name)
-		}
-	}
-	out := c.String(flagOut)
-	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
-		return usageErrorf("%s %q: expected a directory, a file name, or - for standard output", arg(flagOut), out)
-	}
-	toStdout := out == "" || out == stdoutName
-	if toStdout && len(named) != 1 {
-		what := "every collection of the database"
-		if len(named) > 1 {
-			what = fmt.Sprintf("%d collections", len(named))
-		}
-		return usageErrorf("standard output takes one collection, and %s would go there: expected %s DIR, or one %s C", what, arg(flagOut), arg(flagCollection))
-	}
-	// --out is a directory when it names one, ends with a separator, or
-	// several collections (or all) are exported; otherwise, the file.
-	toDir := false
-	if !toStdout {
-		fi, statErr := os.Stat(out)
-		toDir = len(named) != 1 || strings.HasSuffix(out, "/") || strings.HasSuffix(out, string(filepath.Separator)) || (statErr == nil && fi.IsDir())
-		if toDir && statErr == nil && !fi.IsDir() {
-			return usageErrorf("%s %q: expected a directory for one file per collection, found a file", arg(flagOut), out)
-		}
-	}
-
 	ctx := c.Context
 	t, err := openTarget(ctx, c, existingDataDir)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	db := t.Client.Database(dbName)
-	names, err := exportNames(ctx, db, named)
+	db := t.Client.Database(o.db)
+	names, err := fixtures.ExportCollections(ctx, db, o.named)
 	if err != nil {
-		return err
+		return exportNamesError(err)
 	}
+	if o.toStdout {
+		return a.exportToStdout(ctx, db, names[0], o)
+	}
+	return a.exportFiles(ctx, db, names, o)
+}
 
-	jobs := make([]exportJob, len(names))
+// exportOptionsFrom reads the flags of oidkit export and checks their
+// rules, before anything is read or written.
+func (a *App) exportOptionsFrom(c *ucli.Context) (o exportOptions, err error) {
+	if c.NArg() > 0 {
+		return o, usageErrorf("export: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
+	}
+	mode, err := fixtures.ParseMode(c.String(flagMode))
+	if err != nil {
+		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
+	}
+	o.write = fixtures.Options{Mode: mode}
+	if c.Bool(flagArray) {
+		o.write.Layout = fixtures.Array
+	}
+	if o.export, err = exportQueryFrom(c); err != nil {
+		return o, err
+	}
+	o.db, o.named, o.out, o.quiet = c.String(flagDB), c.StringSlice(flagCollection), c.String(flagOut), c.Bool(flagQuiet)
+	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	if err := rules.CheckDatabaseName(o.db); err != nil {
+		return o, usageErrorf("%s: %v", arg(flagDB), err)
+	}
+	for i, name := range o.named {
+		if err := rules.CheckCollectionName(name); err != nil {
+			return o, usageErrorf("%s %q: %v", arg(flagCollection), name, err)
+		}
+		if slices.Contains(o.named[:i], name) {
+			return o, usageErrorf("%s %q given twice: expected each collection once", arg(flagCollection), name)
+		}
+	}
+	if c.IsSet(flagOut) && strings.TrimSpace(o.out) == "" {
+		return o, usageErrorf("%s %q: expected a directory, a file name, or - for standard output", arg(flagOut), o.out)
+	}
+	return o, o.where()
+}
+
+// where decides where the documents go: standard output (one collection),
+// a directory when --out names one, ends with a separator, or several
+// collections (or all) are exported; otherwise, the file.
+func (o *exportOptions) where() error {
+	o.toStdout = o.out == "" || o.out == stdoutName
+	if o.toStdout {
+		if len(o.named) == 1 {
+			return nil
+		}
+		what := "every collection of the database"
+		if len(o.named) > 1 {
+			what = fmt.Sprintf("%d collections", len(o.named))
+		}
+		return usageErrorf("standard output takes one collection, and %s would go there: expected %s DIR, or one %s C", what, arg(flagOut), arg(flagCollection))
+	}
+	fi, statErr := os.Stat(o.out)
+	o.toDir = len(o.named) != 1 || strings.HasSuffix(o.out, "/") || strings.HasSuffix(o.out, string(filepath.Separator)) || (statErr == nil && fi.IsDir())
+	if o.toDir && statErr == nil && !fi.IsDir() {
+		return usageErrorf("%s %q: expected a directory for one file per collection, found a file", arg(flagOut), o.out)
+	}
+	return nil
+}
+
+// exportNamesError is the command's error for fixtures.ExportCollections'.
+func exportNamesError(err error) error {
+	var nc *fixtures.NoCollectionError
+	var ne *fixtures.NothingToExportError
+	switch {
+	case errors.As(err, &nc):
+		return usageErrorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), nc.Collection, nc.Database, listOrNone(nc.Have))
+	case errors.As(err, &ne):
+		return usageErrorf("%s %q has no collection to export; expected the database of an earlier seed or load", arg(flagDB), ne.Database)
+	}
+	return failuref("%v", err)
+}
+
+// exportFiles exports each collection into its file (fixtures.ExportFile),
+// every file name checked before anything is written.
+func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []string, o exportOptions) error {
+	paths := make([]string, len(names))
 	for i, name := range names {
-		jobs[i].name = name
-		switch {
-		case toStdout:
-		case toDir:
-			file, err := fixtures.FileName(name, "", wopts.Layout)
+		paths[i] = o.out
+		if o.toDir {
+			file, err := fixtures.FileName(name, "", o.write.Layout)
 			if err != nil {
 				return usageErrorf("%v; export it alone with %s %q %s FILE", err, arg(flagCollection), name, arg(flagOut))
 			}
-			jobs[i].path = filepath.Join(out, file)
-		default:
-			jobs[i].path = out
+			paths[i] = filepath.Join(o.out, file)
 		}
 	}
-	if toDir {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return usageErrorf("%s %q: %v", arg(flagOut), out, errors.Unwrap(err))
+	if o.toDir {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return usageErrorf("%s %q: %v", arg(flagOut), o.out, errors.Unwrap(err))
 		}
-	}
-
-	if toStdout {
-		return a.exportToStdout(ctx, c, db, jobs[0].name, eopts, wopts)
 	}
 	start := time.Now()
 	var total int64
-	var done []string
-	for _, job := range jobs {
-		n, idx, err := a.exportToFile(ctx, c, db, job, eopts, wopts, done)
+	for i, name := range names {
+		eopts := o.export
+		progress, finish := a.exportProgress(o, name, &eopts)
+		res, err := fixtures.ExportFile(ctx, db.Collection(name), paths[i], fixtures.ExportFileOptions{Export: eopts, Write: o.write, Progress: progress})
+		finish()
 		if err != nil {
-			return err
+			return exportFileError(ctx, db.Name(), name, paths[:i], err)
 		}
-		done = append(done, job.path)
-		total += n
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", job.path, docCount(n), describeLayout(wopts))
-		if idx != "" {
-			fmt.Fprintln(a.stdout, idx)
+		total += res.Documents
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(res.Documents), describeLayout(o.write))
+		if res.Sidecar != "" {
+			fmt.Fprintf(a.stdout, "%s: %s\n", res.Sidecar, indexNote(res.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", docCount(total), collectionCount(len(jobs)), dbName, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", docCount(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// exportFileError is the command's error for fixtures.ExportFile's; done
+// lists the files committed before, for the message of a stop.
+func exportFileError(ctx context.Context, db, name string, done []string, err error) error {
+	var we *seed.WriteError
+	var ce *fixtures.CreateError
+	var se *fixtures.SidecarWriteError
+	switch {
+	case errors.As(err, &we) || errors.Is(err, fixtures.ErrExportOptions):
+		before := ""
+		if len(done) > 0 {
+			before = "; complete before it: " + strings.Join(done, ", ")
+		}
+		return exportStopped(ctx, db, err, fmt.Sprintf("no file was written for %s%s", name, before))
+	case errors.As(err, &ce):
+		return usageErrorf("%s %q: %v", arg(flagOut), ce.Path, ce.Err)
+	case errors.As(err, &se) && !se.Stale:
+		return failuref("the indexes of %s: %v", se.Collection, se.Err)
+	}
+	return failuref("%v", err)
 }
 
 func collectionCount(n int) string {
@@ -180,9 +231,9 @@ func collectionCount(n int) string {
 	return fmt.Sprintf("%d collections", n)
 }
 
-// exportOptionsFromFlags reads --filter, --sort, --limit, --sample and
+// exportQueryFrom, part of exportOptionsFrom, reads --filter, --sort, --limit, --sample and
 // --batch, refusing bad values before anything is read or written.
-func exportOptionsFromFlags(c *ucli.Context) (fixtures.ExportOptions, error) {
+func exportQueryFrom(c *ucli.Context) (fixtures.ExportOptions, error) {
 	var o fixtures.ExportOptions
 	if c.IsSet(flagFilter) {
 		f, err := fixtures.ParseQuery(c.String(flagFilter))
@@ -215,44 +266,6 @@ func exportOptionsFromFlags(c *ucli.Context) (fixtures.ExportOptions, error) {
 	return o, nil
 }
 
-// exportNames is the collections to export: the named ones, each of which
-// must exist, or every collection of db but oidkit's own bookkeeping
-// (run manifests, pending replacements), system collections and views, by
-// name.
-func exportNames(ctx context.Context, db *mongo.Database, named []string) ([]string, error) {
-	specs, err := db.ListCollectionSpecifications(ctx, bson.D{})
-	if err != nil {
-		return nil, failuref("listing the collections of %s: %v", db.Name(), err)
-	}
-	var all []string
-	for _, s := range specs {
-		if s.Type != "" && s.Type != "collection" {
-			continue
-		}
-		all = append(all, s.Name)
-	}
-	slices.Sort(all)
-	if len(named) > 0 {
-		for _, n := range named {
-			if !slices.Contains(all, n) {
-				return nil, usageErrorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), n, db.Name(), listOrNone(all))
-			}
-		}
-		return named, nil
-	}
-	var names []string
-	for _, n := range all {
-		if n == seed.ManifestCollection || strings.HasSuffix(n, fixtures.PendingSuffix) || strings.HasPrefix(n, "system.") {
-			continue
-		}
-		names = append(names, n)
-	}
-	if len(names) == 0 {
-		return nil, usageErrorf("%s %q has no collection to export; expected the database of an earlier seed or load", arg(flagDB), db.Name())
-	}
-	return names, nil
-}
-
 func listOrNone(names []string) string {
 	if len(names) == 0 {
 		return "(none)"
@@ -265,8 +278,8 @@ func listOrNone(names []string) string {
 // first only where a bar shows it (a count is a scan on FerretDB): the
 // plain lines of a log show the count and the rate. It sets
 // eopts.Uncounted to match.
-func (a *App) exportProgress(c *ucli.Context, name string, eopts *fixtures.ExportOptions) (func(written, total int64), func()) {
-	if c.Bool(flagQuiet) {
+func (a *App) exportProgress(o exportOptions, name string, eopts *fixtures.ExportOptions) (func(written, total int64), func()) {
+	if o.quiet {
 		return nil, func() {}
 	}
 	eopts.Uncounted = !isTerminal(a.stderr)
@@ -278,7 +291,7 @@ func (a *App) exportProgress(c *ucli.Context, name string, eopts *fixtures.Expor
 				if eopts.Uncounted {
 					total = unknownTotal
 				}
-				p = a.newProgress(c, name, total)
+				p = o.progress(name, total)
 			}
 			if !eopts.Uncounted {
 				p.SetTotal(total)
@@ -289,75 +302,13 @@ func (a *App) exportProgress(c *ucli.Context, name string, eopts *fixtures.Expor
 		}
 }
 
-// exportToFile exports one collection into job.path, atomically: the file
-// appears only once complete. done lists the files committed before, for
-// the message of a stop.
-func (a *App) exportToFile(ctx context.Context, c *ucli.Context, db *mongo.Database, job exportJob, eopts fixtures.ExportOptions, wopts fixtures.Options, done []string) (n int64, sidecarLine string, err error) {
-	f, err := fixtures.Create(job.path, wopts)
-	if err != nil {
-		return 0, "", usageErrorf("%s %q: %v", arg(flagOut), job.path, err)
-	}
-	defer func() { _ = f.Abort() }()
-	coll := db.Collection(job.name)
-	progress, finish := a.exportProgress(c, job.name, &eopts)
-	n, err = fixtures.Export(ctx, coll, f.Writer, eopts, progress)
-	finish()
-	if err != nil {
-		before := ""
-		if len(done) > 0 {
-			before = "; complete before it: " + strings.Join(done, ", ")
-		}
-		return n, "", exportStopped(ctx, db.Name(), err, fmt.Sprintf("no file was written for %s%s", job.name, before))
-	}
-	// The sidecar goes first, so that the data file never appears
-	// without it; it is removed again if the data file cannot be renamed.
-	sidecar, wrote, err := writeIndexSidecar(ctx, coll, job.path)
-	if err != nil {
-		return n, "", err
-	}
-	if err := f.Commit(); err != nil {
-		if len(wrote) > 0 {
-			_ = os.Remove(sidecar)
-		}
-		return n, "", failuref("%v", err)
-	}
-	if len(wrote) == 0 {
-		// A sidecar of an earlier export would give the file indexes
-		// the collection no longer has.
-		if err := os.Remove(sidecar); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return n, "", failuref("removing the earlier %s: %v", sidecar, err)
-		}
-		return n, "", nil
-	}
-	return n, sidecar + ": " + indexNote(wrote), nil
-}
-
-// writeIndexSidecar writes the indexes of coll (but _id's) beside the data
-// file at dataPath, as the <collection>.metadata.json that load reads for
-// that file (named after the collection the file loads into). It returns
-// the sidecar's path and the indexes it wrote there: none, and no file,
-// when coll has no other index.
-func writeIndexSidecar(ctx context.Context, coll *mongo.Collection, dataPath string) (string, []indexes.Index, error) {
-	path := indexes.SidecarPath(filepath.Dir(dataPath), fixtures.CollectionName(filepath.Base(dataPath)))
-	list, err := indexes.List(ctx, coll)
-	if err != nil {
-		return path, nil, failuref("listing the indexes of %s: %v", coll.Name(), err)
-	}
-	if len(list) == 0 {
-		return path, nil, nil
-	}
-	if err := indexes.WriteSidecar(path, coll.Name(), list); err != nil {
-		return path, nil, failuref("the indexes of %s: %v", coll.Name(), err)
-	}
-	return path, list, nil
-}
-
 // exportToStdout exports one collection to standard output. What went out
 // cannot be taken back: on a stop, the complete documents buffered go out
 // too, and the message says how many did.
-func (a *App) exportToStdout(ctx context.Context, c *ucli.Context, db *mongo.Database, name string, eopts fixtures.ExportOptions, wopts fixtures.Options) error {
-	w := fixtures.NewWriter(a.stdout, wopts)
-	progress, finish := a.exportProgress(c, name, &eopts)
+func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name string, o exportOptions) error {
+	w := fixtures.NewWriter(a.stdout, o.write)
+	eopts := o.export
+	progress, finish := a.exportProgress(o, name, &eopts)
 	_, err := fixtures.Export(ctx, db.Collection(name), w, eopts, progress)
 	finish()
 	if err != nil {
@@ -365,16 +316,7 @@ func (a *App) exportToStdout(ctx context.Context, c *ucli.Context, db *mongo.Dat
 		if !errors.As(err, &we) {
 			return exportStopped(ctx, db.Name(), err, "")
 		}
-		note := ""
-		if ferr := w.Flush(); ferr != nil {
-			note = fmt.Sprintf("writing to standard output: %v", ferr)
-		} else {
-			unclosed := ""
-			if wopts.Layout == fixtures.Array && w.Count() > 0 {
-				unclosed = " (the JSON array is not closed)"
-			}
-			note = fmt.Sprintf("%d complete documents went to standard output%s", w.Count(), unclosed)
-		}
+		note, _ := stdoutNote(w, o.write.Layout)
 		return exportStopped(ctx, db.Name(), err, note)
 	}
 	if err := w.Close(); err != nil {
@@ -405,18 +347,10 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
 		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, seed.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
-		return failuref("interrupted after %s of %s.%s%s", ofTotal(we), db, we.Collection, note)
+		return failuref("interrupted after %s of %s.%s%s", stopCount(we), db, we.Collection, note)
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, seed.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, ofTotal(we), seed.ServerMessage(we.Err.Error()), note)
-}
-
-// ofTotal is "K of N documents", or "K documents" when N is not known.
-func ofTotal(we *seed.WriteError) string {
-	if we.Total < 0 {
-		return docCount(we.Written)
-	}
-	return fmt.Sprintf("%d of %d documents", we.Written, we.Total)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, stopCount(we), seed.ServerMessage(we.Err.Error()), note)
 }

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -40,138 +38,161 @@ func (a *App) fixturesCommand() *ucli.Command {
 	}
 }
 
-func (a *App) runFixtures(c *ucli.Context) error {
+// fixturesOptions is what the flags of oidkit fixtures ask for.
+type fixturesOptions struct {
+	write    fixtures.Options
+	part     seed.Part
+	ds       *seed.Dataset
+	out      string // "" for standard output
+	dir      bool   // out is a directory, one file per collection
+	progress func(label string, total int64) *progress
+}
+
+// fixturesOptionsFrom reads the flags of oidkit fixtures and checks their
+// rules: where each collection goes is decided here, before anything is
+// written.
+func (a *App) fixturesOptionsFrom(c *ucli.Context) (o fixturesOptions, err error) {
 	if c.NArg() > 0 {
-		return usageErrorf("fixtures: unexpected argument %q; see oidkit fixtures --help", c.Args().First())
+		return o, usageErrorf("fixtures: unexpected argument %q; see oidkit fixtures --help", c.Args().First())
 	}
 	mode, err := fixtures.ParseMode(c.String(flagMode))
 	if err != nil {
-		return usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
+		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
 	}
-	opts := fixtures.Options{Mode: mode}
+	o.write = fixtures.Options{Mode: mode}
 	if c.Bool(flagArray) {
-		opts.Layout = fixtures.Array
+		o.write.Layout = fixtures.Array
 	}
-	part, err := partFromFlags(c)
-	if err != nil {
-		return err
+	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	if o.part, err = partFromFlags(c); err != nil {
+		return o, err
 	}
-	ds, err := datasetFromFlags(c)
-	if err != nil {
-		return err
+	if o.ds, err = datasetFromFlags(c); err != nil {
+		return o, err
 	}
-	if !part.Whole() && !ds.Seeded {
-		return usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), part, arg(flagSeed), arg(flagSeed))
+	if !o.part.Whole() && !o.ds.Seeded {
+		return o, usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), o.part, arg(flagSeed), arg(flagSeed))
 	}
-	cols := ds.Written()
-	out := c.String(flagOut)
-	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
+	o.out = c.String(flagOut)
+	if c.IsSet(flagOut) && strings.TrimSpace(o.out) == "" {
 		// --out "$UNSET" would otherwise pour the documents onto the terminal.
-		return usageErrorf("%s %q: expected a file or directory name (leave %[1]s out for standard output)", arg(flagOut), out)
+		return o, usageErrorf("%s %q: expected a file or directory name (leave %[1]s out for standard output)", arg(flagOut), o.out)
 	}
-	if c.String(flagPlan) != "" && out == "" {
-		return usageErrorf("%s %q writes one file per collection: expected %s DIR", arg(flagPlan), c.String(flagPlan), arg(flagOut))
+	plan := c.String(flagPlan)
+	if plan != "" && o.out == "" {
+		return o, usageErrorf("%s %q writes one file per collection: expected %s DIR", arg(flagPlan), plan, arg(flagOut))
 	}
+	return o, o.where(plan != "")
+}
 
-	ctx := c.Context
-
-	if out == "" {
-		if len(cols) != 1 {
-			return usageErrorf("%d collections to write: expected %s DIR", len(cols), arg(flagOut))
-		}
-		w := fixtures.NewWriter(a.stdout, opts)
-		if err := a.writeCollection(ctx, c, w, cols[0], part, !isTerminal(a.stdout), false); err != nil {
-			return stdoutStopped(w, opts, err)
-		}
-		if err := w.Close(); err != nil {
-			return failuref("writing to standard output: %v", err)
+// where decides whether out is a directory (with --plan, or when it names
+// an existing directory) or the one file.
+func (o *fixturesOptions) where(plan bool) error {
+	n := len(o.ds.Written())
+	if o.out == "" {
+		if n != 1 {
+			return usageErrorf("%d collections to write: expected %s DIR", n, arg(flagOut))
 		}
 		return nil
 	}
-
-	// Where each collection goes: --out is a directory with --plan, or when
-	// it names an existing directory; otherwise it is the file.
-	paths := make([]string, len(cols))
-	fi, statErr := os.Stat(out)
-	if c.String(flagPlan) != "" || (statErr == nil && fi.IsDir()) {
-		if statErr == nil && !fi.IsDir() {
-			return usageErrorf("%s %q: expected a directory for %s, found a file", arg(flagOut), out, arg(flagPlan))
-		}
-		suffix := ""
-		if !part.Whole() {
-			suffix = part.Suffix()
-		}
-		// Every name is checked before anything is created.
-		for i, col := range cols {
-			file, err := fixtures.FileName(col.Name(), suffix, opts.Layout)
-			if err != nil {
-				return usageErrorf("%s %q: %v; nothing was written", arg(flagOut), out, err)
-			}
-			paths[i] = filepath.Join(out, file)
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return failuref("%s %q: %v", arg(flagOut), out, err)
-		}
-	} else {
-		if len(cols) != 1 {
-			return usageErrorf("%s %q: %d collections to write: expected a directory", arg(flagOut), out, len(cols))
-		}
-		paths[0] = out
+	fi, statErr := os.Stat(o.out)
+	o.dir = plan || (statErr == nil && fi.IsDir())
+	switch {
+	case o.dir && statErr == nil && !fi.IsDir():
+		return usageErrorf("%s %q: expected a directory for %s, found a file", arg(flagOut), o.out, arg(flagPlan))
+	case !o.dir && n != 1:
+		return usageErrorf("%s %q: %d collections to write: expected a directory", arg(flagOut), o.out, n)
 	}
+	return nil
+}
 
-	// Every file is complete before any is renamed into place.
-	files := make([]*fixtures.File, 0, len(cols))
-	defer func() {
-		for _, f := range files {
-			_ = f.Abort()
-		}
-	}()
-	for _, p := range paths {
-		f, err := fixtures.Create(p, opts)
-		if err != nil {
-			return usageErrorf("%s %q: %v", arg(flagOut), out, err)
-		}
-		files = append(files, f)
+func (a *App) runFixtures(c *ucli.Context) error {
+	o, err := a.fixturesOptionsFrom(c)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		return a.fixturesToStdout(c.Context, o)
+	}
+	wo := fixtures.WriteFilesOptions{Collections: o.ds.Written(), Part: o.part, Write: o.write, File: o.out, Progress: o.barOf}
+	if o.dir {
+		wo.Dir, wo.File = o.out, ""
 	}
 	start := time.Now()
-	for i, col := range cols {
-		if err := a.writeCollection(ctx, c, files[i].Writer, col, part, true, true); err != nil {
-			return err
-		}
-	}
-	// The plan's indexes go beside the documents, in the sidecar load reads,
-	// before the documents are renamed into place (and removed if that fails).
-	var sidecars []string
-	for i, col := range cols {
-		want := col.Spec().Indexes
-		if len(want) == 0 {
-			sidecars = append(sidecars, "")
-			continue
-		}
-		// Named after the collection the file loads into, as load finds it.
-		side := indexes.SidecarPath(filepath.Dir(paths[i]), fixtures.CollectionName(paths[i]))
-		if err := indexes.WriteSidecar(side, col.Name(), want); err != nil {
-			removeAll(sidecars)
-			return failuref("%s: %v", side, err)
-		}
-		sidecars = append(sidecars, side)
-	}
-	for _, f := range files {
-		if err := f.Commit(); err != nil {
-			removeAll(sidecars)
-			return failuref("%v", err)
-		}
+	res, err := fixtures.WriteFiles(c.Context, wo)
+	if err != nil {
+		return o.filesError(c.Context, err)
 	}
 	elapsed := time.Since(start)
 	var total int64
-	for i, f := range files {
-		total += f.Count()
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(f.Count()), describeLayout(opts))
-		if sidecars[i] != "" {
-			fmt.Fprintf(a.stdout, "%s: %s\n", sidecars[i], indexNote(cols[i].Spec().Indexes))
+	for _, f := range res.Files {
+		total += f.Documents
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", f.Path, docCount(f.Documents), describeLayout(o.write))
+		if f.Sidecar != "" {
+			fmt.Fprintf(a.stdout, "%s: %s\n", f.Sidecar, indexNote(f.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(ds))
+	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(o.ds))
+	return nil
+}
+
+// barOf is the progress of one collection, as fixtures.WriteFiles asks.
+func (o fixturesOptions) barOf(name string, total int64) (func(written, total int64), func()) {
+	bar := o.progress(name, total)
+	return func(written, total int64) {
+		bar.SetTotal(total)
+		bar.Set(written)
+	}, bar.Finish
+}
+
+// filesError is the command's error for what fixtures.WriteFiles returned.
+func (o fixturesOptions) filesError(ctx context.Context, err error) error {
+	var ne *rules.NameError
+	var ce *fixtures.CreateError
+	var we *seed.WriteError
+	switch {
+	case errors.As(err, &ne):
+		return usageErrorf("%s %q: %v; nothing was written", arg(flagOut), o.out, err)
+	case errors.As(err, &ce) && ce.Dir:
+		return failuref("%s %q: %v", arg(flagOut), o.out, ce.Err)
+	case errors.As(err, &ce):
+		return usageErrorf("%s %q: %v", arg(flagOut), o.out, ce.Err)
+	case errors.As(err, &we):
+		return writeStopped(ctx, we)
+	}
+	return failuref("%v", err)
+}
+
+// fixturesToStdout writes the one collection to standard output, with
+// progress on stderr unless the documents go to the terminal that would
+// show it.
+func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
+	w := fixtures.NewWriter(a.stdout, o.write)
+	var report func(written, total int64)
+	done := func() {}
+	col := o.ds.Written()[0]
+	if !isTerminal(a.stdout) {
+		report, done = o.barOf(col.Name(), o.part.Range(col.Len()).Len())
+	}
+	_, err := fixtures.WritePart(ctx, w, col, o.part, report)
+	done()
+	var we *seed.WriteError
+	switch {
+	case errors.As(err, &we) && errors.Is(we.Err, context.Canceled):
+		// What went out cannot be taken back: say how much did.
+		note, ferr := stdoutNote(w, o.write.Layout)
+		if ferr != nil {
+			return failuref("interrupted after %s of %s; %s", stopCount(we), we.Collection, note)
+		}
+		return failuref("interrupted after %s of %s: %s", stopCount(we), we.Collection, note)
+	case we != nil:
+		return writeStopped(ctx, we)
+	case err != nil:
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return failuref("writing to standard output: %v", err)
+	}
 	return nil
 }
 
@@ -196,56 +217,16 @@ func seedNote(ds *seed.Dataset) string {
 	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }
 
-// stdoutStopped completes the error of a write to standard output that
-// stopped: what went out cannot be taken back, so the complete documents
-// buffered before the stop go out too, and the message says how many.
-func stdoutStopped(w *fixtures.Writer, opts fixtures.Options, err error) error {
-	var we *seed.WriteError
-	if !errors.As(err, &we) {
-		return err
-	}
-	if ferr := w.Flush(); ferr != nil {
-		return failuref("interrupted after %d of %d documents of %s; writing to standard output: %v", we.Written, we.Total, we.Collection, ferr)
-	}
-	unclosed := ""
-	if opts.Layout == fixtures.Array {
-		unclosed = " (the JSON array is not closed)"
-	}
-	return failuref("interrupted after %d of %d documents of %s: %d complete documents went to standard output%s", we.Written, we.Total, we.Collection, w.Count(), unclosed)
-}
-
-// writeCollection streams the documents of part p of col into w, in order,
-// showing progress on stderr when progress is set (not when the documents
-// go to the terminal that would show it).
-func (a *App) writeCollection(ctx context.Context, c *ucli.Context, w *fixtures.Writer, col *seed.Collection, p seed.Part, progress, toFile bool) error {
-	var report func(written, total int64)
-	if progress {
-		r := p.Range(col.Len())
-		bar := a.newProgress(c, col.Name(), r.Len())
-		defer bar.Finish()
-		report = func(written, total int64) {
-			bar.SetTotal(total)
-			bar.Set(written)
-		}
-	}
-	// A file no server could load is refused here rather than by load.
-	s := col.Stream(ctx, seed.StreamOptions{Ranges: []seed.Range{p.Range(col.Len())}, Check: rules.MongoDB.Check})
-	defer s.Close()
-	_, err := fixtures.WriteStream(w, col.Name(), s, report)
-	var we *seed.WriteError
-	if !errors.As(err, &we) {
-		return err
-	}
-	if errors.Is(we.Err, context.Canceled) && !toFile {
-		return we // stdoutStopped says what went out
-	}
+// writeStopped is the command's error for a collection whose writing
+// stopped into a file (which was not written).
+func writeStopped(ctx context.Context, we *seed.WriteError) error {
 	var de *seed.DocError
 	var v *rules.Violation
 	switch {
 	case errors.As(we.Err, &v) && errors.As(we.Err, &de):
 		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
 	case errors.Is(we.Err, context.Canceled):
-		return failuref("interrupted after %d of %d documents of %s; no file was written", we.Written, we.Total, we.Collection)
+		return failuref("interrupted after %s of %s; no file was written", stopCount(we), we.Collection)
 	case errors.As(we.Err, &de):
 		return failuref("%v", de)
 	case we.Doc != nil:
@@ -254,13 +235,4 @@ func (a *App) writeCollection(ctx context.Context, c *ucli.Context, w *fixtures.
 		return failure(we.Err)
 	}
 	return failuref("writing %s: %v", we.Collection, we.Err)
-}
-
-// removeAll removes the files named (empty names are skipped).
-func removeAll(paths []string) {
-	for _, p := range paths {
-		if p != "" {
-			_ = os.Remove(p)
-		}
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -46,123 +45,106 @@ func (a *App) loadCommand() *ucli.Command {
 	}
 }
 
-func (a *App) runLoad(c *ucli.Context) error {
-	args := c.Args().Slice()
-	if len(args) == 0 {
-		return usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
+// loadOptions is what the flags and arguments of oidkit load ask for.
+type loadOptions struct {
+	files      []string
+	db         string
+	collection string // every file into it; "" names each by its file
+	mode       fixtures.LoadMode
+	batch      int
+	drop       bool
+	dryRun     bool
+	inexact    bool
+	progress   func(label string, total int64) *progress
+}
+
+// loadOptionsFrom reads the flags and arguments of oidkit load and checks
+// their rules.
+func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
+	o := loadOptions{files: c.Args().Slice(), db: c.String(flagDB), collection: c.String(flagCollection),
+		batch: c.Int(flagBatch), drop: c.Bool(flagDrop), dryRun: c.Bool(flagDryRun), inexact: c.Bool(flagInexact),
+		progress: func(label string, total int64) *progress { return a.newProgress(c, label, total) }}
+	if len(o.files) == 0 {
+		return o, usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
 	}
 	mode, err := fixtures.ParseLoadMode(c.String(flagMode))
 	if err != nil {
-		return usageErrorf("%s %q: expected insert or upsert", arg(flagMode), c.String(flagMode))
+		return o, usageErrorf("%s %q: expected insert or upsert", arg(flagMode), c.String(flagMode))
 	}
-	batch := c.Int(flagBatch)
-	if batch < 1 || batch > 100000 {
-		return usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), batch)
+	o.mode = mode
+	if o.batch < 1 || o.batch > 100000 {
+		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), o.batch)
 	}
-	dbName := c.String(flagDB)
-	if err := rules.CheckDatabaseName(dbName); err != nil {
-		return usageErrorf("%s: %v", arg(flagDB), err)
+	if err := rules.CheckDatabaseName(o.db); err != nil {
+		return o, usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := c.String(flagCollection)
 	if c.IsSet(flagCollection) {
-		if err := rules.CheckCollectionName(only); err != nil {
-			return usageErrorf("%s: %v", arg(flagCollection), err)
+		if err := rules.CheckCollectionName(o.collection); err != nil {
+			return o, usageErrorf("%s: %v", arg(flagCollection), err)
 		}
 	}
+	return o, nil
+}
 
-	// Group the files by collection, in the order they were given.
-	var groups []*loadGroup
-	byName := map[string]*loadGroup{}
-	groupOf := func(name string) *loadGroup {
-		g := byName[name]
-		if g == nil {
-			g = &loadGroup{name: name}
-			byName[name] = g
-			groups = append(groups, g)
-		}
-		return g
+func (a *App) runLoad(c *ucli.Context) error {
+	o, err := a.loadOptionsFrom(c)
+	if err != nil {
+		return err
 	}
-	stdinUsed := false
-	for _, file := range args {
-		var src fixtures.Source
-		name := only
-		if file != "-" && indexes.IsSidecar(file) {
-			// An index sidecar named on the command line (a glob such as
-			// dump/*.json takes them in) is read for its collection.
-			if name == "" {
-				name = strings.TrimSuffix(filepath.Base(file), indexes.SidecarSuffix)
-			}
-			g := groupOf(name)
-			g.sidecars = appendNew(g.sidecars, file)
-			continue
-		}
-		if file == "-" {
-			if only == "" {
-				return usageErrorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
-			}
-			if stdinUsed {
-				return usageErrorf("load: - given twice: standard input can be read once")
-			}
-			stdinUsed = true
-			src = fixtures.ReaderSource("stdin", input.NewReader(c.Context, a.stdin))
-		} else {
-			fi, err := os.Stat(file)
-			if err != nil {
-				return usageErrorf("load %q: %v", file, errors.Unwrap(err))
-			}
-			if fi.IsDir() {
-				return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", file, file)
-			}
-			// Opened now, before the server and its data-dir lock: a FIFO
-			// waits here for its writer, and SIGINT or SIGTERM ends the wait.
-			if src, err = fixtures.OpenFile(c.Context, file); err != nil {
-				return inputFailure(fmt.Sprintf("load %q", file), err)
-			}
-			defer src.Close()
-			if name == "" {
-				name = fixtures.CollectionName(file)
-				if err := rules.CheckFileName(name); err != nil {
-					return usageErrorf("load %q: from the file name, %v; expected %s", file, err, arg(flagCollection))
-				}
-			}
-		}
-		g := groupOf(name)
-		g.sources = append(g.sources, src)
-		if file != "-" {
-			// The sidecar of the file's collection, next to it: the parts
-			// of a collection share one.
-			if side, ok := fixtures.SidecarNextTo(file); ok {
-				g.sidecars = appendNew(g.sidecars, side)
-			}
-		}
+	ctx := c.Context
+	open := fixtures.OpenOptions{Collection: o.collection}
+	if slices.Contains(o.files, fixtures.StdinName) {
+		open.Stdin = input.NewReader(ctx, a.stdin)
 	}
-	// Every sidecar is read and checked before anything is written.
-	for _, g := range groups {
-		if err := g.readSidecars(); err != nil {
-			return usageErrorf("load: %v; nothing was loaded", err)
-		}
+	// Every file is opened, before the server and its data-dir lock (a FIFO
+	// waits for its writer, and SIGINT or SIGTERM ends the wait), and every
+	// sidecar read and checked, before anything is written.
+	set, err := fixtures.OpenSet(ctx, o.files, open)
+	if err != nil {
+		return setError(err)
 	}
-
-	if c.Bool(flagDrop) && stdinUsed {
+	defer set.Close()
+	if o.drop && set.Stdin {
 		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
 	}
-
-	ctx := c.Context
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	if c.Bool(flagDryRun) {
-		return a.dryRunLoad(ctx, t, dbName, groups, fixtures.ReadOptions{RequireID: mode == fixtures.Upsert, InexactNumbers: c.Bool(flagInexact)})
+	if o.dryRun {
+		return a.dryRunLoad(ctx, t, o, set)
 	}
+	return a.load(ctx, t, o, set)
+}
 
-	db := t.Client.Database(dbName)
-	targets := make([]fixtures.Target, len(groups))
-	for i, g := range groups {
-		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources, Indexes: g.indexes}
+// setError is the command's error for a fixture set that cannot be opened.
+func setError(err error) error {
+	var se *fixtures.SetError
+	if !errors.As(err, &se) {
+		return failure(err)
 	}
-	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed, InexactNumbers: c.Bool(flagInexact)}
+	switch se.Op {
+	case fixtures.OpStat:
+		return usageErrorf("load %q: %v", se.Path, errors.Unwrap(se.Err))
+	case fixtures.OpDir:
+		return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", se.Path, se.Path)
+	case fixtures.OpOpen:
+		return inputFailure(fmt.Sprintf("load %q", se.Path), se.Err)
+	case fixtures.OpName:
+		return usageErrorf("load %q: from the file name, %v; expected %s", se.Path, se.Err, arg(flagCollection))
+	case fixtures.OpStdin:
+		if errors.Is(se.Err, fixtures.ErrStdinTwice) {
+			return usageErrorf("load: - given twice: standard input can be read once")
+		}
+		return usageErrorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
+	}
+	return usageErrorf("load: %v; nothing was loaded", se.Err)
+}
+
+// load loads set into t with fixtures.LoadAll and reports.
+func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
+	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
 	var bar *progress
 	started := false
 	start := time.Now()
@@ -171,65 +153,42 @@ func (a *App) runLoad(c *ucli.Context) error {
 			started = true
 			// The first call comes when writing starts, after every file
 			// was validated: the rate is the writing's.
-			bar = a.newProgress(c, "load", total)
+			bar = o.progress("load", total)
 		}
 		bar.Set(written)
 	}
-	res, err := fixtures.LoadAll(ctx, targets, opts)
+	res, err := fixtures.LoadAll(ctx, set.Targets(t.Client.Database(o.db)), opts)
 	bar.Finish()
 	if res != nil {
 		for _, u := range res.Unchecked {
-			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", dbName, u.Collection, u.Index, u.Reason)
+			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
 		}
-		a.printLoadResult(res, dbName, mode, t.Display, time.Since(start))
+		a.printLoadResult(res, o.db, o.mode, t.Display, time.Since(start))
 	}
 	if err != nil {
-		return a.loadError(err, dbName, t.Display, res)
+		return a.loadError(err, o.db, t.Display, res)
 	}
-	for _, g := range groups {
-		if len(g.indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s (from %s)\n", dbName, g.name, indexNote(g.indexes), strings.Join(g.sidecars, ", "))
+	for _, g := range set.Groups {
+		if len(g.Indexes) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
 		}
 	}
 	return nil
 }
 
-// loadGroup is the files that go into one collection.
-type loadGroup struct {
-	name     string
-	sources  []fixtures.Source
-	sidecars []string        // index sidecar files
-	indexes  []indexes.Index // read from them
-}
-
-// readSidecars reads the group's sidecars; two that disagree are an error
-// too. The caller reports an error as bad input (exit 2).
-func (g *loadGroup) readSidecars() (err error) {
-	g.indexes, err = fixtures.ReadSidecars(g.name, g.sidecars)
-	return err
-}
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
-// dryRunLoad validates the groups with the profile of t's server and
+// dryRunLoad validates the set with the profile of t's server and
 // reports, writing nothing.
-func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, ropts fixtures.ReadOptions) error {
+func (a *App) dryRunLoad(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
 	profile, err := rules.Detect(ctx, t.Client)
 	if err != nil {
 		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
 	}
+	ropts := fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact}
 	var total int64
 	var problems []*fixtures.LineError
 	count := 0
-	for _, g := range groups {
-		n, err := fixtures.Validate(ctx, profile, g.sources, ropts)
+	for _, g := range set.Groups {
+		n, err := fixtures.Validate(ctx, profile, g.Sources, ropts)
 		var ve *fixtures.ValidationError
 		switch {
 		case errors.As(err, &ve):
@@ -241,9 +200,9 @@ func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups [
 			return failuref("%v", err)
 		}
 		total += n
-		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", dbName, g.name, docCount(n))
-		if len(g.indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", dbName, g.name, indexNote(g.indexes), strings.Join(g.sidecars, ", "))
+		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, docCount(n))
+		if len(g.Indexes) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
 		}
 	}
 	if count > 0 {
@@ -307,15 +266,11 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		bound := ""
-		if we.AtLeast {
-			bound = "at least "
-		}
-		return failuref("%s.%s on %s: wrote %s%d of %d documents, then: %s", db, we.Collection, display, bound, we.Written, we.Total, seed.ServerMessage(describeStop(we)))
+		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, stopCount(we), seed.ServerMessage(stopCause(we)))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, seed.ServerMessage(describeWriteError(err)))
+	return failuref("%s: %s", display, seed.ServerMessage(writeCause(err)))
 }
 
 func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {

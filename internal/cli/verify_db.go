@@ -178,16 +178,9 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 		}
 		// The index sidecar load would read is what the indexes must be.
-		g := &loadGroup{name: name}
-		for _, f := range byName[name] {
-			if side, ok := fixtures.SidecarNextTo(f); ok {
-				g.sidecars = appendNew(g.sidecars, side)
-			}
-		}
-		if err := g.readSidecars(); err != nil {
+		if e.Indexes, err = fixtures.SidecarIndexes(name, byName[name]); err != nil {
 			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 		}
-		e.Indexes = g.indexes
 		out = append(out, e)
 	}
 	return out, nil
