@@ -16,6 +16,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -361,7 +362,7 @@ func (a *App) exportToStdout(ctx context.Context, c *ucli.Context, db *mongo.Dat
 	_, err := fixtures.Export(ctx, db.Collection(name), w, eopts, progress)
 	finish()
 	if err != nil {
-		var we *seed.WriteError
+		var we *mongowrite.WriteError
 		if !errors.As(err, &we) {
 			return exportStopped(ctx, db.Name(), err, "")
 		}
@@ -389,7 +390,7 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	if note != "" {
 		note = "; " + note
 	}
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		if errors.Is(err, fixtures.ErrExportOptions) {
 			return usageErrorf("%v", err)
@@ -403,18 +404,18 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case we.Doc != nil:
 		return failuref("%s.%s %v: %v%s", db, we.Collection, we.Doc, we.Err, note)
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
-		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, seed.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
+		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
 		return failuref("interrupted after %s of %s.%s%s", ofTotal(we), db, we.Collection, note)
 	}
 	if we.Written == 0 {
-		return failuref("%s.%s: %s%s", db, we.Collection, seed.ServerMessage(we.Err.Error()), note)
+		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, ofTotal(we), seed.ServerMessage(we.Err.Error()), note)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, ofTotal(we), mongowrite.ServerMessage(we.Err.Error()), note)
 }
 
 // ofTotal is "K of N documents", or "K documents" when N is not known.
-func ofTotal(we *seed.WriteError) string {
+func ofTotal(we *mongowrite.WriteError) string {
 	if we.Total < 0 {
 		return docCount(we.Written)
 	}

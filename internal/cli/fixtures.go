@@ -13,6 +13,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -200,7 +201,7 @@ func seedNote(ds *seed.Dataset) string {
 // stopped: what went out cannot be taken back, so the complete documents
 // buffered before the stop go out too, and the message says how many.
 func stdoutStopped(w *fixtures.Writer, opts fixtures.Options, err error) error {
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		return err
 	}
@@ -232,7 +233,7 @@ func (a *App) writeCollection(ctx context.Context, c *ucli.Context, w *fixtures.
 	s := col.Stream(ctx, seed.StreamOptions{Ranges: []seed.Range{p.Range(col.Len())}, Check: rules.MongoDB.Check})
 	defer s.Close()
 	_, err := fixtures.WriteStream(w, col.Name(), s, report)
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -223,7 +224,7 @@ func appendNew(list []string, s string) []string {
 func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, ropts fixtures.ReadOptions) error {
 	profile, err := rules.Detect(ctx, t.Client)
 	if err != nil {
-		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
+		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))
 	}
 	var total int64
 	var problems []*fixtures.LineError
@@ -277,11 +278,11 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 				written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
 			}
 		}
-		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
+		return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
 	}
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	var ue *fixtures.UniqueInputError
 	var uc *fixtures.UniqueClashError
 	switch {
@@ -311,11 +312,11 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		if we.AtLeast {
 			bound = "at least "
 		}
-		return failuref("%s.%s on %s: wrote %s%d of %d documents, then: %s", db, we.Collection, display, bound, we.Written, we.Total, seed.ServerMessage(describeStop(we)))
+		return failuref("%s.%s on %s: wrote %s%d of %d documents, then: %s", db, we.Collection, display, bound, we.Written, we.Total, mongowrite.ServerMessage(describeStop(we)))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, seed.ServerMessage(describeWriteError(err)))
+	return failuref("%s: %s", display, mongowrite.ServerMessage(describeWriteError(err)))
 }
 
 func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -249,7 +250,7 @@ func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database, par
 
 // describeStop is why a write stopped: the refused document, if any, and
 // the cause.
-func describeStop(we *seed.WriteError) string {
+func describeStop(we *mongowrite.WriteError) string {
 	if we.Doc != nil {
 		return we.Doc.String() + ": " + describeWriteError(we.Err)
 	}
@@ -263,7 +264,7 @@ func describeWriteError(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out: " + err.Error()
 	}
-	return seed.ServerMessage(err.Error())
+	return mongowrite.ServerMessage(err.Error())
 }
 
 // rangesLen is the number of documents in rs.
