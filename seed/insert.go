@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // DefaultBatch is the number of documents per InsertMany.
@@ -35,6 +36,18 @@ type InsertOptions struct {
 	// Check, if set, is StreamOptions.Check: a document it refuses stops
 	// the run before its batch is sent.
 	Check func(bson.Raw) error
+}
+
+// WorkersFor is how many concurrent inserters a caller that did not choose
+// gives Insert for a server of profile p: one where the server writes one
+// batch at a time (FerretDB's SQLite backend), since more inserters only
+// queue behind it and a queued batch can outlast the client's timeout;
+// four otherwise.
+func WorkersFor(p rules.Profile) int {
+	if p.SerialWrites() {
+		return 1
+	}
+	return 4
 }
 
 // Progress is a snapshot of a running Insert.

@@ -164,6 +164,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 		targets[i] = fixtures.Target{Collection: db.Collection(g.name), Sources: g.sources, Indexes: g.indexes}
 	}
 	opts := fixtures.LoadOptions{Mode: mode, Batch: batch, Drop: c.Bool(flagDrop), MaxProblems: maxListed, InexactNumbers: c.Bool(flagInexact)}
+	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
 	var bar *progress
 	started := false
 	start := time.Now()
@@ -222,7 +223,7 @@ func appendNew(list []string, s string) []string {
 // dryRunLoad validates the groups with the profile of t's server and
 // reports, writing nothing.
 func (a *App) dryRunLoad(ctx context.Context, t *target, dbName string, groups []*loadGroup, ropts fixtures.ReadOptions) error {
-	profile, err := rules.Detect(ctx, t.Client)
+	profile, err := t.Profile(ctx)
 	if err != nil {
 		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))
 	}

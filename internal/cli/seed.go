@@ -13,7 +13,6 @@ import (
 
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -95,17 +94,12 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 	}
 	db := t.Client.Database(ds.DB)
-	profile, err := rules.Detect(ctx, t.Client)
+	profile, err := t.Profile(ctx)
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Display, err))
 	}
 	if !c.IsSet(flagWorkers) {
-		// FerretDB's SQLite backend writes one batch at a time: more inserters
-		// only queue behind it, and a queued batch can outlast --timeout.
-		workers = 4
-		if t.Embedded || profile.Name() == rules.FerretDB.Name() {
-			workers = 1
-		}
+		workers = seed.WorkersFor(profile)
 	}
 	written := ds.Written()
 	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch, part); err != nil {

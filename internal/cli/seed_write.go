@@ -88,7 +88,7 @@ func uniqueBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Databas
 	r := part.Range(col.Len())
 	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, profile.Name() == rules.FerretDB.Name(), r.Len(), doc, place)
+	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, profile.IsFerretDB(), r.Len(), doc, place)
 	for _, u := range unchecked {
 		fmt.Fprintf(c.App.ErrWriter, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, ds.DB, u.Collection, u.Index, u.Reason)
 	}
