@@ -20,6 +20,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -321,7 +322,7 @@ func (c *content) verify(ctx context.Context, db *mongo.Database, ferret bool) (
 	}
 	rep := verify.NewReport("oidkittest.Verify")
 	if len(set.Verify) > 0 {
-		r, err := verify.VerifyDB(ctx, db.Client(), set, verify.DBOptions{FerretDB: ferret})
+		r, err := verify.VerifyDB(ctx, db.Client(), set, verify.DBOptions{Profile: rules.ProfileOf(ferret)})
 		if err != nil {
 			return nil, err
 		}

@@ -18,12 +18,18 @@ const (
 	dollarAnywhere                    // at any depth
 )
 
-// Profile is what one kind of server stores. The zero Profile refuses only
-// malformed BSON; use MongoDB or FerretDB.
+// Profile is what one kind of server stores and what it can do, told
+// apart once per server by Detect. The zero Profile refuses only malformed
+// BSON and claims what MongoDB can do; use MongoDB or FerretDB.
 type Profile struct {
 	name         string
-	maxSize      int // bytes of BSON
-	maxDepth     int // levels, the top-level document being 1
+	ferretDB     bool
+	serialWrites bool // one write at a time: more writers only queue
+	sortInMemory bool // no sort from an index: a large sort is slow or refused
+	noToDate     bool // no $toDate in aggregation
+	noSample     bool // no $sample in aggregation
+	maxSize      int  // bytes of BSON
+	maxDepth     int  // levels, the top-level document being 1
 	dollarKeys   dollarScope
 	dottedKeys   bool // refused at any depth
 	nestedArrays bool // an array directly in an array is refused
@@ -72,6 +78,11 @@ var MongoDB = Profile{
 // FerretDB is what FerretDB 1.24 with SQLite stores; see the package doc.
 var FerretDB = Profile{
 	name:         "FerretDB",
+	ferretDB:     true,
+	serialWrites: true,
+	sortInMemory: true,
+	noToDate:     true,
+	noSample:     true,
 	maxSize:      MaxBSONSize,
 	maxDepth:     100,
 	dollarKeys:   dollarAnywhere,
@@ -88,6 +99,30 @@ var FerretDB = Profile{
 // Name is "MongoDB" or "FerretDB".
 func (p Profile) Name() string { return p.name }
 
+// IsFerretDB reports whether p is FerretDB's profile: the server changes
+// or refuses what the FerretDB profile's Check names, and compares values
+// of a unique index's key by their BSON type as well.
+func (p Profile) IsFerretDB() bool { return p.ferretDB }
+
+// SerialWrites reports whether the server writes one batch at a time
+// (FerretDB's SQLite backend): more concurrent writers only queue behind
+// it, and a queued batch can outlast a client's timeout.
+func (p Profile) SerialWrites() bool { return p.serialWrites }
+
+// SortsInMemory reports whether the server sorts in memory instead of
+// reading an index in order (FerretDB), so a large collection is better
+// read in natural order and ordered by the client.
+func (p Profile) SortsInMemory() bool { return p.sortInMemory }
+
+// HasToDate reports whether the server's aggregation has $toDate.
+func (p Profile) HasToDate() bool { return !p.noToDate }
+
+// HasSample reports whether the server's aggregation has $sample.
+func (p Profile) HasSample() bool { return !p.noSample }
+
+// StoresDecimal128 reports whether the server stores Decimal128 values.
+func (p Profile) StoresDecimal128() bool { return p.types&typeBit(bsoncore.TypeDecimal128) == 0 }
+
 // IsFerretDB reports whether a buildInfo answer comes from FerretDB, which
 // adds a ferretdbFeatures field. It lives here, not beside the embedded
 // server, so that telling the servers apart does not link FerretDB.
@@ -97,14 +132,21 @@ func IsFerretDB(buildInfo map[string]any) bool {
 }
 
 // Detect asks a connected server what it is (buildInfo) and returns its
-// profile: FerretDB for FerretDB, MongoDB otherwise.
+// profile: FerretDB for FerretDB, MongoDB otherwise. It is the one place a
+// server is told apart; callers ask once per target and pass the Profile on
+// (seed, fixtures.LoadOptions, verify.DBOptions).
 func Detect(ctx context.Context, client *mongo.Client) (Profile, error) {
 	var bi map[string]any
 	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		return Profile{}, fmt.Errorf("buildInfo: %w", err)
 	}
-	if IsFerretDB(bi) {
-		return FerretDB, nil
+	return ProfileOf(IsFerretDB(bi)), nil
+}
+
+// ProfileOf is FerretDB's profile when ferretDB is set, else MongoDB's.
+func ProfileOf(ferretDB bool) Profile {
+	if ferretDB {
+		return FerretDB
 	}
-	return MongoDB, nil
+	return MongoDB
 }

@@ -12,6 +12,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // DefaultBatch is the number of documents per InsertMany.
@@ -35,6 +38,18 @@ type InsertOptions struct {
 	Check func(bson.Raw) error
 }
 
+// WorkersFor is how many concurrent inserters a caller that did not choose
+// gives Insert for a server of profile p: one where the server writes one
+// batch at a time (FerretDB's SQLite backend), since more inserters only
+// queue behind it and a queued batch can outlast the client's timeout;
+// four otherwise.
+func WorkersFor(p rules.Profile) int {
+	if p.SerialWrites() {
+		return 1
+	}
+	return 4
+}
+
 // Progress is a snapshot of a running Insert.
 type Progress struct {
 	Total    int64
@@ -55,7 +70,7 @@ type InsertResult struct {
 // the collection, with at most GOMAXPROCS generators, so memory does not grow
 // with Len. Without Resume any write error stops the run; with Resume
 // duplicate-key errors are counted as Skipped and any other write error stops
-// the run. A stopped run returns a *WriteError whose Written counts Inserted
+// the run. A stopped run returns a *mongowrite.WriteError whose Written counts Inserted
 // plus Skipped. Every operation is bounded by the client's timeout and by ctx.
 func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts InsertOptions) (InsertResult, error) {
 	start := time.Now()
@@ -75,10 +90,10 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 		inserted, skipped atomic.Int64
 		errOnce           sync.Once
 		firstErr          error
-		failedDoc         *WriteDoc
+		failedDoc         *mongowrite.WriteDoc
 		progressMu        sync.Mutex
 	)
-	fail := func(doc *WriteDoc, err error) {
+	fail := func(doc *mongowrite.WriteDoc, err error) {
 		errOnce.Do(func() { firstErr, failedDoc = err, doc; cancel() })
 	}
 	var ins sync.WaitGroup
@@ -97,11 +112,11 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
-				n, dups, err := InsertBatch(ctx, coll, b.Docs, opts.Resume)
+				n, dups, err := mongowrite.InsertBatch(ctx, coll, b.Docs, opts.Resume)
 				inserted.Add(n)
 				skipped.Add(int64(len(dups)))
 				if err != nil {
-					var we *WriteError
+					var we *mongowrite.WriteError
 					if errors.As(err, &we) && we.Doc != nil {
 						doc := *we.Doc
 						doc.Index += b.From
@@ -129,7 +144,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 		firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
 	}
 	if firstErr != nil {
-		return res, &WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: failedDoc, Err: firstErr}
+		return res, &mongowrite.WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: failedDoc, Err: firstErr}
 	}
 	return res, nil
 }

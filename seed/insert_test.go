@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -206,7 +207,7 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 	// Without resume a duplicate fails the run and says how far it got and
 	// which document the server refused.
 	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Workers: 1})
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) || we.Doc == nil || !mongo.IsDuplicateKeyError(err) {
 		t.Fatalf("error = %v; want a WriteError naming the duplicate key", err)
 	}
@@ -282,7 +283,7 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 		t.Fatal("Insert hangs after the server stopped")
 	}
 	<-stopped
-	var ie *seed.WriteError
+	var ie *mongowrite.WriteError
 	if !errors.As(err, &ie) {
 		t.Fatalf("error = %v; want a WriteError", err)
 	}

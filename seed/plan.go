@@ -327,12 +327,28 @@ func BuiltinPlan(name string, n int64) (*Plan, error) {
 	}
 	return &Plan{Collections: []CollectionSpec{
 		{Name: "users", Kind: KindUser, Count: n, Indexes: []indexes.Index{asc("email", true), asc("username", true)}},
-		{Name: "products", Kind: KindProduct, Count: max(1, n/10), Indexes: []indexes.Index{asc("code", true), asc("category", false)}},
+		{Name: "products", Kind: KindProduct, Count: shopProducts(n), Indexes: []indexes.Index{asc("code", true), asc("category", false)}},
 		{Name: "orders", Kind: KindOrder, Count: 3 * n, Refs: []Ref{
 			{Field: "userId", To: "users"},
 			{Field: "productIds", To: "products", Min: 1, Max: 5},
 		}, Indexes: []indexes.Index{asc("number", true), asc("userId", false), asc("status", false)}},
 	}}, nil
+}
+
+// shopProducts is how many products a shop of n users sells: one for ten
+// users, at least one.
+func shopProducts(n int64) int64 { return max(1, n/10) }
+
+// OrderRefs are the collections that n orders seeded alone refer to: n
+// users and n/10 products (at least one), the ratio of the shop plan, as
+// reference targets only (RefOnly), so that orders point at the documents
+// a plan of that many users, or products, with the same seed, time base
+// and span writes.
+func OrderRefs(n int64) []CollectionSpec {
+	return []CollectionSpec{
+		{Name: "users", Kind: KindUser, Count: max(n, 1), RefOnly: true},
+		{Name: "products", Kind: KindProduct, Count: shopProducts(n), RefOnly: true},
+	}
 }
 
 // DefaultCollectionName is the collection a kind or template goes to when

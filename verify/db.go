@@ -8,16 +8,19 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/rules"
 )
 
 // DBOptions tune VerifyDB.
 type DBOptions struct {
-	// FerretDB says the server is FerretDB. It has no $toDate, so the
-	// server-side timestamp row is skipped with that reason, and it sorts in
-	// memory, so the collection is read in natural order and the _id order
-	// is checked on the client, on that same read (see orderCheck), for
-	// collections of any size.
-	FerretDB bool
+	// Profile is what the server can do (rules.Detect); the zero Profile
+	// is read as MongoDB. Without $toDate (FerretDB) the server-side
+	// timestamp row is skipped with that reason; a server that sorts in
+	// memory (FerretDB) has the collection read in natural order and the
+	// _id order checked on the client, on that same read (see orderCheck),
+	// for collections of any size.
+	Profile rules.Profile
 	// Batch is the cursor batch size; 0 means 1000.
 	Batch int32
 	// Progress, if set, is called from time to time (never concurrently).
@@ -85,7 +88,7 @@ func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts D
 		}
 		st.finish()
 	}
-	if opts.FerretDB {
+	if opts.Profile.SortsInMemory() {
 		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read")
 	}
 	return rep, nil

@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -63,7 +64,7 @@ func BenchmarkVerifyDB(b *testing.B) {
 			b.Run("impl=oidkit", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+					rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 					if err != nil {
 						b.Fatal(err)
 					}

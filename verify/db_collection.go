@@ -17,7 +17,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	st.coll = v.client.Database(e.DB).Collection(e.Collection)
 	// FerretDB sorts in memory: it is read in natural order, and the order
 	// row is checked on that read (orderCheck says why that is the same).
-	sorted := !v.opts.FerretDB
+	sorted := !v.opts.Profile.SortsInMemory()
 	rd, err := v.read(ctx, st, sorted)
 	if err != nil {
 		return err

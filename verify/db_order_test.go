@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 )
 
 const orderRow = "items: sorted by _id = generation order"
@@ -30,7 +31,7 @@ func verifyFixture(t *testing.T, lines []string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+	rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -43,7 +44,7 @@ func TestVerifyDBPart(t *testing.T) {
 				if e.Len() != 10 {
 					t.Fatalf("part %v expects %d documents", p, e.Len())
 				}
-				rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+				rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 				if err != nil {
 					t.Fatal(err)
 				}

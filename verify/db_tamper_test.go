@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -100,7 +101,7 @@ func TestVerifyDBDetectsTampering(t *testing.T) {
 			ds := seedInto(t, cl, plan)
 			c := ds.Collection("users")
 			want := tc.tamper(t, cl.Database(ds.DB).Collection("users"), c)
-			rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+			rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +126,7 @@ func TestVerifyDBTableStrategies(t *testing.T) {
 			}
 			ds := seedInto(t, cl, &seed.Plan{DB: fmt.Sprintf("strat%d", k), Seed: 3, Seeded: true,
 				Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 40, ID: id}}})
-			rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+			rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +136,7 @@ func TestVerifyDBTableStrategies(t *testing.T) {
 			}
 			c := ds.Collection("users")
 			mustWrite(t)(cl.Database(ds.DB).Collection("users").DeleteOne(ctx, bson.D{{Key: "_id", Value: c.ID(7)}}))
-			rep, err = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+			rep, err = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +172,7 @@ func TestVerifyDBFixtureEdited(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+		return VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 	}
 	rep, err := verifyFile()
 	if err != nil {

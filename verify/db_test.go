@@ -16,6 +16,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -226,7 +227,7 @@ func TestVerifyDBServerRefusesToDate(t *testing.T) {
 		t.Errorf("order row: %+v", o)
 	}
 
-	rep, err = VerifyDB(context.Background(), cl, expectAll(t, ds), DBOptions{FerretDB: true})
+	rep, err = VerifyDB(context.Background(), cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestVerifyDBReferences(t *testing.T) {
 		{Name: "products", Kind: seed.KindProduct, Count: 3, RefOnly: true},
 	}}
 	ds := seedInto(t, cl, orders)
-	rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+	rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestVerifyDBReferences(t *testing.T) {
 	}
 	seedInto(t, cl, &seed.Plan{DB: "r", Seed: 4, Seeded: true, Collections: []seed.CollectionSpec{
 		{Name: "users", Kind: seed.KindUser, Count: 30}, {Name: "products", Kind: seed.KindProduct, Count: 3}}})
-	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 	if !rep.OK() || row(t, rep, "orders: references userId -> users").Cases != 30 || row(t, rep, "orders: references productIds -> products").Result() != StatusPass {
 		t.Fatalf("references with users and products: %+v", rep.Rows)
 	}
@@ -275,7 +276,7 @@ func TestVerifyDBReferences(t *testing.T) {
 	if _, err := cl.Database("r").Collection("users").DeleteOne(ctx, bson.D{{Key: "_id", Value: uid}}); err != nil {
 		t.Fatal(err)
 	}
-	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{FerretDB: true})
+	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
 	r = row(t, rep, "orders: references userId -> users")
 	if r.Result() != StatusFail || !strings.Contains(strings.Join(r.Examples, "\n"), "document 0 (_id ObjectId('") || !strings.Contains(r.Examples[0], "userId "+show(uid)+" is not an _id of r.users") {
 		t.Fatalf("userId row after deleting a user: %+v", r)
@@ -300,7 +301,7 @@ func TestVerifyDBFixtureIDNotFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+	rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestVerifyDBFixtureIDNotFirst(t *testing.T) {
 	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 5}}, bson.D{{Key: "$set", Value: bson.D{{Key: "b.c.1", Value: 3}}}}); err != nil {
 		t.Fatal(err)
 	}
-	rep, _ = VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{FerretDB: true})
+	rep, _ = VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.FerretDB})
 	r := row(t, rep, "things: documents equal (BSON bytes)")
 	if r.Mismatches != 1 || len(r.Examples) != 1 || r.Examples[0] != "things.ndjson:1 (_id 5): b.c.1: stored 3, expected 2" {
 		t.Errorf("equal row: %+v", r)

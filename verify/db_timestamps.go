@@ -75,7 +75,7 @@ func rawOID(id bson.ObjectID) bson.RawValue {
 // serverTimestamps has the server convert every ObjectID _id to a date and
 // compares with the timestamp read from the bytes.
 func (v *dbVerifier) serverTimestamps(ctx context.Context, e *Expected, coll *mongo.Collection, row *Row, oidDocs int64) error {
-	if v.opts.FerretDB {
+	if !v.opts.Profile.HasToDate() {
 		row.Skip("server has no $toDate")
 		return nil
 	}

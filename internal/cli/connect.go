@@ -28,6 +28,7 @@ type target struct {
 	Embedded bool
 	Timeout  time.Duration
 	server   *embedded.Server
+	profile  rules.Profile // once detected
 }
 
 // targetOption changes how openTarget treats --data-dir.
@@ -136,13 +137,17 @@ func describeConnError(display string, timeout time.Duration, err error) error {
 	return fmt.Errorf("server %s: %v", display, err)
 }
 
-// IsFerretDB reports whether the connected server is FerretDB.
-func (t *target) IsFerretDB(ctx context.Context) bool {
-	var bi bson.M
-	if err := t.Client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
-		return false
+// Profile is what the connected server stores and can do, asked once
+// (rules.Detect) and kept for the life of the target.
+func (t *target) Profile(ctx context.Context) (rules.Profile, error) {
+	if t.profile.Name() == "" {
+		p, err := rules.Detect(ctx, t.Client)
+		if err != nil {
+			return rules.Profile{}, err
+		}
+		t.profile = p
 	}
-	return rules.IsFerretDB(bi)
+	return t.profile, nil
 }
 
 // Close disconnects the client first (the embedded server waits for open

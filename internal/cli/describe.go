@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/seed"
 )
 
-// The one describer of a write that stopped (*seed.WriteError): how far it
+// The one describer of a write that stopped (*mongowrite.WriteError): how far it
 // got (stopCount), why it stopped (stopCause), and what went to standard
 // output before (stdoutNote). Every command that writes documents says it
 // with these.
@@ -17,7 +17,7 @@ import (
 // stopCount is how far a write got: "K of N documents", "at least K of N
 // documents" when the server's answer left some unknown, or "K documents"
 // when N is not known.
-func stopCount(we *seed.WriteError) string {
+func stopCount(we *mongowrite.WriteError) string {
 	if we.Total < 0 {
 		return docCount(we.Written)
 	}
@@ -30,7 +30,7 @@ func stopCount(we *seed.WriteError) string {
 
 // stopCause is why a write stopped: the refused document, if any, and the
 // cause (interrupted, timed out, or the server's message).
-func stopCause(we *seed.WriteError) string {
+func stopCause(we *mongowrite.WriteError) string {
 	if we.Doc != nil {
 		return we.Doc.String() + ": " + writeCause(we.Err)
 	}
@@ -45,7 +45,7 @@ func writeCause(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out: " + err.Error()
 	}
-	return seed.ServerMessage(err.Error())
+	return mongowrite.ServerMessage(err.Error())
 }
 
 // stdoutNote flushes w after a stop and says what became of standard

@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -206,7 +207,7 @@ func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []strin
 // exportFileError is the command's error for fixtures.ExportFile's; done
 // lists the files committed before, for the message of a stop.
 func exportFileError(ctx context.Context, db, name string, done []string, err error) error {
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	var ce *fixtures.CreateError
 	var se *fixtures.SidecarWriteError
 	switch {
@@ -312,7 +313,7 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 	_, err := fixtures.Export(ctx, db.Collection(name), w, eopts, progress)
 	finish()
 	if err != nil {
-		var we *seed.WriteError
+		var we *mongowrite.WriteError
 		if !errors.As(err, &we) {
 			return exportStopped(ctx, db.Name(), err, "")
 		}
@@ -331,7 +332,7 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	if note != "" {
 		note = "; " + note
 	}
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		if errors.Is(err, fixtures.ErrExportOptions) {
 			return usageErrorf("%v", err)
@@ -345,12 +346,12 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case we.Doc != nil:
 		return failuref("%s.%s %v: %v%s", db, we.Collection, we.Doc, we.Err, note)
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
-		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, seed.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
+		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
 		return failuref("interrupted after %s of %s.%s%s", stopCount(we), db, we.Collection, note)
 	}
 	if we.Written == 0 {
-		return failuref("%s.%s: %s%s", db, we.Collection, seed.ServerMessage(we.Err.Error()), note)
+		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, stopCount(we), seed.ServerMessage(we.Err.Error()), note)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, stopCount(we), mongowrite.ServerMessage(we.Err.Error()), note)
 }

@@ -10,6 +10,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -149,7 +150,7 @@ func (o fixturesOptions) barOf(name string, total int64) (func(written, total in
 func (o fixturesOptions) filesError(ctx context.Context, err error) error {
 	var ne *rules.NameError
 	var ce *fixtures.CreateError
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	switch {
 	case errors.As(err, &ne):
 		return usageErrorf("%s %q: %v; nothing was written", arg(flagOut), o.out, err)
@@ -176,7 +177,7 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	}
 	_, err := fixtures.WritePart(ctx, w, col, o.part, report)
 	done()
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	switch {
 	case errors.As(err, &we) && errors.Is(we.Err, context.Canceled):
 		// What went out cannot be taken back: say how much did.
@@ -219,7 +220,7 @@ func seedNote(ds *seed.Dataset) string {
 
 // writeStopped is the command's error for a collection whose writing
 // stopped into a file (which was not written).
-func writeStopped(ctx context.Context, we *seed.WriteError) error {
+func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 	var de *seed.DocError
 	var v *rules.Violation
 	switch {

@@ -11,6 +11,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/input"
@@ -145,6 +146,7 @@ func setError(err error) error {
 // load loads set into t with fixtures.LoadAll and reports.
 func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
 	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
+	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
 	var bar *progress
 	started := false
 	start := time.Now()
@@ -179,9 +181,9 @@ func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.
 // dryRunLoad validates the set with the profile of t's server and
 // reports, writing nothing.
 func (a *App) dryRunLoad(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
-	profile, err := rules.Detect(ctx, t.Client)
+	profile, err := t.Profile(ctx)
 	if err != nil {
-		return failuref("%s: %s", t.Display, seed.ServerMessage(err.Error()))
+		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))
 	}
 	ropts := fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact}
 	var total int64
@@ -236,11 +238,11 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 				written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
 			}
 		}
-		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
+		return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
 	}
 	var ve *fixtures.ValidationError
 	var de *fixtures.DuplicateKeyError
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	var ue *fixtures.UniqueInputError
 	var uc *fixtures.UniqueClashError
 	switch {
@@ -266,11 +268,11 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, stopCount(we), seed.ServerMessage(stopCause(we)))
+		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, stopCount(we), mongowrite.ServerMessage(stopCause(we)))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, seed.ServerMessage(writeCause(err)))
+	return failuref("%s: %s", display, mongowrite.ServerMessage(writeCause(err)))
 }
 
 func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {

@@ -152,10 +152,7 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			// Orders alone refer to the users and products that
 			// `--kind user -n N` and `--kind product -n N/10` write with
 			// the same seed, time base and span.
-			p.Collections = append(p.Collections,
-				seed.CollectionSpec{Name: "users", Kind: seed.KindUser, Count: max(n, 1), RefOnly: true},
-				seed.CollectionSpec{Name: "products", Kind: seed.KindProduct, Count: max(1, n/10), RefOnly: true},
-			)
+			p.Collections = append(p.Collections, seed.OrderRefs(n)...)
 		}
 	}
 	if err := p.Validate(); err != nil {

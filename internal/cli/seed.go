@@ -12,7 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -94,17 +94,12 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 	}
 	db := t.Client.Database(ds.DB)
-	profile, err := rules.Detect(ctx, t.Client)
+	profile, err := t.Profile(ctx)
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Display, err))
 	}
 	if !c.IsSet(flagWorkers) {
-		// FerretDB's SQLite backend writes one batch at a time: more inserters
-		// only queue behind it, and a queued batch can outlast --timeout.
-		workers = 4
-		if t.Embedded || profile.Name() == rules.FerretDB.Name() {
-			workers = 1
-		}
+		workers = seed.WorkersFor(profile)
 	}
 	written := ds.Written()
 	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch, part); err != nil {
@@ -249,7 +244,7 @@ func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database, par
 
 // describeStop is why a write stopped: the refused document, if any, and
 // the cause.
-func describeStop(we *seed.WriteError) string {
+func describeStop(we *mongowrite.WriteError) string {
 	if we.Doc != nil {
 		return we.Doc.String() + ": " + describeWriteError(we.Err)
 	}
@@ -263,7 +258,7 @@ func describeWriteError(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timed out: " + err.Error()
 	}
-	return seed.ServerMessage(err.Error())
+	return mongowrite.ServerMessage(err.Error())
 }
 
 // rangesLen is the number of documents in rs.

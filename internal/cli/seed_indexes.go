@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -67,7 +68,7 @@ func indexError(db, coll string, err error, written string) error {
 	switch {
 	case errors.As(err, &ce), errors.As(err, &re):
 		// The server's message without its source locations.
-		return failuref("%s; %s", seed.ServerMessage(err.Error()), written)
+		return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
 	case errors.Is(err, indexes.ErrInvalid):
 		return usageErrorf("%s.%s: %v; %s", db, coll, err, written)
 	}

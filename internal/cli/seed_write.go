@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -87,7 +88,7 @@ func uniqueBeforeWriting(ctx context.Context, c *ucli.Context, db *mongo.Databas
 	r := part.Range(col.Len())
 	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, profile.Name() == rules.FerretDB.Name(), r.Len(), doc, place)
+	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, profile.IsFerretDB(), r.Len(), doc, place)
 	for _, u := range unchecked {
 		fmt.Fprintf(c.App.ErrWriter, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, ds.DB, u.Collection, u.Index, u.Reason)
 	}
@@ -222,7 +223,7 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 	if errors.As(err, &de) && !errors.Is(err, context.Canceled) {
 		return -1, refusedDoc(w.m.DB, err, "refused before its batch was sent")
 	}
-	var we *seed.WriteError
+	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		return -1, failure(fmt.Errorf("%s on %s: %w", name, display, err))
 	}
@@ -246,7 +247,7 @@ func (w *collWrite) explain(ctx context.Context, err error, display string, resu
 // taken in order and each inserter holds one, so the batches in flight are
 // among the first Workers not acknowledged. It returns -1 when the server
 // does not answer.
-func (w *collWrite) held(ctx context.Context, we *seed.WriteError) int64 {
+func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError) int64 {
 	known := max(w.m.AckedCount, w.prior+we.Written)
 	// An interruption stops generation and lets the inserters finish their
 	// batches: none is in flight, and asking would cost a scan of the

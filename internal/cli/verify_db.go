@@ -96,7 +96,8 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		}
 	}
 
-	opts := verify.DBOptions{FerretDB: t.IsFerretDB(ctx)}
+	profile, _ := t.Profile(ctx) // when the server cannot be asked, it is read as MongoDB
+	opts := verify.DBOptions{Profile: profile}
 	p := &verifyProgress{start: func(label string, total int64) *progress { return a.newProgress(c, label, total) }, now: time.Now, last: time.Now()}
 	if !c.Bool(flagQuiet) {
 		opts.Progress = p.update

@@ -1,4 +1,4 @@
-package seed_test
+package mongowrite_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // An unordered batch whose stored _ids are scattered through it inserts
@@ -23,14 +23,14 @@ func TestInsertBatchDuplicatesInTheMiddle(t *testing.T) {
 	for _, i := range stored {
 		pre = append(pre, rawDoc(t, i, "old"))
 	}
-	if n, dups, err := seed.InsertBatch(ctx, coll, pre, true); err != nil || n != int64(len(pre)) || dups != nil {
+	if n, dups, err := mongowrite.InsertBatch(ctx, coll, pre, true); err != nil || n != int64(len(pre)) || dups != nil {
 		t.Fatalf("first batch: inserted %d, dups %v, err %v", n, dups, err)
 	}
 	var docs []bson.Raw
 	for i := range 20 {
 		docs = append(docs, rawDoc(t, i, "new"))
 	}
-	n, dups, err := seed.InsertBatch(ctx, coll, docs, true)
+	n, dups, err := mongowrite.InsertBatch(ctx, coll, docs, true)
 	if err != nil {
 		t.Fatal(err)
 	}

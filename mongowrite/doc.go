@@ -1,0 +1,21 @@
+// Package mongowrite writes batches of documents to MongoDB and describes
+// what the server refused.
+//
+// [InsertBatch] inserts one batch with an unordered InsertMany, so that one
+// refused document does not hold back the others; with dupOK, documents
+// whose _id is already stored (code 11000) are reported by position rather
+// than as a failure, which is how a resumed seed run and a fixture load
+// skip what is already there. [Refused] finds the first refused document
+// in a bulk write's error.
+//
+// A write that stops is a [*WriteError]: the collection, how many
+// documents were confirmed stored, of how many, the refused document when
+// one was ([WriteDoc]: its number, or the file and line it was read from,
+// and its _id), and the cause. [ServerMessage] removes FerretDB's internal
+// source locations from a server's message. Nothing here names a CLI flag;
+// the caller adds the hint it needs.
+//
+// Seeding (package seed) and fixture loading and export (package fixtures)
+// both write and fail through this package, so a stop reads the same
+// whichever of them stopped.
+package mongowrite
