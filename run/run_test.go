@@ -66,3 +66,14 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 		t.Fatalf("Resume of part 0/2 = %v, expected seed.ErrNoManifest", err)
 	}
 }
+
+// A run of another document format cannot be rebuilt: PlanOf says which
+// format, in an error with fields.
+func TestPlanOfAnotherFormat(t *testing.T) {
+	m := &seed.Manifest{Collection: "users", DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}
+	_, err := run.PlanOf([]*seed.Manifest{m})
+	var fe *seed.FormatError
+	if !errors.As(err, &fe) || fe.Format != 1 || !errors.Is(err, seed.ErrPlan) || strings.Contains(err.Error(), "--") {
+		t.Fatalf("PlanOf = %v; expected a *seed.FormatError of format 1 wrapping ErrPlan, naming no flag", err)
+	}
+}

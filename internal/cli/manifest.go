@@ -238,6 +238,10 @@ func manifestUsage(err error, what string) error {
 	case errors.Is(err, seed.ErrNoManifest):
 		return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
 	case errors.As(err, &se) && se.Step == run.StepPlan:
+		var fe *seed.FormatError
+		if errors.As(err, &fe) {
+			return usageErrorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))
+		}
 		return usageError(se.Err)
 	}
 	return failuref("%s: %w", flagOrCommand(what), err)
