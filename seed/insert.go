@@ -63,6 +63,12 @@ type InsertResult struct {
 	Inserted int64
 	Skipped  int64 // documents already there (Resume)
 	Elapsed  time.Duration
+	// Unsettled is the ranges of the batches that were sent but not
+	// acknowledged in full when the run stopped (a write error, an
+	// interruption, a timeout): some of their documents may be stored.
+	// Every other document of opts.Ranges was either acknowledged (Acked)
+	// or never sent. Empty when the run did not stop.
+	Unsettled []Range
 }
 
 // Insert writes the documents of c that opts.Ranges select into coll with
@@ -92,6 +98,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 		firstErr          error
 		failedDoc         *mongowrite.WriteDoc
 		progressMu        sync.Mutex
+		unsettled         []Range
 	)
 	fail := func(doc *mongowrite.WriteDoc, err error) {
 		errOnce.Do(func() { firstErr, failedDoc = err, doc; cancel() })
@@ -116,6 +123,9 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 				inserted.Add(n)
 				skipped.Add(int64(len(dups)))
 				if err != nil {
+					progressMu.Lock()
+					unsettled = append(unsettled, b.Range())
+					progressMu.Unlock()
 					var we *mongowrite.WriteError
 					if errors.As(err, &we) && we.Doc != nil {
 						doc := *we.Doc
@@ -139,7 +149,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	}
 	ins.Wait()
 
-	res := InsertResult{Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start)}
+	res := InsertResult{Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start), Unsettled: MergeRanges(unsettled)}
 	if firstErr == nil && res.Inserted+res.Skipped != total {
 		firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
 	}

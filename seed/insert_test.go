@@ -343,3 +343,29 @@ func TestInsertRanges(t *testing.T) {
 		}
 	}
 }
+
+// A batch the server refused in part is Unsettled: neither acknowledged
+// nor known to be absent. The batches acknowledged in full are not.
+func TestInsertReportsUnsettledBatch(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	ctx := context.Background()
+	ds := build(t, &seed.Plan{DB: "u", Seed: 7, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 30}}})
+	col := ds.Collection("users")
+	coll := client.Database("u").Collection("users")
+	if _, err := coll.InsertOne(ctx, col.Doc(15)); err != nil { // in the second batch
+		t.Fatal(err)
+	}
+	var acked []seed.Range
+	res, err := seed.Insert(ctx, coll, col, seed.InsertOptions{Batch: 10, Workers: 1, Acked: func(r seed.Range) { acked = append(acked, r) }})
+	var we *mongowrite.WriteError
+	if !errors.As(err, &we) || !mongo.IsDuplicateKeyError(we.Err) {
+		t.Fatalf("Insert: %v, expected a duplicate key", err)
+	}
+	want := []seed.Range{{From: 10, To: 20}}
+	if fmt.Sprint(res.Unsettled) != fmt.Sprint(want) {
+		t.Errorf("Unsettled = %v, expected %v (acknowledged: %v)", res.Unsettled, want, acked)
+	}
+	if fmt.Sprint(acked) != fmt.Sprint([]seed.Range{{From: 0, To: 10}}) {
+		t.Errorf("acknowledged %v, expected the first batch only", acked)
+	}
+}

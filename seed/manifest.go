@@ -157,12 +157,27 @@ func versions() (oidkit, gofakeit string) {
 	return oidkit, gofakeit
 }
 
+// FormatError is a run manifest of another DocumentFormat than this
+// oidkit's: its documents cannot be rebuilt (the collection has to be
+// written again, or read with the oidkit that wrote it). It wraps ErrPlan.
+type FormatError struct {
+	DB, Collection string
+	Oidkit         string // the version that wrote the run
+	Format         int    // the run's format
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%v: run manifest of %s.%s: the run was written by oidkit %s in document format %d; this oidkit makes format %d, so it cannot rebuild that run's documents", ErrPlan, e.DB, e.Collection, e.Oidkit, e.Format, DocumentFormat)
+}
+
+func (e *FormatError) Unwrap() error { return ErrPlan }
+
 // Plan rebuilds the run's plan: the same seed, time base, span and
 // collections, so Build gives the documents the run wrote. Every collection
 // but the manifest's own is RefOnly.
 func (m *Manifest) Plan() (*Plan, error) {
 	if f := m.format(); f != DocumentFormat {
-		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was written by oidkit %s in document format %d; this oidkit makes format %d, so it cannot rebuild that run's documents (seed the collection again with --drop, or use that version)", ErrPlan, m.DB, m.Collection, m.Oidkit, f, DocumentFormat)
+		return nil, &FormatError{DB: m.DB, Collection: m.Collection, Oidkit: m.Oidkit, Format: f}
 	}
 	if !m.Seeded {
 		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was not seeded (a template reads the clock), so its documents cannot be rebuilt", ErrPlan, m.DB, m.Collection)

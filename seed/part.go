@@ -52,10 +52,12 @@ func (p Part) Suffix() string { return fmt.Sprintf("part-%04d-of-%04d", p.I, p.N
 var ErrPart = errors.New("invalid part")
 
 // PartError is a part that cannot be read or does not exist: Value as
-// given, and what was expected.
+// given, and what was expected. Field, from PartOf, says which of its two
+// numbers was wrong: "I", "N", or "" for the pair.
 type PartError struct {
 	Value    string
 	Expected string
+	Field    string
 }
 
 func (e *PartError) Error() string {
@@ -77,6 +79,22 @@ func ParsePart(s string) (Part, error) {
 		return Part{}, &PartError{Value: s, Expected: err.(*PartError).Expected}
 	}
 	return p, nil
+}
+
+// PartOf is part index of parts, both given as decimal text, as a
+// Kubernetes Indexed Job gives its pod's index and its completions. On an
+// error (a *PartError naming the Field) the part read so far is returned.
+func PartOf(index, parts string) (Part, error) {
+	i, err := strconv.ParseInt(index, 10, 64)
+	if err != nil {
+		return Part{}, &PartError{Value: index, Field: "I", Expected: "the index of the part, an integer from 0"}
+	}
+	n, err := strconv.ParseInt(parts, 10, 64)
+	if err != nil {
+		return Part{}, &PartError{Value: parts, Field: "N", Expected: fmt.Sprintf("the number of parts, an integer from 1 to %d", MaxParts)}
+	}
+	p := Part{I: i, N: n}
+	return p, p.Validate()
 }
 
 // Validate checks 0 <= I < N <= MaxParts.

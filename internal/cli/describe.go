@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // The one describer of a write that stopped (*mongowrite.WriteError): how far it

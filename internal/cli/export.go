@@ -13,8 +13,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )

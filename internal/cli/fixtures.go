@@ -10,8 +10,8 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )

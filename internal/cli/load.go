@@ -11,10 +11,10 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )

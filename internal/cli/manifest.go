@@ -4,209 +4,183 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	ucli "github.com/urfave/cli/v2"
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
 
-// generationFlagsSet reports whether any flag that decides the documents
-// was given; without one, seed --resume and verify db read the run manifest.
-func generationFlagsSet(c *ucli.Context) bool {
-	for _, f := range generationFlags {
-		if c.IsSet(f) {
+// runFlags are the generation flags as given, read once: what seed
+// --resume and verify db read a run manifest with, and check it against.
+type runFlags struct {
+	set        map[string]bool // which of generationFlags were given
+	plan       string          // --plan
+	collection string          // --collection
+	count      int64
+	id         string
+	idStart    int64
+	// parsed is planFromFlags, when a generation flag was given; parseErr
+	// its error, raised only where the flags' plan is needed.
+	parsed   *seed.Plan
+	parseErr error
+	// planError names the flag behind an error of the flags' plan.
+	planError func(error) error
+}
+
+// readRunFlags reads the generation flags of c.
+func readRunFlags(c *ucli.Context) runFlags {
+	f := runFlags{set: map[string]bool{}, plan: c.String(flagPlan), collection: c.String(flagCollection), count: c.Int64(flagCount), id: c.String(flagID), idStart: c.Int64(flagIDStart)}
+	for _, n := range generationFlags {
+		f.set[n] = c.IsSet(n)
+	}
+	if f.any() {
+		f.parsed, f.parseErr = planFromFlags(c)
+	}
+	f.planError = func(err error) error { return planFlagError(c, err) }
+	return f
+}
+
+// any reports whether any flag that decides the documents was given;
+// without one, seed --resume and verify db read the run manifest.
+func (f runFlags) any() bool {
+	for _, n := range generationFlags {
+		if f.set[n] {
 			return true
 		}
 	}
 	return false
 }
 
-// selectManifests reads the run manifests of the collections the flags
-// name: --collection, else the written collections of --kind, --template
-// or --plan, else every collection of the run that started last in --db.
-//
-// With a part, only that part's manifests are read.
-func selectManifests(ctx context.Context, c *ucli.Context, db *mongo.Database, part seed.Part) ([]*seed.Manifest, error) {
-	var names []string
+// names is the collections whose run manifests the flags name:
+// --collection, else the written collections of --kind, --template or
+// --plan, else none (every collection of the run that started last).
+func (f runFlags) names() ([]string, error) {
 	switch {
-	case c.String(flagCollection) != "" && c.String(flagPlan) == "":
-		names = []string{c.String(flagCollection)}
-	case c.IsSet(flagKind) || c.IsSet(flagTemplate) || c.IsSet(flagPlan):
-		p, err := planFromFlags(c)
-		if err != nil {
-			return nil, err
+	case f.collection != "" && f.plan == "":
+		return []string{f.collection}, nil
+	case f.set[flagKind] || f.set[flagTemplate] || f.set[flagPlan]:
+		if f.parseErr != nil {
+			return nil, f.parseErr
 		}
-		for _, cs := range p.Collections {
+		var names []string
+		for _, cs := range f.parsed.Collections {
 			if !cs.RefOnly {
 				names = append(names, cs.Name)
 			}
 		}
-	default:
-		run, err := seed.LatestRun(ctx, db)
-		if err != nil || part.Whole() {
-			return run, err
-		}
-		var out []*seed.Manifest
-		for _, m := range run {
-			if m.Part == part {
-				out = append(out, m)
-			}
-		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("%w for part %s of the latest run in database %s", seed.ErrNoManifest, part, db.Name())
-		}
-		return out, nil
+		return names, nil
 	}
-	var out []*seed.Manifest
-	for _, name := range names {
-		m, err := seed.ReadPartManifest(ctx, db, name, part)
-		if errors.Is(err, seed.ErrNoManifest) && part.Whole() {
-			// A collection written in parts has no manifest of its own:
-			// its parts' in the latest run stand for it.
-			if ps := partsOf(ctx, db, name); len(ps) > 0 {
-				out = append(out, ps...)
-				continue
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return nil, nil
 }
 
-// partsOf is the manifests of the parts of collection name in the run of
-// db that started last; none when it was not written in parts.
-func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
-	run, err := seed.LatestRun(ctx, db)
-	if err != nil {
-		return nil
-	}
-	var out []*seed.Manifest
-	for _, m := range run {
-		if m.Collection == name && !m.Part.Whole() {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// planFromManifests is the plan of the run ms describe (the collections of
-// ms written, the others RefOnly). Generation flags may be given, but only
-// with the run's values: a flag that would make other documents is bad
-// usage naming the flag and both values.
-func planFromManifests(c *ucli.Context, ms []*seed.Manifest) (*seed.Plan, error) {
-	run := ms[0]
-	p, err := run.Plan()
-	if err != nil {
-		return nil, usageError(err)
-	}
-	selected := map[string]bool{}
-	for _, m := range ms {
-		selected[m.Collection] = true
-	}
-	for k := range p.Collections {
-		p.Collections[k].RefOnly = !selected[p.Collections[k].Name]
-	}
-	if !generationFlagsSet(c) {
+// overRun is p, the plan of the run m belongs to. Generation flags may be
+// given, but only with the run's values: a flag that would make other
+// documents is bad usage naming the flag and both values.
+func (f runFlags) overRun(p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
+	if !f.any() {
 		return p, nil
 	}
-	fp, err := flagsOverRun(c, p, run.Collection)
+	fp, err := f.plansOver(p, m.Collection)
 	if err != nil {
 		return nil, err
 	}
-	want, err := fp.Build()
-	if err != nil {
-		return nil, usageError(planFlagError(c, err))
-	}
-	have, err := p.Build()
-	if err != nil {
+	d, err := run.Compare(p, fp, m.DB, m.Collection)
+	var se *run.StepError
+	var nc *run.NoCollectionError
+	switch {
+	case errors.As(err, &se):
+		return nil, usageError(f.planError(se.Err))
+	case errors.As(err, &nc):
+		return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
+	case err != nil:
 		return nil, usageError(err)
-	}
-	if want.Collection(run.Collection) == nil {
-		return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", run.DB, run.Collection)
-	}
-	d := seed.NewManifest(have, have.Collection(run.Collection), "").Diff(seed.NewManifest(want, want.Collection(run.Collection), ""))
-	if d == nil {
+	case d == nil:
 		return p, nil
 	}
-	flag := diffFlag(c, d)
-	where := run.DB + "." + run.Collection
-	if d.Collection != "" && d.Collection != run.Collection {
+	flag := f.diffFlag(d)
+	where := m.DB + "." + m.Collection
+	if d.Collection != "" && d.Collection != m.Collection {
 		where += " (its plan's collection " + d.Collection + ")"
 	}
 	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, flag, arg(flagDrop))
 }
 
-// flagsOverRun is the plan the generation flags describe, with the run's
-// settings for those not given.
-func flagsOverRun(c *ucli.Context, run *seed.Plan, coll string) (*seed.Plan, error) {
+// plansOver is the plan the generation flags describe, with the settings
+// of run for those not given.
+func (f runFlags) plansOver(run *seed.Plan, coll string) (*seed.Plan, error) {
 	var fp *seed.Plan
-	if c.IsSet(flagKind) || c.IsSet(flagTemplate) || c.IsSet(flagPlan) {
-		p, err := planFromFlags(c)
-		if err != nil {
-			return nil, err
+	if f.set[flagKind] || f.set[flagTemplate] || f.set[flagPlan] {
+		if f.parseErr != nil {
+			return nil, f.parseErr
 		}
-		fp = p
-	} else {
-		cp := *run
-		cp.Collections = append([]seed.CollectionSpec(nil), run.Collections...)
-		for k := range cp.Collections {
-			cs := &cp.Collections[k]
-			if cs.Name != coll {
-				continue
-			}
-			if c.IsSet(flagCount) {
-				cs.Count = c.Int64(flagCount)
-			}
-			if c.IsSet(flagID) {
-				id, err := seed.ParseIDStrategy(c.String(flagID))
-				if err != nil {
-					return nil, usageErrorf("%s %q: %v", arg(flagID), c.String(flagID), err)
-				}
-				cs.ID = id
-			}
-			if c.IsSet(flagIDStart) {
-				cs.IDStart = c.Int64(flagIDStart)
-			}
-		}
+		cp := *f.parsed
 		fp = &cp
-	}
-	if c.IsSet(flagSeed) || c.IsSet(flagAt) || c.IsSet(flagSpan) {
-		p, err := planFromFlags(c) // parses and checks the three
+	} else {
+		cp, err := f.settingsOver(run, coll)
 		if err != nil {
 			return nil, err
 		}
-		if c.IsSet(flagSeed) {
-			fp.Seed, fp.Seeded = p.Seed, true
+		fp = cp
+	}
+	if f.set[flagSeed] || f.set[flagAt] || f.set[flagSpan] {
+		if f.parseErr != nil { // it parses and checks the three
+			return nil, f.parseErr
 		}
-		if c.IsSet(flagAt) {
-			fp.At = p.At
+		if f.set[flagSeed] {
+			fp.Seed, fp.Seeded = f.parsed.Seed, true
 		}
-		if c.IsSet(flagSpan) {
-			fp.Span = p.Span
+		if f.set[flagAt] {
+			fp.At = f.parsed.At
+		}
+		if f.set[flagSpan] {
+			fp.Span = f.parsed.Span
 		}
 	}
-	if !c.IsSet(flagSeed) {
+	if !f.set[flagSeed] {
 		fp.Seed, fp.Seeded = run.Seed, true
 	}
-	if !c.IsSet(flagAt) {
+	if !f.set[flagAt] {
 		fp.At = run.At
 	}
-	if !c.IsSet(flagSpan) {
+	if !f.set[flagSpan] {
 		fp.Span = run.Span
 	}
 	return fp, nil
 }
 
+// settingsOver is a copy of run with -n, --id and --id-start, those
+// given, applied to collection coll.
+func (f runFlags) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) {
+	cp := *run
+	cp.Collections = append([]seed.CollectionSpec(nil), run.Collections...)
+	for k := range cp.Collections {
+		cs := &cp.Collections[k]
+		if cs.Name != coll {
+			continue
+		}
+		if f.set[flagCount] {
+			cs.Count = f.count
+		}
+		if f.set[flagID] {
+			id, err := seed.ParseIDStrategy(f.id)
+			if err != nil {
+				return nil, usageErrorf("%s %q: %v", arg(flagID), f.id, err)
+			}
+			cs.ID = id
+		}
+		if f.set[flagIDStart] {
+			cs.IDStart = f.idStart
+		}
+	}
+	return &cp, nil
+}
+
 // diffFlag is the flag behind a difference between a run and the flags.
 // d.Field names a field of the plan, not a flag.
-func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
+func (f runFlags) diffFlag(d *seed.PlanDiff) string {
 	switch d.Field {
 	case "seed":
 		return arg(flagSeed)
@@ -215,8 +189,8 @@ func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
 	case "span":
 		return arg(flagSpan)
 	}
-	if c.String(flagPlan) != "" {
-		if d.Field == "count" && c.IsSet(flagCount) {
+	if f.plan != "" {
+		if d.Field == "count" && f.set[flagCount] {
 			return arg(flagCount)
 		}
 		return arg(flagPlan)
@@ -231,7 +205,7 @@ func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
 	case "template":
 		return arg(flagTemplate)
 	case "kind":
-		if c.IsSet(flagTemplate) {
+		if f.set[flagTemplate] {
 			return arg(flagTemplate)
 		}
 		return arg(flagKind)
@@ -239,15 +213,36 @@ func diffFlag(c *ucli.Context, d *seed.PlanDiff) string {
 	return arg(flagPlan)
 }
 
-// manifestUsage turns a missing manifest into bad usage (exit 2) and any
-// other error reading one into a failure.
+// dataset is the flags' plan, built: bad usage naming the flag when it
+// cannot be.
+func (f runFlags) dataset() (*seed.Dataset, error) {
+	if f.parseErr != nil {
+		return nil, f.parseErr
+	}
+	ds, err := f.parsed.Build()
+	if err != nil {
+		return nil, usageError(f.planError(err))
+	}
+	return ds, nil
+}
+
+// manifestUsage turns a missing manifest into bad usage (exit 2), a run
+// that cannot be rebuilt into bad usage too, and any other error reading
+// one into a failure.
 func manifestUsage(err error, what string) error {
 	var ce *codedError
+	var se *run.StepError
 	switch {
 	case errors.As(err, &ce):
 		return err
 	case errors.Is(err, seed.ErrNoManifest):
 		return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
+	case errors.As(err, &se) && se.Step == run.StepPlan:
+		var fe *seed.FormatError
+		if errors.As(err, &fe) {
+			return usageErrorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))
+		}
+		return usageError(se.Err)
 	}
 	return failuref("%s: %w", flagOrCommand(what), err)
 }
@@ -266,142 +261,69 @@ func manifestHint(what string) string {
 	return fmt.Sprintf("expected %s S (the seed the data was written with) and the flags given to seed, or %s FILE", arg(flagSeed), arg(flagFixture))
 }
 
-// expectDataset is what verify db expects of a dataset: part p of its
-// written collections, and those only referred to (whole).
-func expectDataset(ctx context.Context, ds *seed.Dataset, p seed.Part) (verify.ExpectedSet, error) {
-	var set verify.ExpectedSet
-	for _, col := range ds.Collections() {
-		cp := p
-		if col.RefOnly() {
-			cp = seed.Part{}
-		}
-		e, err := verify.ExpectPart(ctx, ds, col, cp)
-		if err != nil {
-			if ctx.Err() != nil {
-				return set, failuref("verify db: %w", err)
-			}
-			return set, usageErrorf("verify db: %v", err)
-		}
-		if col.RefOnly() {
-			set.Referenced = append(set.Referenced, e)
-		} else {
-			set.Verify = append(set.Verify, e)
-		}
+// expectError is the CLI's error for what verify db cannot expect: bad
+// usage, but a failure when the run was interrupted.
+func expectError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return failuref("verify db: %w", err)
 	}
-	return set, nil
+	return usageErrorf("verify db: %v", err)
+}
+
+// partsError says which parts of a run written in parts are not done
+// (exit 1), and how to finish or check them.
+func partsError(err error) error {
+	var pe *run.PartsError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return failuref("verify db: %v; finish them (seed %s I/N %s) or check one part with %s I/N", pe, arg(flagPart), arg(flagResume), arg(flagPart))
 }
 
 // expectFromManifest is what verify db expects when no generation flag is
 // given: the run the manifests of --db describe, that part of it. A run
 // written in parts is checked whole only once every part is done.
-func expectFromManifest(ctx context.Context, c *ucli.Context, t *target, part seed.Part) (verify.ExpectedSet, error) {
-	ms, err := selectManifests(ctx, c, t.Client.Database(c.String(flagDB)), part)
-	if err != nil {
-		return verify.ExpectedSet{}, manifestUsage(err, "verify db")
+func expectFromManifest(ctx context.Context, o verifyDBOptions, db *mongo.Database) (verify.ExpectedSet, error) {
+	var names []string
+	if o.collection != "" {
+		names = []string{o.collection}
 	}
-	if part.Whole() {
-		if err := partsDone(ms); err != nil {
-			return verify.ExpectedSet{}, err
-		}
+	set, err := run.Expected(ctx, db, o.part, names...)
+	var se *run.StepError
+	switch {
+	case err == nil:
+		return set, nil
+	case errors.As(err, &se) && se.Step == run.StepExpect:
+		return set, expectError(ctx, se.Err)
+	case errors.As(err, &se):
+		return set, manifestUsage(err, "verify db")
 	}
-	p, err := planFromManifests(c, ms)
-	if err != nil {
-		return verify.ExpectedSet{}, err
-	}
-	ds, err := p.Build()
-	if err != nil {
-		return verify.ExpectedSet{}, usageErrorf("verify db: %v", err)
-	}
-	return expectDataset(ctx, ds, part)
-}
-
-// partsDone fails (exit 1) when the manifests of a collection are parts
-// and some part is not done, naming each such part and its state.
-func partsDone(ms []*seed.Manifest) error {
-	var order []string
-	byColl := map[string][]*seed.Manifest{}
-	for _, m := range ms {
-		if m.Part.Whole() {
-			continue
-		}
-		if byColl[m.Collection] == nil {
-			order = append(order, m.Collection)
-		}
-		byColl[m.Collection] = append(byColl[m.Collection], m)
-	}
-	var problems []string
-	for _, name := range order {
-		parts := byColl[name]
-		n := parts[0].Part.N
-		state := map[int64]*seed.Manifest{}
-		for _, m := range parts {
-			if m.Part.N == n {
-				state[m.Part.I] = m
-			}
-		}
-		for i := range n {
-			m := state[i]
-			switch {
-			case m == nil:
-				problems = append(problems, fmt.Sprintf("%s part %d/%d: not started (no run manifest)", name, i, n))
-			case !m.Done():
-				problems = append(problems, fmt.Sprintf("%s part %d/%d: %s, %d of %d documents", name, i, n, m.State, m.AckedCount, m.Scope().Len()))
-			}
-		}
-	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return failuref("verify db: the run was written in parts, not all done: %s; finish them (seed %s I/N %s) or check one part with %s I/N", strings.Join(problems, "; "), arg(flagPart), arg(flagResume), arg(flagPart))
+	return set, partsError(err)
 }
 
 // flagsAgainstManifests holds the dataset ds the generation flags describe
-// against the run manifests of db, so that verify db says with flags what
-// it says without them: for each written collection, the manifests of the
-// flags' run (the same plan, seed and time base; of several such runs, the
-// one that started last) go through partsDone when the whole dataset is
-// checked. A collection whose manifests all describe another run gets a
-// note naming the first setting that differs; they are not mixed in. When
-// the manifests cannot be read, a warning says so and the flags alone count.
-func (a *App) flagsAgainstManifests(ctx context.Context, c *ucli.Context, db *mongo.Database, ds *seed.Dataset, part seed.Part) error {
-	all, err := readManifests(ctx, db)
-	if err != nil { // the flags alone still say what to expect
-		a.say(msgWarning, "verify db: %v; checking against the flags alone, without the parts the manifests record", err)
+// against the run manifests of db (run.Against), so that verify db says
+// with flags what it says without them. A collection whose manifests all
+// describe another run gets a note naming the first setting that differs.
+// When the manifests cannot be read, a warning says so and the flags alone
+// count.
+func (a *App) flagsAgainstManifests(ctx context.Context, o verifyDBOptions, db *mongo.Database, ds *seed.Dataset) error {
+	others, unread, err := run.Against(ctx, db, ds, o.part)
+	if unread != nil { // the flags alone still say what to expect
+		a.say(msgWarning, "verify db: %v; checking against the flags alone, without the parts the manifests record", unread)
 		return nil
 	}
-	var same []*seed.Manifest
-	for _, col := range ds.Collections() {
-		if col.RefOnly() {
-			continue
-		}
-		want := seed.NewManifest(ds, col, "")
-		var match, other []*seed.Manifest
-		for _, m := range all {
-			switch {
-			case m.Collection != col.Name():
-			case m.Diff(want) == nil:
-				match = append(match, m)
-			default:
-				other = append(other, m)
-			}
-		}
-		if len(match) == 0 && len(other) > 0 {
-			a.say(msgNote, "%s", otherRunNote(c, latestRun(other), want))
-		}
-		same = append(same, latestRun(match)...)
+	for _, r := range others {
+		a.say(msgNote, "%s", otherRunNote(o.flags.diffFlag, r))
 	}
-	if part.Whole() {
-		return partsDone(same)
-	}
-	return nil
+	return partsError(err)
 }
 
-// otherRunNote says that the manifest m of a collection describes another
-// run than want, the flags' one, and in which setting.
-func otherRunNote(c *ucli.Context, ms []*seed.Manifest, want *seed.Manifest) string {
-	m := ms[0]
-	d := m.Diff(want)
-	setting := diffFlag(c, d)
+// otherRunNote says that the manifests r of a collection describe another
+// run than the flags' one, and in which setting.
+func otherRunNote(flagOf func(*seed.PlanDiff) string, r run.OtherRun) string {
+	m, d := r.Manifests[0], r.Diff
+	setting := flagOf(d)
 	if d.Field == "format" {
 		setting = "document format"
 	}
@@ -415,43 +337,4 @@ func otherRunNote(c *ucli.Context, ms []*seed.Manifest, want *seed.Manifest) str
 	}
 	return fmt.Sprintf("%s holds the %s of another run, written with %s %s where the flags give %s %s; checked against the flags alone (leave them out to verify that run)",
 		where, what, setting, d.Old, setting, d.New)
-}
-
-// latestRun is the manifests of ms that belong to the run, of those in ms,
-// that started last.
-func latestRun(ms []*seed.Manifest) []*seed.Manifest {
-	if len(ms) == 0 {
-		return nil
-	}
-	last := ms[0]
-	for _, m := range ms[1:] {
-		if m.Started.After(last.Started) {
-			last = m
-		}
-	}
-	var out []*seed.Manifest
-	for _, m := range ms {
-		if m.Run == last.Run {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// readManifests is every run manifest of db, none when it has none.
-func readManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
-	cur, err := db.Collection(seed.ManifestCollection).Find(ctx, bson.D{})
-	if err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	var all []*seed.Manifest
-	if err := cur.All(ctx, &all); err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	for _, m := range all {
-		if m.Collection == "" { // saved before manifests named their collection
-			m.Collection = m.Key
-		}
-	}
-	return all, nil
 }

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -42,26 +40,15 @@ func parsePart(value string, set bool, lookup func(string) (string, bool)) (seed
 	if !ok {
 		return seed.Part{}, usageErrorf("%s=%q without %s: expected %s=N, the number of parts (the Job's completions), or %s I/N", envJobIndex, index, envParts, envParts, arg(flagPart))
 	}
-	i, err := strconv.ParseInt(index, 10, 64)
-	if err != nil {
-		return seed.Part{}, usageErrorf("%s=%q: expected the index of the part, an integer from 0", envJobIndex, index)
-	}
-	n, err := strconv.ParseInt(parts, 10, 64)
-	if err != nil {
-		return seed.Part{}, usageErrorf("%s=%q: expected the number of parts, an integer from 1 to %d", envParts, parts, seed.MaxParts)
-	}
-	p := seed.Part{I: i, N: n}
+	p, err := seed.PartOf(index, parts)
 	var pe *seed.PartError
-	if errors.As(p.Validate(), &pe) {
-		return p, usageErrorf("%s=%q with %s=%q: part %s: expected %s", envJobIndex, index, envParts, parts, p, pe.Expected)
+	switch {
+	case !errors.As(err, &pe):
+		return p, err
+	case pe.Field == "I":
+		return p, usageErrorf("%s=%q: expected %s", envJobIndex, index, pe.Expected)
+	case pe.Field == "N":
+		return p, usageErrorf("%s=%q: expected %s", envParts, parts, pe.Expected)
 	}
-	return p, nil
-}
-
-// partNote names the part in summaries: "" for the whole dataset.
-func partNote(p seed.Part) string {
-	if p.Whole() {
-		return ""
-	}
-	return fmt.Sprintf(" part %s", p)
+	return p, usageErrorf("%s=%q with %s=%q: part %s: expected %s", envJobIndex, index, envParts, parts, p, pe.Expected)
 }

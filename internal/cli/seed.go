@@ -11,8 +11,9 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -44,135 +45,118 @@ func (a *App) seedCommand() *ucli.Command {
 	}
 }
 
-func (a *App) runSeed(c *ucli.Context) error {
+// seedOptions are the flags of seed, read once.
+type seedOptions struct {
+	batch, workers int
+	workersSet     bool
+	resume, drop   bool
+	part           seed.Part
+	db             string
+	flags          runFlags
+}
+
+// parseSeedOptions reads seed's flags and checks their rules.
+func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
+	o := seedOptions{batch: c.Int(flagBatch), workers: c.Int(flagWorkers), workersSet: c.IsSet(flagWorkers), resume: c.Bool(flagResume), drop: c.Bool(flagDrop), db: c.String(flagDB)} // not both resume and drop: flagRules
 	if c.NArg() > 0 {
-		return usageErrorf("seed: unexpected argument %q; see oidkit seed --help", c.Args().First())
+		return o, usageErrorf("seed: unexpected argument %q; see oidkit seed --help", c.Args().First())
 	}
-	batch, workers := c.Int(flagBatch), c.Int(flagWorkers)
-	if batch < 1 || batch > 100000 {
-		return usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), batch)
+	if o.batch < 1 || o.batch > 100000 {
+		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), o.batch)
 	}
-	if c.IsSet(flagWorkers) && (workers < 1 || workers > 64) {
-		return usageErrorf("%s %d: expected 1 to 64", arg(flagWorkers), workers)
+	if o.workersSet && (o.workers < 1 || o.workers > 64) {
+		return o, usageErrorf("%s %d: expected 1 to 64", arg(flagWorkers), o.workers)
 	}
-	resume, drop := c.Bool(flagResume), c.Bool(flagDrop) // not both: flagRules
 	part, err := partFromFlags(c)
+	if err != nil {
+		return o, err
+	}
+	o.part, o.flags = part, readRunFlags(c)
+	if !part.Whole() {
+		if o.drop {
+			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
+		}
+		if !o.resume && !c.IsSet(flagSeed) {
+			return o, usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), part, arg(flagSeed), arg(flagSeed))
+		}
+	}
+	return o, nil
+}
+
+func (a *App) runSeed(c *ucli.Context) error {
+	o, err := parseSeedOptions(c)
 	if err != nil {
 		return err
 	}
-	if !part.Whole() {
-		if drop {
-			return usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
-		}
-		if !resume && !c.IsSet(flagSeed) {
-			return usageErrorf("%s %s without %s: expected %s S, the same in every part (each part would draw its own)", arg(flagPart), part, arg(flagSeed), arg(flagSeed))
-		}
-	}
-	var ds *seed.Dataset
+	var plan *seed.Plan
 	drawn := false
-	if !resume {
-		p, err := planFromFlags(c)
+	if !o.resume {
+		if plan, err = o.flags.parsed, o.flags.parseErr; plan == nil && err == nil {
+			plan, err = planFromFlags(c)
+		}
 		if err != nil {
 			return err
 		}
-		drawn = drawSeed(p)
-		if ds, err = p.Build(); err != nil {
-			return usageError(planFlagError(c, err))
+		drawn = drawSeed(plan)
+		if _, err := plan.Build(); err != nil {
+			return usageError(o.flags.planError(err))
 		}
 	}
-
 	ctx := c.Context
 	t, err := openTarget(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	earlier := map[string]*seed.Manifest{}
-	if resume {
-		if ds, earlier, err = resumeDataset(ctx, c, t.Client.Database(c.String(flagDB)), part); err != nil {
+	opts := run.Options{Part: o.part, Resume: o.resume, Drop: o.drop, Batch: o.batch, Workers: o.workers}
+	if o.resume {
+		if plan, opts.Manifests, err = resumePlan(ctx, o, t.Client.Database(o.db)); err != nil {
 			return err
 		}
 	}
-	db := t.Client.Database(ds.DB)
-	profile, err := t.Profile(ctx)
-	if err != nil {
+	if opts.Profile, err = t.Profile(ctx); err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Display, err))
 	}
-	if !c.IsSet(flagWorkers) {
-		workers = seed.WorkersFor(profile)
+	if !o.workersSet {
+		opts.Workers = seed.WorkersFor(opts.Profile)
 	}
-	written := ds.Written()
-	if err := checkBeforeWriting(ctx, c, db, ds, written, profile, batch, part); err != nil {
-		return err
+	a.seedRendering(func(label string, total int64) *progress { return a.newProgress(c, label, total) }, &opts, plan.DB)
+	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
+	if err != nil {
+		return a.seedError(err, t.Display, o.resume)
 	}
+	if len(res.Collections) > 1 {
+		fmt.Fprintf(a.stdout, "total: %s\n", summary(res.Inserted, res.Skipped, res.Elapsed))
+	}
+	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, drawn))
+	return nil
+}
 
-	var total seed.InsertResult
-	start := time.Now()
-	run := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
-	if !part.Whole() {
-		// The parts' processes name one run without talking to each other.
-		run = fmt.Sprintf("seed %d in %d parts", ds.Seed, part.N)
-	}
-	for _, col := range written {
-		coll := db.Collection(col.Name())
-		if drop {
-			if err := coll.Drop(ctx); err != nil {
-				return failure(fmt.Errorf("drop %s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
-			}
-		}
-		want := col.Spec().Indexes
-		first, err := indexesFirst(ctx, coll, want)
-		if err != nil {
-			return failure(fmt.Errorf("%s.%s on %s: %w", ds.DB, col.Name(), t.Display, err))
-		}
-		if first {
-			if err := indexes.Create(ctx, coll, want); err != nil {
-				return indexError(ds.DB, col.Name(), err, "no document was inserted")
-			}
-		}
-		w := &collWrite{db: db, coll: coll, col: col, m: earlier[col.Name()]}
-		if w.m == nil {
-			w.m = seed.NewManifest(ds, col, run)
-			w.m.Part = part
-		}
-		opts := seed.InsertOptions{Batch: batch, Workers: workers, Resume: resume, Check: profile.Check}
-		// The clock starts here, after the checks: the rate is the writing's.
-		bar := a.newProgress(c, col.Name(), rangesLen(w.m.Missing()))
-		opts.Progress = func(p seed.Progress) {
+// seedRendering sets the hooks of opts that show a seed run: a progress
+// per collection on stderr, a summary line per collection on stdout.
+func (a *App) seedRendering(newBar func(label string, total int64) *progress, opts *run.Options, db string) {
+	var bar *progress
+	opts.Progress = func(p run.Progress) {
+		switch {
+		case p.Done:
+			bar.Finish()
+		case p.Start:
+			// The clock starts here, after the checks: the rate is the writing's.
+			bar = newBar(p.Collection, p.Total)
+		default:
 			bar.SetTotal(p.Total)
 			bar.Set(p.Inserted + p.Skipped)
 		}
-		res, err := w.insert(ctx, opts)
-		bar.Finish()
-		if err != nil {
-			held, ferr := w.explain(ctx, err, t.Display, resume)
-			if held >= 0 {
-				res.Inserted = max(held-res.Skipped, 0) // the count the error gives
-			}
-			fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
-			return ferr
-		}
-		total.Inserted += res.Inserted
-		total.Skipped += res.Skipped
-		if len(want) > 0 {
-			// Also after a resumed or finished run: what a killed run did
-			// not index is indexed now.
-			if err := indexes.Create(ctx, coll, want); err != nil {
-				fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
-				return indexError(ds.DB, col.Name(), err, fmt.Sprintf("the %d documents are written (re-run with %s to retry the indexes)", res.Inserted+res.Skipped, arg(flagResume)))
-			}
-		}
-		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", ds.DB, col.Name(), partNote(part), summary(res.Inserted, res.Skipped, res.Elapsed))
-		if len(want) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s\n", ds.DB, col.Name(), indexNote(want))
+	}
+	opts.Written = func(r run.CollectionResult) {
+		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), summary(r.Inserted, r.Skipped, r.Elapsed))
+		if r.Err == nil && len(r.Indexes) > 0 {
+			fmt.Fprintf(a.stdout, "%s.%s: %s\n", db, r.Collection, indexNote(r.Indexes))
 		}
 	}
-	total.Elapsed = time.Since(start)
-	if len(written) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", summary(total.Inserted, total.Skipped, total.Elapsed))
+	opts.Unchecked = func(db string, u fixtures.Unchecked) {
+		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, db, u.Collection, u.Index, u.Reason)
 	}
-	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, ds.DB, runNote(ds, drawn))
-	return nil
 }
 
 // drawSeed makes a plan without a seed repeatable: it draws one and takes
@@ -208,38 +192,34 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 	return seedNote(ds)
 }
 
-// resumeDataset is the run --resume continues, from the run manifests, and
-// the manifests by collection. Data an earlier oidkit wrote without a
-// manifest is resumed from the flags (with --seed) as a whole.
-func resumeDataset(ctx context.Context, c *ucli.Context, db *mongo.Database, part seed.Part) (*seed.Dataset, map[string]*seed.Manifest, error) {
-	ms, err := selectManifests(ctx, c, db, part)
-	if errors.Is(err, seed.ErrNoManifest) && c.IsSet(flagSeed) {
-		ds, err := datasetFromFlags(c)
-		return ds, map[string]*seed.Manifest{}, err
-	}
-	if err != nil {
-		return nil, nil, manifestUsage(err, flagResume)
-	}
-	for _, m := range ms {
-		if m.Part != part {
-			// Each part has its manifest and its worker: one process must not
-			// take another's part.
-			return nil, nil, usageErrorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), m.DB, m.Collection, m.Part.N, arg(flagPart))
-		}
-	}
-	p, err := planFromManifests(c, ms)
+// resumePlan is the plan of the run --resume continues, from the run
+// manifests, and the manifests by collection. Data an earlier oidkit wrote
+// without a manifest is resumed from the flags (with --seed) as a whole.
+func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*seed.Manifest, error) {
+	names, err := o.flags.names()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := p.Build()
+	r, err := run.Resume(ctx, db, o.part, names...)
+	var pm *run.PartMismatchError
+	switch {
+	case errors.Is(err, seed.ErrNoManifest) && o.flags.set[flagSeed]:
+		if _, err := o.flags.dataset(); err != nil {
+			return nil, nil, err
+		}
+		return o.flags.parsed, map[string]*seed.Manifest{}, nil
+	case errors.As(err, &pm):
+		// Each part has its manifest and its worker: one process must not
+		// take another's part.
+		return nil, nil, usageErrorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), pm.DB, pm.Collection, pm.Parts, arg(flagPart))
+	case err != nil:
+		return nil, nil, manifestUsage(err, flagResume)
+	}
+	p, err := o.flags.overRun(r.Plan, r.Read[0])
 	if err != nil {
-		return nil, nil, usageErrorf("%s: %v", arg(flagResume), err)
+		return nil, nil, err
 	}
-	byName := map[string]*seed.Manifest{}
-	for _, m := range ms {
-		byName[m.Collection] = m
-	}
-	return ds, byName, nil
+	return p, r.Manifests, nil
 }
 
 // describeStop is why a write stopped: the refused document, if any, and
@@ -259,15 +239,6 @@ func describeWriteError(err error) string {
 		return "timed out: " + err.Error()
 	}
 	return mongowrite.ServerMessage(err.Error())
-}
-
-// rangesLen is the number of documents in rs.
-func rangesLen(rs []seed.Range) int64 {
-	var n int64
-	for _, r := range rs {
-		n += r.Len()
-	}
-	return n
 }
 
 func summary(inserted, skipped int64, elapsed time.Duration) string {

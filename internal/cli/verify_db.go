@@ -10,7 +10,9 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -46,40 +48,65 @@ func (a *App) verifyDBCommand() *ucli.Command {
 // that need --seed without it (flagRules).
 var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagCount, flagID, flagIDStart, flagAt, flagSpan}
 
-func (a *App) runVerifyDB(c *ucli.Context) error {
+// verifyDBOptions are the flags of verify db, read once.
+type verifyDBOptions struct {
+	part       seed.Part
+	fixtures   []string
+	collection string
+	json       bool
+	quiet      bool
+	// flagged is the dataset the generation flags describe, nil without
+	// them.
+	flagged *seed.Dataset
+	db      string
+	flags   runFlags
+}
+
+// parseVerifyDBOptions reads verify db's flags and checks their rules.
+func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
+	o := verifyDBOptions{fixtures: c.StringSlice(flagFixture), collection: c.String(flagCollection), json: c.Bool(flagJSON), quiet: c.Bool(flagQuiet)}
+	o.db, o.flags = c.String(flagDB), readRunFlags(c)
 	if c.NArg() > 0 {
-		return usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
+		return o, usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
 	}
 	if c.Int64(flagOrderLimit) < 1 {
-		return usageErrorf("%s %d: expected a positive number of documents", arg(flagOrderLimit), c.Int64(flagOrderLimit))
+		return o, usageErrorf("%s %d: expected a positive number of documents", arg(flagOrderLimit), c.Int64(flagOrderLimit))
 	}
 	part, err := partFromFlags(c)
+	if err != nil {
+		return o, err
+	}
+	o.part = part
+	switch {
+	case len(o.fixtures) > 0:
+		if !part.Whole() {
+			return o, usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
+		}
+	case o.flags.any(): // with --seed: flagRules
+		if o.flagged, err = o.flags.dataset(); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+func (a *App) runVerifyDB(c *ucli.Context) error {
+	o, err := parseVerifyDBOptions(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Context
 	var set verify.ExpectedSet
-	var flagged *seed.Dataset // the dataset the generation flags describe
-	if files := c.StringSlice(flagFixture); len(files) > 0 {
-		if !part.Whole() {
-			return usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
-		}
-		exps, err := expectFixtures(ctx, c, files)
-		if err != nil {
+	switch {
+	case len(o.fixtures) > 0:
+		if set.Verify, err = expectFixtures(ctx, o); err != nil {
 			return err
 		}
-		set.Verify = exps
-	} else if generationFlagsSet(c) { // with --seed: flagRules
-		ds, err := datasetFromFlags(c)
-		if err != nil {
-			return err
+	case o.flagged != nil:
+		if set, err = run.ExpectDataset(ctx, o.flagged, o.part); err != nil {
+			return expectError(ctx, err)
 		}
-		if set, err = expectDataset(ctx, ds, part); err != nil {
-			return err
-		}
-		flagged = ds
 	}
-
 	t, err := openTarget(ctx, c, existingDataDir)
 	if err != nil {
 		return err
@@ -87,19 +114,18 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	defer t.Close()
 	switch {
 	case set.Verify == nil: // no flags said what to expect: the run manifest does
-		if set, err = expectFromManifest(ctx, c, t, part); err != nil {
+		if set, err = expectFromManifest(ctx, o, t.Client.Database(o.db)); err != nil {
 			return err
 		}
-	case flagged != nil: // the manifests of the flags' run still say which parts ran
-		if err := a.flagsAgainstManifests(ctx, c, t.Client.Database(flagged.DB), flagged, part); err != nil {
+	case o.flagged != nil: // the manifests of the flags' run still say which parts ran
+		if err := a.flagsAgainstManifests(ctx, o, t.Client.Database(o.flagged.DB), o.flagged); err != nil {
 			return err
 		}
 	}
-
 	profile, _ := t.Profile(ctx) // when the server cannot be asked, it is read as MongoDB
 	opts := verify.DBOptions{Profile: profile}
 	p := &verifyProgress{start: func(label string, total int64) *progress { return a.newProgress(c, label, total) }, now: time.Now, last: time.Now()}
-	if !c.Bool(flagQuiet) {
+	if !o.quiet {
 		opts.Progress = p.update
 	}
 	rep, err := verify.VerifyDB(ctx, t.Client, set, opts)
@@ -110,7 +136,14 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		}
 		return failuref("verify db on %s: %w", t.Display, err)
 	}
-	if c.Bool(flagJSON) {
+	return a.renderVerifyDB(rep, o, t.Display)
+}
+
+// renderVerifyDB prints the report, and fails (exit 1) when a property
+// failed.
+func (a *App) renderVerifyDB(rep *verify.Report, o verifyDBOptions, display string) error {
+	var err error
+	if o.json {
 		err = rep.WriteJSON(a.stdout)
 	} else {
 		err = rep.WriteTable(a.stdout)
@@ -125,18 +158,18 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 				failed++
 			}
 		}
-		return failuref("verify db: %d of %d properties failed on %s (see the report)", failed, len(rep.Rows), t.Display)
+		return failuref("verify db: %d of %d properties failed on %s (see the report)", failed, len(rep.Rows), display)
 	}
 	return nil
 }
 
 // expectFixtures groups the fixture files by collection, as load does.
-func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*verify.Expected, error) {
-	dbName := c.String(flagDB)
+func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected, error) {
+	dbName, files := o.db, o.fixtures
 	if err := rules.CheckDatabaseName(dbName); err != nil {
 		return nil, usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := c.String(flagCollection)
+	only := o.collection
 	if only != "" {
 		if err := rules.CheckCollectionName(only); err != nil {
 			return nil, usageErrorf("%s %q: %v", arg(flagCollection), only, err)
@@ -178,13 +211,22 @@ func expectFixtures(ctx context.Context, c *ucli.Context, files []string) ([]*ve
 		case err != nil:
 			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 		}
-		// The index sidecar load would read is what the indexes must be.
-		if e.Indexes, err = fixtures.SidecarIndexes(name, byName[name]); err != nil {
-			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
+		if e.Indexes, err = sidecarIndexes(name, byName[name]); err != nil {
+			return nil, err
 		}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// sidecarIndexes is what the indexes of collection name must be: those of
+// the index sidecars load would read beside its files.
+func sidecarIndexes(name string, files []string) ([]indexes.Index, error) {
+	ix, err := fixtures.SidecarIndexes(name, files)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", arg(flagFixture), err)
+	}
+	return ix, nil
 }
 
 // isFixtureError tells a fixture file that cannot be read or cannot serve as

@@ -1,0 +1,132 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// checkBeforeWriting runs every check that needs no write, before the first
+// write (and so before any drop): the target's rules on each template's
+// shape; without Resume and Drop, a run of the same plan already there;
+// with Drop, the target's rules on every document.
+func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) error {
+	for _, col := range written {
+		if err := col.CheckShape(opts.Profile.Check); err != nil {
+			return &RefusedError{DB: ds.DB, Shape: true, Before: true, Err: err}
+		}
+	}
+	if !opts.Resume && !opts.Drop {
+		for _, col := range written {
+			if err := sameRunThere(ctx, db, ds, col, opts.Part); err != nil {
+				return err
+			}
+		}
+	}
+	if !opts.Drop {
+		for _, col := range written {
+			if err := checkIndexes(ctx, db, ds, col, true); err != nil {
+				return err
+			}
+		}
+	}
+	for _, col := range written {
+		if err := checkIndexes(ctx, db, ds, col, false); err != nil {
+			return err
+		}
+	}
+	if !opts.Drop {
+		for _, col := range written {
+			if err := uniqueBeforeWriting(ctx, db, ds, col, opts); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Generating is a few percent of a seed's cost: checking every
+	// document first keeps the collection intact when one is refused.
+	for _, col := range written {
+		if err := col.CheckAll(ctx, seed.StreamOptions{Batch: opts.Batch, Check: opts.Profile.Check}); err != nil {
+			return &RefusedError{DB: ds.DB, Before: true, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkIndexes, with conflicts, refuses before anything is written a plan
+// index whose name or key the collection already uses for another
+// definition (seed never drops an index but with Drop, which drops the
+// collection); without, it asks the server whether it would create them
+// (indexes.Probe): an empty collection is indexed after its documents are
+// in (faster), and a server that refuses an index (FerretDB refuses TTL
+// and partial indexes) must say so before, not after.
+func checkIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, conflicts bool) error {
+	want := col.Spec().Indexes
+	if len(want) == 0 {
+		return nil
+	}
+	var err error
+	if conflicts {
+		err = indexes.Conflicts(ctx, db.Collection(col.Name()), want)
+	} else {
+		err = indexes.Probe(ctx, db, col.Name(), want)
+	}
+	if err != nil {
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexCheck, Err: err}
+	}
+	return nil
+}
+
+// uniqueBeforeWriting checks the documents col writes into a collection
+// that already holds some against each other and against the stored ones,
+// in every unique index of the collection and of the plan
+// (fixtures.CheckUnique): a key twice among them, or one held by a stored
+// document with another _id, is a *UniqueError, nothing written. An empty
+// collection has nothing to clash with, and its indexes are built after
+// its documents, which the server judges then.
+func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options) error {
+	coll := db.Collection(col.Name())
+	n, err := coll.EstimatedDocumentCount(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	r := opts.Part.Range(col.Len())
+	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
+	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
+	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile.Name() == rules.FerretDB.Name(), r.Len(), doc, place)
+	if opts.Unchecked != nil {
+		for _, u := range unchecked {
+			opts.Unchecked(ds.DB, u)
+		}
+	}
+	var ue *fixtures.UniqueInputError
+	var uc *fixtures.UniqueClashError
+	if errors.As(err, &ue) || errors.As(err, &uc) {
+		return &UniqueError{DB: ds.DB, Collection: col.Name(), Err: err}
+	}
+	return err
+}
+
+// sameRunThere refuses to write a plan whose run manifest says it was
+// written already (or started): the inserts would only repeat duplicate
+// _ids.
+func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
+	m, err := seed.ReadPartManifest(ctx, db, col.Name(), part)
+	switch {
+	case errors.Is(err, seed.ErrNoManifest):
+		return nil
+	case err != nil:
+		return err
+	case m.Diff(seed.NewManifest(ds, col, "")) != nil:
+		return nil
+	}
+	return &SameRunError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}
+}

@@ -1,0 +1,24 @@
+// Package run seeds a plan into a database and keeps its run manifest:
+// resume, parts of N, and the expected set for verifying from a manifest.
+//
+// [Seed] writes the collections of a plan (or one part of N of each) the
+// way oidkit seed does: every check that needs no write first (the target's
+// rules on each template's shape and, with Drop, on every document; index
+// conflicts; unique keys against what is stored; a finished or stopped run
+// of the same plan), then for each collection the drop, the indexes before
+// the documents when it already holds some, the inserts, and the indexes
+// after. A run manifest in collection [seed.ManifestCollection] records the
+// plan and the acknowledged ranges as batches are acknowledged, and its
+// final state also after a cancel: a cancel stops generation, the batches
+// already sent are finished, so what the manifest lists is what is stored.
+//
+// [Resume] reads back the run a manifest describes, so that Seed with
+// Options.Resume inserts only what is missing. [Manifests] reads the
+// manifests of collections or of the latest run, [PartsDone] says which
+// parts of a run written in parts are not done, and [Expected] is what
+// verify.VerifyDB should find, rebuilt from the manifests alone.
+//
+// Errors carry fields ([InsertError], [IndexError], [SameRunError],
+// [PartsError], ...) for errors.As; their messages name no command-line
+// flag.
+package run

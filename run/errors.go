@@ -1,0 +1,193 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// Step names what Expected, Resume or Seed was doing when it failed.
+type Step int
+
+const (
+	// StepRead is reading run manifests.
+	StepRead Step = iota
+	// StepPlan is rebuilding or building a plan.
+	StepPlan
+	// StepExpect is rebuilding the expected documents.
+	StepExpect
+)
+
+// StepError is an error of one step: Err as it came.
+type StepError struct {
+	Step Step
+	Err  error
+}
+
+func (e *StepError) Error() string { return e.Err.Error() }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// NoCollectionError is a plan compared with a run that does not describe
+// the run's collection.
+type NoCollectionError struct {
+	DB, Collection string
+}
+
+func (e *NoCollectionError) Error() string {
+	return fmt.Sprintf("%s.%s: the plan describes no such collection", e.DB, e.Collection)
+}
+
+// PartMismatchError is a run resumed as another part than the one its
+// manifests record: each part has its manifest and its writer.
+type PartMismatchError struct {
+	DB, Collection string
+	Parts          int64 // the number of parts it was written in
+}
+
+func (e *PartMismatchError) Error() string {
+	return fmt.Sprintf("%s.%s was written in %d parts: expected one part per writer", e.DB, e.Collection, e.Parts)
+}
+
+// PartState is a part of a collection that is not done: Manifest is nil
+// when it was never started.
+type PartState struct {
+	Collection string
+	Part       seed.Part
+	Manifest   *seed.Manifest
+}
+
+func (s PartState) String() string {
+	if s.Manifest == nil {
+		return fmt.Sprintf("%s part %d/%d: not started (no run manifest)", s.Collection, s.Part.I, s.Part.N)
+	}
+	return fmt.Sprintf("%s part %d/%d: %s, %d of %d documents", s.Collection, s.Part.I, s.Part.N, s.Manifest.State, s.Manifest.AckedCount, s.Manifest.Scope().Len())
+}
+
+// PartsError is a run written in parts of which some are not done.
+type PartsError struct {
+	Pending []PartState
+}
+
+func (e *PartsError) Error() string {
+	s := make([]string, len(e.Pending))
+	for k, p := range e.Pending {
+		s[k] = p.String()
+	}
+	return "the run was written in parts, not all done: " + strings.Join(s, "; ")
+}
+
+// SameRunError is a plan whose run manifest says it was written already
+// (Manifest.State done) or started: writing it again would only repeat
+// duplicate _ids.
+type SameRunError struct {
+	DB, Collection string
+	Part           seed.Part
+	Manifest       *seed.Manifest
+}
+
+func (e *SameRunError) Error() string {
+	if e.Manifest.State == seed.StateDone {
+		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
+	}
+	return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
+}
+
+// IndexStage is when a collection's indexes failed.
+type IndexStage int
+
+const (
+	// IndexCheck is the checks before anything is written.
+	IndexCheck IndexStage = iota
+	// IndexBefore is creating them before the documents (nothing inserted).
+	IndexBefore
+	// IndexAfter is creating them after the documents (all written).
+	IndexAfter
+)
+
+// IndexError is a collection's indexes that conflict, are refused or are
+// invalid (Err, an indexes error), and when.
+type IndexError struct {
+	DB, Collection string
+	Stage          IndexStage
+	Written        int64 // the collection's documents of the run written (IndexAfter)
+	Err            error
+}
+
+func (e *IndexError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
+func (e *IndexError) Unwrap() error { return e.Err }
+
+// Op is an operation on a collection that failed.
+type Op string
+
+// The operations of a CollectionError.
+const (
+	OpDrop  Op = "drop"
+	OpCount Op = "count"
+)
+
+// CollectionError is an operation on a collection the server failed.
+type CollectionError struct {
+	DB, Collection string
+	Op             Op
+	Err            error
+}
+
+func (e *CollectionError) Error() string {
+	return fmt.Sprintf("%s %s.%s: %v", e.Op, e.DB, e.Collection, e.Err)
+}
+func (e *CollectionError) Unwrap() error { return e.Err }
+
+// RefusedError is a document or template shape the target's rules refuse
+// (Err: a *seed.DocError wrapping a *rules.Violation, or CheckShape's
+// error), found before anything was written when Before is true.
+type RefusedError struct {
+	DB     string
+	Shape  bool // the template's shape, not a document
+	Before bool // found before the drop and the first write
+	Err    error
+}
+
+func (e *RefusedError) Error() string { return fmt.Sprintf("%s.%v", e.DB, e.Err) }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// UniqueError is documents of the plan that repeat a unique key among
+// themselves (Err a *fixtures.UniqueInputError) or clash with stored ones
+// (a *fixtures.UniqueClashError); nothing was written.
+type UniqueError struct {
+	DB, Collection string
+	Err            error
+}
+
+func (e *UniqueError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
+func (e *UniqueError) Unwrap() error { return e.Err }
+
+// InsertError is writing a collection that stopped: Err is the manifest's
+// save error or seed.Insert's (a *seed.DocError for a refused document, a
+// *mongowrite.WriteError otherwise). Held is how many documents of the run the
+// server holds (counted after the failure when it answers, else at least
+// the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
+// *mongowrite.WriteError, or a duplicate key in a run that does not resume).
+type InsertError struct {
+	DB, Collection string
+	Part           seed.Part
+	Held           int64
+	AtLeast        bool
+	Total          int64 // the documents of the part
+	Seeded         bool  // false: the run cannot be resumed
+	Err            error
+}
+
+func (e *InsertError) Error() string {
+	return fmt.Sprintf("%s.%s%s: inserted %d of %d: %v", e.DB, e.Collection, PartNote(e.Part), e.Held, e.Total, e.Err)
+}
+func (e *InsertError) Unwrap() error { return e.Err }
+
+// PartNote names part p in summaries: "" for the whole dataset, else
+// " part I/N".
+func PartNote(p seed.Part) string {
+	if p.Whole() {
+		return ""
+	}
+	return fmt.Sprintf(" part %s", p)
+}

@@ -1,0 +1,319 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/verify"
+)
+
+// Manifests reads the run manifests of part p of the collections names of
+// db, or with no names those of the run that started last in db. Of a
+// collection written in parts and asked for whole, the manifests of its
+// parts in the latest run stand for it. An error wraps seed.ErrNoManifest
+// when a manifest is missing.
+func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) ([]*seed.Manifest, error) {
+	if len(names) == 0 {
+		run, err := seed.LatestRun(ctx, db)
+		if err != nil || p.Whole() {
+			return run, err
+		}
+		var out []*seed.Manifest
+		for _, m := range run {
+			if m.Part == p {
+				out = append(out, m)
+			}
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("%w for part %s of the latest run in database %s", seed.ErrNoManifest, p, db.Name())
+		}
+		return out, nil
+	}
+	var out []*seed.Manifest
+	for _, name := range names {
+		m, err := seed.ReadPartManifest(ctx, db, name, p)
+		if errors.Is(err, seed.ErrNoManifest) && p.Whole() {
+			// A collection written in parts has no manifest of its own:
+			// its parts' in the latest run stand for it.
+			if ps := partsOf(ctx, db, name); len(ps) > 0 {
+				out = append(out, ps...)
+				continue
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// partsOf is the manifests of the parts of collection name in the run of
+// db that started last; none when it was not written in parts.
+func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
+	run, err := seed.LatestRun(ctx, db)
+	if err != nil {
+		return nil
+	}
+	var out []*seed.Manifest
+	for _, m := range run {
+		if m.Collection == name && !m.Part.Whole() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// PlanOf is the plan of the run ms describe: the collections of ms
+// written, the others RefOnly.
+func PlanOf(ms []*seed.Manifest) (*seed.Plan, error) {
+	p, err := ms[0].Plan()
+	if err != nil {
+		return nil, err
+	}
+	selected := map[string]bool{}
+	for _, m := range ms {
+		selected[m.Collection] = true
+	}
+	for k := range p.Collections {
+		p.Collections[k].RefOnly = !selected[p.Collections[k].Name]
+	}
+	return p, nil
+}
+
+// Compare is the first setting in which plan want would make other
+// documents than plan have in collection coll, nil when both make the
+// same. A want without coll is a *NoCollectionError.
+func Compare(have, want *seed.Plan, db, coll string) (*seed.PlanDiff, error) {
+	w, err := want.Build()
+	if err != nil {
+		return nil, &StepError{Step: StepPlan, Err: err}
+	}
+	h, err := have.Build()
+	if err != nil {
+		return nil, err
+	}
+	if w.Collection(coll) == nil {
+		return nil, &NoCollectionError{DB: db, Collection: coll}
+	}
+	return seed.NewManifest(h, h.Collection(coll), "").Diff(seed.NewManifest(w, w.Collection(coll), "")), nil
+}
+
+// PartsDone is a *PartsError when the manifests of a collection among ms
+// are parts and some part is not done (or not started).
+func PartsDone(ms []*seed.Manifest) error {
+	var order []string
+	byColl := map[string][]*seed.Manifest{}
+	for _, m := range ms {
+		if m.Part.Whole() {
+			continue
+		}
+		if byColl[m.Collection] == nil {
+			order = append(order, m.Collection)
+		}
+		byColl[m.Collection] = append(byColl[m.Collection], m)
+	}
+	var pending []PartState
+	for _, name := range order {
+		parts := byColl[name]
+		n := parts[0].Part.N
+		state := map[int64]*seed.Manifest{}
+		for _, m := range parts {
+			if m.Part.N == n {
+				state[m.Part.I] = m
+			}
+		}
+		for i := range n {
+			if m := state[i]; m == nil || !m.Done() {
+				pending = append(pending, PartState{Collection: name, Part: seed.Part{I: i, N: n}, Manifest: m})
+			}
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	return &PartsError{Pending: pending}
+}
+
+// ExpectDataset is what verify.VerifyDB expects of a dataset: part p of
+// its written collections, and those only referred to (whole).
+func ExpectDataset(ctx context.Context, ds *seed.Dataset, p seed.Part) (verify.ExpectedSet, error) {
+	var set verify.ExpectedSet
+	for _, col := range ds.Collections() {
+		cp := p
+		if col.RefOnly() {
+			cp = seed.Part{}
+		}
+		e, err := verify.ExpectPart(ctx, ds, col, cp)
+		if err != nil {
+			return set, err
+		}
+		if col.RefOnly() {
+			set.Referenced = append(set.Referenced, e)
+		} else {
+			set.Verify = append(set.Verify, e)
+		}
+	}
+	return set, nil
+}
+
+// Expected is what verify.VerifyDB expects of part p of the collections
+// names of db (with none, of the run that started last), from their run
+// manifests alone. A run written in parts is expected whole only once
+// every part is done (else a *PartsError). Reading a manifest fails with a
+// *StepError of StepRead (wrapping seed.ErrNoManifest when there is none),
+// rebuilding the run with StepPlan, expecting its documents with
+// StepExpect.
+func Expected(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (verify.ExpectedSet, error) {
+	ms, err := Manifests(ctx, db, p, names...)
+	if err != nil {
+		return verify.ExpectedSet{}, &StepError{Step: StepRead, Err: err}
+	}
+	if p.Whole() {
+		if err := PartsDone(ms); err != nil {
+			return verify.ExpectedSet{}, err
+		}
+	}
+	plan, err := PlanOf(ms)
+	if err != nil {
+		return verify.ExpectedSet{}, &StepError{Step: StepPlan, Err: err}
+	}
+	ds, err := plan.Build()
+	if err != nil {
+		return verify.ExpectedSet{}, &StepError{Step: StepExpect, Err: err}
+	}
+	set, err := ExpectDataset(ctx, ds, p)
+	if err != nil {
+		return set, &StepError{Step: StepExpect, Err: err}
+	}
+	return set, nil
+}
+
+// Resumed is the run Resume reads back: its plan, and the manifests by
+// collection, for Options.Manifests.
+type Resumed struct {
+	Plan      *seed.Plan
+	Manifests map[string]*seed.Manifest
+	// Read is the manifests as Manifests returned them.
+	Read []*seed.Manifest
+}
+
+// Resume reads the run that Seed with Options.Resume continues: part p of
+// the collections names of db, or with none the run that started last.
+// Each part has its own manifest and writer: a collection written in other
+// parts than p is a *PartMismatchError. Reading fails with a *StepError of
+// StepRead (wrapping seed.ErrNoManifest when there is none), rebuilding
+// the plan with StepPlan.
+func Resume(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (*Resumed, error) {
+	ms, err := Manifests(ctx, db, p, names...)
+	if err != nil {
+		return nil, &StepError{Step: StepRead, Err: err}
+	}
+	for _, m := range ms {
+		if m.Part != p {
+			return nil, &PartMismatchError{DB: m.DB, Collection: m.Collection, Parts: m.Part.N}
+		}
+	}
+	plan, err := PlanOf(ms)
+	if err != nil {
+		return nil, &StepError{Step: StepPlan, Err: err}
+	}
+	r := &Resumed{Plan: plan, Manifests: map[string]*seed.Manifest{}, Read: ms}
+	for _, m := range ms {
+		r.Manifests[m.Collection] = m
+	}
+	return r, nil
+}
+
+// OtherRun is a written collection of a dataset whose run manifests all
+// describe another run: Manifests are those of the latest such run, Diff
+// the first setting in which it differs from the dataset's.
+type OtherRun struct {
+	Manifests []*seed.Manifest
+	Diff      *seed.PlanDiff
+}
+
+// Against holds dataset ds against the run manifests of db, so that a
+// check of ds says what a check from the manifests would: for each written
+// collection, the manifests of ds's run (the same plan, seed and time
+// base; of several such runs, the one that started last) go through
+// PartsDone when the whole dataset is checked (its error is returned). A
+// collection whose manifests all describe another run is listed in others;
+// they are not mixed in. When the manifests cannot be read, unread says
+// why and nothing else is done.
+func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.Part) (others []OtherRun, unread, err error) {
+	all, err := readManifests(ctx, db)
+	if err != nil {
+		return nil, err, nil
+	}
+	var same []*seed.Manifest
+	for _, col := range ds.Collections() {
+		if col.RefOnly() {
+			continue
+		}
+		want := seed.NewManifest(ds, col, "")
+		var match, other []*seed.Manifest
+		for _, m := range all {
+			switch {
+			case m.Collection != col.Name():
+			case m.Diff(want) == nil:
+				match = append(match, m)
+			default:
+				other = append(other, m)
+			}
+		}
+		if len(match) == 0 && len(other) > 0 {
+			ms := latestRun(other)
+			others = append(others, OtherRun{Manifests: ms, Diff: ms[0].Diff(want)})
+		}
+		same = append(same, latestRun(match)...)
+	}
+	if p.Whole() {
+		return others, nil, PartsDone(same)
+	}
+	return others, nil, nil
+}
+
+// latestRun is the manifests of ms that belong to the run, of those in ms,
+// that started last.
+func latestRun(ms []*seed.Manifest) []*seed.Manifest {
+	if len(ms) == 0 {
+		return nil
+	}
+	last := ms[0]
+	for _, m := range ms[1:] {
+		if m.Started.After(last.Started) {
+			last = m
+		}
+	}
+	var out []*seed.Manifest
+	for _, m := range ms {
+		if m.Run == last.Run {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// readManifests is every run manifest of db, none when it has none.
+func readManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+	cur, err := db.Collection(seed.ManifestCollection).Find(ctx, bson.D{})
+	if err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	var all []*seed.Manifest
+	if err := cur.All(ctx, &all); err != nil {
+		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
+	}
+	for _, m := range all {
+		if m.Collection == "" { // saved before manifests named their collection
+			m.Collection = m.Key
+		}
+	}
+	return all, nil
+}

@@ -1,0 +1,79 @@
+package run_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/run"
+	"github.com/oidkit/oidkit/seed"
+)
+
+func TestPartsDoneNamesEachPartNotDone(t *testing.T) {
+	ms := []*seed.Manifest{
+		{Collection: "users", Part: seed.Part{I: 0, N: 3}, Count: 30, Acked: []seed.Range{{From: 0, To: 10}}, AckedCount: 10, State: seed.StateDone},
+		{Collection: "users", Part: seed.Part{I: 2, N: 3}, Count: 30, Acked: []seed.Range{{From: 20, To: 25}}, AckedCount: 5, State: seed.StateFailed},
+		{Collection: "orders", Count: 5, State: seed.StateRunning}, // whole: not a part
+	}
+	var pe *run.PartsError
+	if err := run.PartsDone(ms); !errors.As(err, &pe) {
+		t.Fatalf("PartsDone = %v, expected a *PartsError", err)
+	}
+	got := pe.Error()
+	want := "the run was written in parts, not all done: users part 1/3: not started (no run manifest); users part 2/3: failed, 5 of 10 documents"
+	if got != want {
+		t.Errorf("PartsDone:\n got %s\nwant %s", got, want)
+	}
+	if err := run.PartsDone(ms[:1]); err == nil {
+		t.Error("PartsDone of part 0/3 alone: nil, expected parts 1 and 2 not started")
+	}
+}
+
+func TestSeedTwiceIsSameRun(t *testing.T) {
+	_, client := mongotest.Start(t)
+	ctx := context.Background()
+	db := client.Database("twice")
+	plan := func() *seed.Plan {
+		return &seed.Plan{DB: "twice", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 20}}}
+	}
+	if _, err := run.Seed(ctx, db, plan(), run.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := run.Seed(ctx, db, plan(), run.Options{})
+	var sr *run.SameRunError
+	if !errors.As(err, &sr) || sr.Manifest.State != seed.StateDone || res != nil {
+		t.Fatalf("second Seed = %v, %v; expected a *SameRunError of a done run and no result", res, err)
+	}
+	if strings.Contains(err.Error(), "--") {
+		t.Errorf("error %q names a flag", err)
+	}
+	// Resume finds nothing missing: every document is already there.
+	r, err := run.Resume(ctx, db, seed.Part{}, "users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = run.Seed(ctx, db, r.Plan, run.Options{Resume: true, Manifests: r.Manifests})
+	if err != nil || res.Inserted != 0 || res.Skipped != 20 {
+		t.Fatalf("resumed Seed = %+v, %v; expected 0 inserted, 20 skipped", res, err)
+	}
+	// Another part than the run's is refused.
+	var pm *run.PartMismatchError
+	if _, err := run.Resume(ctx, db, seed.Part{I: 0, N: 2}, "users"); errors.As(err, &pm) {
+		t.Fatalf("Resume of part 0/2 = %v, expected no such manifest", err)
+	} else if !errors.Is(err, seed.ErrNoManifest) {
+		t.Fatalf("Resume of part 0/2 = %v, expected seed.ErrNoManifest", err)
+	}
+}
+
+// A run of another document format cannot be rebuilt: PlanOf says which
+// format, in an error with fields.
+func TestPlanOfAnotherFormat(t *testing.T) {
+	m := &seed.Manifest{Collection: "users", DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}
+	_, err := run.PlanOf([]*seed.Manifest{m})
+	var fe *seed.FormatError
+	if !errors.As(err, &fe) || fe.Format != 1 || !errors.Is(err, seed.ErrPlan) || strings.Contains(err.Error(), "--") {
+		t.Fatalf("PlanOf = %v; expected a *seed.FormatError of format 1 wrapping ErrPlan, naming no flag", err)
+	}
+}

@@ -1,0 +1,194 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// Options tune Seed.
+type Options struct {
+	// Part is the part of every collection written; the zero Part is all.
+	Part seed.Part
+	// Resume inserts only what Manifests does not list as acknowledged
+	// (duplicate keys count as already there); without Manifests of a
+	// collection its documents are all inserted so.
+	Resume bool
+	// Manifests are the manifests of the run resumed, by collection
+	// (Resumed.Manifests).
+	Manifests map[string]*seed.Manifest
+	// Drop drops each collection before writing it, once every document
+	// passed the target's rules.
+	Drop bool
+	// Profile is the target's rules; the zero Profile is rules.MongoDB.
+	Profile rules.Profile
+	// Batch and Workers are seed.InsertOptions'.
+	Batch, Workers int
+	// Progress, if set, is called when a collection's inserts start (with
+	// Start, Total the documents to insert), after every batch, and once
+	// with Done (and no counts) when they end.
+	Progress func(Progress)
+	// Written, if set, is called when a collection's inserts and indexes
+	// are done, or stopped (then Err is what Seed returns).
+	Written func(CollectionResult)
+	// Unchecked, if set, is told of each unique index whose keys could not
+	// be checked before writing (the server refuses such documents while
+	// writing).
+	Unchecked func(db string, u fixtures.Unchecked)
+}
+
+// Progress is a collection's inserts.
+type Progress struct {
+	Collection string
+	seed.Progress
+	Start, Done bool
+}
+
+// CollectionResult is what Seed did to one collection.
+type CollectionResult struct {
+	Collection string
+	seed.InsertResult
+	Indexes []indexes.Index // created after the documents
+	Err     error
+}
+
+// Result is what Seed did.
+type Result struct {
+	Dataset     *seed.Dataset // the plan's, as built
+	Collections []CollectionResult
+	Inserted    int64
+	Skipped     int64
+	Elapsed     time.Duration
+}
+
+// Seed writes part opts.Part of the collections plan writes into db,
+// keeping a run manifest of each (see the package doc). A plan error is a
+// *StepError of StepPlan; a check that fails before anything is written a
+// *RefusedError, *SameRunError, *IndexError or *UniqueError; a failed
+// drop a *CollectionError; a write that stopped an *InsertError; indexes
+// that failed after the documents an *IndexError of IndexAfter. The result
+// counts what was written until then.
+func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options) (*Result, error) {
+	ds, err := plan.Build()
+	if err != nil {
+		return nil, &StepError{Step: StepPlan, Err: err}
+	}
+	if opts.Profile.Name() == "" {
+		opts.Profile = rules.MongoDB
+	}
+	written := ds.Written()
+	if err := checkBeforeWriting(ctx, db, ds, written, opts); err != nil {
+		return nil, err
+	}
+	res := &Result{Dataset: ds}
+	start := time.Now()
+	name := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
+	if !opts.Part.Whole() {
+		// The parts' processes name one run without talking to each other.
+		name = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
+	}
+	for _, col := range written {
+		cr, err := seedCollection(ctx, db, ds, col, name, opts)
+		if cr != nil {
+			res.Collections = append(res.Collections, *cr)
+			if opts.Written != nil {
+				opts.Written(*cr)
+			}
+		}
+		if err != nil {
+			return res, err
+		}
+		res.Inserted += cr.Inserted
+		res.Skipped += cr.Skipped
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// seedCollection drops col's collection (with Drop), creates its indexes
+// before the documents when it holds some, inserts and creates them after.
+// The result is nil when nothing was inserted.
+func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options) (*CollectionResult, error) {
+	coll := db.Collection(col.Name())
+	if opts.Drop {
+		if err := coll.Drop(ctx); err != nil {
+			return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpDrop, Err: err}
+		}
+	}
+	want := col.Spec().Indexes
+	first, err := indexesFirst(ctx, coll, want)
+	if err != nil {
+		return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpCount, Err: err}
+	}
+	if first {
+		if err := indexes.Create(ctx, coll, want); err != nil {
+			return nil, &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexBefore, Err: err}
+		}
+	}
+	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()]}
+	if w.m == nil {
+		w.m = seed.NewManifest(ds, col, run)
+		w.m.Part = opts.Part
+	}
+	res, err := w.insert(ctx, insertOptions(w, opts))
+	if opts.Progress != nil {
+		opts.Progress(Progress{Collection: col.Name(), Done: true})
+	}
+	cr := &CollectionResult{Collection: col.Name(), InsertResult: res}
+	if err != nil {
+		ie := w.failed(ctx, err, res, opts.Resume)
+		if ie.Held >= 0 {
+			cr.Inserted = max(ie.Held-cr.Skipped, 0) // the count the error gives
+		}
+		cr.Err = ie
+		return cr, ie
+	}
+	if len(want) > 0 {
+		// Also after a resumed or finished run: what a killed run did
+		// not index is indexed now.
+		if err := indexes.Create(ctx, coll, want); err != nil {
+			cr.Err = &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexAfter, Written: res.Inserted + res.Skipped, Err: err}
+			return cr, cr.Err
+		}
+		cr.Indexes = want
+	}
+	return cr, nil
+}
+
+// insertOptions are seed.Insert's options for w, the progress told first.
+func insertOptions(w *collWrite, opts Options) seed.InsertOptions {
+	io := seed.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, Check: opts.Profile.Check}
+	if opts.Progress != nil {
+		name := w.col.Name()
+		var total int64
+		for _, r := range w.m.Missing() {
+			total += r.Len()
+		}
+		opts.Progress(Progress{Collection: name, Progress: seed.Progress{Total: total}, Start: true})
+		io.Progress = func(p seed.Progress) { opts.Progress(Progress{Collection: name, Progress: p}) }
+	}
+	return io
+}
+
+// indexesFirst says whether the plan's indexes of coll are created before
+// its documents are inserted: when it already holds documents (a resumed
+// run, or other data), so that the server judges those first and refuses
+// before anything is added; an empty collection is indexed after the
+// insert, which is faster (docs/benchmarks.md, Index order).
+func indexesFirst(ctx context.Context, coll *mongo.Collection, want []indexes.Index) (bool, error) {
+	if len(want) == 0 {
+		return false, nil
+	}
+	n, err := coll.EstimatedDocumentCount(ctx)
+	if err != nil {
+		return false, err
+	}
+	return n > 0, nil
+}

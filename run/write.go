@@ -1,0 +1,138 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// manifestEvery bounds how often a run saves its manifest while batches
+// are acknowledged: often enough that a resumed run redoes little, rarely
+// enough that saving costs nothing next to inserting.
+const manifestEvery = 200 * time.Millisecond
+
+// afterTimeout bounds what a run still asks the server after it stopped
+// (interrupted, timed out): the manifest's final state and the count.
+const afterTimeout = 5 * time.Second
+
+// collWrite writes one collection of a seed run and keeps its manifest.
+type collWrite struct {
+	db    *mongo.Database
+	coll  *mongo.Collection
+	col   *seed.Collection
+	m     *seed.Manifest
+	prior int64 // documents acknowledged by earlier runs
+	saved time.Time
+}
+
+// insert saves the manifest as running, inserts the documents it does not
+// list as acknowledged, saving it as batches are, and saves its final state
+// (also after an interruption).
+func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.InsertResult, error) {
+	w.m.State, w.m.Error = seed.StateRunning, ""
+	if err := w.m.Save(ctx, w.db); err != nil {
+		return seed.InsertResult{}, err
+	}
+	w.prior, w.saved = w.m.AckedCount, time.Now()
+	opts.Ranges = w.m.Missing()
+	saving := true
+	opts.Acked = func(r seed.Range) {
+		w.m.Ack(r)
+		if saving && time.Since(w.saved) >= manifestEvery {
+			w.saved = time.Now()
+			// A server in trouble fails the inserts too; the run must not
+			// wait on it twice, so saving stops until the final save.
+			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
+			saving = w.m.Save(sctx, w.db) == nil
+			cancel()
+		}
+	}
+	// An interruption stops generation, not the batches already sent: the
+	// inserters finish those, so what was acknowledged is what is there.
+	check := opts.Check
+	opts.Check = func(doc bson.Raw) error {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
+		if check == nil {
+			return nil
+		}
+		return check(doc)
+	}
+	res, err := seed.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
+	w.m.State = seed.StateDone
+	if err != nil {
+		w.m.State, w.m.Error = seed.StateFailed, err.Error()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	defer cancel()
+	if serr := w.m.Save(sctx, w.db); serr != nil && err == nil {
+		err = serr
+	}
+	res.Skipped += w.prior
+	return res, err
+}
+
+// failed is the *InsertError of a write that stopped with err: how many
+// documents of the run the server holds, where that applies.
+func (w *collWrite) failed(ctx context.Context, err error, res seed.InsertResult, resume bool) *InsertError {
+	ie := &InsertError{DB: w.m.DB, Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.m.Seeded, Err: err}
+	var de *seed.DocError
+	var we *mongowrite.WriteError
+	switch {
+	case errors.As(err, &de) && !errors.Is(err, context.Canceled):
+	case !errors.As(err, &we):
+	case !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err):
+	default:
+		ie.Held = w.held(ctx, we, res.Unsettled)
+		if ie.Held < 0 {
+			ie.Held, ie.AtLeast = w.prior+we.Written, true
+		}
+	}
+	return ie
+}
+
+// held counts the documents of the run the server holds, with a fresh
+// context (the run's may be cancelled): those acknowledged, plus those of
+// the batches in flight when the run stopped (seed.Insert's Unsettled) that
+// did get in. It returns -1 when the server does not answer.
+func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettled []seed.Range) int64 {
+	known := max(w.m.AckedCount, w.prior+we.Written)
+	// An interruption stops generation and lets the inserters finish their
+	// batches: none is in flight, and asking would cost a scan of the
+	// collection on FerretDB.
+	if errors.Is(we.Err, context.Canceled) {
+		return known
+	}
+	var ids []any
+	for _, r := range unsettled {
+		for i := r.From; i < r.To; i++ {
+			ids = append(ids, w.col.ID(i))
+		}
+	}
+	if len(ids) == 0 {
+		return known
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	defer cancel()
+	cur, err := w.coll.Find(cctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return -1
+	}
+	defer cur.Close(cctx)
+	var in int64
+	for cur.Next(cctx) {
+		in++
+	}
+	if cur.Err() != nil {
+		return -1
+	}
+	return max(w.m.AckedCount+in, known)
+}
