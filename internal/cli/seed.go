@@ -12,7 +12,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -220,25 +219,6 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 		return nil, nil, err
 	}
 	return p, r.Manifests, nil
-}
-
-// describeStop is why a write stopped: the refused document, if any, and
-// the cause.
-func describeStop(we *mongowrite.WriteError) string {
-	if we.Doc != nil {
-		return we.Doc.String() + ": " + describeWriteError(we.Err)
-	}
-	return describeWriteError(we.Err)
-}
-
-func describeWriteError(err error) string {
-	switch {
-	case errors.Is(err, context.Canceled):
-		return "interrupted"
-	case errors.Is(err, context.DeadlineExceeded):
-		return "timed out: " + err.Error()
-	}
-	return mongowrite.ServerMessage(err.Error())
 }
 
 func summary(inserted, skipped int64, elapsed time.Duration) string {
