@@ -24,6 +24,19 @@ import (
 // content is a *fixtures.LineError: a bad document, a document without _id,
 // or an _id given twice.
 func ExpectFixtures(ctx context.Context, db, coll string, paths []string) (*Expected, error) {
+	return ExpectFixturesWith(ctx, db, coll, paths, FixtureOptions{})
+}
+
+// FixtureOptions are how ExpectFixturesWith reads the files.
+type FixtureOptions struct {
+	// InexactNumbers reads a number that no double or int64 holds as
+	// written as its nearest double (fixtures.Reader.InexactNumbers), as
+	// a load with the same option stored it.
+	InexactNumbers bool
+}
+
+// ExpectFixturesWith is ExpectFixtures reading the files with opts.
+func ExpectFixturesWith(ctx context.Context, db, coll string, paths []string, opts FixtureOptions) (*Expected, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no fixture file")
 	}
@@ -32,7 +45,7 @@ func ExpectFixtures(ctx context.Context, db, coll string, paths []string) (*Expe
 			return nil, err
 		}
 	}
-	s := &fixtureSource{paths: paths}
+	s := &fixtureSource{paths: paths, inexact: opts.InexactNumbers}
 	e := &Expected{DB: db, Collection: coll, src: s}
 	if err := s.index(ctx, e); err != nil {
 		return nil, err
@@ -42,6 +55,7 @@ func ExpectFixtures(ctx context.Context, db, coll string, paths []string) (*Expe
 
 type fixtureSource struct {
 	paths   []string
+	inexact bool // FixtureOptions.InexactNumbers
 	n       int64
 	entries []keyEntry
 	full    []digest // the digest of each document, _id first
@@ -61,6 +75,7 @@ func (s *fixtureSource) read(ctx context.Context, fn func(i int64, file string, 
 		}
 		r := fixtures.NewReader(f, p)
 		r.RequireID = true
+		r.InexactNumbers = s.inexact
 		for {
 			if i%1024 == 0 && ctx.Err() != nil {
 				f.Close()

@@ -86,6 +86,7 @@ func flagRules() []flagRule {
 		{[]string{"load"}, flagDrop, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so nothing would be dropped"},
 		{[]string{"load"}, flagBatch, conflicts, flagDryRun, "", arg(flagDryRun) + " writes nothing, so there are no batches"},
 		{connCommands, flagDataDir, conflicts, flagURI, "", arg(flagDataDir) + " is the embedded server's, and with " + arg(flagURI) + " there is none"},
+		{[]string{"verify db"}, flagInexact, needs, flagFixture, "", "it says how the " + arg(flagFixture) + " files are read; expected " + arg(flagFixture) + " FILE"},
 		{[]string{"range"}, flagTo, needs, flagFrom, "", "the window starts at " + arg(flagFrom) + "; expected " + arg(flagFrom) + " TIME " + arg(flagTo) + " TIME"},
 	}...)
 	for _, f := range []string{flagURI, flagDataDir, flagTimeout, flagDB} {

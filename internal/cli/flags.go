@@ -151,5 +151,5 @@ func outFlag(usage string) *ucli.StringFlag {
 
 // inexactFlag is --inexact-numbers of the commands that read fixture files.
 func inexactFlag() *ucli.BoolFlag {
-	return &ucli.BoolFlag{Name: flagInexact, Usage: "store the nearest double for an integer beyond int64 and 0 for a number below the smallest double, instead of refusing the document"}
+	return &ucli.BoolFlag{Name: flagInexact, Usage: "take the nearest double for an integer beyond int64 and 0 for a number below the smallest double (load stores it, verify db expects it), instead of refusing the document"}
 }

@@ -162,4 +162,16 @@ func TestLoadInexactNumbers(t *testing.T) {
 			t.Errorf("_id %d: a = %v (%v), want %v", id, doc.A, err, want)
 		}
 	}
+	// verify db reads the file as load did: refused without the flag,
+	// equal to what is stored with it.
+	verifyArgs := []string{"verify", "db", "--uri", uri, "--db", "n", "--fixture", path}
+	if _, errOut, code := runApp(t, t.Context(), "", verifyArgs...); code != ExitUsage || !strings.Contains(errOut, "number 1e-400 is below the smallest double") {
+		t.Errorf("verify db without --inexact-numbers: exit %d, stderr %q; want exit 2 naming the number", code, errOut)
+	}
+	if out, errOut, code := runApp(t, t.Context(), "", append(verifyArgs, "--inexact-numbers")...); code != ExitOK || !strings.Contains(out, "result: PASS") {
+		t.Errorf("verify db --inexact-numbers: exit %d, stdout %q, stderr %q; want PASS", code, out, errOut)
+	}
+	if _, errOut, code := runApp(t, t.Context(), "", "verify", "db", "--uri", uri, "--db", "n", "--seed", "1", "--inexact-numbers"); code != ExitUsage || !strings.Contains(errOut, "--fixture") {
+		t.Errorf("verify db --inexact-numbers without --fixture: exit %d, stderr %q; want exit 2 naming --fixture", code, errOut)
+	}
 }

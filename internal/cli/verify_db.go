@@ -23,6 +23,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
 		newCountFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
 		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
+		inexactFlag(),
 		jsonFlag("print the report as one JSON object"),
 		quietFlag("no progress on stderr"),
 	)
@@ -52,6 +53,7 @@ var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagC
 type verifyDBOptions struct {
 	part       seed.Part
 	fixtures   []string
+	inexact    bool // --inexact-numbers: read the files as load --inexact-numbers stored them
 	collection string
 	json       bool
 	quiet      bool
@@ -64,7 +66,7 @@ type verifyDBOptions struct {
 
 // parseVerifyDBOptions reads verify db's flags and checks their rules.
 func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
-	o := verifyDBOptions{fixtures: c.StringSlice(flagFixture), collection: c.String(flagCollection), json: c.Bool(flagJSON), quiet: c.Bool(flagQuiet)}
+	o := verifyDBOptions{fixtures: c.StringSlice(flagFixture), collection: c.String(flagCollection), json: c.Bool(flagJSON), quiet: c.Bool(flagQuiet), inexact: c.Bool(flagInexact)}
 	o.db, o.flags = c.String(flagDB), readRunFlags(c)
 	if c.NArg() > 0 {
 		return o, usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
@@ -204,7 +206,7 @@ func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected,
 	}
 	var out []*verify.Expected
 	for _, name := range order {
-		e, err := verify.ExpectFixtures(ctx, dbName, name, byName[name])
+		e, err := verify.ExpectFixturesWith(ctx, dbName, name, byName[name], verify.FixtureOptions{InexactNumbers: o.inexact})
 		switch {
 		case isFixtureError(err):
 			return nil, usageErrorf("%s %v", arg(flagFixture), err)
