@@ -465,3 +465,35 @@ func TestReliabilityDevFullStdout(t *testing.T) {
 		}
 	}
 }
+
+// load into a collection that already holds documents, on a data directory
+// that fills up mid-way: exit 1 naming the error, and the count it prints is
+// what the server holds afterwards (the stored documents untouched, plus at
+// least and at most what the message says was written).
+func TestReliabilityFullDiskLoadIntoPopulated(t *testing.T) {
+	dir := filepath.Join(relTmpfs(t, "6m"), "data")
+	ok(t, "seed", "--data-dir", dir, "--seed", "41", "-n", "500", "--id", "int", "--id-start", "1", "--quiet")
+	file := filepath.Join(t.TempDir(), "more.ndjson")
+	relFixture(t, file, "--seed", "42", "-n", "20000", "--id", "int", "--id-start", "1000000")
+	r := run(t, 2*time.Minute, nil, "load", "--data-dir", dir, "--quiet", "--collection", "users", file)
+	m := regexp.MustCompile(`wrote (at least )?(\d+) of 20000 documents`).FindStringSubmatch(r.stderr)
+	if r.code != 1 || m == nil {
+		t.Fatalf("load into a full data dir: want exit 1 saying how many it wrote:\n%s", r)
+	}
+	resize(t, filepath.Dir(dir), "256m")
+	uri := relServe(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	coll := relClient(t, uri).Database("oidkit").Collection("users")
+	stored, err := coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: 1000000}}}})
+	if err != nil || stored != 500 {
+		t.Fatalf("the collection keeps %d of its 500 documents (%v)", stored, err)
+	}
+	loaded, err := coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: 1000000}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if said := int64(atoi(m[2])); loaded < said || (m[1] == "" && loaded != said) {
+		t.Fatalf("the server holds %d loaded documents; the message said %q:\n%s", loaded, m[0], r)
+	}
+}
