@@ -51,8 +51,9 @@ type pathCost struct {
 //   - seed-users, seed-employees, seed-shop: run.Seed (what `oidkit seed`
 //     runs: generation, the checks of rules.FerretDB, one inserter, the run
 //     manifest, the plan's indexes after the documents) against a prepared
-//     INSERT of the same rows in transactions of 1,000 into tables made by
-//     FerretDB's own statements, secondary indexes after the rows;
+//     INSERT of the same rows (the run manifest's few among them) in
+//     transactions of 1,000 into tables made by FerretDB's own statements,
+//     secondary indexes after the rows;
 //   - load-users: fixtures.Load of an Extended JSON file of the users
 //     against the same SQLite insert of the rows it stored;
 //   - verify-users and export-users: verify.VerifyDB of the seeded users and
@@ -89,7 +90,7 @@ func BenchmarkPathsVsSQLite(b *testing.B) {
 		{[]string{"seed-users"}, seedPath(users(seed.KindUser))},
 		{[]string{"seed-employees"}, seedPath(users(seed.KindEmployee))},
 		{[]string{"seed-shop"}, seedPath(shop)},
-		{[]string{"load-users"}, loadPath(fixture)},
+		{[]string{"load-users"}, loadPath(fixture, n)},
 		{[]string{"verify-users", "export-users"}, readPaths(users(seed.KindUser))},
 	}
 	if only := os.Getenv("OIDKIT_BENCH_PATH"); only != "" {
@@ -165,13 +166,20 @@ func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCos
 		if err != nil {
 			b.Fatal(err)
 		}
+		var want int64
+		for _, c := range res.Dataset.Written() {
+			want += c.Len()
+		}
+		if res.Inserted != want || want == 0 {
+			b.Fatalf("seed inserted %d documents, the plan has %d", res.Inserted, want)
+		}
 		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: int(res.Inserted)}}
 	}
 }
 
 // loadPath is fixtures.Load of the file into a fresh server, then the same
 // rows into SQLite itself.
-func loadPath(file string) func(*testing.B, *[]sqliteTable) []pathCost {
+func loadPath(file string, n int) func(*testing.B, *[]sqliteTable) []pathCost {
 	return func(b *testing.B, base *[]sqliteTable) []pathCost {
 		dir, cl, stop := benchServer(b)
 		var res *fixtures.Result
@@ -184,7 +192,10 @@ func loadPath(file string) func(*testing.B, *[]sqliteTable) []pathCost {
 		if err != nil {
 			b.Fatal(err)
 		}
-		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: int(res.Total().Inserted)}}
+		if t := res.Total(); t.Inserted != int64(n) {
+			b.Fatalf("load inserted %d documents of %d", t.Inserted, n)
+		}
+		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: n}}
 	}
 }
 
