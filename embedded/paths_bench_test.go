@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -30,11 +31,10 @@ const benchDB = "bench"
 // that made it (the table and its _id index first, then the secondary
 // indexes, which seed creates after the documents) and its JSON rows.
 type sqliteTable struct {
-	name      string
-	create    []string // CREATE TABLE and the unique index on _id
-	after     []string // the other indexes
-	rows      []string
-	documents int
+	name   string
+	create []string // CREATE TABLE and the unique index on _id
+	after  []string // the other indexes
+	rows   []string
 }
 
 // pathCost is one round of one path: the embedded command and SQLite's
@@ -95,6 +95,9 @@ func BenchmarkPathsVsSQLite(b *testing.B) {
 	}
 	if only := os.Getenv("OIDKIT_BENCH_PATH"); only != "" {
 		paths = slices.DeleteFunc(paths, func(p path) bool { return !strings.Contains(strings.Join(p.names, " "), only) })
+		if len(paths) == 0 {
+			b.Fatalf("OIDKIT_BENCH_PATH=%q: expected part of seed-users, seed-employees, seed-shop, load-users, verify-users or export-users", only)
+		}
 	}
 	tables := make([][]sqliteTable, len(paths))
 	results := map[string][]pathCost{}
@@ -133,7 +136,8 @@ func BenchmarkPathsVsSQLite(b *testing.B) {
 }
 
 // benchServer starts a server over a fresh directory and connects to it;
-// stop disconnects and closes it, so that its SQLite file can be read.
+// stop (which may be called again) disconnects and closes it, so that its
+// SQLite file can be read.
 func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
 	b.Helper()
 	dir = b.TempDir()
@@ -146,9 +150,12 @@ func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
 		_ = s.Close()
 		b.Fatal(err)
 	}
+	var once sync.Once
 	return dir, cl, func() {
-		_ = cl.Disconnect(context.Background())
-		_ = s.Close()
+		once.Do(func() {
+			_ = cl.Disconnect(context.Background())
+			_ = s.Close()
+		})
 	}
 }
 
