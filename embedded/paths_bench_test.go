@@ -1,0 +1,435 @@
+//go:build linux
+
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/runtimetune"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/run"
+	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/verify"
+)
+
+// benchDB is the database every path of BenchmarkPathsVsSQLite writes.
+const benchDB = "bench"
+
+// sqliteTable is one of FerretDB's tables as it stored it: the statements
+// that made it (the table and its _id index first, then the secondary
+// indexes, which seed creates after the documents) and its JSON rows.
+type sqliteTable struct {
+	name   string
+	create []string // CREATE TABLE and the unique index on _id
+	after  []string // the other indexes
+	rows   []string
+}
+
+// pathCost is one round of one path: the embedded command and SQLite's
+// own work on the same rows, and how many documents both handled.
+type pathCost struct {
+	emb, base cost
+	docs      int
+}
+
+// BenchmarkPathsVsSQLite runs, in one process and one round after the
+// other, each command path on the embedded server beside modernc SQLite's
+// own work on the rows FerretDB stored for it:
+//
+//   - seed-users, seed-employees, seed-shop: run.Seed (what `oidkit seed`
+//     runs: generation, the checks of rules.FerretDB, one inserter, the run
+//     manifest, the plan's indexes after the documents) against a prepared
+//     INSERT of the same rows (the run manifest's few among them) in
+//     transactions of 1,000 into tables made by FerretDB's own statements,
+//     secondary indexes after the rows;
+//   - load-users: fixtures.Load of an Extended JSON file of the users
+//     against the same SQLite insert of the rows it stored;
+//   - verify-users and export-users: verify.VerifyDB of the seeded users and
+//     fixtures.ExportFile of them to a file, against SQLite's own read of
+//     the rows (SELECT of FerretDB's JSON column, every row scanned).
+//
+// Metrics are, per path, the median over rounds of the embedded rate over
+// SQLite's, by wall clock and by CPU time (getrusage of the whole process);
+// 1.0 would be SQLite's own speed. OIDKIT_BENCH_DOCS sets the documents
+// per path (the shop plan gets a quarter as many users, about as many
+// documents in all), OIDKIT_BENCH_PATH keeps the paths whose name holds it.
+func BenchmarkPathsVsSQLite(b *testing.B) {
+	n := benchDocs(b)
+	defer debug.SetGCPercent(debug.SetGCPercent(runtimetune.GCPercent))
+	users := func(kind string) func() *seed.Plan {
+		return func() *seed.Plan {
+			return &seed.Plan{DB: benchDB, Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: kind, Count: int64(n)}}}
+		}
+	}
+	shop := func() *seed.Plan {
+		p, err := seed.BuiltinPlan("shop", int64(n/4))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.DB, p.Seed, p.Seeded = benchDB, 1, true
+		return p
+	}
+	fixture := writeFixture(b, users(seed.KindUser)(), n)
+	type path struct {
+		names []string // of the costs run returns, in order
+		run   func(b *testing.B, base *[]sqliteTable) []pathCost
+	}
+	paths := []path{
+		{[]string{"seed-users"}, seedPath(users(seed.KindUser))},
+		{[]string{"seed-employees"}, seedPath(users(seed.KindEmployee))},
+		{[]string{"seed-shop"}, seedPath(shop)},
+		{[]string{"load-users"}, loadPath(fixture, n)},
+		{[]string{"verify-users", "export-users"}, readPaths(users(seed.KindUser))},
+	}
+	if only := os.Getenv("OIDKIT_BENCH_PATH"); only != "" {
+		paths = slices.DeleteFunc(paths, func(p path) bool { return !strings.Contains(strings.Join(p.names, " "), only) })
+		if len(paths) == 0 {
+			b.Fatalf("OIDKIT_BENCH_PATH=%q: expected part of seed-users, seed-employees, seed-shop, load-users, verify-users or export-users", only)
+		}
+	}
+	tables := make([][]sqliteTable, len(paths))
+	results := map[string][]pathCost{}
+	var order []string
+	b.Logf("%d documents per path; /proc/loadavg %s", n, loadavg())
+	for b.Loop() {
+		for k, p := range paths {
+			cs := p.run(b, &tables[k])
+			labels := p.names
+			for i, c := range cs {
+				if len(results[labels[i]]) == 0 {
+					order = append(order, labels[i])
+				}
+				results[labels[i]] = append(results[labels[i]], c)
+				b.Logf("%s: %d docs; docs/s embedded %.0f, sqlite %.0f (%.2f); CPU µs/doc embedded %.1f, sqlite %.1f (%.2f); /proc/loadavg %s",
+					labels[i], c.docs, c.emb.rate(c.docs), c.base.rate(c.docs), c.emb.rate(c.docs)/c.base.rate(c.docs),
+					c.emb.cpuPer(c.docs), c.base.cpuPer(c.docs), c.base.cpuPer(c.docs)/c.emb.cpuPer(c.docs), loadavg())
+			}
+		}
+	}
+	for _, name := range order {
+		rs := results[name]
+		med := func(f func(pathCost) float64) float64 {
+			xs := make([]float64, len(rs))
+			for i, r := range rs {
+				xs[i] = f(r)
+			}
+			slices.Sort(xs)
+			return xs[len(xs)/2]
+		}
+		b.ReportMetric(med(func(c pathCost) float64 { return c.emb.rate(c.docs) / c.base.rate(c.docs) }), name+"/sqlite")
+		b.ReportMetric(med(func(c pathCost) float64 { return c.base.cpuPer(c.docs) / c.emb.cpuPer(c.docs) }), name+"/sqlite-cpu")
+		b.ReportMetric(med(func(c pathCost) float64 { return c.emb.cpuPer(c.docs) }), name+"-cpu-µs/doc")
+		b.ReportMetric(med(func(c pathCost) float64 { return c.base.cpuPer(c.docs) }), name+"-sqlite-cpu-µs/doc")
+	}
+}
+
+// benchServer starts a server over a fresh directory and connects to it;
+// stop (which may be called again) disconnects and closes it, so that its
+// SQLite file can be read.
+func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
+	b.Helper()
+	dir = b.TempDir()
+	s, err := Start(Options{DataDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cl, err = mongo.Connect(options.Client().ApplyURI(s.URI()))
+	if err != nil {
+		_ = s.Close()
+		b.Fatal(err)
+	}
+	var once sync.Once
+	return dir, cl, func() {
+		once.Do(func() {
+			_ = cl.Disconnect(context.Background())
+			_ = s.Close()
+		})
+	}
+}
+
+// seedPath is run.Seed of plan into a fresh server, then the same rows
+// into SQLite itself; the rows are read out of the first round's file.
+func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
+	return func(b *testing.B, base *[]sqliteTable) []pathCost {
+		dir, cl, stop := benchServer(b)
+		var res *run.Result
+		var err error
+		emb := measure(func() {
+			res, err = run.Seed(context.Background(), cl.Database(benchDB), plan(), run.Options{Profile: rules.FerretDB})
+		})
+		stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var want int64
+		for _, c := range res.Dataset.Written() {
+			want += c.Len()
+		}
+		if res.Inserted != want || want == 0 {
+			b.Fatalf("seed inserted %d documents, the plan has %d", res.Inserted, want)
+		}
+		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: int(res.Inserted)}}
+	}
+}
+
+// loadPath is fixtures.Load of the file into a fresh server, then the same
+// rows into SQLite itself.
+func loadPath(file string, n int) func(*testing.B, *[]sqliteTable) []pathCost {
+	return func(b *testing.B, base *[]sqliteTable) []pathCost {
+		dir, cl, stop := benchServer(b)
+		var res *fixtures.Result
+		var err error
+		emb := measure(func() {
+			res, err = fixtures.Load(context.Background(), cl.Database(benchDB).Collection("users"),
+				[]fixtures.Source{fixtures.FileSource(file)}, fixtures.LoadOptions{Profile: rules.FerretDB})
+		})
+		stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if t := res.Total(); t.Inserted != int64(n) {
+			b.Fatalf("load inserted %d documents of %d", t.Inserted, n)
+		}
+		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: n}}
+	}
+}
+
+// readPaths seeds plan (not measured), then verifies it with
+// verify.VerifyDB and exports it with fixtures.ExportFile, then reads the
+// rows with SQLite itself; both are against that one read.
+func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
+	return func(b *testing.B, _ *[]sqliteTable) []pathCost {
+		ctx := context.Background()
+		dir, cl, stop := benchServer(b)
+		defer stop()
+		res, err := run.Seed(ctx, cl.Database(benchDB), plan(), run.Options{Profile: rules.FerretDB})
+		if err != nil {
+			b.Fatal(err)
+		}
+		set, err := run.ExpectDataset(ctx, res.Dataset, seed.Part{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rep *verify.Report
+		vc := measure(func() { rep, err = verify.VerifyDB(ctx, cl, set, verify.DBOptions{Profile: rules.FerretDB}) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !rep.OK() {
+			b.Fatalf("verify db of what was just seeded failed: %+v", rep)
+		}
+		var exp *fixtures.ExportFileResult
+		out := filepath.Join(b.TempDir(), "users.ndjson")
+		ec := measure(func() {
+			exp, err = fixtures.ExportFile(ctx, cl.Database(benchDB).Collection("users"), out, fixtures.ExportFileOptions{Export: fixtures.ExportOptions{Uncounted: true}})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if exp.Documents != res.Inserted {
+			b.Fatalf("exported %d documents, seeded %d", exp.Documents, res.Inserted)
+		}
+		stop()
+		var rows int
+		rc := measure(func() { rows = sqliteRead(b, filepath.Join(dir, benchDB+".sqlite"), "users") })
+		if int64(rows) != res.Inserted {
+			b.Fatalf("SQLite read %d rows of users, seeded %d", rows, res.Inserted)
+		}
+		return []pathCost{{emb: vc, base: rc, docs: rows}, {emb: ec, base: rc, docs: rows}}
+	}
+}
+
+// sqliteBaseline writes the rows of *base (read out of dir's file in the
+// first round) into a fresh SQLite file and returns how long that took.
+func sqliteBaseline(b *testing.B, base *[]sqliteTable, dir string) cost {
+	b.Helper()
+	if *base == nil {
+		*base = ferretTables(b, filepath.Join(dir, benchDB+".sqlite"))
+	}
+	path := filepath.Join(b.TempDir(), "bench.sqlite")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(wal)&_pragma=auto_vacuum(none)&"+SQLitePragmas)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	exec := func(stmts []string) {
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				b.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	for _, t := range *base {
+		exec(t.create)
+	}
+	return measure(func() {
+		for _, t := range *base {
+			sqliteWriteTable(b, db, t.name, t.rows)
+			exec(t.after)
+		}
+	})
+}
+
+// sqliteWriteTable inserts rows into table by a prepared INSERT in
+// transactions of 1,000.
+func sqliteWriteTable(b *testing.B, db *sql.DB, table string, rows []string) {
+	for k := 0; k < len(rows); k += 1000 {
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins, err := tx.Prepare(`INSERT INTO "` + table + `" (_ferretdb_sjson) VALUES (?)`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rows[k:min(k+1000, len(rows))] {
+			if _, err := ins.Exec(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+		_ = ins.Close()
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// ferretTables reads every collection table of FerretDB's SQLite file at
+// path (its own metadata tables left out): statements and rows.
+func ferretTables(b *testing.B, path string) []sqliteTable {
+	b.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var names []string
+	q, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\_ferretdb%' ESCAPE '\' AND name NOT LIKE 'sqlite%' ORDER BY name`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for q.Next() {
+		var s string
+		if err := q.Scan(&s); err != nil {
+			b.Fatal(err)
+		}
+		names = append(names, s)
+	}
+	if err := q.Err(); err != nil {
+		b.Fatal(err)
+	}
+	var tables []sqliteTable
+	for _, name := range names {
+		t := sqliteTable{name: name}
+		q, err := db.Query(`SELECT name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type DESC`, name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for q.Next() {
+			var iname, s string
+			if err := q.Scan(&iname, &s); err != nil {
+				b.Fatal(err)
+			}
+			if strings.HasPrefix(s, "CREATE TABLE") || strings.HasSuffix(iname, "_id_") {
+				t.create = append(t.create, s)
+			} else {
+				t.after = append(t.after, s)
+			}
+		}
+		if err := q.Err(); err != nil {
+			b.Fatal(err)
+		}
+		r, err := db.Query(`SELECT _ferretdb_sjson FROM "` + name + `"`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for r.Next() {
+			var s string
+			if err := r.Scan(&s); err != nil {
+				b.Fatal(err)
+			}
+			t.rows = append(t.rows, s)
+		}
+		if err := r.Err(); err != nil {
+			b.Fatal(err)
+		}
+		_ = r.Close()
+		tables = append(tables, t)
+		b.Logf("SQLite table %s: %d rows, %.0f B of JSON each; %s", name, len(t.rows), avgLen(t.rows), strings.Join(append(t.create, t.after...), "; "))
+	}
+	return tables
+}
+
+// sqliteRead reads every row of FerretDB's table for collection coll in the
+// SQLite file at path, as FerretDB reads a collection (its JSON column, in
+// natural order), and returns how many it read.
+func sqliteRead(b *testing.B, path, coll string) int {
+	b.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var table string
+	if err := db.QueryRow(`SELECT table_name FROM _ferretdb_collections WHERE name = ?`, coll).Scan(&table); err != nil {
+		b.Fatal(err)
+	}
+	r, err := db.Query(`SELECT _ferretdb_sjson FROM "` + table + `"`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	var n int
+	var row []byte
+	for r.Next() {
+		if err := r.Scan(&row); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	if err := r.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// writeFixture writes the one collection of plan as an Extended JSON file
+// (what `oidkit fixtures` writes) and returns its path.
+func writeFixture(b *testing.B, plan *seed.Plan, n int) string {
+	b.Helper()
+	ds, err := plan.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	col := ds.Collections()[0]
+	path := filepath.Join(b.TempDir(), col.Name()+".ndjson")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := fixtures.NewWriter(f, fixtures.Options{})
+	k, err := fixtures.WriteStream(w, col.Name(), col.Stream(context.Background(), seed.StreamOptions{}), nil)
+	if err == nil {
+		err = w.Close()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil || k != int64(n) {
+		b.Fatalf("fixture of %d documents: wrote %d: %v", n, k, err)
+	}
+	return path
+}
