@@ -29,7 +29,8 @@ import (
 // files, or nothing. key names it for the template cache: equal keys, equal
 // bytes.
 type content struct {
-	key    string
+	key    string // the first 16 hex digits of sum
+	sum    string // SHA-256 of the plan's manifests and the fixture files
 	ds     *seed.Dataset
 	groups []fixtureGroup
 }
@@ -103,7 +104,8 @@ func newContent(cfg *config) (*content, error) {
 		c.groups = append(c.groups, groups...)
 	}
 	if !c.empty() {
-		c.key = hex.EncodeToString(h.Sum(nil))[:16]
+		c.sum = hex.EncodeToString(h.Sum(nil))
+		c.key = c.sum[:16]
 	}
 	return c, nil
 }
