@@ -237,6 +237,14 @@ func TestServerIgnoresLateFile(t *testing.T) {
 	if err == nil && n == 5 {
 		t.Fatal("the server read a file copied in after it started")
 	}
+	// After a write to its name, the database does not show the file's
+	// documents either.
+	if _, err := c.Database("late").Collection("users").InsertOne(t.Context(), bson.D{{Key: "_id", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Database("late").Collection("users").CountDocuments(t.Context(), bson.D{}); err != nil || n != 1 {
+		t.Fatalf("after a write: %d documents, %v; want only the one written, the file's 5 unseen", n, err)
+	}
 }
 
 // Close stops every server New started and removes the binary's directory
