@@ -87,7 +87,9 @@ var versions struct {
 // cache format, Go's version and each shaping module's version. A module
 // without a version (the module under development, or replaced by a
 // directory) has none that would change with its code, so the test
-// binary's build ID (or, where it has none, its SHA-256) stands in.
+// binary's build ID (or, where it has none, its SHA-256) stands in; so it
+// does for a version stamped from a work tree with uncommitted changes
+// (+dirty).
 func shapingVersions() (string, error) {
 	versions.once.Do(func() {
 		bi, ok := debug.ReadBuildInfo()
@@ -100,7 +102,7 @@ func shapingVersions() (string, error) {
 		devel := false
 		for _, path := range shapingModules {
 			v := moduleVersion(bi, path)
-			if v == "" || v == "(devel)" || strings.HasPrefix(v, "(") {
+			if v == "" || strings.HasPrefix(v, "(") || strings.HasSuffix(v, "+dirty") {
 				devel = true
 			}
 			fmt.Fprintf(&b, "%s %s\n", path, v)
