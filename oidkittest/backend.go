@@ -394,7 +394,7 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 	built := false
 	tpl.once.Do(func() {
 		built = true
-		tpl.err = c.load(ctx, db)
+		tpl.err = c.load(ctx, db, r.ferret)
 		if tpl.err == nil {
 			tpl.err = tpl.read(ctx, db, c.collections())
 		}

@@ -266,13 +266,16 @@ func showPaths(err error, dir string) error {
 	return &shownError{err: err, dir: dir}
 }
 
-// load writes the content into db: the plan's collections (documents, then
-// indexes), then the fixture files (validated first, as oidkit load does).
-func (c *content) load(ctx context.Context, db *mongo.Database) error {
+// load writes the content into db (on FerretDB if ferret): the plan's
+// collections (documents, with as many inserters as the server's profile
+// takes, then indexes), then the fixture files (validated first, as oidkit
+// load does).
+func (c *content) load(ctx context.Context, db *mongo.Database, ferret bool) error {
+	workers := seed.WorkersFor(rules.ProfileOf(ferret))
 	if c.ds != nil {
 		for _, col := range c.ds.Written() {
 			coll := db.Collection(col.Name())
-			if _, err := seed.Insert(ctx, coll, col, seed.InsertOptions{}); err != nil {
+			if _, err := seed.Insert(ctx, coll, col, seed.InsertOptions{Workers: workers}); err != nil {
 				return fmt.Errorf("WithPlan: collection %s: %w", col.Name(), err)
 			}
 			if err := indexes.Create(ctx, coll, col.Spec().Indexes); err != nil {

@@ -201,7 +201,7 @@ func buildTemplate(dir string, c *content) error {
 	if err != nil {
 		return err
 	}
-	err = c.load(context.Background(), client.Database(tplDB))
+	err = c.load(context.Background(), client.Database(tplDB), true)
 	stopEmbedded(s, client)
 	if err != nil {
 		return err
