@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -35,6 +36,7 @@ type embeddedBackend struct {
 	err    error
 	tpls   map[string]*fileTemplate
 	groups map[*cloneGroup]bool // running clone servers
+	made   atomic.Int64         // clone servers started
 }
 
 // maxClonesPerServer bounds the clones one clone server holds (and so the
@@ -280,6 +282,7 @@ func (e *embeddedBackend) newGroup(tpl *fileTemplate, batch []*cloneReq) (*clone
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
+	e.made.Add(1)
 	g := &cloneGroup{dir: dir, srv: s, client: client, open: len(batch)}
 	e.mu.Lock()
 	if e.groups == nil {

@@ -98,9 +98,11 @@ func TestSixtyFourClones(t *testing.T) {
 	if testing.Short() {
 		t.Skip("64 clones of 10,000 documents")
 	}
-	if _, ok := mustBackend(t).(*embeddedBackend); !ok {
+	e, ok := mustBackend(t).(*embeddedBackend)
+	if !ok {
 		t.Skip("64 clones of 10,000 documents on a remote server insert 640,000 documents: run on the embedded server")
 	}
+	made := e.made.Load()
 	const clones, docs = 64, 10000
 	plan := usersPlan(docs)
 	samples := planSamples(t, plan, 0, docs/2, docs-1)
@@ -114,6 +116,7 @@ func TestSixtyFourClones(t *testing.T) {
 		}()
 	}
 	all.Wait()
+	t.Logf("%d clone servers for %d clones", e.made.Load()-made, clones)
 	logPeakRSS(t)
 }
 
