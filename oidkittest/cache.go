@@ -45,7 +45,9 @@ const cacheTrailer = sha256.Size + 8 + 8
 const cacheUnused = 30 * 24 * time.Hour
 
 // cacheDir is the cache directory CacheEnv asks for, made if missing; ""
-// means no cache. A value that is neither "off" nor absolute is refused.
+// means no cache. A value that is neither "off" nor absolute, or a
+// directory it names that cannot be made, is refused; the default
+// directory that cannot be made means no cache.
 func cacheDir() (string, error) {
 	v := os.Getenv(CacheEnv)
 	switch {
@@ -56,12 +58,16 @@ func cacheDir() (string, error) {
 		if err != nil {
 			return "", nil // no cache directory known: no cache
 		}
-		v = filepath.Join(base, "oidkit", "oidkittest")
+		dir := filepath.Join(base, "oidkit", "oidkittest")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", nil // a read-only home: no cache
+		}
+		return dir, nil
 	case !filepath.IsAbs(v):
 		return "", fmt.Errorf("%s=%q: expected off or an absolute directory", CacheEnv, v)
 	}
 	if err := os.MkdirAll(v, 0o755); err != nil {
-		return "", fmt.Errorf("%s: cache directory %s: %w", CacheEnv, v, err)
+		return "", fmt.Errorf("%s=%s: %w", CacheEnv, v, err)
 	}
 	return v, nil
 }

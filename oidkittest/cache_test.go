@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/oidkit/oidkit/seed"
@@ -132,6 +133,34 @@ func TestTemplateCache(t *testing.T) {
 	}
 }
 
+// Fixture files with other bytes or names give other keys.
+func TestCacheKeyFixtures(t *testing.T) {
+	keyOf := func(fsys fstest.MapFS) string {
+		ct, err := newContent(&config{fixtures: []fixtureSet{{fsys: fsys, patterns: []string{"*.ndjson"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ct.cacheKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	a := keyOf(fstest.MapFS{"a.ndjson": {Data: []byte(`{"_id":1}` + "\n")}})
+	for name, fsys := range map[string]fstest.MapFS{
+		"one byte":    {"a.ndjson": {Data: []byte(`{"_id":2}` + "\n")}},
+		"other name":  {"b.ndjson": {Data: []byte(`{"_id":1}` + "\n")}},
+		"a file more": {"a.ndjson": {Data: []byte(`{"_id":1}` + "\n")}, "c.ndjson": {Data: []byte(`{"_id":1}` + "\n")}},
+	} {
+		if keyOf(fsys) == a {
+			t.Errorf("%s: the same key", name)
+		}
+	}
+	if keyOf(fstest.MapFS{"a.ndjson": {Data: []byte(`{"_id":1}` + "\n")}}) != a {
+		t.Error("the same files: another key")
+	}
+}
+
 // Other versions of what shapes the bytes give other keys; this test
 // binary's oidkit has no version, so its build ID is in the key.
 func TestCacheKeyVersions(t *testing.T) {
@@ -155,6 +184,18 @@ func TestCacheKeyVersions(t *testing.T) {
 }
 
 func TestCacheEnv(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	_ = os.WriteFile(file, nil, 0o644)
+	t.Setenv(CacheEnv, filepath.Join(file, "sub"))
+	if _, err := cacheDir(); err == nil || !strings.Contains(err.Error(), CacheEnv+"="+file) {
+		t.Fatalf("a cache directory that cannot be made: %v", err)
+	}
+	t.Setenv(CacheEnv, "")
+	t.Setenv("XDG_CACHE_HOME", file) // the default under a file: no cache, no failure
+	if d, err := cacheDir(); d != "" || err != nil {
+		t.Fatalf("default directory that cannot be made: %q, %v; want no cache", d, err)
+	}
+
 	t.Setenv(CacheEnv, "off")
 	if d, err := cacheDir(); d != "" || err != nil {
 		t.Fatalf("off: %q, %v", d, err)
