@@ -34,7 +34,7 @@ func TestOidkittestBackends(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building examples/gotest: %v\n%s", err, out)
 	}
-	run := func(t *testing.T, env ...string) {
+	run := func(t *testing.T, env ...string) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
@@ -53,22 +53,44 @@ func TestOidkittestBackends(t *testing.T) {
 			}
 		}
 		left, _ := filepath.Glob(filepath.Join(work, "oidkittest-*"))
-		if len(left) != 0 {
+		if len(left) != 0 && !slices.Contains(env, keepAll) {
 			t.Errorf("left behind by the test binary: %v", left)
+		}
+		return string(out)
+	}
+	// With every database kept, each test logs where its database is: the
+	// backend the run really used.
+	keptOn := func(t *testing.T, out, where string) {
+		t.Helper()
+		if n := strings.Count(out, "oidkittest: kept database "); n < 5 || n != strings.Count(out, where) {
+			t.Fatalf("%d databases kept, %d of them %s; want every one there:\n%s", n, strings.Count(out, where), where, out)
 		}
 	}
 
-	t.Run("embedded", func(t *testing.T) { run(t) })
+	t.Run("embedded", func(t *testing.T) {
+		keptOn(t, run(t, keepAll), "data directory")
+		run(t)
+	})
 
 	t.Run("uri", func(t *testing.T) {
 		uri := startServerProcess(t)
-		run(t, "OIDKIT_TEST_URI="+uri)
 		c, err := mongo.Connect(options.Client().ApplyURI(uri))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer disconnect(c)
+		keptOn(t, run(t, "OIDKIT_TEST_URI="+uri, keepAll), "on "+strings.TrimSuffix(uri, "/"))
 		names, err := c.ListDatabaseNames(context.Background(), bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if n != "admin" && n != "config" && n != "local" {
+				_ = c.Database(n).Drop(context.Background())
+			}
+		}
+		run(t, "OIDKIT_TEST_URI="+uri)
+		names, err = c.ListDatabaseNames(context.Background(), bson.D{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,6 +104,7 @@ func TestOidkittestBackends(t *testing.T) {
 		if suite.image == "" {
 			t.Skipf("no scratch image of oidkit server built (%s)", suite.why)
 		}
+		keptOn(t, run(t, "OIDKIT_TEST_MONGO_IMAGE="+suite.image, keepAll), "on container "+suite.image+" at mongodb://")
 		run(t, "OIDKIT_TEST_MONGO_IMAGE="+suite.image)
 		provider, err := testcontainers.NewDockerProvider()
 		if err != nil {
@@ -111,11 +134,14 @@ func TestOidkittestBackends(t *testing.T) {
 	})
 }
 
+// keepAll keeps every database New makes (oidkittest.KeepEnv).
+const keepAll = "OIDKIT_TEST_KEEP=1"
+
 // withoutBackend is env without the variables that choose oidkittest's
 // backend.
 func withoutBackend(env []string) []string {
 	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return strings.HasPrefix(kv, envURI+"=") || strings.HasPrefix(kv, envMongoImage+"=") || strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, "OIDKIT_TEST_CACHE=")
+		return strings.HasPrefix(kv, envURI+"=") || strings.HasPrefix(kv, envMongoImage+"=") || strings.HasPrefix(kv, "TMPDIR=") || strings.HasPrefix(kv, "OIDKIT_TEST_CACHE=") || strings.HasPrefix(kv, "OIDKIT_TEST_KEEP=")
 	})
 }
 
