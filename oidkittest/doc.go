@@ -45,9 +45,9 @@
 // starts after the copy (FerretDB reads the files of its directory only
 // when it starts). The tests that ask for a clone of one template while
 // the previous clone server is being made share the next one, at most 16:
-// New with a 10,000-document template takes milliseconds whatever the
-// plan's size, and 64 parallel tests need a few servers, not 64 (figures:
-// docs/benchmarks.md, section oidkittest).
+// New with a template costs a copy of its file, milliseconds for 10,000
+// documents, and no insert; 64 parallel tests need a few servers, not 64
+// (figures: docs/benchmarks.md, section oidkittest).
 //
 // # Isolation and cleanup
 //
