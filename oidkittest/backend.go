@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/network"
+	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/mongodb"
+	"github.com/testcontainers/testcontainers-go/wait"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -42,20 +47,25 @@ const opTimeout = 2 * time.Minute
 
 type backend interface {
 	open(t testing.TB, c *content, keep bool) (*handle, error)
+	close() error
 }
 
 var shared struct {
-	once sync.Once
-	b    backend
-	err  error
+	mu     sync.Mutex
+	chosen bool
+	b      backend
+	err    error
 }
 
 // sharedBackend is the backend of this test binary, chosen by the
-// environment the first time a test asks.
+// environment the first time a test asks (and again after Close).
 func sharedBackend() (backend, error) {
-	shared.once.Do(func() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if !shared.chosen {
 		shared.b, shared.err = backendFor(os.Getenv(URIEnv), os.Getenv(ImageEnv))
-	})
+		shared.chosen = true
+	}
 	return shared.b, shared.err
 }
 
@@ -72,19 +82,102 @@ func backendFor(uri, image string) (backend, error) {
 }
 
 // startContainer starts one MongoDB container of image for the test binary
-// (Testcontainers' reaper removes it when the binary exits).
+// through Testcontainers' mongodb module; Close (or Main) terminates it, and
+// so does Testcontainers' reaper where it runs. The container is ready when
+// it answers a driver ping on its published port (any MongoDB does; a log
+// line is image-specific).
 func startContainer(image string) (backend, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	c, err := mongodb.Run(ctx, image)
+	fail := func(err error) error { return fmt.Errorf("%s=%s: starting the container: %w", ImageEnv, image, err) }
+	c, err := mongodb.Run(ctx, image, testcontainers.WithWaitStrategy(pingWait{}))
 	if err != nil {
-		return nil, fmt.Errorf("%s=%s: starting the container: %w", ImageEnv, image, err)
+		if c != nil {
+			_ = testcontainers.TerminateContainer(c)
+		}
+		return nil, fail(err)
 	}
-	uri, err := c.ConnectionString(ctx)
+	uri, err := reachableURI(ctx, c)
 	if err != nil {
-		return nil, fmt.Errorf("%s=%s: %w", ImageEnv, image, err)
+		_ = testcontainers.TerminateContainer(c)
+		return nil, fail(err)
 	}
-	return newRemote(uri, "container "+image)
+	r, err := newRemote(uri, "container "+image)
+	if err != nil {
+		_ = testcontainers.TerminateContainer(c)
+		return nil, err
+	}
+	r.stop = func() error { return testcontainers.TerminateContainer(c) }
+	return r, nil
+}
+
+// pingWait waits until the container answers a driver ping on its
+// published port.
+type pingWait struct{}
+
+func (pingWait) WaitUntilReady(ctx context.Context, target wait.StrategyTarget) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	var last error
+	for {
+		if st, err := target.State(ctx); err == nil && !st.Running {
+			return fmt.Errorf("container is %s (exit code %d)", st.Status, st.ExitCode)
+		}
+		if _, err := reachableURI(ctx, target); err == nil {
+			return nil
+		} else {
+			last = err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no answer to a ping: %v", last)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// portTarget is what both a container and a wait strategy's target offer.
+type portTarget interface {
+	Host(context.Context) (string, error)
+	MappedPort(context.Context, string) (network.Port, error)
+}
+
+// reachableURI is the connection string of the container's port 27017 at
+// the first address that answers a ping: Testcontainers' guess of the
+// engine's host, then the loopback address (where the tests run in the
+// engine's own network namespace, the guess does not reach published
+// ports).
+func reachableURI(ctx context.Context, target portTarget) (string, error) {
+	mp, err := target.MappedPort(ctx, "27017/tcp")
+	if err != nil {
+		return "", err
+	}
+	guess, err := target.Host(ctx)
+	if err != nil {
+		return "", err
+	}
+	hosts := []string{guess}
+	if guess != "127.0.0.1" && os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" {
+		hosts = append(hosts, "127.0.0.1")
+	}
+	for _, h := range hosts {
+		uri := "mongodb://" + net.JoinHostPort(h, mp.Port()) + "/"
+		if err = ping(ctx, uri); err == nil {
+			return uri, nil
+		}
+	}
+	return "", err
+}
+
+func ping(ctx context.Context, uri string) error {
+	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(2 * time.Second).SetConnectTimeout(2 * time.Second))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Disconnect(context.Background()) }()
+	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	return c.Database("admin").RunCommand(pctx, bson.D{{Key: "ping", Value: 1}}).Err()
 }
 
 var dbCounter atomic.Int64
@@ -127,9 +220,8 @@ func kept(t testing.TB, name, where string) {
 }
 
 var root struct {
-	once sync.Once
-	dir  string
-	err  error
+	mu  sync.Mutex
+	dir string
 }
 
 // rootDir is this test binary's directory of embedded data and fixture
@@ -137,11 +229,48 @@ var root struct {
 // those of test binaries that have exited, unless they hold a kept database
 // (a file KEEP in them).
 func rootDir() (string, error) {
-	root.once.Do(func() {
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	if root.dir == "" {
 		sweep()
-		root.dir, root.err = os.MkdirTemp("", fmt.Sprintf("oidkittest-%d-", os.Getpid()))
-	})
-	return root.dir, root.err
+		dir, err := os.MkdirTemp("", fmt.Sprintf("oidkittest-%d-", os.Getpid()))
+		if err != nil {
+			return "", err
+		}
+		root.dir = dir
+	}
+	return root.dir, nil
+}
+
+// removeRoot removes the root directory but what a kept database needs
+// (the entries KEEP names, and KEEP itself), and forgets it.
+func removeRoot() error {
+	root.mu.Lock()
+	defer root.mu.Unlock()
+	if root.dir == "" {
+		return nil
+	}
+	dir := root.dir
+	root.dir = ""
+	keep, err := os.ReadFile(filepath.Join(dir, "KEEP"))
+	if errors.Is(err, os.ErrNotExist) {
+		return os.RemoveAll(dir)
+	}
+	kept := strings.Fields(string(keep))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, e := range ents {
+		if e.Name() == "KEEP" || slices.Contains(kept, e.Name()) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func sweep() {
@@ -164,15 +293,21 @@ func sweep() {
 
 var keepMu sync.Mutex
 
-// markKept records a kept database in the root, so that sweep leaves it.
-func markKept(line string) {
+// markKept records, in the root's file KEEP, the root's entry (a data
+// directory) that holds a kept database, so that neither sweep nor Close
+// removes it.
+func markKept(entry string) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	f, err := os.OpenFile(filepath.Join(root.dir, "KEEP"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	dir, err := rootDir()
 	if err != nil {
 		return
 	}
-	fmt.Fprintln(f, line)
+	f, err := os.OpenFile(filepath.Join(dir, "KEEP"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(f, entry)
 	_ = f.Close()
 }
 
@@ -184,6 +319,7 @@ type remoteBackend struct {
 	shown  string // the URI with its password masked, or what started it
 	client *mongo.Client
 	ferret bool
+	stop   func() error // terminates the container; nil for OIDKIT_TEST_URI
 
 	mu   sync.Mutex
 	tpls map[string]*memTemplate
@@ -258,7 +394,7 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 	built := false
 	tpl.once.Do(func() {
 		built = true
-		tpl.err = c.load(ctx, db)
+		tpl.err = c.load(ctx, db, r.ferret)
 		if tpl.err == nil {
 			tpl.err = tpl.read(ctx, db, c.collections())
 		}
@@ -289,6 +425,15 @@ func (r *remoteBackend) drop(ctx context.Context, db *mongo.Database, token stri
 	}
 	if err := db.Drop(ctx); err != nil {
 		return fmt.Errorf("dropping database %s on %s: %s", db.Name(), r.shown, redact.In(err.Error(), r.uri))
+	}
+	return nil
+}
+
+// close disconnects from the server and terminates the container.
+func (r *remoteBackend) close() error {
+	_ = r.client.Disconnect(context.Background())
+	if r.stop != nil {
+		return r.stop()
 	}
 	return nil
 }

@@ -29,7 +29,8 @@ import (
 // files, or nothing. key names it for the template cache: equal keys, equal
 // bytes.
 type content struct {
-	key    string
+	key    string // the first 16 hex digits of sum
+	sum    string // SHA-256 of the plan's manifests and the fixture files
 	ds     *seed.Dataset
 	groups []fixtureGroup
 }
@@ -103,7 +104,8 @@ func newContent(cfg *config) (*content, error) {
 		c.groups = append(c.groups, groups...)
 	}
 	if !c.empty() {
-		c.key = hex.EncodeToString(h.Sum(nil))[:16]
+		c.sum = hex.EncodeToString(h.Sum(nil))
+		c.key = c.sum[:16]
 	}
 	return c, nil
 }
@@ -264,13 +266,16 @@ func showPaths(err error, dir string) error {
 	return &shownError{err: err, dir: dir}
 }
 
-// load writes the content into db: the plan's collections (documents, then
-// indexes), then the fixture files (validated first, as oidkit load does).
-func (c *content) load(ctx context.Context, db *mongo.Database) error {
+// load writes the content into db (on FerretDB if ferret): the plan's
+// collections (documents, with as many inserters as the server's profile
+// takes, then indexes), then the fixture files (validated first, as oidkit
+// load does).
+func (c *content) load(ctx context.Context, db *mongo.Database, ferret bool) error {
+	workers := seed.WorkersFor(rules.ProfileOf(ferret))
 	if c.ds != nil {
 		for _, col := range c.ds.Written() {
 			coll := db.Collection(col.Name())
-			if _, err := seed.Insert(ctx, coll, col, seed.InsertOptions{}); err != nil {
+			if _, err := seed.Insert(ctx, coll, col, seed.InsertOptions{Workers: workers}); err != nil {
 				return fmt.Errorf("WithPlan: collection %s: %w", col.Name(), err)
 			}
 			if err := indexes.Create(ctx, coll, col.Spec().Indexes); err != nil {

@@ -16,31 +16,54 @@
 // OIDKIT_TEST_MONGO_IMAGE (such as mongo:8.0) on one container of that
 // image per test binary, started through Testcontainers' mongodb module
 // (it needs Docker and the image; without them New fails the test saying
-// so). The same test file runs unchanged on all three. Pick a real MongoDB
+// so). The same test file runs unchanged on all three (tested with
+// examples/gotest, the image backend with oidkit's own server in a
+// container, not a real mongod: docs/oidkittest.md). Pick a real MongoDB
 // for code that needs what the embedded server does not do (transactions,
 // change streams, $lookup, $toDate...: see package embedded).
 //
-//	feature                     embedded   OIDKIT_TEST_URI / _IMAGE
-//	New, WithPlan, WithFixtures yes        yes
-//	Verify                      yes        yes (plus the server-side timestamp row)
-//	template                    a SQLite   documents in memory
-//	                            file
-//	a clone costs               a file copy and a server start (a few ms,
-//	                            about the same for any size: docs/benchmarks.md)
-//	                                       an InsertMany of the documents
-//	marker collection           none       oidkittest_marker
-//	keep a failed test's data   its data directory, logged   the database, logged
+//	feature                  embedded               OIDKIT_TEST_URI, _IMAGE
+//	New, WithPlan,           yes                    yes
+//	  WithFixtures, Keep
+//	Verify                   yes                    yes, plus the server-side
+//	                                                timestamp row
+//	URI, DBName              yes                    yes
+//	template                 a SQLite file, cached  the documents, in memory,
+//	                         on disk (CacheEnv)     per test binary
+//	a clone costs            a copy of the file     an InsertMany of every
+//	                         (13.5 MB for 10,000    document and the indexes
+//	                         users) and a share of
+//	                         a clone server
+//	marker collection        none                   oidkittest_marker
+//	Close, Main              stop the servers,      disconnect; terminate
+//	                         remove the files       the container
+//	keep a test's data       its data directory,    the database, logged
+//	                         logged
+//
+// A clone of the embedded server is the template's file copied under the
+// test's database name into the data directory of a clone server that
+// starts after the copy (FerretDB reads the files of its directory only
+// when it starts). The tests that ask for a clone of one template while
+// the previous clone server is being made share the next one, at most 16:
+// New with a template costs a copy of its file, milliseconds for 10,000
+// documents, and no insert; 64 parallel tests need a few servers, not 64
+// (figures: docs/benchmarks.md, section oidkittest).
 //
 // # Isolation and cleanup
 //
 // Every New gets a database no other test sees, named after the test (so
 // tests with t.Parallel never see each other's writes). At the end of the
-// test the database is dropped (and a clone's server stopped and its data
-// directory removed), unless the test failed or Keep or OIDKIT_TEST_KEEP=1
-// asks to keep it: then the test's log says where it is. The shared
-// embedded server and the templates live until the test binary exits; the
-// next test binary removes what an exited one left in the temporary
-// directory (oidkittest-PID-*), except directories with a kept database.
+// test the database is dropped (and a clone server, once the last of its
+// tests has ended, stopped and its data directory removed), unless the test
+// failed or Keep or OIDKIT_TEST_KEEP=1 asks to keep it: then the test's log
+// says where it is. The shared embedded server, the templates and the
+// container live until Close, which Main calls after the last test:
+//
+//	func TestMain(m *testing.M) { oidkittest.Main(m) }
+//
+// Without it they live until the test binary exits, and the next test
+// binary removes what an exited one left in the temporary directory
+// (oidkittest-PID-*); directories with a kept database stay either way.
 //
 // On a server it does not own (OIDKIT_TEST_URI, the container) oidkittest
 // never writes to or drops a database it did not create: New claims a name
@@ -52,15 +75,20 @@
 // # Load once, clone per test
 //
 // A seeded plan's documents are a pure function of the plan, so each
-// distinct plan (or set of fixture files) is loaded once per test binary
-// into a template, keyed by a hash of the plan's run manifest (plan, seed,
-// time base, span, document format, oidkit and gofakeit versions) or of the
-// fixture files' names and bytes, and each test gets a copy. On the
-// embedded server the template is the SQLite file of a stopped server and a
-// copy is that file copied into a new data directory with a server of its
-// own; elsewhere the template is the documents the server returned, kept in
-// memory, and a copy inserts them. Templates are not cached on disk between
-// test binaries.
+// distinct plan (or set of fixture files) is loaded once into a template,
+// keyed by a hash of the plan's run manifest (plan, seed, time base, span,
+// document format) or of the fixture files' names and bytes, and each test
+// gets a copy. On the embedded server the template is the SQLite file of a
+// stopped server, and it is cached on disk between test binaries (in
+// oidkit/oidkittest under os.UserCacheDir; CacheEnv turns it off or moves
+// it), keyed also by the versions that shape its bytes: oidkit, gofakeit,
+// the driver, FerretDB and SQLite, Go, and the cache's format (and the test
+// binary's build ID while any of those modules has no version, as oidkit
+// has while it is developed). An entry is written to a temporary file and
+// renamed, so test binaries building one template at once are safe, and
+// it carries its SHA-256: a truncated or corrupt entry is rebuilt, never
+// used. Elsewhere the template is the documents the server returned, kept
+// in memory for the test binary, and a copy inserts them.
 //
 // # Bad input
 //
@@ -71,5 +99,6 @@
 // cannot start, and contradictory options: WithPlan twice, an unseeded
 // plan (its documents could not be rebuilt by Verify), a collection that
 // comes from both the plan and fixtures or from two fixture sets, both
-// OIDKIT_TEST_URI and OIDKIT_TEST_MONGO_IMAGE.
+// OIDKIT_TEST_URI and OIDKIT_TEST_MONGO_IMAGE, a CacheEnv that is neither
+// off nor absolute.
 package oidkittest

@@ -157,3 +157,43 @@ func Verify(t testing.TB, db *mongo.Database) {
 		t.Errorf("oidkittest.Verify: database %s does not hold what New put there:\n%s", db.Name(), b.String())
 	}
 }
+
+// Close stops what New started for the test binary (the shared embedded
+// server and any clone server, the client of OIDKIT_TEST_URI, the container
+// of OIDKIT_TEST_MONGO_IMAGE) and removes the binary's temporary directory,
+// oidkittest-PID-* in os.TempDir, except the data directories of kept
+// databases. Call it after m.Run in a TestMain of your own, or use Main.
+// Without it all of that lasts until the test binary exits (the next
+// binary removes the directory). A New after Close starts afresh.
+func Close() error {
+	shared.mu.Lock()
+	b, chosen := shared.b, shared.chosen
+	shared.b, shared.err, shared.chosen = nil, nil, false
+	shared.mu.Unlock()
+	var err error
+	if chosen && b != nil {
+		err = b.close()
+	}
+	fixtureCopies.Lock()
+	fixtureCopies.dirs = nil
+	fixtureCopies.Unlock()
+	if e := removeRoot(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Main runs the tests of m, then Close, and exits with their status (or 1
+// if Close fails): the whole TestMain of a package that uses oidkittest,
+//
+//	func TestMain(m *testing.M) { oidkittest.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	if err := Close(); err != nil {
+		fmt.Fprintf(os.Stderr, "oidkittest: %v\n", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,5 @@
+package oidkittest
+
+import "testing"
+
+func TestMain(m *testing.M) { Main(m) }
