@@ -12,6 +12,7 @@ import (
 	"github.com/oidkit/oidkit/audit"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -48,7 +49,7 @@ type auditOptions struct {
 	fields     audit.Fields
 	json       bool
 	html       string
-	progress   func(total int64) *progress
+	progress   func(total int64) *progress.Meter
 }
 
 // stdin reports whether the IDs are hex on standard input.
@@ -61,7 +62,7 @@ func (o auditOptions) stdin() bool {
 func (a *App) auditOptionsFrom(c *ucli.Context) (auditOptions, error) {
 	o := auditOptions{db: c.String(flagDB), collection: c.String(flagCollection), files: c.Args().Slice(),
 		fields: audit.Fields{ID: c.String(flagField), Time: c.String(flagTimeField)}, json: c.Bool(flagJSON), html: c.String(flagHTML),
-		progress: func(total int64) *progress { return a.newProgressOf(c, "audit", total, "values") }}
+		progress: func(total int64) *progress.Meter { return a.newProgressOf(c.Bool(flagQuiet), "audit", total, "values") }}
 	switch {
 	case o.collection != "" && len(o.files) > 0:
 		return o, usageErrorf("audit: unexpected argument %q with %s; audit either a collection or files", o.files[0], arg(flagCollection))
@@ -96,8 +97,8 @@ func (a *App) runAudit(c *ucli.Context) error {
 	au := audit.New(audit.Options{})
 	// Each source starts the progress when its reading starts (a collection
 	// once connected and counted).
-	var p *progress
-	begin := func(total int64) *progress {
+	var p *progress.Meter
+	begin := func(total int64) *progress.Meter {
 		p = o.progress(total)
 		return p
 	}
@@ -110,9 +111,9 @@ func (a *App) runAudit(c *ucli.Context) error {
 		defer t.Close()
 		err = auditCollection(ctx, t, au, o, begin)
 	case o.stdin():
-		err = a.auditStdin(ctx, au, begin(unknownTotal))
+		err = a.auditStdin(ctx, au, begin(progress.UnknownTotal))
 	default:
-		err = a.auditFiles(ctx, au, o.files, o.fields, begin(unknownTotal))
+		err = a.auditFiles(ctx, au, o.files, o.fields, begin(progress.UnknownTotal))
 	}
 	if err != nil {
 		p.Finish()
@@ -146,7 +147,7 @@ func (a *App) renderAudit(rep *audit.Report, o auditOptions) (err error) {
 }
 
 // auditStdin reads hex IDs, one per line, from standard input.
-func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress) error {
+func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress.Meter) error {
 	in := input.NewReader(ctx, a.stdin)
 	err := au.ReadHex(in, p.Set)
 	in.Close()
@@ -188,11 +189,11 @@ func validPath(p string) bool {
 	return true
 }
 
-func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress) error {
+func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {
 	mc := t.Client.Database(o.db).Collection(o.collection)
 	total, _ := mc.EstimatedDocumentCount(ctx)
 	if total <= 0 {
-		total = unknownTotal // an estimate of 0 is no estimate
+		total = progress.UnknownTotal // an estimate of 0 is no estimate
 	}
 	p := begin(total)
 	n, err := au.ScanCollection(ctx, mc, o.fields, p.Set)
@@ -204,7 +205,7 @@ func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditO
 	return nil
 }
 
-func (a *App) auditFiles(ctx context.Context, au *audit.Auditor, files []string, fields audit.Fields, p *progress) error {
+func (a *App) auditFiles(ctx context.Context, au *audit.Auditor, files []string, fields audit.Fields, p *progress.Meter) error {
 	var n int64
 	for _, name := range files {
 		f, err := input.Open(ctx, name)

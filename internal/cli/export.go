@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -63,7 +64,7 @@ type exportOptions struct {
 	export   fixtures.ExportOptions
 	write    fixtures.Options
 	quiet    bool
-	progress func(label string, total int64) *progress
+	progress func(label string, total int64) *progress.Meter
 }
 
 func (a *App) runExport(c *ucli.Context) error {
@@ -111,7 +112,7 @@ func (a *App) exportOptionsFrom(c *ucli.Context) (o exportOptions, err error) {
 		return o, err
 	}
 	o.db, o.named, o.out, o.quiet = c.String(flagDB), c.StringSlice(flagCollection), c.String(flagOut), c.Bool(flagQuiet)
-	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	o.progress = func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }
 	if err := rules.CheckDatabaseName(o.db); err != nil {
 		return o, usageErrorf("%s: %v", arg(flagDB), err)
 	}
@@ -283,14 +284,14 @@ func (a *App) exportProgress(o exportOptions, name string, eopts *fixtures.Expor
 	if o.quiet {
 		return nil, func() {}
 	}
-	eopts.Uncounted = !isTerminal(a.stderr)
-	var p *progress
+	eopts.Uncounted = !progress.IsTerminal(a.stderr)
+	var p *progress.Meter
 	started := false
 	return func(written, total int64) {
 			if !started {
 				started = true
 				if eopts.Uncounted {
-					total = unknownTotal
+					total = progress.UnknownTotal
 				}
 				p = o.progress(name, total)
 			}

@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -46,7 +47,7 @@ type fixturesOptions struct {
 	ds       *seed.Dataset
 	out      string // "" for standard output
 	dir      bool   // out is a directory, one file per collection
-	progress func(label string, total int64) *progress
+	progress func(label string, total int64) *progress.Meter
 }
 
 // fixturesOptionsFrom reads the flags of oidkit fixtures and checks their
@@ -64,7 +65,7 @@ func (a *App) fixturesOptionsFrom(c *ucli.Context) (o fixturesOptions, err error
 	if c.Bool(flagArray) {
 		o.write.Layout = fixtures.Array
 	}
-	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	o.progress = func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }
 	if o.part, err = partFromFlags(c); err != nil {
 		return o, err
 	}
@@ -172,7 +173,7 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	var report func(written, total int64)
 	done := func() {}
 	col := o.ds.Written()[0]
-	if !isTerminal(a.stdout) {
+	if !progress.IsTerminal(a.stdout) {
 		report, done = o.barOf(col.Name(), o.part.Range(col.Len()).Len())
 	}
 	_, err := fixtures.WritePart(ctx, w, col, o.part, report)

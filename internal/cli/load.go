@@ -14,6 +14,7 @@ import (
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -56,7 +57,7 @@ type loadOptions struct {
 	drop       bool
 	dryRun     bool
 	inexact    bool
-	progress   func(label string, total int64) *progress
+	progress   func(label string, total int64) *progress.Meter
 }
 
 // loadOptionsFrom reads the flags and arguments of oidkit load and checks
@@ -64,7 +65,7 @@ type loadOptions struct {
 func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
 	o := loadOptions{files: c.Args().Slice(), db: c.String(flagDB), collection: c.String(flagCollection),
 		batch: c.Int(flagBatch), drop: c.Bool(flagDrop), dryRun: c.Bool(flagDryRun), inexact: c.Bool(flagInexact),
-		progress: func(label string, total int64) *progress { return a.newProgress(c, label, total) }}
+		progress: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }}
 	if len(o.files) == 0 {
 		return o, usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
 	}
@@ -147,7 +148,7 @@ func setError(err error) error {
 func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
 	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
 	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
-	var bar *progress
+	var bar *progress.Meter
 	started := false
 	start := time.Now()
 	opts.Progress = func(written, total int64) {

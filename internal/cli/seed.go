@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -38,7 +39,7 @@ func (a *App) seedCommand() *ucli.Command {
 			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
 			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
 			"document is checked against the target's rules before it is sent (with --drop,\n" +
-			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progressEvery.String() + ".",
+			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progress.Every.String() + ".",
 		Flags:  flags,
 		Action: a.runSeed,
 	}
@@ -119,7 +120,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if !o.workersSet {
 		opts.Workers = seed.WorkersFor(opts.Profile)
 	}
-	a.seedRendering(func(label string, total int64) *progress { return a.newProgress(c, label, total) }, &opts, plan.DB)
+	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
 	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
 	if err != nil {
 		return a.seedError(err, t.Display, o.resume)
@@ -133,8 +134,8 @@ func (a *App) runSeed(c *ucli.Context) error {
 
 // seedRendering sets the hooks of opts that show a seed run: a progress
 // per collection on stderr, a summary line per collection on stdout.
-func (a *App) seedRendering(newBar func(label string, total int64) *progress, opts *run.Options, db string) {
-	var bar *progress
+func (a *App) seedRendering(newBar func(label string, total int64) *progress.Meter, opts *run.Options, db string) {
+	var bar *progress.Meter
 	opts.Progress = func(p run.Progress) {
 		switch {
 		case p.Done:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -126,7 +127,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	profile, _ := t.Profile(ctx) // when the server cannot be asked, it is read as MongoDB
 	opts := verify.DBOptions{Profile: profile}
-	p := &verifyProgress{start: func(label string, total int64) *progress { return a.newProgress(c, label, total) }, now: time.Now, last: time.Now()}
+	p := &verifyProgress{start: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, now: time.Now, last: time.Now()}
 	if !o.quiet {
 		opts.Progress = p.update
 	}
@@ -245,9 +246,9 @@ func isFixtureError(err error) bool {
 // the report before it (the phase before was still running then), so that
 // the rate does not count the first report's documents as done in no time.
 type verifyProgress struct {
-	start func(label string, total int64) *progress
+	start func(label string, total int64) *progress.Meter
 	key   string
-	cur   *progress
+	cur   *progress.Meter
 	now   func() time.Time
 	last  time.Time // of the last report, or when verification started
 }
@@ -259,10 +260,10 @@ func (p *verifyProgress) update(s verify.DBProgress) {
 		p.key = key
 		total := s.Total
 		if total <= 0 {
-			total = unknownTotal
+			total = progress.UnknownTotal
 		}
 		p.cur = p.start(key, total)
-		p.cur.since(p.last)
+		p.cur.Since(p.last)
 	}
 	p.last = p.now()
 	p.cur.SetTotal(s.Total)

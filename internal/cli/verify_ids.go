@@ -54,7 +54,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
 	}
 	opts := crosscheck.IDsOptions{N: int(n), Seed: seed}
-	bar := a.newProgressOf(c, "verify ids", n, "IDs")
+	bar := a.newProgressOf(c.Bool(flagQuiet), "verify ids", n, "IDs")
 	if bar != nil {
 		opts.Progress = func(done, total int) {
 			bar.SetTotal(int64(total))
