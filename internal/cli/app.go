@@ -11,6 +11,8 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/suggest"
 )
 
 // Exit codes of the CLI contract.
@@ -113,7 +115,7 @@ func (a *App) commandNotFound(c *ucli.Context, name string) {
 	for _, cmd := range cmds {
 		names = append(names, cmd.Names()...)
 	}
-	hint := didYouMean(name, names)
+	hint := suggest.DidYouMean(name, names)
 	if hint == "" {
 		hint = "; run 'oidkit help' for the list"
 	}
@@ -245,7 +247,7 @@ func explainFlagError(flags []ucli.Flag, command string, err error) error {
 			names = append(names, arg(n))
 		}
 	}
-	hint := didYouMean(arg(m[1]), names)
+	hint := suggest.DidYouMean(arg(m[1]), names)
 	if hint == "" {
 		hint = "; see oidkit --help"
 		if command != "" {

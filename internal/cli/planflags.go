@@ -12,6 +12,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/internal/suggest"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -173,7 +174,7 @@ func kindFromFlag(s string) (string, error) {
 		}
 		names = append(names, k, plural)
 	}
-	return "", usageErrorf("%s %q: expected a kind: %s, or its plural%s", arg(flagKind), s, strings.Join(seed.Kinds(), ", "), didYouMean(s, names))
+	return "", usageErrorf("%s %q: expected a kind: %s, or its plural%s", arg(flagKind), s, strings.Join(seed.Kinds(), ", "), suggest.DidYouMean(s, names))
 }
 
 // datasetFromFlags is planFromFlags followed by Build.
@@ -247,13 +248,13 @@ func planHint(err error) string {
 	switch pe.Setting {
 	case seed.SettingKind:
 		if !slices.Contains(seed.Kinds(), pe.Value) {
-			return didYouMean(pe.Value, seed.Kinds())
+			return suggest.DidYouMean(pe.Value, seed.Kinds())
 		}
 	case seed.SettingID:
 		return idStrategyHint(pe.Value)
 	case seed.SettingFile:
 		if errors.Is(err, fs.ErrNotExist) {
-			return didYouMean(pe.Value, seed.BuiltinPlans())
+			return suggest.DidYouMean(pe.Value, seed.BuiltinPlans())
 		}
 	}
 	return ""
@@ -264,13 +265,13 @@ func planHint(err error) string {
 func idStrategyHint(v string) string {
 	t := strings.TrimSpace(v)
 	if _, name, ok := strings.Cut(t, ":"); ok {
-		return didYouMean(t, []string{seed.IDStrategy{Kind: seed.IDField, Field: name}.String()})
+		return suggest.DidYouMean(t, []string{seed.IDStrategy{Kind: seed.IDField, Field: name}.String()})
 	}
 	var names []string
 	for _, k := range []seed.IDKind{seed.IDObjectID, seed.IDInt, seed.IDUUID} {
 		names = append(names, seed.IDStrategy{Kind: k}.String())
 	}
-	return didYouMean(t, names)
+	return suggest.DidYouMean(t, names)
 }
 
 func isBuiltinPlan(s string) bool {
