@@ -12,6 +12,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/suggest"
 )
 
@@ -278,8 +279,8 @@ func explainFlagValue(flags []ucli.Flag, err error) error {
 				continue
 			}
 			switch f.(type) {
-			case *countFlagType:
-				expected = countExpected + " (" + reason + ")"
+			case *count.Flag:
+				expected = count.Expected + " (" + reason + ")"
 			case *ucli.IntFlag, *ucli.Int64Flag:
 				expected = "a whole number such as 10"
 			case *ucli.UintFlag, *ucli.Uint64Flag:

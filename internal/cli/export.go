@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
@@ -29,9 +30,9 @@ func (a *App) exportCommand() *ucli.Command {
 		&ucli.StringSliceFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "collection to export; repeatable (default: every collection of the database but oidkit's own)"},
 		&ucli.StringFlag{Name: flagFilter, Usage: "export only the documents this Extended JSON query `FILTER` matches, such as '{\"age\":{\"$gte\":18}}'"},
 		&ucli.StringFlag{Name: flagSort, Usage: "order the documents by this `SORT` document, such as '{\"createdAt\":-1}' (default: the server's natural order)"},
-		newCountFlag(flagLimit, 0, "export at most `N` documents per collection"),
-		newCountFlag(flagSample, 0, "export `N` documents per collection drawn at random ($sample)"),
-		newCountFlag(flagBatch, fixtures.DefaultExportBatch, "documents per cursor batch (memory holds one batch)"),
+		count.NewFlag(flagLimit, 0, "export at most `N` documents per collection"),
+		count.NewFlag(flagSample, 0, "export `N` documents per collection drawn at random ($sample)"),
+		count.NewFlag(flagBatch, fixtures.DefaultExportBatch, "documents per cursor batch (memory holds one batch)"),
 		modeFlag(),
 		arrayFlag(),
 		outFlag("output directory, one file per collection (<collection>.ndjson, or .json with --array); with one --collection, a `FILE`; - or nothing for standard output"),

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/count"
 )
 
 // ruleKind says how a flag depends on another.
@@ -221,7 +223,7 @@ func showFlag(c *ucli.Context, name string) string {
 		}
 	case *ucli.IntFlag:
 		s += fmt.Sprintf(" %d", c.Int(name))
-	case *ucli.Int64Flag, *countFlagType:
+	case *ucli.Int64Flag, *count.Flag:
 		s += fmt.Sprintf(" %d", c.Int64(name))
 	case *ucli.DurationFlag:
 		s += " " + c.Duration(name).String()

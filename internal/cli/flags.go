@@ -6,6 +6,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/count"
 )
 
 // Flag names: every command reads and defines its flags through these, and
@@ -123,8 +124,8 @@ func jsonFlag(usage string) *ucli.BoolFlag {
 }
 
 // countFlag is -n (alias --count).
-func countFlag(def int64, usage string) *countFlagType {
-	f := newCountFlag(flagCount, def, usage)
+func countFlag(def int64, usage string) *count.Flag {
+	f := count.NewFlag(flagCount, def, usage)
 	f.Aliases = []string{aliasCount}
 	return f
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
@@ -28,7 +29,7 @@ func (a *App) loadCommand() *ucli.Command {
 		dbFlag(seed.DefaultDB),
 		&ucli.StringFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
 		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
-		newCountFlag(flagBatch, 1000, "documents per write"),
+		count.NewFlag(flagBatch, 1000, "documents per write"),
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
 		inexactFlag(),
