@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/flagrules"
 	"github.com/oidkit/oidkit/internal/suggest"
 )
 
@@ -137,11 +138,11 @@ func envLine(env, flag, what string) string {
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
 		if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
-			if hint := subcommandFlag(c, commandPath(ctx), m[1]); hint != "" {
+			if hint := subcommandFlag(c, flagrules.CommandPath(ctx), m[1]); hint != "" {
 				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
 			}
 		}
-		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, commandPath(ctx), err)))
+		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, flagrules.CommandPath(ctx), err)))
 	}
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *ucli.Context) error {

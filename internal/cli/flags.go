@@ -7,6 +7,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/flagrules"
 )
 
 // Flag names: every command reads and defines its flags through these, and
@@ -86,12 +87,7 @@ const (
 const defaultTimeout = 10 * time.Second
 
 // arg is a flag as typed on the command line: -n, --uri.
-func arg(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
+func arg(name string) string { return flagrules.Arg(name) }
 
 // connFlags are the flags of every command that talks to a database. Each
 // reads an environment variable too.

@@ -58,7 +58,7 @@ func TestStderrMessagesFormat(t *testing.T) {
 		{"audit"}, {"audit", "--field", "a..b", "x"}, {"audit", filepath.Join(dir, "missing.json")},
 	}
 	for _, r := range flagRules() {
-		runs = append(runs, ruleArgs(t, r.cmds[0], r))
+		runs = append(runs, ruleArgs(t, r.Cmds[0], r))
 	}
 	for _, args := range runs {
 		_, errOut, code := runApp(t, t.Context(), "", args...)

@@ -9,6 +9,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/internal/flagrules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -25,7 +26,9 @@ func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 			Flags: planFlags(),
 			Action: func(c *ucli.Context) error {
 				// As seed runs them: the flag rules first.
-				if perr = checkRules(c, "seed", flagRules()); perr == nil {
+				if err := flagrules.Check(c, "seed", flagRules(), flagURI); err != nil {
+					perr = usageError(err)
+				} else {
 					plan, perr = planFromFlags(c)
 				}
 				return nil
