@@ -14,6 +14,7 @@ import (
 	"github.com/oidkit/oidkit/internal/input"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/target"
 )
 
 func (a *App) auditCommand() *ucli.Command {
@@ -104,8 +105,8 @@ func (a *App) runAudit(c *ucli.Context) error {
 	}
 	switch {
 	case o.collection != "":
-		var t *target
-		if t, err = openTarget(ctx, c, existingDataDir); err != nil {
+		var t *target.Target
+		if t, err = openTarget(ctx, targetOptions(c, true)); err != nil {
 			return err
 		}
 		defer t.Close()
@@ -189,7 +190,7 @@ func validPath(p string) bool {
 	return true
 }
 
-func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {
+func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {
 	mc := t.Client.Database(o.db).Collection(o.collection)
 	total, _ := mc.EstimatedDocumentCount(ctx)
 	if total <= 0 {

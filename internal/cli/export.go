@@ -19,6 +19,7 @@ import (
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 // stdoutName is the --out value that writes to standard output.
@@ -70,7 +71,7 @@ type exportOptions struct {
 
 func (a *App) runExport(c *ucli.Context) error {
 	err := a.export(c)
-	return redactError(err, strings.TrimSpace(c.String(flagURI)))
+	return target.RedactError(err, strings.TrimSpace(c.String(flagURI)))
 }
 
 func (a *App) export(c *ucli.Context) error {
@@ -79,7 +80,7 @@ func (a *App) export(c *ucli.Context) error {
 		return err
 	}
 	ctx := c.Context
-	t, err := openTarget(ctx, c, existingDataDir)
+	t, err := openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}

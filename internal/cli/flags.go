@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"time"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/flagrules"
+	"github.com/oidkit/oidkit/target"
 )
 
 // Flag names: every command reads and defines its flags through these, and
@@ -83,9 +82,6 @@ const (
 	envParts    = "OIDKIT_PARTS"
 )
 
-// defaultTimeout is how long a command waits for a server by default.
-const defaultTimeout = 10 * time.Second
-
 // arg is a flag as typed on the command line: -n, --uri.
 func arg(name string) string { return flagrules.Arg(name) }
 
@@ -95,7 +91,7 @@ func connFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: flagURI, EnvVars: []string{envURI}, Usage: "MongoDB connection string; empty means the embedded server"},
 		dataDirFlag("data directory of the embedded server"),
-		&ucli.DurationFlag{Name: flagTimeout, EnvVars: []string{envTimeout}, Value: defaultTimeout, Usage: "give up on an unreachable or unresponsive server after this long"},
+		&ucli.DurationFlag{Name: flagTimeout, EnvVars: []string{envTimeout}, Value: target.DefaultTimeout, Usage: "give up on an unreachable or unresponsive server after this long"},
 	}
 }
 

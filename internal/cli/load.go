@@ -19,6 +19,7 @@ import (
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 // maxListed is how many bad documents load prints before "... and N more".
@@ -110,7 +111,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	if o.drop && set.Stdin {
 		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
 	}
-	t, err := openTarget(ctx, c)
+	t, err := openTarget(ctx, targetOptions(c, false))
 	if err != nil {
 		return err
 	}
@@ -146,7 +147,7 @@ func setError(err error) error {
 }
 
 // load loads set into t with fixtures.LoadAll and reports.
-func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
+func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fixtures.Set) error {
 	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
 	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
 	var bar *progress.Meter
@@ -182,7 +183,7 @@ func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.
 
 // dryRunLoad validates the set with the profile of t's server and
 // reports, writing nothing.
-func (a *App) dryRunLoad(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
+func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, set *fixtures.Set) error {
 	profile, err := t.Profile(ctx)
 	if err != nil {
 		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))

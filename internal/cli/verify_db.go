@@ -111,7 +111,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 			return expectError(ctx, err)
 		}
 	}
-	t, err := openTarget(ctx, c, existingDataDir)
+	t, err := openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
