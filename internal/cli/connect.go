@@ -15,7 +15,9 @@ import (
 // has these methods. What reads only values never needs the CLI library.
 type flagValues interface {
 	String(name string) string
+	Int64(name string) int64
 	Duration(name string) time.Duration
+	IsSet(name string) bool
 }
 
 // targetOptions is the target --uri, --data-dir and --timeout name. A

@@ -69,7 +69,7 @@ func (a *App) fixturesOptionsFrom(c *ucli.Context) (o fixturesOptions, err error
 	if o.part, err = partFromFlags(c); err != nil {
 		return o, err
 	}
-	if o.ds, err = datasetFromFlags(c); err != nil {
+	if o.ds, err = datasetFrom(planOptions(c)); err != nil {
 		return o, err
 	}
 	if !o.part.Whole() && !o.ds.Seeded {

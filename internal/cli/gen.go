@@ -47,7 +47,7 @@ func (a *App) runGen(c *ucli.Context) error {
 	g := oid.NewGenerator(oid.Config{})
 	seeded := c.IsSet(flagSeed)
 	if seeded {
-		s, err := parseSeedFlag(c)
+		s, err := parseSeed(c.String(flagSeed))
 		if err != nil {
 			return err
 		}

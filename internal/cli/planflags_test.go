@@ -13,7 +13,7 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-// planOf runs planFromFlags on args through a one-command app.
+// planOf runs planOptions and planFrom on args through a one-command app.
 func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 	t.Helper()
 	var plan *seed.Plan
@@ -29,7 +29,7 @@ func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 				if err := flagrules.Check(c, "seed", flagRules(), flagURI); err != nil {
 					perr = usageError(err)
 				} else {
-					plan, perr = planFromFlags(c)
+					plan, perr = planFrom(planOptions(c))
 				}
 				return nil
 			},

@@ -53,7 +53,7 @@ type seedOptions struct {
 	resume, drop   bool
 	part           seed.Part
 	db             string
-	flags          runFlags
+	flags          run.Settings
 }
 
 // parseSeedOptions reads seed's flags and checks their rules.
@@ -72,7 +72,7 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	o.part, o.flags = part, readRunFlags(c)
+	o.part, o.flags = part, run.NewSettings(planOptions(c))
 	if !part.Whole() {
 		if o.drop {
 			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
@@ -92,15 +92,15 @@ func (a *App) runSeed(c *ucli.Context) error {
 	var plan *seed.Plan
 	drawn := false
 	if !o.resume {
-		if plan, err = o.flags.parsed, o.flags.parseErr; plan == nil && err == nil {
-			plan, err = planFromFlags(c)
+		if plan, err = o.flags.Plan(); plan == nil && err == nil {
+			plan, err = seed.NewPlan(o.flags.Options)
 		}
 		if err != nil {
-			return err
+			return planUsage(err)
 		}
 		drawn = drawSeed(plan)
 		if _, err := plan.Build(); err != nil {
-			return usageError(o.flags.planError(err))
+			return planUsage(o.flags.Options.Blame(err))
 		}
 	}
 	ctx := c.Context
@@ -197,18 +197,19 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 // manifests, and the manifests by collection. Data an earlier oidkit wrote
 // without a manifest is resumed from the flags (with --seed) as a whole.
 func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*seed.Manifest, error) {
-	names, err := o.flags.names()
+	names, err := o.flags.Names()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, planUsage(err)
 	}
 	r, err := run.Resume(ctx, db, o.part, names...)
 	var pm *run.PartMismatchError
 	switch {
-	case errors.Is(err, seed.ErrNoManifest) && o.flags.set[flagSeed]:
-		if _, err := o.flags.dataset(); err != nil {
-			return nil, nil, err
+	case errors.Is(err, seed.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
+		if _, err := o.flags.Dataset(); err != nil {
+			return nil, nil, planUsage(err)
 		}
-		return o.flags.parsed, map[string]*seed.Manifest{}, nil
+		plan, _ := o.flags.Plan()
+		return plan, map[string]*seed.Manifest{}, nil
 	case errors.As(err, &pm):
 		// Each part has its manifest and its worker: one process must not
 		// take another's part.
@@ -216,7 +217,7 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 	case err != nil:
 		return nil, nil, manifestUsage(err, flagResume)
 	}
-	p, err := o.flags.overRun(r.Plan, r.Read[0])
+	p, err := overRun(o.flags, r.Plan, r.Read[0])
 	if err != nil {
 		return nil, nil, err
 	}

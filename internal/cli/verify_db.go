@@ -63,13 +63,13 @@ type verifyDBOptions struct {
 	// them.
 	flagged *seed.Dataset
 	db      string
-	flags   runFlags
+	flags   run.Settings
 }
 
 // parseVerifyDBOptions reads verify db's flags and checks their rules.
 func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 	o := verifyDBOptions{fixtures: c.StringSlice(flagFixture), collection: c.String(flagCollection), json: c.Bool(flagJSON), quiet: c.Bool(flagQuiet), inexact: c.Bool(flagInexact)}
-	o.db, o.flags = c.String(flagDB), readRunFlags(c)
+	o.db, o.flags = c.String(flagDB), run.NewSettings(planOptions(c))
 	if c.NArg() > 0 {
 		return o, usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
 	}
@@ -86,9 +86,9 @@ func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 		if !part.Whole() {
 			return o, usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
 		}
-	case o.flags.any(): // with --seed: flagRules
-		if o.flagged, err = o.flags.dataset(); err != nil {
-			return o, err
+	case o.flags.Any(): // with --seed: flagRules
+		if o.flagged, err = o.flags.Dataset(); err != nil {
+			return o, planUsage(err)
 		}
 	}
 	return o, nil

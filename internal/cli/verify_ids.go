@@ -43,7 +43,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 	}
 	var seed uint64
 	if c.IsSet(flagSeed) {
-		s, err := parseSeedFlag(c)
+		s, err := parseSeed(c.String(flagSeed))
 		if err != nil {
 			return err
 		}
