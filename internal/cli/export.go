@@ -198,12 +198,12 @@ func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []strin
 			return exportFileError(ctx, db.Name(), name, paths[:i], err)
 		}
 		total += res.Documents
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(res.Documents), describeLayout(o.write))
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], mongowrite.Documents(res.Documents), describeLayout(o.write))
 		if res.Sidecar != "" {
 			fmt.Fprintf(a.stdout, "%s: %s\n", res.Sidecar, indexNote(res.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", docCount(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", mongowrite.Documents(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -351,10 +351,10 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
 		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
-		return failuref("interrupted after %s of %s.%s%s", stopCount(we), db, we.Collection, note)
+		return failuref("interrupted after %s of %s.%s%s", we.Reached(), db, we.Collection, note)
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, stopCount(we), mongowrite.ServerMessage(we.Err.Error()), note)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)
 }

@@ -129,12 +129,12 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	var total int64
 	for _, f := range res.Files {
 		total += f.Documents
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", f.Path, docCount(f.Documents), describeLayout(o.write))
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", f.Path, mongowrite.Documents(f.Documents), describeLayout(o.write))
 		if f.Sidecar != "" {
 			fmt.Fprintf(a.stdout, "%s: %s\n", f.Sidecar, indexNote(f.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(o.ds))
+	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", mongowrite.Documents(total), elapsed.Round(time.Millisecond), seedNote(o.ds))
 	return nil
 }
 
@@ -184,9 +184,9 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 		// What went out cannot be taken back: say how much did.
 		note, ferr := stdoutNote(w, o.write.Layout)
 		if ferr != nil {
-			return failuref("interrupted after %s of %s; %s", stopCount(we), we.Collection, note)
+			return failuref("interrupted after %s of %s; %s", we.Reached(), we.Collection, note)
 		}
-		return failuref("interrupted after %s of %s: %s", stopCount(we), we.Collection, note)
+		return failuref("interrupted after %s of %s: %s", we.Reached(), we.Collection, note)
 	case we != nil:
 		return writeStopped(ctx, we)
 	case err != nil:
@@ -196,13 +196,6 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 		return failuref("writing to standard output: %v", err)
 	}
 	return nil
-}
-
-func docCount(n int64) string {
-	if n == 1 {
-		return "1 document"
-	}
-	return fmt.Sprintf("%d documents", n)
 }
 
 func describeLayout(o fixtures.Options) string {
@@ -228,7 +221,7 @@ func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 	case errors.As(we.Err, &v) && errors.As(we.Err, &de):
 		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
 	case errors.Is(we.Err, context.Canceled):
-		return failuref("interrupted after %s of %s; no file was written", stopCount(we), we.Collection)
+		return failuref("interrupted after %s of %s; no file was written", we.Reached(), we.Collection)
 	case errors.As(we.Err, &de):
 		return failuref("%v", de)
 	case we.Doc != nil:

@@ -205,7 +205,7 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 			return failuref("%v", err)
 		}
 		total += n
-		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, docCount(n))
+		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, mongowrite.Documents(n))
 		if len(g.Indexes) > 0 {
 			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
 		}
@@ -213,7 +213,7 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 	if count > 0 {
 		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
 	}
-	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
+	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", mongowrite.Documents(total))
 	return nil
 }
 
@@ -271,19 +271,19 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, stopCount(we), mongowrite.ServerMessage(stopCause(we)))
+		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, we.Reached(), mongowrite.ServerMessage(we.Cause()))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, mongowrite.ServerMessage(writeCause(err)))
+	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 }
 
 func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {
 	line := func(f fixtures.FileResult) string {
 		if mode == fixtures.Upsert {
-			return fmt.Sprintf("%s: upserted %d, matched %d (modified %d)", docCount(f.Documents), f.Upserted, f.Matched, f.Modified)
+			return fmt.Sprintf("%s: upserted %d, matched %d (modified %d)", mongowrite.Documents(f.Documents), f.Upserted, f.Matched, f.Modified)
 		}
-		s := fmt.Sprintf("%s: inserted %d", docCount(f.Documents), f.Inserted)
+		s := fmt.Sprintf("%s: inserted %d", mongowrite.Documents(f.Documents), f.Inserted)
 		if f.Present > 0 {
 			s += fmt.Sprintf(", %d already there", f.Present)
 		}

@@ -123,5 +123,5 @@ func insertError(e *run.InsertError, display string, resume bool) error {
 	if !e.Seeded {
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}
-	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, e.Held, e.Total, note, hint, stopCause(we)))
+	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, e.Held, e.Total, note, hint, we.Cause()))
 }
