@@ -2,7 +2,8 @@
 // which flag needs another (or one value of it) and which conflicts with
 // another, checked before a command runs, and how a message names a flag as
 // it was given (its value, a connection string's password masked, and the
-// environment variable it came from).
+// environment variable it came from), and the flag library's parse errors
+// said the same way (Explain).
 package flagrules
 
 import (
