@@ -61,9 +61,7 @@ func (a *App) compare(c *ucli.Context) error {
 	defer t.Close()
 	tb := t
 	if uri := strings.TrimSpace(c.String(flagAgainst)); uri != "" {
-		o := targetOptions(c, false)
-		o.URI = uri
-		if tb, err = openTarget(c.Context, o); err != nil {
+		if tb, err = openTarget(c.Context, target.Options{URI: uri, Timeout: c.Duration(flagTimeout)}); err != nil {
 			return err
 		}
 		defer tb.Close()

@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strconv"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -44,31 +40,9 @@ func (a *App) runWeb(c *ucli.Context) error {
 	if err != nil {
 		return failuref("web: %s %q: %v", arg(flagListen), addr, err)
 	}
-	srv := &http.Server{
-		Handler:           web.NewHandler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	fmt.Fprintf(a.stdout, "oidkit web: serving on %s (Ctrl+C to stop)\n", pageURL(ln.Addr()))
-
-	select {
-	case err := <-served:
-		return failuref("web: serving on %s: %v", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		_ = srv.Close()
-		return failuref("web: stopping: %v", err)
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return failuref("web: serving on %s: %v", ln.Addr(), err)
+	fmt.Fprintf(a.stdout, "oidkit web: serving on %s (Ctrl+C to stop)\n", web.PageURL(ln.Addr()))
+	if err := web.Serve(ctx, ln); err != nil {
+		return failuref("web: %v", err)
 	}
 	fmt.Fprintln(a.stdout, "oidkit web: stopped")
 	return nil
@@ -88,18 +62,4 @@ func checkListenAddr(addr string) error {
 		}
 	}
 	return nil
-}
-
-// pageURL is the address to open in a browser. A wildcard listen address is
-// shown as localhost, since 0.0.0.0 and :: are not addresses to browse to.
-func pageURL(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok {
-		return "http://" + a.String() + "/"
-	}
-	host := tcp.IP.String()
-	if tcp.IP == nil || tcp.IP.IsUnspecified() {
-		host = "localhost"
-	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)) + "/"
 }

@@ -198,8 +198,8 @@ func TestPageURL(t *testing.T) {
 		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://localhost:8080/"},
 		{&net.TCPAddr{IP: net.IPv6loopback, Port: 9}, "http://[::1]:9/"},
 	} {
-		if got := pageURL(tt.addr); got != tt.want {
-			t.Errorf("pageURL(%v) = %q, want %q", tt.addr, got, tt.want)
+		if got := web.PageURL(tt.addr); got != tt.want {
+			t.Errorf("web.PageURL(%v) = %q, want %q", tt.addr, got, tt.want)
 		}
 	}
 }
