@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
@@ -167,70 +165,29 @@ func (a *App) renderVerifyDB(rep *verify.Report, o verifyDBOptions, display stri
 	return nil
 }
 
-// expectFixtures groups the fixture files by collection, as load does.
+// expectFixtures is what the fixture files say the database holds
+// (verify.ExpectFixtureSet), its errors bad usage naming --fixture.
 func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected, error) {
-	dbName, files := o.db, o.fixtures
-	if err := rules.CheckDatabaseName(dbName); err != nil {
+	if err := rules.CheckDatabaseName(o.db); err != nil {
 		return nil, usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := o.collection
-	if only != "" {
-		if err := rules.CheckCollectionName(only); err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagCollection), only, err)
+	if o.collection != "" {
+		if err := rules.CheckCollectionName(o.collection); err != nil {
+			return nil, usageErrorf("%s %q: %v", arg(flagCollection), o.collection, err)
 		}
 	}
-	var order []string
-	byName := map[string][]string{}
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagFixture), f, errors.Unwrap(err))
-		}
-		if fi.IsDir() {
-			return nil, usageErrorf("%s %q: is a directory, expected a fixture file", arg(flagFixture), f)
-		}
-		if !fi.Mode().IsRegular() {
-			// A FIFO or a device would wait in open(2), or never end, and
-			// cannot be read twice.
-			return nil, usageErrorf("%s %q: %s, expected a regular file (a fixture is read twice: once to index it, once to compare)", arg(flagFixture), f, fileKind(fi.Mode()))
-		}
-		name := only
-		if name == "" {
-			name = fixtures.CollectionName(f)
-			if err := rules.CheckFileName(name); err != nil {
-				return nil, usageErrorf("%s %q: collection name from the file name: %v; expected %s", arg(flagFixture), f, err, arg(flagCollection))
-			}
-		}
-		if _, ok := byName[name]; !ok {
-			order = append(order, name)
-		}
-		byName[name] = append(byName[name], f)
+	set, err := verify.ExpectFixtureSet(ctx, o.db, o.fixtures, verify.FixtureSetOptions{Collection: o.collection, FixtureOptions: verify.FixtureOptions{InexactNumbers: o.inexact}})
+	var fe *verify.FileError
+	var se *verify.SidecarError
+	switch {
+	case err == nil:
+		return set, nil
+	case errors.As(err, &fe) && errors.Is(fe.Err, verify.ErrNoCollectionName):
+		return nil, usageErrorf("%s %v; expected %s", arg(flagFixture), err, arg(flagCollection))
+	case errors.As(err, &fe), !errors.As(err, &se) && isFixtureError(err):
+		return nil, usageErrorf("%s %v", arg(flagFixture), err)
 	}
-	var out []*verify.Expected
-	for _, name := range order {
-		e, err := verify.ExpectFixturesWith(ctx, dbName, name, byName[name], verify.FixtureOptions{InexactNumbers: o.inexact})
-		switch {
-		case isFixtureError(err):
-			return nil, usageErrorf("%s %v", arg(flagFixture), err)
-		case err != nil:
-			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
-		}
-		if e.Indexes, err = sidecarIndexes(name, byName[name]); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
-// sidecarIndexes is what the indexes of collection name must be: those of
-// the index sidecars load would read beside its files.
-func sidecarIndexes(name string, files []string) ([]indexes.Index, error) {
-	ix, err := fixtures.SidecarIndexes(name, files)
-	if err != nil {
-		return nil, usageErrorf("%s: %v", arg(flagFixture), err)
-	}
-	return ix, nil
+	return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 }
 
 // isFixtureError tells a fixture file that cannot be read or cannot serve as
