@@ -126,12 +126,12 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	profile, _ := t.Profile(ctx) // when the server cannot be asked, it is read as MongoDB
 	opts := verify.DBOptions{Profile: profile}
-	p := &verifyProgress{start: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, now: time.Now, last: time.Now()}
+	p := progress.NewPhases(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, time.Now)
 	if !o.quiet {
-		opts.Progress = p.update
+		opts.Progress = func(s verify.DBProgress) { p.Update("verify "+s.Collection+": "+s.Phase, s.Done, s.Total) }
 	}
 	rep, err := verify.VerifyDB(ctx, t.Client, set, opts)
-	p.finish()
+	p.Finish()
 	if err != nil {
 		if isFixtureError(err) {
 			return usageErrorf("%s %v", arg(flagFixture), err)
@@ -196,38 +196,4 @@ func isFixtureError(err error) bool {
 	var le *fixtures.LineError
 	var pe *fs.PathError
 	return errors.As(err, &le) || errors.As(err, &pe)
-}
-
-// verifyProgress shows each phase of each collection as its own progress,
-// labelled "verify users: read". The reports come now and then, not at the
-// start of a phase: a phase's first report starts its progress, timed from
-// the report before it (the phase before was still running then), so that
-// the rate does not count the first report's documents as done in no time.
-type verifyProgress struct {
-	start func(label string, total int64) *progress.Meter
-	key   string
-	cur   *progress.Meter
-	now   func() time.Time
-	last  time.Time // of the last report, or when verification started
-}
-
-func (p *verifyProgress) update(s verify.DBProgress) {
-	key := "verify " + s.Collection + ": " + s.Phase
-	if key != p.key {
-		p.cur.Finish()
-		p.key = key
-		total := s.Total
-		if total <= 0 {
-			total = progress.UnknownTotal
-		}
-		p.cur = p.start(key, total)
-		p.cur.Since(p.last)
-	}
-	p.last = p.now()
-	p.cur.SetTotal(s.Total)
-	p.cur.Set(s.Done)
-}
-
-func (p *verifyProgress) finish() {
-	p.cur.Finish()
 }

@@ -1,38 +1,29 @@
-package cli
+package progress
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/oidkit/oidkit/internal/progress"
-	"github.com/oidkit/oidkit/verify"
 )
 
-// fakeClock is a clock the test moves.
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time          { return c.t }
-func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-
-// verify db shows each phase of each collection as its own progress: a new
+// verify db shows each phase of each collection as its own meter: a new
 // phase ends the one before with its final line, and is timed from the
 // report before it.
-func TestVerifyProgressPhases(t *testing.T) {
+func TestPhases(t *testing.T) {
 	var b bytes.Buffer
 	clk := &fakeClock{t: time.Unix(0, 0)}
 	var labels []string
-	vp := &verifyProgress{now: clk.now, last: clk.now(), start: func(label string, total int64) *progress.Meter {
+	vp := NewPhases(func(label string, total int64) *Meter {
 		labels = append(labels, label)
-		return progress.NewPlain(&b, label, "docs", total, 0, clk.now)
-	}}
-	vp.update(verify.DBProgress{Collection: "users", Phase: "read", Done: 500, Total: 1000})
+		return NewPlain(&b, label, "docs", total, 0, clk.now)
+	}, clk.now)
+	vp.Update("verify users: read", 500, 1000)
 	clk.advance(time.Second)
-	vp.update(verify.DBProgress{Collection: "users", Phase: "read", Done: 1000, Total: 1000})
+	vp.Update("verify users: read", 1000, 1000)
 	clk.advance(time.Second)
-	vp.update(verify.DBProgress{Collection: "users", Phase: "references", Done: 8192})
-	vp.finish()
+	vp.Update("verify users: references", 8192, 0)
+	vp.Finish()
 	if got, want := strings.Join(labels, ","), "verify users: read,verify users: references"; got != want {
 		t.Fatalf("labels %q, want %q", got, want)
 	}
