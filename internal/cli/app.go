@@ -136,7 +136,7 @@ func envLine(env, flag, what string) string {
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
 		if name, ok := flagrules.UnknownFlag(err); ok {
-			if hint := subcommandFlag(c, flagrules.CommandPath(ctx), name); hint != "" {
+			if hint := flagrules.SubcommandFlag(c, flagrules.CommandPath(ctx), name); hint != "" {
 				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
 			}
 		}

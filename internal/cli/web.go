@@ -31,7 +31,7 @@ func (a *App) runWeb(c *ucli.Context) error {
 		return usageErrorf("web: unexpected argument %q; the only option is %s HOST:PORT", c.Args().First(), arg(flagListen))
 	}
 	addr := c.String(flagListen)
-	if err := checkListenAddr(addr); err != nil {
+	if err := checkListenAddr("web: ", addr, "HOST:PORT such as "+defaultWebListen+" or :8080"); err != nil {
 		return err
 	}
 
@@ -50,15 +50,16 @@ func (a *App) runWeb(c *ucli.Context) error {
 
 // checkListenAddr refuses an address that cannot be a TCP listen address
 // before trying it, so a typo is a usage error (exit 2) and a busy port a
-// run-time failure (exit 1).
-func checkListenAddr(addr string) error {
+// run-time failure (exit 1). prefix starts each message; example is what a
+// good one looks like.
+func checkListenAddr(prefix, addr, example string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usageErrorf("web: %s %q: expected HOST:PORT such as %s or :8080", arg(flagListen), addr, defaultWebListen)
+		return usageErrorf("%s%s %q: expected %s", prefix, arg(flagListen), addr, example)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
-			return usageErrorf("web: %s %q: port %q: expected a number from 0 to 65535", arg(flagListen), addr, port)
+			return usageErrorf("%s%s %q: port %q: expected a number from 0 to 65535", prefix, arg(flagListen), addr, port)
 		}
 	}
 	return nil

@@ -210,7 +210,7 @@ func FuzzWebListenAddr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if err := checkListenAddr(s); err != nil {
+		if err := checkListenAddr("web: ", s, "HOST:PORT"); err != nil {
 			if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--listen") {
 				t.Errorf("checkListenAddr(%q) = %v (exit %d), want a usage error naming --listen", s, err, exitCode(err))
 			}

@@ -3,6 +3,8 @@ package flagrules
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -102,4 +104,22 @@ func UnknownFlag(err error) (string, bool) {
 		return "", false
 	}
 	return m[1], true
+}
+
+// SubcommandFlag is the hint for a flag that cmd does not define but some of
+// its subcommands do ("--collection is a flag of 'oidkit verify db'"), or ""
+// when none does. name is the flag as the flag package reports it, without
+// dashes.
+func SubcommandFlag(cmd *ucli.Command, path, name string) string {
+	var owners []string
+	for _, sub := range cmd.Subcommands {
+		if slices.ContainsFunc(sub.Flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), name) }) {
+			owners = append(owners, path+" "+sub.Name)
+		}
+	}
+	if len(owners) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s is a flag of 'oidkit %s'; expected the subcommand before it: oidkit %s %s ...",
+		Arg(name), strings.Join(owners, "' and 'oidkit "), owners[0], Arg(name))
 }
