@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"strings"
 
@@ -114,7 +113,9 @@ func (a *App) runAudit(c *ucli.Context) error {
 	case o.stdin():
 		err = a.auditStdin(ctx, au, begin(progress.UnknownTotal))
 	default:
-		err = a.auditFiles(ctx, au, o.files, o.fields, begin(progress.UnknownTotal))
+		if err = au.ScanFiles(ctx, o.files, o.fields, begin(progress.UnknownTotal).Set); err != nil {
+			err = auditFilesError(err)
+		}
 	}
 	if err != nil {
 		p.Finish()
@@ -206,52 +207,23 @@ func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o
 	return nil
 }
 
-func (a *App) auditFiles(ctx context.Context, au *audit.Auditor, files []string, fields audit.Fields, p *progress.Meter) error {
-	var n int64
-	for _, name := range files {
-		f, err := input.Open(ctx, name)
-		if errors.Is(err, context.Canceled) {
-			return inputFailure("audit: "+name, err)
-		}
-		if err != nil {
-			return usageErrorf("audit: %q: %v; expected a fixture file", name, err)
-		}
-		if fi, err := f.Stat(); err == nil && fi.IsDir() {
-			f.Close()
-			return usageErrorf("audit: %q: is a directory, expected a fixture file", name)
-		}
-		err = auditFile(au, fixtures.NewReader(f, name), fields, func() {
-			n++
-			if n&0xFFF == 0 {
-				p.Set(n)
-			}
-		})
-		f.Close()
-		if errors.Is(err, context.Canceled) {
-			return inputFailure("audit: reading "+name, err)
-		}
-		if err != nil {
-			return err
-		}
+// auditFilesError is the command's error for audit.ScanFiles'.
+func auditFilesError(err error) error {
+	var fe *audit.FileError
+	var le *fixtures.LineError
+	switch {
+	case !errors.As(err, &fe):
+		return failuref("audit: %w", err)
+	case fe.Op == audit.OpOpen && errors.Is(err, context.Canceled):
+		return inputFailure("audit: "+fe.File, fe.Err)
+	case errors.Is(err, context.Canceled):
+		return inputFailure("audit: reading "+fe.File, fe.Err)
+	case fe.Op == audit.OpOpen:
+		return usageErrorf("audit: %q: %v; expected a fixture file", fe.File, fe.Err)
+	case fe.Op == audit.OpDir:
+		return usageErrorf("audit: %q: is a directory, expected a fixture file", fe.File)
+	case errors.As(err, &le):
+		return usageErrorf("audit: %v", le)
 	}
-	p.Set(n)
-	return nil
-}
-
-func auditFile(au *audit.Auditor, r *fixtures.Reader, fields audit.Fields, each func()) error {
-	for {
-		d, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		var le *fixtures.LineError
-		if errors.As(err, &le) {
-			return usageErrorf("audit: %v", le)
-		}
-		if err != nil {
-			return failuref("audit: %w", err)
-		}
-		au.AddDoc(d.Raw, fields)
-		each()
-	}
+	return failuref("audit: %w", fe.Err)
 }

@@ -27,7 +27,7 @@ var (
 // Rules that depend on a flag's value rather than its presence stay with
 // their command: --part with --drop or without --seed (seed, fixtures),
 // --part with --fixture (verify db), -n with a plan file rather than a
-// built-in plan (planFromFlags), --collection with FILE arguments (audit).
+// built-in plan (seed.NewPlan), --collection with FILE arguments (audit).
 // Accepted on purpose although they do nothing: verify db's --order-limit,
 // kept so that existing scripts still run; --db of fixtures, since the plan
 // flags are shared so that one set of flags serves seed, fixtures and verify

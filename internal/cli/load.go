@@ -168,7 +168,7 @@ func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fi
 		for _, u := range res.Unchecked {
 			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
 		}
-		a.printLoadResult(res, o.db, o.mode, t.Display, time.Since(start))
+		res.WriteSummary(a.stdout, o.db, o.mode, t.Display, time.Since(start))
 	}
 	if err != nil {
 		return a.loadError(err, o.db, t.Display, res)
@@ -276,34 +276,6 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return usageErrorf("%v", err)
 	}
 	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
-}
-
-func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {
-	line := func(f fixtures.FileResult) string {
-		if mode == fixtures.Upsert {
-			return fmt.Sprintf("%s: upserted %d, matched %d (modified %d)", mongowrite.Documents(f.Documents), f.Upserted, f.Matched, f.Modified)
-		}
-		s := fmt.Sprintf("%s: inserted %d", mongowrite.Documents(f.Documents), f.Inserted)
-		if f.Present > 0 {
-			s += fmt.Sprintf(", %d already there", f.Present)
-		}
-		if f.Duplicates > 0 {
-			s += fmt.Sprintf(", %d duplicate _id", f.Duplicates)
-		}
-		return s
-	}
-	for _, f := range res.Files {
-		fmt.Fprintf(a.stdout, "%s -> %s.%s: %s\n", f.Source, db, f.Collection, line(f))
-	}
-	if len(res.Files) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", line(res.Total()))
-	}
-	tot := res.Total()
-	rate := 0.0
-	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(tot.Inserted+tot.Present+tot.Upserted+tot.Matched) / s
-	}
-	fmt.Fprintf(a.stdout, "into %s in %s (%.0f docs/s)\n", display, elapsed.Round(time.Millisecond), rate)
 }
 
 // sayMore says how many of count problems were not listed.
