@@ -72,3 +72,24 @@ func TestNewPlanErrors(t *testing.T) {
 		}
 	}
 }
+
+// A plan without a seed draws one and the current second as its time base,
+// and then builds the same documents again; a seeded plan keeps its own.
+func TestDrawSeed(t *testing.T) {
+	p := &seed.Plan{Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 3}}}
+	if !p.DrawSeed() || !p.Seeded || p.At.IsZero() || p.At.Nanosecond() != 0 {
+		t.Fatalf("drawn: %+v", p)
+	}
+	a, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := p.Build()
+	if string(a.Collection("users").Doc(2).String()) != string(b.Collection("users").Doc(2).String()) {
+		t.Error("a drawn seed does not repeat the documents")
+	}
+	seedBefore := p.Seed
+	if p.DrawSeed() || p.Seed != seedBefore {
+		t.Error("a seeded plan drew again")
+	}
+}

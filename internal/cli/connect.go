@@ -11,10 +11,13 @@ import (
 	"github.com/oidkit/oidkit/target"
 )
 
-// flagValues is what the options parsers read flags with: *ucli.Context
-// has these methods. What reads only values never needs the CLI library.
+// flagValues is what the options parsers and the readers they share
+// (targetOptions, planOptions, partFromFlags, ...) read flags with:
+// *ucli.Context has these methods. They see named values, never the CLI
+// library's context (its arguments, its app, its lineage).
 type flagValues interface {
 	String(name string) string
+	Int(name string) int
 	Int64(name string) int64
 	Duration(name string) time.Duration
 	IsSet(name string) bool

@@ -51,8 +51,10 @@ func (a *App) exportCommand() *ucli.Command {
 			"MongoDB's rules first, as load checks it: one no server could load stops the export.\n" +
 			"Each file is written to a temporary name and renamed when complete: an interrupted or\n" +
 			"failed export leaves no partial file, and an existing file is replaced only on success.",
-		Flags:  flags,
-		Action: a.runExport,
+		Flags: flags,
+		Action: func(c *ucli.Context) error {
+			return target.RedactError(a.runExport(c), strings.TrimSpace(c.String(flagURI)))
+		},
 	}
 }
 
@@ -70,11 +72,6 @@ type exportOptions struct {
 }
 
 func (a *App) runExport(c *ucli.Context) error {
-	err := a.export(c)
-	return target.RedactError(err, strings.TrimSpace(c.String(flagURI)))
-}
-
-func (a *App) export(c *ucli.Context) error {
 	o, err := a.exportOptionsFrom(c)
 	if err != nil {
 		return err
@@ -237,7 +234,7 @@ func collectionCount(n int) string {
 
 // exportQueryFrom, part of exportOptionsFrom, reads --filter, --sort, --limit, --sample and
 // --batch, refusing bad values before anything is read or written.
-func exportQueryFrom(c *ucli.Context) (fixtures.ExportOptions, error) {
+func exportQueryFrom(c flagValues) (fixtures.ExportOptions, error) {
 	var o fixtures.ExportOptions
 	if c.IsSet(flagFilter) {
 		f, err := fixtures.ParseQuery(c.String(flagFilter))

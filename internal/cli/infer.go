@@ -49,7 +49,7 @@ func (a *App) inferCommand() *ucli.Command {
 }
 
 // profileArgs reads --db, the collections, --sample and --min-count.
-func profileArgs(c *ucli.Context, names []string) (string, int64, infer.Options, error) {
+func profileArgs(c flagValues, names []string) (string, int64, infer.Options, error) {
 	db := c.String(flagDB)
 	if err := rules.CheckDatabaseName(db); err != nil {
 		return "", 0, infer.Options{}, usageErrorf("%s: %v", arg(flagDB), err)

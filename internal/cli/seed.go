@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -98,7 +96,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		if err != nil {
 			return planUsage(err)
 		}
-		drawn = drawSeed(plan)
+		drawn = plan.DrawSeed()
 		if _, err := plan.Build(); err != nil {
 			return planUsage(o.flags.Options.Blame(err))
 		}
@@ -158,27 +156,6 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 	opts.Unchecked = func(db string, u fixtures.Unchecked) {
 		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, db, u.Collection, u.Index, u.Reason)
 	}
-}
-
-// drawSeed makes a plan without a seed repeatable: it draws one and takes
-// the current second as the time base, unless a template reads the clock
-// (then no seed could repeat it). It reports whether it drew.
-func drawSeed(p *seed.Plan) bool {
-	if p.Seeded {
-		return false
-	}
-	for _, cs := range p.Collections {
-		if cs.Template != nil && cs.Template.ReadsClock() {
-			return false
-		}
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	p.Seed, p.Seeded = binary.LittleEndian.Uint64(b[:]), true
-	if p.At.IsZero() {
-		p.At = time.Now().UTC().Truncate(time.Second)
-	}
-	return true
 }
 
 // runNote says how to repeat the run: its seed and time base.
