@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/internal/flagrules"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/suggest"
 )
 
@@ -119,7 +120,7 @@ func (a *App) commandNotFound(c *ucli.Context, name string) {
 	if hint == "" {
 		hint = "; run 'oidkit help' for the list"
 	}
-	a.say(msgError, "unknown command %q%s", name, hint)
+	a.say(message.Error, "unknown command %q%s", name, hint)
 }
 
 // envLine is one line of the environment section of the root help.
@@ -177,7 +178,7 @@ func (a *App) RunContext(ctx context.Context, args []string) int {
 		}
 		return ExitOK
 	}
-	a.say(msgError, "%v", err)
+	a.say(message.Error, "%v", err)
 	return exitCode(err)
 }
 

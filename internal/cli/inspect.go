@@ -10,6 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -37,7 +38,7 @@ func (a *App) runInspect(c *ucli.Context) error {
 		id, err := parseIDArg(arg)
 		if err != nil {
 			bad = append(bad, err.Error())
-			a.say(msgError, "inspect: %v", err)
+			a.say(message.Error, "inspect: %v", err)
 			return
 		}
 		if asJSON {

@@ -15,6 +15,7 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
@@ -166,7 +167,7 @@ func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fi
 	bar.Finish()
 	if res != nil {
 		for _, u := range res.Unchecked {
-			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
+			a.say(message.Warning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
 		}
 		res.WriteSummary(a.stdout, o.db, o.mode, t.Display, time.Since(start))
 	}
@@ -222,11 +223,11 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
 	for _, p := range listed {
-		a.say(msgError, "%v", p)
+		a.say(message.Error, "%v", p)
 	}
 	a.sayMore(ve.Count, len(listed))
 	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
-		a.say(msgNote, "%s stores the nearest double instead of such a number", arg(flagInexact))
+		a.say(message.Note, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }
@@ -253,13 +254,13 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return a.reportInvalid(ve)
 	case errors.As(err, &ue):
 		for _, d := range ue.Listed {
-			a.say(msgError, "%v", d)
+			a.say(message.Error, "%v", d)
 		}
 		a.sayMore(ue.Count, len(ue.Listed))
 		return usageErrorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, ue.Collection, ue.Count)
 	case errors.As(err, &uc):
 		for _, c := range uc.Listed {
-			a.say(msgError, "%v", c)
+			a.say(message.Error, "%v", c)
 		}
 		a.sayMore(uc.Count, len(uc.Listed))
 		return failuref("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, uc.Collection, display, uc.Count)
@@ -281,6 +282,6 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 // sayMore says how many of count problems were not listed.
 func (a *App) sayMore(count, listed int) {
 	if count > listed {
-		a.say(msgError, "... and %d more", count-listed)
+		a.say(message.Error, "... and %d more", count-listed)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
@@ -170,11 +171,11 @@ func expectFromManifest(ctx context.Context, o verifyDBOptions, db *mongo.Databa
 func (a *App) flagsAgainstManifests(ctx context.Context, o verifyDBOptions, db *mongo.Database, ds *seed.Dataset) error {
 	others, unread, err := run.Against(ctx, db, ds, o.part)
 	if unread != nil { // the flags alone still say what to expect
-		a.say(msgWarning, "verify db: %v; checking against the flags alone, without the parts the manifests record", unread)
+		a.say(message.Warning, "verify db: %v; checking against the flags alone, without the parts the manifests record", unread)
 		return nil
 	}
 	for _, r := range others {
-		a.say(msgNote, "%s", otherRunNote(func(d *seed.PlanDiff) string { return diffFlag(o.flags, d) }, r))
+		a.say(message.Note, "%s", otherRunNote(func(d *seed.PlanDiff) string { return diffFlag(o.flags, d) }, r))
 	}
 	return partsError(err)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -154,7 +155,7 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 		}
 	}
 	opts.Unchecked = func(db string, u fixtures.Unchecked) {
-		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, db, u.Collection, u.Index, u.Reason)
+		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", message.Prefix, message.Warning, db, u.Collection, u.Index, u.Reason)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/message"
 )
 
 func (a *App) serverCommand() *ucli.Command {
@@ -45,11 +46,11 @@ func (a *App) runServer(c *ucli.Context) error {
 		return failuref("server: %v", err)
 	}
 	fmt.Fprintf(a.stdout, "%s\n", srv.URI())
-	a.say(msgNote, "server listening on %s, data in %s; it runs until Ctrl-C or SIGTERM", srv.Addr(), dir)
+	a.say(message.Note, "server listening on %s, data in %s; it runs until Ctrl-C or SIGTERM", srv.Addr(), dir)
 	select {
 	case <-ctx.Done():
 		_ = srv.Close()
-		a.say(msgNote, "server stopped")
+		a.say(message.Note, "server stopped")
 		return nil
 	case <-srv.Done():
 		return failuref("server on %s stopped unexpectedly", srv.Addr())
