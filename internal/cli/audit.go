@@ -3,8 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
-	"os"
-	"strings"
+	"io/fs"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -70,7 +69,7 @@ func (a *App) auditOptionsFrom(c *ucli.Context) (auditOptions, error) {
 		return o, usageErrorf("audit: expected %s C, fixture files, or - for hex IDs on stdin", arg(flagCollection))
 	}
 	for _, f := range []struct{ name, v string }{{flagField, o.fields.ID}, {flagTimeField, o.fields.Time}} {
-		if f.v != "" && !validPath(f.v) {
+		if f.v != "" && !audit.ValidPath(f.v) {
 			return o, usageErrorf("%s %q: expected a field name or dotted path such as createdAt or meta.created", arg(f.name), f.v)
 		}
 	}
@@ -133,8 +132,12 @@ func (a *App) runAudit(c *ucli.Context) error {
 // JSON on standard output.
 func (a *App) renderAudit(rep *audit.Report, o auditOptions) (err error) {
 	if o.html != "" {
-		if err := writeHTMLReport(o.html, rep); err != nil {
-			return err
+		if err := rep.WriteHTMLFile(o.html); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Op == "open" {
+				return usageErrorf("%s %q: %v", arg(flagHTML), o.html, err)
+			}
+			return failuref("audit: writing %s: %w", o.html, err)
 		}
 	}
 	if o.json {
@@ -163,32 +166,6 @@ func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress.Met
 		return failuref("audit: reading stdin: %w", err)
 	}
 	return nil
-}
-
-func writeHTMLReport(path string, rep *audit.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return usageErrorf("%s %q: %v", arg(flagHTML), path, err)
-	}
-	if err := rep.WriteHTML(f); err != nil {
-		f.Close()
-		return failuref("audit: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return failuref("audit: writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// validPath reports whether p is a field name or dotted path without empty
-// parts or a leading $.
-func validPath(p string) bool {
-	for _, part := range strings.Split(p, ".") {
-		if part == "" || strings.HasPrefix(part, "$") {
-			return false
-		}
-	}
-	return true
 }
 
 func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {

@@ -99,13 +99,8 @@ func (a *App) exportOptionsFrom(c *ucli.Context) (o exportOptions, err error) {
 	if c.NArg() > 0 {
 		return o, usageErrorf("export: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
 	}
-	mode, err := fixtures.ParseMode(c.String(flagMode))
-	if err != nil {
-		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
-	}
-	o.write = fixtures.Options{Mode: mode}
-	if c.Bool(flagArray) {
-		o.write.Layout = fixtures.Array
+	if o.write, err = writeOptions(c.String(flagMode), c.Bool(flagArray)); err != nil {
+		return o, err
 	}
 	if o.export, err = exportQueryFrom(c); err != nil {
 		return o, err
@@ -284,23 +279,13 @@ func (a *App) exportProgress(o exportOptions, name string, eopts *fixtures.Expor
 		return nil, func() {}
 	}
 	eopts.Uncounted = !progress.IsTerminal(a.stderr)
-	var p *progress.Meter
-	started := false
+	p := progress.NewLazy(func(total int64) *progress.Meter { return o.progress(name, total) })
 	return func(written, total int64) {
-			if !started {
-				started = true
-				if eopts.Uncounted {
-					total = progress.UnknownTotal
-				}
-				p = o.progress(name, total)
-			}
-			if !eopts.Uncounted {
-				p.SetTotal(total)
-			}
-			p.Set(written)
-		}, func() {
-			p.Finish()
+		if eopts.Uncounted {
+			total = progress.UnknownTotal
 		}
+		p.Report(written, total)
+	}, p.Finish
 }
 
 // exportToStdout exports one collection to standard output. What went out
@@ -317,7 +302,7 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 		if !errors.As(err, &we) {
 			return exportStopped(ctx, db.Name(), err, "")
 		}
-		note, _ := stdoutNote(w, o.write.Layout)
+		note, _ := w.StopNote()
 		return exportStopped(ctx, db.Name(), err, note)
 	}
 	if err := w.Close(); err != nil {

@@ -57,13 +57,8 @@ func (a *App) fixturesOptionsFrom(c *ucli.Context) (o fixturesOptions, err error
 	if c.NArg() > 0 {
 		return o, usageErrorf("fixtures: unexpected argument %q; see oidkit fixtures --help", c.Args().First())
 	}
-	mode, err := fixtures.ParseMode(c.String(flagMode))
-	if err != nil {
-		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
-	}
-	o.write = fixtures.Options{Mode: mode}
-	if c.Bool(flagArray) {
-		o.write.Layout = fixtures.Array
+	if o.write, err = writeOptions(c.String(flagMode), c.Bool(flagArray)); err != nil {
+		return o, err
 	}
 	o.progress = func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }
 	if o.part, err = partFromFlags(c); err != nil {
@@ -134,7 +129,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 			fmt.Fprintf(a.stdout, "%s: %s\n", f.Sidecar, indexNote(f.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", mongowrite.Documents(total), elapsed.Round(time.Millisecond), seedNote(o.ds))
+	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", mongowrite.Documents(total), elapsed.Round(time.Millisecond), o.ds.SeedNote())
 	return nil
 }
 
@@ -182,7 +177,7 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	switch {
 	case errors.As(err, &we) && errors.Is(we.Err, context.Canceled):
 		// What went out cannot be taken back: say how much did.
-		note, ferr := stdoutNote(w, o.write.Layout)
+		note, ferr := w.StopNote()
 		if ferr != nil {
 			return failuref("interrupted after %s of %s; %s", we.Reached(), we.Collection, note)
 		}
@@ -205,13 +200,6 @@ func describeLayout(o fixtures.Options) string {
 	return o.Mode.String() + " Extended JSON, one document per line"
 }
 
-func seedNote(ds *seed.Dataset) string {
-	if !ds.Seeded {
-		return fmt.Sprintf("unseeded, time base %s", ds.Base.Format(time.RFC3339))
-	}
-	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
-}
-
 // writeStopped is the command's error for a collection whose writing
 // stopped into a file (which was not written).
 func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
@@ -230,4 +218,17 @@ func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 		return failure(we.Err)
 	}
 	return failuref("writing %s: %v", we.Collection, we.Err)
+}
+
+// writeOptions is how --mode and --array ask fixture files to be written.
+func writeOptions(mode string, array bool) (fixtures.Options, error) {
+	m, err := fixtures.ParseMode(mode)
+	if err != nil {
+		return fixtures.Options{}, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), mode)
+	}
+	o := fixtures.Options{Mode: m}
+	if array {
+		o.Layout = fixtures.Array
+	}
+	return o, nil
 }

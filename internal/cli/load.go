@@ -151,18 +151,11 @@ func setError(err error) error {
 func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fixtures.Set) error {
 	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
 	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
-	var bar *progress.Meter
-	started := false
+	// The first report comes when writing starts, after every file was
+	// validated: the rate is the writing's.
+	bar := progress.NewLazy(func(total int64) *progress.Meter { return o.progress("load", total) })
 	start := time.Now()
-	opts.Progress = func(written, total int64) {
-		if !started {
-			started = true
-			// The first call comes when writing starts, after every file
-			// was validated: the rate is the writing's.
-			bar = o.progress("load", total)
-		}
-		bar.Set(written)
-	}
+	opts.Progress = bar.Report
 	res, err := fixtures.LoadAll(ctx, set.Targets(t.Client.Database(o.db)), opts)
 	bar.Finish()
 	if res != nil {
@@ -189,30 +182,23 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 	if err != nil {
 		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))
 	}
-	ropts := fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact}
+	valid, err := set.Validate(ctx, profile, fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact})
 	var total int64
-	var problems []*fixtures.LineError
-	count := 0
-	for _, g := range set.Groups {
-		n, err := fixtures.Validate(ctx, profile, g.Sources, ropts)
-		var ve *fixtures.ValidationError
-		switch {
-		case errors.As(err, &ve):
-			problems = append(problems, ve.Problems...)
-			count += ve.Count
-			total += ve.Documents
-			continue
-		case err != nil:
-			return failuref("%v", err)
-		}
-		total += n
-		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, mongowrite.Documents(n))
-		if len(g.Indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
+	for i, n := range valid {
+		if g := set.Groups[i]; n >= 0 {
+			total += n
+			fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, mongowrite.Documents(n))
+			if len(g.Indexes) > 0 {
+				fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
+			}
 		}
 	}
-	if count > 0 {
-		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
+	var ve *fixtures.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return a.reportInvalid(ve)
+	case err != nil:
+		return failuref("%v", err)
 	}
 	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", mongowrite.Documents(total))
 	return nil
@@ -222,10 +208,7 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 // returns the usage error (exit 2).
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
-	for _, p := range listed {
-		a.say(message.Error, "%v", p)
-	}
-	a.sayMore(ve.Count, len(listed))
+	sayEach(a, listed, ve.Count)
 	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
 		a.say(message.Note, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
@@ -253,16 +236,10 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
 	case errors.As(err, &ue):
-		for _, d := range ue.Listed {
-			a.say(message.Error, "%v", d)
-		}
-		a.sayMore(ue.Count, len(ue.Listed))
+		sayEach(a, ue.Listed, ue.Count)
 		return usageErrorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, ue.Collection, ue.Count)
 	case errors.As(err, &uc):
-		for _, c := range uc.Listed {
-			a.say(message.Error, "%v", c)
-		}
-		a.sayMore(uc.Count, len(uc.Listed))
+		sayEach(a, uc.Listed, uc.Count)
 		return failuref("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, uc.Collection, display, uc.Count)
 	case errors.As(err, &de):
 		present := ""
@@ -279,9 +256,13 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 }
 
-// sayMore says how many of count problems were not listed.
-func (a *App) sayMore(count, listed int) {
-	if count > listed {
-		a.say(message.Error, "... and %d more", count-listed)
+// sayEach says each listed problem, then how many of count were not
+// listed.
+func sayEach[T any](a *App, listed []T, count int) {
+	for _, p := range listed {
+		a.say(message.Error, "%v", p)
+	}
+	if count > len(listed) {
+		a.say(message.Error, "... and %d more", count-len(listed))
 	}
 }

@@ -126,7 +126,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		return a.seedError(err, t.Display, o.resume)
 	}
 	if len(res.Collections) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", summary(res.Inserted, res.Skipped, res.Elapsed))
+		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Elapsed))
 	}
 	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, drawn))
 	return nil
@@ -149,7 +149,7 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 		}
 	}
 	opts.Written = func(r run.CollectionResult) {
-		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), summary(r.Inserted, r.Skipped, r.Elapsed))
+		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
 		if r.Err == nil && len(r.Indexes) > 0 {
 			fmt.Fprintf(a.stdout, "%s.%s: %s\n", db, r.Collection, indexNote(r.Indexes))
 		}
@@ -168,7 +168,7 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 	case drawn:
 		return fmt.Sprintf("seed %d (drawn), time base %s; --seed %d --at %s repeats this run", ds.Seed, at, ds.Seed, at)
 	}
-	return seedNote(ds)
+	return ds.SeedNote()
 }
 
 // resumePlan is the plan of the run --resume continues, from the run
@@ -200,13 +200,4 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 		return nil, nil, err
 	}
 	return p, r.Manifests, nil
-}
-
-func summary(inserted, skipped int64, elapsed time.Duration) string {
-	rate := 0.0
-	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(inserted+skipped) / s
-	}
-	return fmt.Sprintf("inserted %d, skipped %d (already there), %s, %.0f docs/s",
-		inserted, skipped, elapsed.Round(time.Millisecond), rate)
 }

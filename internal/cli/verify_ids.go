@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/crosscheck"
@@ -49,9 +46,7 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 		}
 		seed = s
 	} else {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
+		seed = crosscheck.DrawSeed()
 	}
 	opts := crosscheck.IDsOptions{N: int(n), Seed: seed}
 	bar := a.newProgressOf(c.Bool(flagQuiet), "verify ids", n, "IDs")

@@ -42,3 +42,29 @@ func (p *Phases) Update(label string, done, total int64) {
 
 // Finish ends the last phase.
 func (p *Phases) Finish() { p.cur.Finish() }
+
+// Lazy is a meter that its first report starts, so that its clock starts
+// when the work does (after validation and connecting), not when it was
+// asked for.
+type Lazy struct {
+	start   func(total int64) *Meter
+	m       *Meter
+	started bool
+}
+
+// NewLazy is the meter start makes at the first report.
+func NewLazy(start func(total int64) *Meter) *Lazy { return &Lazy{start: start} }
+
+// Report records done of total units, starting the meter at the first
+// call; a later total replaces the first (an estimate).
+func (l *Lazy) Report(done, total int64) {
+	if !l.started {
+		l.started = true
+		l.m = l.start(total)
+	}
+	l.m.SetTotal(total)
+	l.m.Set(done)
+}
+
+// Finish ends the meter, if it started.
+func (l *Lazy) Finish() { l.m.Finish() }

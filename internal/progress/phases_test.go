@@ -36,3 +36,31 @@ func TestPhases(t *testing.T) {
 		t.Fatalf("lines:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A lazy meter starts at its first report, with that report's total, and
+// nothing is made for work never reported.
+func TestLazy(t *testing.T) {
+	var b bytes.Buffer
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	starts := 0
+	l := NewLazy(func(total int64) *Meter {
+		starts++
+		return NewPlain(&b, "load", "docs", total, 0, clk.now)
+	})
+	l.Finish() // never reported: nothing
+	if starts != 0 || b.Len() != 0 {
+		t.Fatalf("unreported: %d starts, %q", starts, b.String())
+	}
+	clk.advance(time.Second)
+	l.Report(10, 100)
+	clk.advance(time.Second)
+	l.Report(100, 100)
+	l.Finish()
+	if starts != 1 {
+		t.Fatalf("%d starts, want 1", starts)
+	}
+	want := "load: 10/100 docs (10%), 0 docs/s, ETA ?\nload: 100/100 docs (100%), 100 docs/s, ETA 0s\nload: 100/100 docs (100%), 100 docs/s, 1s\n"
+	if got := b.String(); got != want {
+		t.Fatalf("lines:\n%s\nwant:\n%s", got, want)
+	}
+}
