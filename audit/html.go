@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -168,4 +169,18 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// WriteHTMLFile writes the HTML page into the file path, created or
+// replaced; an error creating it is the *fs.PathError of its open.
+func (r *Report) WriteHTMLFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := r.WriteHTML(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -99,4 +100,15 @@ type finding struct {
 func (f *finding) add(max int, s string) {
 	f.n++
 	f.ex.add(max, s)
+}
+
+// ValidPath reports whether p is a field name or dotted path (Fields)
+// without empty parts or a leading $.
+func ValidPath(p string) bool {
+	for _, part := range strings.Split(p, ".") {
+		if part == "" || strings.HasPrefix(part, "$") {
+			return false
+		}
+	}
+	return true
 }

@@ -223,3 +223,7 @@ func eachChunk(workers, n int, fn func(k int)) {
 	close(next)
 	wg.Wait()
 }
+
+// DrawSeed is a random seed for IDsOptions, below 2^63 so that a JSON
+// reader that holds the report's seed in an int64 reads it exactly.
+func DrawSeed() uint64 { return rand.Uint64() >> 1 }

@@ -1,5 +1,7 @@
 // Package mongowrite writes batches of documents to MongoDB and describes
-// what the server refused.
+// what the server refused: the one writer of seeding and loading, and the
+// one describer of a write that stopped ([WriteError.Reached],
+// [WriteError.Cause], [Describe]).
 //
 // [InsertBatch] inserts one batch with an unordered InsertMany, so that one
 // refused document does not hold back the others; with dupOK, documents

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/oidkit/oidkit/oid"
@@ -169,4 +170,40 @@ func ExampleNewSeededGenerator() {
 	// Output:
 	// 65920080565d24a1ed57220e
 	// 65920080565d24a1ed57220f
+}
+
+// Write IDs one per line, as oidkit gen does: a seeded generator and a
+// fixed time give the same lines on every run.
+func ExampleGenerator_Write() {
+	g := oid.NewSeededGenerator(1)
+	at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := g.Write(os.Stdout, 2, oid.WriteOptions{At: at, EJSON: true}); err != nil {
+		fmt.Println(err)
+	}
+	err := g.Write(os.Stdout, 1, oid.WriteOptions{At: time.Unix(-1, 0)})
+	fmt.Println(errors.Is(err, oid.ErrTimeRange))
+	// Output:
+	// {"$oid":"659200803876f6899ef68f43"}
+	// {"$oid":"659200803876f6899ef68f44"}
+	// true
+}
+
+// The parts of an ID, as oidkit inspect prints them.
+func ExampleID_AppendPartsJSON() {
+	id := oid.MustParse("507f1f77bcf86cd799439011")
+	os.Stdout.Write(id.AppendPartsJSON(nil))
+	os.Stdout.Write(id.AppendPartsText(nil))
+	// Output:
+	// {"id":"507f1f77bcf86cd799439011","timestamp":"2012-10-17T21:13:27Z","unix":1350508407,"random":"bcf86cd799","counter":4427793}
+	// 507f1f77bcf86cd799439011  time 2012-10-17T21:13:27Z  unix 1350508407  random bcf86cd799  counter 4427793
+}
+
+// A window's bounds in words, as oidkit range prints them.
+func ExampleWindow_AppendText() {
+	w, _ := oid.NewWindow(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC))
+	os.Stdout.Write(w.AppendText(nil))
+	// Output:
+	// from    2024-01-01T00:00:00Z  659200800000000000000000  inclusive ($gte)
+	// to      2024-02-01T00:00:00Z  65badf000000000000000000  exclusive ($lt)
+	// filter  {"_id":{"$gte":{"$oid":"659200800000000000000000"},"$lt":{"$oid":"65badf000000000000000000"}}}
 }

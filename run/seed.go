@@ -192,3 +192,14 @@ func indexesFirst(ctx context.Context, coll *mongo.Collection, want []indexes.In
 	}
 	return n > 0, nil
 }
+
+// Summary is what a seed of inserted and skipped documents in elapsed did,
+// in words: "inserted 1000, skipped 0 (already there), 35ms, 28571 docs/s".
+func Summary(inserted, skipped int64, elapsed time.Duration) string {
+	rate := 0.0
+	if s := elapsed.Seconds(); s > 0 {
+		rate = float64(inserted+skipped) / s
+	}
+	return fmt.Sprintf("inserted %d, skipped %d (already there), %s, %.0f docs/s",
+		inserted, skipped, elapsed.Round(time.Millisecond), rate)
+}

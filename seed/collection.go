@@ -3,6 +3,7 @@ package seed
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 	mrand "math/rand/v2"
 	"strings"
@@ -455,4 +456,13 @@ func containsIndex(list []int64, j int64) bool {
 		}
 	}
 	return false
+}
+
+// SeedNote says what repeats the dataset: "seed 42, time base
+// 2024-01-01T00:00:00Z", or "unseeded, time base ..." without a seed.
+func (ds *Dataset) SeedNote() string {
+	if !ds.Seeded {
+		return fmt.Sprintf("unseeded, time base %s", ds.Base.Format(time.RFC3339))
+	}
+	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }

@@ -1,4 +1,8 @@
-// Package seed makes realistic mock documents for MongoDB and writes them.
+// Package seed makes realistic mock documents for MongoDB and writes them:
+// it owns the kinds, templates, _id strategies and plans (built in Go, read
+// from a file, or from settings as a person types them: [PlanOptions]), the
+// one stream of marshalled batches every sink consumes, and the run
+// manifest of one collection.
 //
 // # Model
 //

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+
+	"github.com/oidkit/oidkit/internal/flagrules"
+	"github.com/oidkit/oidkit/internal/message"
+	"github.com/oidkit/oidkit/internal/suggest"
 )
 
 // Exit codes of the CLI contract.
@@ -80,7 +83,7 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 		Commands: append(a.commands(), a.versionCommand()),
 	}
 	a.app.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
-		return usageError(explainFlagError(a.app.Flags, "", err))
+		return usageError(flagrules.Explain(a.app.Flags, "", err))
 	}
 	for _, c := range a.app.Commands {
 		classifyErrors(c)
@@ -113,11 +116,11 @@ func (a *App) commandNotFound(c *ucli.Context, name string) {
 	for _, cmd := range cmds {
 		names = append(names, cmd.Names()...)
 	}
-	hint := didYouMean(name, names)
+	hint := suggest.DidYouMean(name, names)
 	if hint == "" {
 		hint = "; run 'oidkit help' for the list"
 	}
-	a.say(msgError, "unknown command %q%s", name, hint)
+	a.say(message.Error, "unknown command %q%s", name, hint)
 }
 
 // envLine is one line of the environment section of the root help.
@@ -133,12 +136,12 @@ func envLine(env, flag, what string) string {
 // command), which are bad usage too.
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
-		if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
-			if hint := subcommandFlag(c, commandPath(ctx), m[1]); hint != "" {
+		if name, ok := flagrules.UnknownFlag(err); ok {
+			if hint := flagrules.SubcommandFlag(c, flagrules.CommandPath(ctx), name); hint != "" {
 				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
 			}
 		}
-		return usageError(fmt.Errorf("%s: %w", c.Name, explainFlagError(c.Flags, commandPath(ctx), err)))
+		return usageError(fmt.Errorf("%s: %w", c.Name, flagrules.Explain(c.Flags, flagrules.CommandPath(ctx), err)))
 	}
 	if action := c.Action; action != nil {
 		c.Action = func(ctx *ucli.Context) error {
@@ -175,7 +178,7 @@ func (a *App) RunContext(ctx context.Context, args []string) int {
 		}
 		return ExitOK
 	}
-	a.say(msgError, "%v", err)
+	a.say(message.Error, "%v", err)
 	return exitCode(err)
 }
 
@@ -210,89 +213,4 @@ func exitCode(err error) int {
 		return ce.code
 	}
 	return ExitUsage // see classifyErrors
-}
-
-// badFlagValue matches the flag package's message for a value it could not
-// parse, which names neither the flag as typed (--name) nor what was expected.
-var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:]+): `)
-
-// badEnvValue matches the CLI library's message for a bad value in a flag's
-// environment variable.
-var badEnvValue = regexp.MustCompile(`^could not parse ("(?:[^"\\]|\\.)*") as \w+ value from environment variable "(\w+)" for flag (\S+): `)
-
-// unknownFlag matches the flag package's message for a flag that is not
-// defined; it names the flag with one dash whatever was typed.
-var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
-
-// missingValue matches the flag package's message for a flag given last
-// without its value.
-var missingValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
-
-// explainFlagError is explainFlagValue, and names an unknown flag as typed
-// with the nearest defined one. command is the command's name, "" for the
-// root.
-func explainFlagError(flags []ucli.Flag, command string, err error) error {
-	if m := missingValue.FindStringSubmatch(err.Error()); m != nil {
-		return fmt.Errorf("%s: expected a value after it", arg(m[1]))
-	}
-	m := unknownFlag.FindStringSubmatch(err.Error())
-	if m == nil {
-		return explainFlagValue(flags, err)
-	}
-	var names []string
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			names = append(names, arg(n))
-		}
-	}
-	hint := didYouMean(arg(m[1]), names)
-	if hint == "" {
-		hint = "; see oidkit --help"
-		if command != "" {
-			hint = "; see oidkit " + command + " --help"
-		}
-	}
-	return fmt.Errorf("unknown flag %s%s", arg(m[1]), hint)
-}
-
-// explainFlagValue rewrites a flag parse error into the contract's form: the
-// flag, the value and what was expected. Other errors pass through unchanged.
-func explainFlagValue(flags []ucli.Flag, err error) error {
-	m := badFlagValue.FindStringSubmatch(err.Error())
-	source := ""
-	if m == nil {
-		if m = badEnvValue.FindStringSubmatch(err.Error()); m == nil {
-			return err
-		}
-		source = fmt.Sprintf(" (from %s)", m[2])
-		m = []string{m[0], m[1], m[3]}
-	}
-	value, name := m[1], m[2]
-	reason := err.Error()[len(m[0]):]
-	expected := ""
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n != name {
-				continue
-			}
-			switch f.(type) {
-			case *countFlagType:
-				expected = countExpected + " (" + reason + ")"
-			case *ucli.IntFlag, *ucli.Int64Flag:
-				expected = "a whole number such as 10"
-			case *ucli.UintFlag, *ucli.Uint64Flag:
-				expected = "a whole number >= 0 such as 10"
-			case *ucli.Float64Flag:
-				expected = "a number such as 1.5"
-			case *ucli.DurationFlag:
-				expected = "a duration such as 10s, 5m or 1h30m"
-			case *ucli.BoolFlag:
-				expected = "true or false"
-			}
-		}
-	}
-	if expected == "" {
-		return err
-	}
-	return fmt.Errorf("%s %s%s: expected %s", arg(name), value, source, expected)
 }

@@ -3,16 +3,16 @@ package cli
 import (
 	"context"
 	"errors"
-	"io"
-	"os"
-	"strings"
+	"io/fs"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/audit"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/target"
 )
 
 func (a *App) auditCommand() *ucli.Command {
@@ -48,7 +48,7 @@ type auditOptions struct {
 	fields     audit.Fields
 	json       bool
 	html       string
-	progress   func(total int64) *progress
+	progress   func(total int64) *progress.Meter
 }
 
 // stdin reports whether the IDs are hex on standard input.
@@ -61,7 +61,7 @@ func (o auditOptions) stdin() bool {
 func (a *App) auditOptionsFrom(c *ucli.Context) (auditOptions, error) {
 	o := auditOptions{db: c.String(flagDB), collection: c.String(flagCollection), files: c.Args().Slice(),
 		fields: audit.Fields{ID: c.String(flagField), Time: c.String(flagTimeField)}, json: c.Bool(flagJSON), html: c.String(flagHTML),
-		progress: func(total int64) *progress { return a.newProgressOf(c, "audit", total, "values") }}
+		progress: func(total int64) *progress.Meter { return a.newProgressOf(c.Bool(flagQuiet), "audit", total, "values") }}
 	switch {
 	case o.collection != "" && len(o.files) > 0:
 		return o, usageErrorf("audit: unexpected argument %q with %s; audit either a collection or files", o.files[0], arg(flagCollection))
@@ -69,7 +69,7 @@ func (a *App) auditOptionsFrom(c *ucli.Context) (auditOptions, error) {
 		return o, usageErrorf("audit: expected %s C, fixture files, or - for hex IDs on stdin", arg(flagCollection))
 	}
 	for _, f := range []struct{ name, v string }{{flagField, o.fields.ID}, {flagTimeField, o.fields.Time}} {
-		if f.v != "" && !validPath(f.v) {
+		if f.v != "" && !audit.ValidPath(f.v) {
 			return o, usageErrorf("%s %q: expected a field name or dotted path such as createdAt or meta.created", arg(f.name), f.v)
 		}
 	}
@@ -96,23 +96,25 @@ func (a *App) runAudit(c *ucli.Context) error {
 	au := audit.New(audit.Options{})
 	// Each source starts the progress when its reading starts (a collection
 	// once connected and counted).
-	var p *progress
-	begin := func(total int64) *progress {
+	var p *progress.Meter
+	begin := func(total int64) *progress.Meter {
 		p = o.progress(total)
 		return p
 	}
 	switch {
 	case o.collection != "":
-		var t *target
-		if t, err = openTarget(ctx, c, existingDataDir); err != nil {
+		var t *target.Target
+		if t, err = openTarget(ctx, targetOptions(c, true)); err != nil {
 			return err
 		}
 		defer t.Close()
 		err = auditCollection(ctx, t, au, o, begin)
 	case o.stdin():
-		err = a.auditStdin(ctx, au, begin(unknownTotal))
+		err = a.auditStdin(ctx, au, begin(progress.UnknownTotal))
 	default:
-		err = a.auditFiles(ctx, au, o.files, o.fields, begin(unknownTotal))
+		if err = au.ScanFiles(ctx, o.files, o.fields, begin(progress.UnknownTotal).Set); err != nil {
+			err = auditFilesError(err)
+		}
 	}
 	if err != nil {
 		p.Finish()
@@ -130,8 +132,12 @@ func (a *App) runAudit(c *ucli.Context) error {
 // JSON on standard output.
 func (a *App) renderAudit(rep *audit.Report, o auditOptions) (err error) {
 	if o.html != "" {
-		if err := writeHTMLReport(o.html, rep); err != nil {
-			return err
+		if err := rep.WriteHTMLFile(o.html); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Op == "open" {
+				return usageErrorf("%s %q: %v", arg(flagHTML), o.html, err)
+			}
+			return failuref("audit: writing %s: %w", o.html, err)
 		}
 	}
 	if o.json {
@@ -146,7 +152,7 @@ func (a *App) renderAudit(rep *audit.Report, o auditOptions) (err error) {
 }
 
 // auditStdin reads hex IDs, one per line, from standard input.
-func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress) error {
+func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress.Meter) error {
 	in := input.NewReader(ctx, a.stdin)
 	err := au.ReadHex(in, p.Set)
 	in.Close()
@@ -162,37 +168,11 @@ func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress) er
 	return nil
 }
 
-func writeHTMLReport(path string, rep *audit.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return usageErrorf("%s %q: %v", arg(flagHTML), path, err)
-	}
-	if err := rep.WriteHTML(f); err != nil {
-		f.Close()
-		return failuref("audit: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return failuref("audit: writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// validPath reports whether p is a field name or dotted path without empty
-// parts or a leading $.
-func validPath(p string) bool {
-	for _, part := range strings.Split(p, ".") {
-		if part == "" || strings.HasPrefix(part, "$") {
-			return false
-		}
-	}
-	return true
-}
-
-func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress) error {
+func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {
 	mc := t.Client.Database(o.db).Collection(o.collection)
 	total, _ := mc.EstimatedDocumentCount(ctx)
 	if total <= 0 {
-		total = unknownTotal // an estimate of 0 is no estimate
+		total = progress.UnknownTotal // an estimate of 0 is no estimate
 	}
 	p := begin(total)
 	n, err := au.ScanCollection(ctx, mc, o.fields, p.Set)
@@ -204,52 +184,23 @@ func auditCollection(ctx context.Context, t *target, au *audit.Auditor, o auditO
 	return nil
 }
 
-func (a *App) auditFiles(ctx context.Context, au *audit.Auditor, files []string, fields audit.Fields, p *progress) error {
-	var n int64
-	for _, name := range files {
-		f, err := input.Open(ctx, name)
-		if errors.Is(err, context.Canceled) {
-			return inputFailure("audit: "+name, err)
-		}
-		if err != nil {
-			return usageErrorf("audit: %q: %v; expected a fixture file", name, err)
-		}
-		if fi, err := f.Stat(); err == nil && fi.IsDir() {
-			f.Close()
-			return usageErrorf("audit: %q: is a directory, expected a fixture file", name)
-		}
-		err = auditFile(au, fixtures.NewReader(f, name), fields, func() {
-			n++
-			if n&0xFFF == 0 {
-				p.Set(n)
-			}
-		})
-		f.Close()
-		if errors.Is(err, context.Canceled) {
-			return inputFailure("audit: reading "+name, err)
-		}
-		if err != nil {
-			return err
-		}
+// auditFilesError is the command's error for audit.ScanFiles'.
+func auditFilesError(err error) error {
+	var fe *audit.FileError
+	var le *fixtures.LineError
+	switch {
+	case !errors.As(err, &fe):
+		return failuref("audit: %w", err)
+	case fe.Op == audit.OpOpen && errors.Is(err, context.Canceled):
+		return inputFailure("audit: "+fe.File, fe.Err)
+	case errors.Is(err, context.Canceled):
+		return inputFailure("audit: reading "+fe.File, fe.Err)
+	case fe.Op == audit.OpOpen:
+		return usageErrorf("audit: %q: %v; expected a fixture file", fe.File, fe.Err)
+	case fe.Op == audit.OpDir:
+		return usageErrorf("audit: %q: is a directory, expected a fixture file", fe.File)
+	case errors.As(err, &le):
+		return usageErrorf("audit: %v", le)
 	}
-	p.Set(n)
-	return nil
-}
-
-func auditFile(au *audit.Auditor, r *fixtures.Reader, fields audit.Fields, each func()) error {
-	for {
-		d, err := r.Next()
-		if err == io.EOF {
-			return nil
-		}
-		var le *fixtures.LineError
-		if errors.As(err, &le) {
-			return usageErrorf("audit: %v", le)
-		}
-		if err != nil {
-			return failuref("audit: %w", err)
-		}
-		au.AddDoc(d.Raw, fields)
-		each()
-	}
+	return failuref("audit: %w", fe.Err)
 }

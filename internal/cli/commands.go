@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-
 	ucli "github.com/urfave/cli/v2"
 )
 
@@ -63,22 +59,4 @@ func (a *App) verifyCommand() *ucli.Command {
 			return usageErrorf("verify: expected a subcommand: %s; %s; %s", verifyIDsDoes, verifyDBDoes, auditDoes)
 		},
 	}
-}
-
-// subcommandFlag is the hint for a flag that cmd does not define but some of
-// its subcommands do ("--collection is a flag of 'oidkit verify db'"), or ""
-// when none does. name is the flag as the flag package reports it, without
-// dashes.
-func subcommandFlag(cmd *ucli.Command, path, name string) string {
-	var owners []string
-	for _, sub := range cmd.Subcommands {
-		if slices.ContainsFunc(sub.Flags, func(f ucli.Flag) bool { return slices.Contains(f.Names(), name) }) {
-			owners = append(owners, path+" "+sub.Name)
-		}
-	}
-	if len(owners) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s is a flag of 'oidkit %s'; expected the subcommand before it: oidkit %s %s ...",
-		arg(name), strings.Join(owners, "' and 'oidkit "), owners[0], arg(name))
 }

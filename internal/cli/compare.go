@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/infer"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 func (a *App) compareCommand() *ucli.Command {
@@ -27,8 +28,10 @@ func (a *App) compareCommand() *ucli.Command {
 		Description: "Profiles a random sample of each collection as infer does (read only) and prints, per field\n" +
 			"path, the presence of each side and the largest of its distances (type mix, values,\n" +
 			"string lengths, categories, array lengths), and a similarity in [0, 1]: 1 minus the mean.",
-		Flags:  append(flags, profileFlags()...),
-		Action: func(c *ucli.Context) error { return redactError(a.compare(c), strings.TrimSpace(c.String(flagURI))) },
+		Flags: append(flags, profileFlags()...),
+		Action: func(c *ucli.Context) error {
+			return target.RedactError(a.compare(c), strings.TrimSpace(c.String(flagURI)))
+		},
 	}
 }
 
@@ -51,15 +54,15 @@ func (a *App) compare(c *ucli.Context) error {
 	if _, _, _, err := profileArgs(c, []string{toColl}); err != nil {
 		return err
 	}
-	t, err := openTarget(c.Context, c, existingDataDir)
+	t, err := openTarget(c.Context, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
 	defer t.Close()
 	tb := t
 	if uri := strings.TrimSpace(c.String(flagAgainst)); uri != "" {
-		if tb, err = connectTarget(c.Context, c, uri, nil); err != nil {
-			return redactError(err, uri)
+		if tb, err = openTarget(c.Context, target.Options{URI: uri, Timeout: c.Duration(flagTimeout)}); err != nil {
+			return err
 		}
 		defer tb.Close()
 	} else if toDB == dbA && toColl == name {

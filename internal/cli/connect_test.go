@@ -17,6 +17,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/target"
 )
 
 // secretPassword is the password of the test URIs; leakMark is in every
@@ -83,7 +85,7 @@ func TestMaskURI(t *testing.T) {
 		"mongodb+srv://u:p@@x.example.com/": "mongodb+srv://u:****@x.example.com/",
 	}
 	for in, want := range cases {
-		if got := MaskURI(in); got != want {
+		if got := target.MaskURI(in); got != want {
 			t.Errorf("MaskURI(%q) = %q, want %q", in, got, want)
 		}
 	}

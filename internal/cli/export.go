@@ -14,9 +14,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 // stdoutName is the --out value that writes to standard output.
@@ -28,9 +31,9 @@ func (a *App) exportCommand() *ucli.Command {
 		&ucli.StringSliceFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "collection to export; repeatable (default: every collection of the database but oidkit's own)"},
 		&ucli.StringFlag{Name: flagFilter, Usage: "export only the documents this Extended JSON query `FILTER` matches, such as '{\"age\":{\"$gte\":18}}'"},
 		&ucli.StringFlag{Name: flagSort, Usage: "order the documents by this `SORT` document, such as '{\"createdAt\":-1}' (default: the server's natural order)"},
-		newCountFlag(flagLimit, 0, "export at most `N` documents per collection"),
-		newCountFlag(flagSample, 0, "export `N` documents per collection drawn at random ($sample)"),
-		newCountFlag(flagBatch, fixtures.DefaultExportBatch, "documents per cursor batch (memory holds one batch)"),
+		count.NewFlag(flagLimit, 0, "export at most `N` documents per collection"),
+		count.NewFlag(flagSample, 0, "export `N` documents per collection drawn at random ($sample)"),
+		count.NewFlag(flagBatch, fixtures.DefaultExportBatch, "documents per cursor batch (memory holds one batch)"),
 		modeFlag(),
 		arrayFlag(),
 		outFlag("output directory, one file per collection (<collection>.ndjson, or .json with --array); with one --collection, a `FILE`; - or nothing for standard output"),
@@ -48,8 +51,10 @@ func (a *App) exportCommand() *ucli.Command {
 			"MongoDB's rules first, as load checks it: one no server could load stops the export.\n" +
 			"Each file is written to a temporary name and renamed when complete: an interrupted or\n" +
 			"failed export leaves no partial file, and an existing file is replaced only on success.",
-		Flags:  flags,
-		Action: a.runExport,
+		Flags: flags,
+		Action: func(c *ucli.Context) error {
+			return target.RedactError(a.runExport(c), strings.TrimSpace(c.String(flagURI)))
+		},
 	}
 }
 
@@ -63,21 +68,16 @@ type exportOptions struct {
 	export   fixtures.ExportOptions
 	write    fixtures.Options
 	quiet    bool
-	progress func(label string, total int64) *progress
+	progress func(label string, total int64) *progress.Meter
 }
 
 func (a *App) runExport(c *ucli.Context) error {
-	err := a.export(c)
-	return redactError(err, strings.TrimSpace(c.String(flagURI)))
-}
-
-func (a *App) export(c *ucli.Context) error {
 	o, err := a.exportOptionsFrom(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Context
-	t, err := openTarget(ctx, c, existingDataDir)
+	t, err := openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
@@ -99,19 +99,14 @@ func (a *App) exportOptionsFrom(c *ucli.Context) (o exportOptions, err error) {
 	if c.NArg() > 0 {
 		return o, usageErrorf("export: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
 	}
-	mode, err := fixtures.ParseMode(c.String(flagMode))
-	if err != nil {
-		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
-	}
-	o.write = fixtures.Options{Mode: mode}
-	if c.Bool(flagArray) {
-		o.write.Layout = fixtures.Array
+	if o.write, err = writeOptions(c.String(flagMode), c.Bool(flagArray)); err != nil {
+		return o, err
 	}
 	if o.export, err = exportQueryFrom(c); err != nil {
 		return o, err
 	}
 	o.db, o.named, o.out, o.quiet = c.String(flagDB), c.StringSlice(flagCollection), c.String(flagOut), c.Bool(flagQuiet)
-	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	o.progress = func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }
 	if err := rules.CheckDatabaseName(o.db); err != nil {
 		return o, usageErrorf("%s: %v", arg(flagDB), err)
 	}
@@ -195,12 +190,12 @@ func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []strin
 			return exportFileError(ctx, db.Name(), name, paths[:i], err)
 		}
 		total += res.Documents
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], docCount(res.Documents), describeLayout(o.write))
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], mongowrite.Documents(res.Documents), describeLayout(o.write))
 		if res.Sidecar != "" {
 			fmt.Fprintf(a.stdout, "%s: %s\n", res.Sidecar, indexNote(res.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", docCount(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", mongowrite.Documents(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -234,7 +229,7 @@ func collectionCount(n int) string {
 
 // exportQueryFrom, part of exportOptionsFrom, reads --filter, --sort, --limit, --sample and
 // --batch, refusing bad values before anything is read or written.
-func exportQueryFrom(c *ucli.Context) (fixtures.ExportOptions, error) {
+func exportQueryFrom(c flagValues) (fixtures.ExportOptions, error) {
 	var o fixtures.ExportOptions
 	if c.IsSet(flagFilter) {
 		f, err := fixtures.ParseQuery(c.String(flagFilter))
@@ -283,24 +278,14 @@ func (a *App) exportProgress(o exportOptions, name string, eopts *fixtures.Expor
 	if o.quiet {
 		return nil, func() {}
 	}
-	eopts.Uncounted = !isTerminal(a.stderr)
-	var p *progress
-	started := false
+	eopts.Uncounted = !progress.IsTerminal(a.stderr)
+	p := progress.NewLazy(func(total int64) *progress.Meter { return o.progress(name, total) })
 	return func(written, total int64) {
-			if !started {
-				started = true
-				if eopts.Uncounted {
-					total = unknownTotal
-				}
-				p = o.progress(name, total)
-			}
-			if !eopts.Uncounted {
-				p.SetTotal(total)
-			}
-			p.Set(written)
-		}, func() {
-			p.Finish()
+		if eopts.Uncounted {
+			total = progress.UnknownTotal
 		}
+		p.Report(written, total)
+	}, p.Finish
 }
 
 // exportToStdout exports one collection to standard output. What went out
@@ -317,7 +302,7 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 		if !errors.As(err, &we) {
 			return exportStopped(ctx, db.Name(), err, "")
 		}
-		note, _ := stdoutNote(w, o.write.Layout)
+		note, _ := w.StopNote()
 		return exportStopped(ctx, db.Name(), err, note)
 	}
 	if err := w.Close(); err != nil {
@@ -348,10 +333,10 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
 		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
 	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
-		return failuref("interrupted after %s of %s.%s%s", stopCount(we), db, we.Collection, note)
+		return failuref("interrupted after %s of %s.%s%s", we.Reached(), db, we.Collection, note)
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
 	}
-	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, stopCount(we), mongowrite.ServerMessage(we.Err.Error()), note)
+	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)
 }

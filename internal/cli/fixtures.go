@@ -11,6 +11,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -46,7 +47,7 @@ type fixturesOptions struct {
 	ds       *seed.Dataset
 	out      string // "" for standard output
 	dir      bool   // out is a directory, one file per collection
-	progress func(label string, total int64) *progress
+	progress func(label string, total int64) *progress.Meter
 }
 
 // fixturesOptionsFrom reads the flags of oidkit fixtures and checks their
@@ -56,19 +57,14 @@ func (a *App) fixturesOptionsFrom(c *ucli.Context) (o fixturesOptions, err error
 	if c.NArg() > 0 {
 		return o, usageErrorf("fixtures: unexpected argument %q; see oidkit fixtures --help", c.Args().First())
 	}
-	mode, err := fixtures.ParseMode(c.String(flagMode))
-	if err != nil {
-		return o, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), c.String(flagMode))
+	if o.write, err = writeOptions(c.String(flagMode), c.Bool(flagArray)); err != nil {
+		return o, err
 	}
-	o.write = fixtures.Options{Mode: mode}
-	if c.Bool(flagArray) {
-		o.write.Layout = fixtures.Array
-	}
-	o.progress = func(label string, total int64) *progress { return a.newProgress(c, label, total) }
+	o.progress = func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }
 	if o.part, err = partFromFlags(c); err != nil {
 		return o, err
 	}
-	if o.ds, err = datasetFromFlags(c); err != nil {
+	if o.ds, err = datasetFrom(planOptions(c)); err != nil {
 		return o, err
 	}
 	if !o.part.Whole() && !o.ds.Seeded {
@@ -128,12 +124,12 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	var total int64
 	for _, f := range res.Files {
 		total += f.Documents
-		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", f.Path, docCount(f.Documents), describeLayout(o.write))
+		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", f.Path, mongowrite.Documents(f.Documents), describeLayout(o.write))
 		if f.Sidecar != "" {
 			fmt.Fprintf(a.stdout, "%s: %s\n", f.Sidecar, indexNote(f.Indexes))
 		}
 	}
-	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", docCount(total), elapsed.Round(time.Millisecond), seedNote(o.ds))
+	fmt.Fprintf(a.stdout, "wrote %s in %s (%s)\n", mongowrite.Documents(total), elapsed.Round(time.Millisecond), o.ds.SeedNote())
 	return nil
 }
 
@@ -172,7 +168,7 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	var report func(written, total int64)
 	done := func() {}
 	col := o.ds.Written()[0]
-	if !isTerminal(a.stdout) {
+	if !progress.IsTerminal(a.stdout) {
 		report, done = o.barOf(col.Name(), o.part.Range(col.Len()).Len())
 	}
 	_, err := fixtures.WritePart(ctx, w, col, o.part, report)
@@ -181,11 +177,11 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	switch {
 	case errors.As(err, &we) && errors.Is(we.Err, context.Canceled):
 		// What went out cannot be taken back: say how much did.
-		note, ferr := stdoutNote(w, o.write.Layout)
+		note, ferr := w.StopNote()
 		if ferr != nil {
-			return failuref("interrupted after %s of %s; %s", stopCount(we), we.Collection, note)
+			return failuref("interrupted after %s of %s; %s", we.Reached(), we.Collection, note)
 		}
-		return failuref("interrupted after %s of %s: %s", stopCount(we), we.Collection, note)
+		return failuref("interrupted after %s of %s: %s", we.Reached(), we.Collection, note)
 	case we != nil:
 		return writeStopped(ctx, we)
 	case err != nil:
@@ -197,25 +193,11 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	return nil
 }
 
-func docCount(n int64) string {
-	if n == 1 {
-		return "1 document"
-	}
-	return fmt.Sprintf("%d documents", n)
-}
-
 func describeLayout(o fixtures.Options) string {
 	if o.Layout == fixtures.Array {
 		return o.Mode.String() + " Extended JSON, JSON array"
 	}
 	return o.Mode.String() + " Extended JSON, one document per line"
-}
-
-func seedNote(ds *seed.Dataset) string {
-	if !ds.Seeded {
-		return fmt.Sprintf("unseeded, time base %s", ds.Base.Format(time.RFC3339))
-	}
-	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }
 
 // writeStopped is the command's error for a collection whose writing
@@ -227,7 +209,7 @@ func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 	case errors.As(we.Err, &v) && errors.As(we.Err, &de):
 		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
 	case errors.Is(we.Err, context.Canceled):
-		return failuref("interrupted after %s of %s; no file was written", stopCount(we), we.Collection)
+		return failuref("interrupted after %s of %s; no file was written", we.Reached(), we.Collection)
 	case errors.As(we.Err, &de):
 		return failuref("%v", de)
 	case we.Doc != nil:
@@ -236,4 +218,17 @@ func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 		return failure(we.Err)
 	}
 	return failuref("writing %s: %v", we.Collection, we.Err)
+}
+
+// writeOptions is how --mode and --array ask fixture files to be written.
+func writeOptions(mode string, array bool) (fixtures.Options, error) {
+	m, err := fixtures.ParseMode(mode)
+	if err != nil {
+		return fixtures.Options{}, usageErrorf("%s %q: expected relaxed or canonical", arg(flagMode), mode)
+	}
+	o := fixtures.Options{Mode: m}
+	if array {
+		o.Layout = fixtures.Array
+	}
+	return o, nil
 }

@@ -74,7 +74,7 @@ func TestFixturesMatchSeedDocuments(t *testing.T) {
 		if code != ExitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
-		// The same flags through planFromFlags give the expected documents.
+		// The same flags through planOptions give the expected documents.
 		var want []bson.Raw
 		ds := datasetFor(t, base)
 		col := ds.Written()[0]
@@ -178,7 +178,7 @@ func TestFixturesErrors(t *testing.T) {
 }
 
 // datasetFor builds the dataset that fixtures args describe, through the
-// same flags and planFromFlags.
+// same flags and planOptions.
 func datasetFor(t *testing.T, args []string) *seed.Dataset {
 	t.Helper()
 	a := NewApp(strings.NewReader(""), new(bytes.Buffer), new(bytes.Buffer))
@@ -186,7 +186,7 @@ func datasetFor(t *testing.T, args []string) *seed.Dataset {
 	var ds *seed.Dataset
 	var err error
 	cmd.Action = func(c *ucli.Context) error {
-		ds, err = datasetFromFlags(c)
+		ds, err = datasetFrom(planOptions(c))
 		return err
 	}
 	app := &ucli.App{Name: "oidkit", Commands: []*ucli.Command{cmd}, Writer: new(bytes.Buffer), ErrWriter: new(bytes.Buffer)}

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oidkit/oidkit/internal/flagrules"
 )
 
 // ruleArgs is a command line that breaks rule r and no rule before it: the
 // flag with a sample value, and the other flag (conflicts), or the other
 // flag with another value or none (needs).
-func ruleArgs(t *testing.T, cmd string, r flagRule) []string {
+func ruleArgs(t *testing.T, cmd string, r flagrules.Rule) []string {
 	t.Helper()
 	dir := t.TempDir()
 	tmpl := filepath.Join(dir, "t.json")
@@ -31,25 +33,25 @@ func ruleArgs(t *testing.T, cmd string, r flagRule) []string {
 			args = append(args, arg(f)) // a switch
 		}
 	}
-	add(r.flag)
-	switch r.kind {
-	case conflicts:
-		if r.other == argStdin {
-			args = append(args, argStdin)
+	add(r.Flag)
+	switch r.Kind {
+	case flagrules.Conflicts:
+		if r.Other == flagrules.Stdin {
+			args = append(args, flagrules.Stdin)
 		} else {
-			add(r.other)
+			add(r.Other)
 		}
-	case needs:
-		if r.value != "" {
-			add(r.other) // a sample value other than the needed one
-			if sample[r.other] == r.value {
-				t.Fatalf("rule %v: the sample value of %s is the needed one", r, r.other)
+	case flagrules.Needs:
+		if r.Value != "" {
+			add(r.Other) // a sample value other than the needed one
+			if sample[r.Other] == r.Value {
+				t.Fatalf("rule %v: the sample value of %s is the needed one", r, r.Other)
 			}
 		}
 	}
 	// verify db refuses generation flags without --seed before anything
 	// else; the other rules are reached with it.
-	if cmd == "verify db" && r.other != flagFixture && r.other != flagSeed && r.flag != flagSeed {
+	if cmd == "verify db" && r.Other != flagFixture && r.Other != flagSeed && r.Flag != flagSeed {
 		args = append(args, arg(flagSeed), "1")
 	}
 	return args
@@ -63,14 +65,14 @@ func TestFlagRules(t *testing.T) {
 		t.Fatalf("%d rules", len(rules))
 	}
 	for _, r := range rules {
-		for _, cmd := range r.cmds {
+		for _, cmd := range r.Cmds {
 			args := ruleArgs(t, cmd, r)
 			out, errOut, code := runApp(t, t.Context(), "", args...)
-			names := []string{arg(r.flag), r.why}
-			if r.other == argStdin {
+			names := []string{arg(r.Flag), r.Why}
+			if r.Other == flagrules.Stdin {
 				names = append(names, "- (standard input)")
 			} else {
-				names = append(names, arg(r.other))
+				names = append(names, arg(r.Other))
 			}
 			for _, n := range names {
 				if code != ExitUsage || out != "" || !strings.Contains(errOut, n) {

@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"time"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/flagrules"
+	"github.com/oidkit/oidkit/target"
 )
 
 // Flag names: every command reads and defines its flags through these, and
@@ -81,16 +82,8 @@ const (
 	envParts    = "OIDKIT_PARTS"
 )
 
-// defaultTimeout is how long a command waits for a server by default.
-const defaultTimeout = 10 * time.Second
-
 // arg is a flag as typed on the command line: -n, --uri.
-func arg(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
+func arg(name string) string { return flagrules.Arg(name) }
 
 // connFlags are the flags of every command that talks to a database. Each
 // reads an environment variable too.
@@ -98,7 +91,7 @@ func connFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: flagURI, EnvVars: []string{envURI}, Usage: "MongoDB connection string; empty means the embedded server"},
 		dataDirFlag("data directory of the embedded server"),
-		&ucli.DurationFlag{Name: flagTimeout, EnvVars: []string{envTimeout}, Value: defaultTimeout, Usage: "give up on an unreachable or unresponsive server after this long"},
+		&ucli.DurationFlag{Name: flagTimeout, EnvVars: []string{envTimeout}, Value: target.DefaultTimeout, Usage: "give up on an unreachable or unresponsive server after this long"},
 	}
 }
 
@@ -123,8 +116,8 @@ func jsonFlag(usage string) *ucli.BoolFlag {
 }
 
 // countFlag is -n (alias --count).
-func countFlag(def int64, usage string) *countFlagType {
-	f := newCountFlag(flagCount, def, usage)
+func countFlag(def int64, usage string) *count.Flag {
+	f := count.NewFlag(flagCount, def, usage)
 	f.Aliases = []string{aliasCount}
 	return f
 }

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bufio"
+	"errors"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -47,7 +47,7 @@ func (a *App) runGen(c *ucli.Context) error {
 	g := oid.NewGenerator(oid.Config{})
 	seeded := c.IsSet(flagSeed)
 	if seeded {
-		s, err := parseSeedFlag(c)
+		s, err := parseSeed(c.String(flagSeed))
 		if err != nil {
 			return err
 		}
@@ -66,33 +66,11 @@ func (a *App) runGen(c *ucli.Context) error {
 		at = seed.TimeBase(at, seeded)
 	}
 
-	w := bufio.NewWriterSize(a.stdout, 64<<10)
-	ids := make([]oid.ID, 4096)
-	line := make([]byte, 0, 64)
-	for left := n; left > 0; {
-		batch := ids[:min(left, int64(len(ids)))]
-		if at.IsZero() {
-			g.Fill(batch)
-		} else if err := g.FillWithTime(batch, at); err != nil {
-			return usageErrorf("%s %q: %v", arg(flagAt), c.String(flagAt), err)
-		}
-		for _, id := range batch {
-			line = line[:0]
-			if format == "ejson" {
-				line = append(line, `{"$oid":"`...)
-				line = id.AppendHex(line)
-				line = append(line, "\"}\n"...)
-			} else {
-				line = id.AppendHex(line)
-				line = append(line, '\n')
-			}
-			if _, err := w.Write(line); err != nil {
-				return failuref("gen: writing output: %w", err)
-			}
-		}
-		left -= int64(len(batch))
-	}
-	if err := w.Flush(); err != nil {
+	err := g.Write(a.stdout, n, oid.WriteOptions{At: at, EJSON: format == "ejson"})
+	switch {
+	case errors.Is(err, oid.ErrTimeRange):
+		return usageErrorf("%s %q: %v", arg(flagAt), c.String(flagAt), err)
+	case err != nil:
 		return failuref("gen: writing output: %w", err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/oidkit/oidkit/infer"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 // defaultInferSample is the sample size of infer and compare.
@@ -40,13 +41,15 @@ func (a *App) inferCommand() *ucli.Command {
 			"fixtures --plan run: field paths, presence, type mixes, distributions, categories, array\n" +
 			"lengths, references, unique fields and indexes. No value of the source is in the plan unless\n" +
 			"at least --min-count sampled documents hold it; the report says which fields kept values.",
-		Flags:  append(flags, profileFlags()...),
-		Action: func(c *ucli.Context) error { return redactError(a.infer(c), strings.TrimSpace(c.String(flagURI))) },
+		Flags: append(flags, profileFlags()...),
+		Action: func(c *ucli.Context) error {
+			return target.RedactError(a.infer(c), strings.TrimSpace(c.String(flagURI)))
+		},
 	}
 }
 
 // profileArgs reads --db, the collections, --sample and --min-count.
-func profileArgs(c *ucli.Context, names []string) (string, int64, infer.Options, error) {
+func profileArgs(c flagValues, names []string) (string, int64, infer.Options, error) {
 	db := c.String(flagDB)
 	if err := rules.CheckDatabaseName(db); err != nil {
 		return "", 0, infer.Options{}, usageErrorf("%s: %v", arg(flagDB), err)
@@ -94,7 +97,7 @@ func (a *App) infer(c *ucli.Context) error {
 	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
 		return usageErrorf("%s %q: expected a file name", arg(flagOut), out)
 	}
-	t, err := openTarget(c.Context, c, existingDataDir)
+	t, err := openTarget(c.Context, targetOptions(c, true))
 	if err != nil {
 		return err
 	}

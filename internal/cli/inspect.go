@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -39,13 +38,13 @@ func (a *App) runInspect(c *ucli.Context) error {
 		id, err := parseIDArg(arg)
 		if err != nil {
 			bad = append(bad, err.Error())
-			a.say(msgError, "inspect: %v", err)
+			a.say(message.Error, "inspect: %v", err)
 			return
 		}
 		if asJSON {
-			line = appendInspectJSON(line[:0], id)
+			line = id.AppendPartsJSON(line[:0])
 		} else {
-			line = appendInspectText(line[:0], id)
+			line = id.AppendPartsText(line[:0])
 		}
 		w.Write(line)
 	}
@@ -53,36 +52,9 @@ func (a *App) runInspect(c *ucli.Context) error {
 		for _, arg := range c.Args().Slice() {
 			handle(arg)
 		}
-	} else {
-		if a.stdin == nil {
-			return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
-		}
-		in := input.NewReader(c.Context, a.stdin)
-		defer in.Close()
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		seen := false
-		for sc.Scan() {
-			if s := strings.TrimSpace(sc.Text()); s != "" {
-				seen = true
-				handle(s)
-			}
-		}
-		if err := sc.Err(); err != nil {
-			w.Flush()
-			if errors.Is(err, bufio.ErrTooLong) {
-				return usageErrorf("inspect: stdin: a line longer than 1 MiB: expected one ID per line")
-			}
-			if errors.Is(err, context.Canceled) {
-				return inputFailure("inspect: reading stdin", err)
-			}
-			return failuref("inspect: reading stdin: %w", err)
-		}
-		if !seen {
-			// Empty input is almost always a mistake (an empty pipe, a
-			// forgotten argument); a silent success would hide it.
-			return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
-		}
+	} else if err := a.inspectStdin(c.Context, handle); err != nil {
+		w.Flush()
+		return err
 	}
 	if err := w.Flush(); err != nil {
 		return failuref("inspect: writing output: %w", err)
@@ -111,42 +83,35 @@ func parseIDArg(s string) (oid.ID, error) {
 	return id, nil
 }
 
-// appendInspectJSON writes the line of the CLI contract, fields in this order:
-// {"id":"...","timestamp":"...","unix":N,"random":"...","counter":N}
-func appendInspectJSON(b []byte, id oid.ID) []byte {
-	r := id.Random()
-	b = append(b, `{"id":"`...)
-	b = id.AppendHex(b)
-	b = append(b, `","timestamp":"`...)
-	b = id.Timestamp().AppendFormat(b, time.RFC3339)
-	b = append(b, `","unix":`...)
-	b = strconv.AppendInt(b, id.Unix(), 10)
-	b = append(b, `,"random":"`...)
-	b = appendHexBytes(b, r[:])
-	b = append(b, `","counter":`...)
-	b = strconv.AppendUint(b, uint64(id.Counter()), 10)
-	return append(b, "}\n"...)
-}
-
-// appendInspectText writes one readable line per ID.
-func appendInspectText(b []byte, id oid.ID) []byte {
-	r := id.Random()
-	b = id.AppendHex(b)
-	b = append(b, "  time "...)
-	b = id.Timestamp().AppendFormat(b, time.RFC3339)
-	b = append(b, "  unix "...)
-	b = strconv.AppendInt(b, id.Unix(), 10)
-	b = append(b, "  random "...)
-	b = appendHexBytes(b, r[:])
-	b = append(b, "  counter "...)
-	b = strconv.AppendUint(b, uint64(id.Counter()), 10)
-	return append(b, '\n')
-}
-
-func appendHexBytes(b, src []byte) []byte {
-	const digits = "0123456789abcdef"
-	for _, c := range src {
-		b = append(b, digits[c>>4], digits[c&0xF])
+// inspectStdin hands each non-empty line of stdin to handle.
+func (a *App) inspectStdin(ctx context.Context, handle func(string)) error {
+	if a.stdin == nil {
+		return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
 	}
-	return b
+	in := input.NewReader(ctx, a.stdin)
+	defer in.Close()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	seen := false
+	for sc.Scan() {
+		if s := strings.TrimSpace(sc.Text()); s != "" {
+			seen = true
+			handle(s)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return usageErrorf("inspect: stdin: a line longer than 1 MiB: expected one ID per line")
+		}
+		if errors.Is(err, context.Canceled) {
+			return inputFailure("inspect: reading stdin", err)
+		}
+		return failuref("inspect: reading stdin: %w", err)
+	}
+	if !seen {
+		// Empty input is almost always a mistake (an empty pipe, a
+		// forgotten argument); a silent success would hide it.
+		return usageErrorf("inspect: no ID given: expected IDs as arguments or one per line on stdin")
+	}
+	return nil
 }

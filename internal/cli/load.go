@@ -13,10 +13,14 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/input"
+	"github.com/oidkit/oidkit/internal/message"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 // maxListed is how many bad documents load prints before "... and N more".
@@ -27,7 +31,7 @@ func (a *App) loadCommand() *ucli.Command {
 		dbFlag(seed.DefaultDB),
 		&ucli.StringFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
 		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
-		newCountFlag(flagBatch, 1000, "documents per write"),
+		count.NewFlag(flagBatch, 1000, "documents per write"),
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
 		inexactFlag(),
@@ -56,7 +60,7 @@ type loadOptions struct {
 	drop       bool
 	dryRun     bool
 	inexact    bool
-	progress   func(label string, total int64) *progress
+	progress   func(label string, total int64) *progress.Meter
 }
 
 // loadOptionsFrom reads the flags and arguments of oidkit load and checks
@@ -64,7 +68,7 @@ type loadOptions struct {
 func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
 	o := loadOptions{files: c.Args().Slice(), db: c.String(flagDB), collection: c.String(flagCollection),
 		batch: c.Int(flagBatch), drop: c.Bool(flagDrop), dryRun: c.Bool(flagDryRun), inexact: c.Bool(flagInexact),
-		progress: func(label string, total int64) *progress { return a.newProgress(c, label, total) }}
+		progress: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }}
 	if len(o.files) == 0 {
 		return o, usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
 	}
@@ -108,7 +112,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	if o.drop && set.Stdin {
 		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
 	}
-	t, err := openTarget(ctx, c)
+	t, err := openTarget(ctx, targetOptions(c, false))
 	if err != nil {
 		return err
 	}
@@ -144,28 +148,21 @@ func setError(err error) error {
 }
 
 // load loads set into t with fixtures.LoadAll and reports.
-func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
+func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fixtures.Set) error {
 	opts := fixtures.LoadOptions{Mode: o.mode, Batch: o.batch, Drop: o.drop, MaxProblems: maxListed, InexactNumbers: o.inexact}
 	opts.Profile, _ = t.Profile(ctx) // when the server cannot be asked, LoadAll asks and says why
-	var bar *progress
-	started := false
+	// The first report comes when writing starts, after every file was
+	// validated: the rate is the writing's.
+	bar := progress.NewLazy(func(total int64) *progress.Meter { return o.progress("load", total) })
 	start := time.Now()
-	opts.Progress = func(written, total int64) {
-		if !started {
-			started = true
-			// The first call comes when writing starts, after every file
-			// was validated: the rate is the writing's.
-			bar = o.progress("load", total)
-		}
-		bar.Set(written)
-	}
+	opts.Progress = bar.Report
 	res, err := fixtures.LoadAll(ctx, set.Targets(t.Client.Database(o.db)), opts)
 	bar.Finish()
 	if res != nil {
 		for _, u := range res.Unchecked {
-			a.say(msgWarning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
+			a.say(message.Warning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
 		}
-		a.printLoadResult(res, o.db, o.mode, t.Display, time.Since(start))
+		res.WriteSummary(a.stdout, o.db, o.mode, t.Display, time.Since(start))
 	}
 	if err != nil {
 		return a.loadError(err, o.db, t.Display, res)
@@ -180,37 +177,30 @@ func (a *App) load(ctx context.Context, t *target, o loadOptions, set *fixtures.
 
 // dryRunLoad validates the set with the profile of t's server and
 // reports, writing nothing.
-func (a *App) dryRunLoad(ctx context.Context, t *target, o loadOptions, set *fixtures.Set) error {
+func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, set *fixtures.Set) error {
 	profile, err := t.Profile(ctx)
 	if err != nil {
 		return failuref("%s: %s", t.Display, mongowrite.ServerMessage(err.Error()))
 	}
-	ropts := fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact}
+	valid, err := set.Validate(ctx, profile, fixtures.ReadOptions{RequireID: o.mode == fixtures.Upsert, InexactNumbers: o.inexact})
 	var total int64
-	var problems []*fixtures.LineError
-	count := 0
-	for _, g := range set.Groups {
-		n, err := fixtures.Validate(ctx, profile, g.Sources, ropts)
-		var ve *fixtures.ValidationError
-		switch {
-		case errors.As(err, &ve):
-			problems = append(problems, ve.Problems...)
-			count += ve.Count
-			total += ve.Documents
-			continue
-		case err != nil:
-			return failuref("%v", err)
-		}
-		total += n
-		fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, docCount(n))
-		if len(g.Indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
+	for i, n := range valid {
+		if g := set.Groups[i]; n >= 0 {
+			total += n
+			fmt.Fprintf(a.stdout, "%s.%s: %s valid\n", o.db, g.Collection, mongowrite.Documents(n))
+			if len(g.Indexes) > 0 {
+				fmt.Fprintf(a.stdout, "%s.%s: %s valid (from %s)\n", o.db, g.Collection, indexNote(g.Indexes), strings.Join(g.Sidecars, ", "))
+			}
 		}
 	}
-	if count > 0 {
-		return a.reportInvalid(&fixtures.ValidationError{Problems: problems, Count: count, Documents: total})
+	var ve *fixtures.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return a.reportInvalid(ve)
+	case err != nil:
+		return failuref("%v", err)
 	}
-	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", docCount(total))
+	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", mongowrite.Documents(total))
 	return nil
 }
 
@@ -218,12 +208,9 @@ func (a *App) dryRunLoad(ctx context.Context, t *target, o loadOptions, set *fix
 // returns the usage error (exit 2).
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
-	for _, p := range listed {
-		a.say(msgError, "%v", p)
-	}
-	a.sayMore(ve.Count, len(listed))
+	sayEach(a, listed, ve.Count)
 	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
-		a.say(msgNote, "%s stores the nearest double instead of such a number", arg(flagInexact))
+		a.say(message.Note, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
 	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }
@@ -249,16 +236,10 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 	case errors.As(err, &ve):
 		return a.reportInvalid(ve)
 	case errors.As(err, &ue):
-		for _, d := range ue.Listed {
-			a.say(msgError, "%v", d)
-		}
-		a.sayMore(ue.Count, len(ue.Listed))
+		sayEach(a, ue.Listed, ue.Count)
 		return usageErrorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, ue.Collection, ue.Count)
 	case errors.As(err, &uc):
-		for _, c := range uc.Listed {
-			a.say(msgError, "%v", c)
-		}
-		a.sayMore(uc.Count, len(uc.Listed))
+		sayEach(a, uc.Listed, uc.Count)
 		return failuref("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, uc.Collection, display, uc.Count)
 	case errors.As(err, &de):
 		present := ""
@@ -268,44 +249,20 @@ func (a *App) loadError(err error, db, display string, res *fixtures.Result) err
 		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
 			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
 	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, stopCount(we), mongowrite.ServerMessage(stopCause(we)))
+		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, we.Reached(), mongowrite.ServerMessage(we.Cause()))
 	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
 		return usageErrorf("%v", err)
 	}
-	return failuref("%s: %s", display, mongowrite.ServerMessage(writeCause(err)))
+	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 }
 
-func (a *App) printLoadResult(res *fixtures.Result, db string, mode fixtures.LoadMode, display string, elapsed time.Duration) {
-	line := func(f fixtures.FileResult) string {
-		if mode == fixtures.Upsert {
-			return fmt.Sprintf("%s: upserted %d, matched %d (modified %d)", docCount(f.Documents), f.Upserted, f.Matched, f.Modified)
-		}
-		s := fmt.Sprintf("%s: inserted %d", docCount(f.Documents), f.Inserted)
-		if f.Present > 0 {
-			s += fmt.Sprintf(", %d already there", f.Present)
-		}
-		if f.Duplicates > 0 {
-			s += fmt.Sprintf(", %d duplicate _id", f.Duplicates)
-		}
-		return s
+// sayEach says each listed problem, then how many of count were not
+// listed.
+func sayEach[T any](a *App, listed []T, count int) {
+	for _, p := range listed {
+		a.say(message.Error, "%v", p)
 	}
-	for _, f := range res.Files {
-		fmt.Fprintf(a.stdout, "%s -> %s.%s: %s\n", f.Source, db, f.Collection, line(f))
-	}
-	if len(res.Files) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", line(res.Total()))
-	}
-	tot := res.Total()
-	rate := 0.0
-	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(tot.Inserted+tot.Present+tot.Upserted+tot.Matched) / s
-	}
-	fmt.Fprintf(a.stdout, "into %s in %s (%.0f docs/s)\n", display, elapsed.Round(time.Millisecond), rate)
-}
-
-// sayMore says how many of count problems were not listed.
-func (a *App) sayMore(count, listed int) {
-	if count > listed {
-		a.say(msgError, "... and %d more", count-listed)
+	if count > len(listed) {
+		a.say(message.Error, "... and %d more", count-len(listed))
 	}
 }

@@ -5,102 +5,46 @@ import (
 	"errors"
 	"fmt"
 
-	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
 
-// runFlags are the generation flags as given, read once: what seed
-// --resume and verify db read a run manifest with, and check it against.
-type runFlags struct {
-	set        map[string]bool // which of generationFlags were given
-	plan       string          // --plan
-	collection string          // --collection
-	count      int64
-	id         string
-	idStart    int64
-	// parsed is planFromFlags, when a generation flag was given; parseErr
-	// its error, raised only where the flags' plan is needed.
-	parsed   *seed.Plan
-	parseErr error
-	// planError names the flag behind an error of the flags' plan.
-	planError func(error) error
+// planUsage is bad usage for an error of the plan flags, naming the flag
+// (planFlagError); an error that has its exit code keeps it.
+func planUsage(err error) error {
+	var ce *codedError
+	if err == nil || errors.As(err, &ce) {
+		return err
+	}
+	return usageError(planFlagError(err))
 }
 
-// readRunFlags reads the generation flags of c.
-func readRunFlags(c *ucli.Context) runFlags {
-	f := runFlags{set: map[string]bool{}, plan: c.String(flagPlan), collection: c.String(flagCollection), count: c.Int64(flagCount), id: c.String(flagID), idStart: c.Int64(flagIDStart)}
-	for _, n := range generationFlags {
-		f.set[n] = c.IsSet(n)
-	}
-	if f.any() {
-		f.parsed, f.parseErr = planFromFlags(c)
-	}
-	f.planError = func(err error) error { return planFlagError(c, err) }
-	return f
-}
-
-// any reports whether any flag that decides the documents was given;
-// without one, seed --resume and verify db read the run manifest.
-func (f runFlags) any() bool {
-	for _, n := range generationFlags {
-		if f.set[n] {
-			return true
-		}
-	}
-	return false
-}
-
-// names is the collections whose run manifests the flags name:
-// --collection, else the written collections of --kind, --template or
-// --plan, else none (every collection of the run that started last).
-func (f runFlags) names() ([]string, error) {
-	switch {
-	case f.collection != "" && f.plan == "":
-		return []string{f.collection}, nil
-	case f.set[flagKind] || f.set[flagTemplate] || f.set[flagPlan]:
-		if f.parseErr != nil {
-			return nil, f.parseErr
-		}
-		var names []string
-		for _, cs := range f.parsed.Collections {
-			if !cs.RefOnly {
-				names = append(names, cs.Name)
-			}
-		}
-		return names, nil
-	}
-	return nil, nil
-}
-
-// overRun is p, the plan of the run m belongs to. Generation flags may be
-// given, but only with the run's values: a flag that would make other
-// documents is bad usage naming the flag and both values.
-func (f runFlags) overRun(p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
-	if !f.any() {
-		return p, nil
-	}
-	fp, err := f.plansOver(p, m.Collection)
-	if err != nil {
-		return nil, err
-	}
-	d, err := run.Compare(p, fp, m.DB, m.Collection)
+// overRun is p, the plan of the run m belongs to (run.Settings.Over).
+// Generation flags may be given, but only with the run's values: a flag
+// that would make other documents is bad usage naming the flag and both
+// values.
+func overRun(s run.Settings, p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
+	fp, d, err := s.Over(p, m)
 	var se *run.StepError
 	var nc *run.NoCollectionError
+	var oe *seed.OptionError
 	switch {
 	case errors.As(err, &se):
-		return nil, usageError(f.planError(se.Err))
+		return nil, planUsage(s.Options.Blame(se.Err))
 	case errors.As(err, &nc):
 		return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
+	case errors.As(err, &oe):
+		return nil, planUsage(err)
 	case err != nil:
 		return nil, usageError(err)
 	case d == nil:
-		return p, nil
+		return fp, nil
 	}
-	flag := f.diffFlag(d)
+	flag := diffFlag(s, d)
 	where := m.DB + "." + m.Collection
 	if d.Collection != "" && d.Collection != m.Collection {
 		where += " (its plan's collection " + d.Collection + ")"
@@ -108,79 +52,9 @@ func (f runFlags) overRun(p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
 	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, flag, arg(flagDrop))
 }
 
-// plansOver is the plan the generation flags describe, with the settings
-// of run for those not given.
-func (f runFlags) plansOver(run *seed.Plan, coll string) (*seed.Plan, error) {
-	var fp *seed.Plan
-	if f.set[flagKind] || f.set[flagTemplate] || f.set[flagPlan] {
-		if f.parseErr != nil {
-			return nil, f.parseErr
-		}
-		cp := *f.parsed
-		fp = &cp
-	} else {
-		cp, err := f.settingsOver(run, coll)
-		if err != nil {
-			return nil, err
-		}
-		fp = cp
-	}
-	if f.set[flagSeed] || f.set[flagAt] || f.set[flagSpan] {
-		if f.parseErr != nil { // it parses and checks the three
-			return nil, f.parseErr
-		}
-		if f.set[flagSeed] {
-			fp.Seed, fp.Seeded = f.parsed.Seed, true
-		}
-		if f.set[flagAt] {
-			fp.At = f.parsed.At
-		}
-		if f.set[flagSpan] {
-			fp.Span = f.parsed.Span
-		}
-	}
-	if !f.set[flagSeed] {
-		fp.Seed, fp.Seeded = run.Seed, true
-	}
-	if !f.set[flagAt] {
-		fp.At = run.At
-	}
-	if !f.set[flagSpan] {
-		fp.Span = run.Span
-	}
-	return fp, nil
-}
-
-// settingsOver is a copy of run with -n, --id and --id-start, those
-// given, applied to collection coll.
-func (f runFlags) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) {
-	cp := *run
-	cp.Collections = append([]seed.CollectionSpec(nil), run.Collections...)
-	for k := range cp.Collections {
-		cs := &cp.Collections[k]
-		if cs.Name != coll {
-			continue
-		}
-		if f.set[flagCount] {
-			cs.Count = f.count
-		}
-		if f.set[flagID] {
-			id, err := seed.ParseIDStrategy(f.id)
-			if err != nil {
-				return nil, usageErrorf("%s %q: %v", arg(flagID), f.id, err)
-			}
-			cs.ID = id
-		}
-		if f.set[flagIDStart] {
-			cs.IDStart = f.idStart
-		}
-	}
-	return &cp, nil
-}
-
 // diffFlag is the flag behind a difference between a run and the flags.
 // d.Field names a field of the plan, not a flag.
-func (f runFlags) diffFlag(d *seed.PlanDiff) string {
+func diffFlag(s run.Settings, d *seed.PlanDiff) string {
 	switch d.Field {
 	case "seed":
 		return arg(flagSeed)
@@ -189,8 +63,8 @@ func (f runFlags) diffFlag(d *seed.PlanDiff) string {
 	case "span":
 		return arg(flagSpan)
 	}
-	if f.plan != "" {
-		if d.Field == "count" && f.set[flagCount] {
+	if s.Options.Plan != "" {
+		if d.Field == "count" && s.Given(seed.SettingCount) {
 			return arg(flagCount)
 		}
 		return arg(flagPlan)
@@ -205,25 +79,12 @@ func (f runFlags) diffFlag(d *seed.PlanDiff) string {
 	case "template":
 		return arg(flagTemplate)
 	case "kind":
-		if f.set[flagTemplate] {
+		if s.Given(seed.SettingTemplate) {
 			return arg(flagTemplate)
 		}
 		return arg(flagKind)
 	}
 	return arg(flagPlan)
-}
-
-// dataset is the flags' plan, built: bad usage naming the flag when it
-// cannot be.
-func (f runFlags) dataset() (*seed.Dataset, error) {
-	if f.parseErr != nil {
-		return nil, f.parseErr
-	}
-	ds, err := f.parsed.Build()
-	if err != nil {
-		return nil, usageError(f.planError(err))
-	}
-	return ds, nil
 }
 
 // manifestUsage turns a missing manifest into bad usage (exit 2), a run
@@ -310,11 +171,11 @@ func expectFromManifest(ctx context.Context, o verifyDBOptions, db *mongo.Databa
 func (a *App) flagsAgainstManifests(ctx context.Context, o verifyDBOptions, db *mongo.Database, ds *seed.Dataset) error {
 	others, unread, err := run.Against(ctx, db, ds, o.part)
 	if unread != nil { // the flags alone still say what to expect
-		a.say(msgWarning, "verify db: %v; checking against the flags alone, without the parts the manifests record", unread)
+		a.say(message.Warning, "verify db: %v; checking against the flags alone, without the parts the manifests record", unread)
 		return nil
 	}
 	for _, r := range others {
-		a.say(msgNote, "%s", otherRunNote(o.flags.diffFlag, r))
+		a.say(message.Note, "%s", otherRunNote(func(d *seed.PlanDiff) string { return diffFlag(o.flags, d) }, r))
 	}
 	return partsError(err)
 }

@@ -6,28 +6,30 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oidkit/oidkit/internal/message"
 )
 
 func TestFormatMessage(t *testing.T) {
 	cases := []struct {
-		kind     msgKind
+		kind     message.Kind
 		in, want string
 	}{
-		{msgError, "bad value", "oidkit: bad value\n"},
-		{msgError, "Required flag \"x\" not set.", "oidkit: required flag \"x\" not set\n"},
-		{msgError, "FerretDB refuses it.\n", "oidkit: FerretDB refuses it\n"},
-		{msgError, "ObjectID is 12 bytes", "oidkit: ObjectID is 12 bytes\n"},
-		{msgError, "--kind \"x\": expected user", "oidkit: --kind \"x\": expected user\n"},
-		{msgError, "... and 5 more", "oidkit: ... and 5 more\n"},
-		{msgError, "wait...", "oidkit: wait...\n"},
-		{msgWarning, "Slow server", "oidkit: warning: slow server\n"},
-		{msgNote, "two\nlines", "oidkit: note: two\noidkit: note: lines\n"},
-		{msgError, "", "oidkit: \n"},
-		{msgError, "É", "oidkit: é\n"},
+		{message.Error, "bad value", "oidkit: bad value\n"},
+		{message.Error, "Required flag \"x\" not set.", "oidkit: required flag \"x\" not set\n"},
+		{message.Error, "FerretDB refuses it.\n", "oidkit: FerretDB refuses it\n"},
+		{message.Error, "ObjectID is 12 bytes", "oidkit: ObjectID is 12 bytes\n"},
+		{message.Error, "--kind \"x\": expected user", "oidkit: --kind \"x\": expected user\n"},
+		{message.Error, "... and 5 more", "oidkit: ... and 5 more\n"},
+		{message.Error, "wait...", "oidkit: wait...\n"},
+		{message.Warning, "Slow server", "oidkit: warning: slow server\n"},
+		{message.Note, "two\nlines", "oidkit: note: two\noidkit: note: lines\n"},
+		{message.Error, "", "oidkit: \n"},
+		{message.Error, "É", "oidkit: é\n"},
 	}
 	for _, c := range cases {
-		if got := formatMessage(c.kind, c.in); got != c.want {
-			t.Errorf("formatMessage(%q, %q) = %q, want %q", c.kind, c.in, got, c.want)
+		if got := message.Format(c.kind, c.in); got != c.want {
+			t.Errorf("message.Format(%q, %q) = %q, want %q", c.kind, c.in, got, c.want)
 		}
 	}
 }
@@ -58,7 +60,7 @@ func TestStderrMessagesFormat(t *testing.T) {
 		{"audit"}, {"audit", "--field", "a..b", "x"}, {"audit", filepath.Join(dir, "missing.json")},
 	}
 	for _, r := range flagRules() {
-		runs = append(runs, ruleArgs(t, r.cmds[0], r))
+		runs = append(runs, ruleArgs(t, r.Cmds[0], r))
 	}
 	for _, args := range runs {
 		_, errOut, code := runApp(t, t.Context(), "", args...)

@@ -16,7 +16,7 @@ func partFlag(usage string) *ucli.StringFlag {
 
 // partFromFlags is the part --part (or OIDKIT_PART) names, else the one
 // JOB_COMPLETION_INDEX and OIDKIT_PARTS name, else the zero Part (all).
-func partFromFlags(c *ucli.Context) (seed.Part, error) {
+func partFromFlags(c flagValues) (seed.Part, error) {
 	return parsePart(c.String(flagPart), c.IsSet(flagPart), os.LookupEnv)
 }
 

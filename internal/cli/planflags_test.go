@@ -9,10 +9,11 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/internal/flagrules"
 	"github.com/oidkit/oidkit/seed"
 )
 
-// planOf runs planFromFlags on args through a one-command app.
+// planOf runs planOptions and planFrom on args through a one-command app.
 func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 	t.Helper()
 	var plan *seed.Plan
@@ -25,8 +26,10 @@ func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 			Flags: planFlags(),
 			Action: func(c *ucli.Context) error {
 				// As seed runs them: the flag rules first.
-				if perr = checkRules(c, "seed", flagRules()); perr == nil {
-					plan, perr = planFromFlags(c)
+				if err := flagrules.Check(c, "seed", flagRules(), flagURI); err != nil {
+					perr = usageError(err)
+				} else {
+					plan, perr = planFrom(planOptions(c))
 				}
 				return nil
 			},

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/internal/progress"
 )
 
 // runOnFile runs the app with stderr the file w (a pipe's or a
@@ -52,7 +53,7 @@ func runOnPipe(t *testing.T, setup func(*App), stdin io.Reader, args ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if isTerminal(w) {
+	if progress.IsTerminal(w) {
 		t.Fatal("a pipe is taken for a terminal")
 	}
 	return runOnFile(t, setup, stdin, w, r, args...)
@@ -246,7 +247,7 @@ func TestProgressUnknownTotalOnTerminal(t *testing.T) {
 	var got bytes.Buffer
 	done := make(chan struct{})
 	go func() { defer close(done); _, _ = io.Copy(&got, ptmx) }()
-	p := &progress{label: "audit", unit: "values", total: unknownTotal, bar: newBar(tty, "audit", "values", unknownTotal, time.Nanosecond)}
+	p := progress.New(tty, "audit", progress.UnknownTotal, progress.Options{Unit: "values", RedrawEvery: time.Nanosecond})
 	p.Set(4096)
 	p.Set(8192)
 	p.Finish()

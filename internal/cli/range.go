@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"time"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/oid"
@@ -51,27 +48,13 @@ func (a *App) runRange(c *ucli.Context) error {
 			return usageErrorf("%s %q: expected a time after %s %q (the window is [from, to), whole seconds)", arg(flagTo), c.String(flagTo), arg(flagFrom), c.String(flagFrom))
 		}
 	}
-	filter := win.AppendFilter(nil)
-
-	w := bufio.NewWriter(a.stdout)
+	var out []byte
 	if c.Bool(flagFilter) {
-		w.Write(filter)
-		w.WriteByte('\n')
+		out = append(win.AppendFilter(nil), '\n')
 	} else {
-		w.WriteString("from    " + win.From.Timestamp().Format(time.RFC3339) + "  " + win.From.Hex() + "  inclusive ($gte)\n")
-		if win.HasTo {
-			w.WriteString("to      " + win.To.Timestamp().Format(time.RFC3339) + "  " + win.To.Hex())
-			if win.ToInclusive {
-				w.WriteString("  inclusive ($lte): the last second has no exclusive bound\n")
-			} else {
-				w.WriteString("  exclusive ($lt)\n")
-			}
-		}
-		w.WriteString("filter  ")
-		w.Write(filter)
-		w.WriteByte('\n')
+		out = win.AppendText(nil)
 	}
-	if err := w.Flush(); err != nil {
+	if _, err := a.stdout.Write(out); err != nil {
 		return failuref("range: writing output: %w", err)
 	}
 	return nil

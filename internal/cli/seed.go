@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -12,6 +10,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/message"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -19,8 +20,8 @@ import (
 func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
-		newCountFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
-		&countFlagType{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
+		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
+		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),
@@ -38,7 +39,7 @@ func (a *App) seedCommand() *ucli.Command {
 			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
 			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
 			"document is checked against the target's rules before it is sent (with --drop,\n" +
-			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progressEvery.String() + ".",
+			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progress.Every.String() + ".",
 		Flags:  flags,
 		Action: a.runSeed,
 	}
@@ -51,7 +52,7 @@ type seedOptions struct {
 	resume, drop   bool
 	part           seed.Part
 	db             string
-	flags          runFlags
+	flags          run.Settings
 }
 
 // parseSeedOptions reads seed's flags and checks their rules.
@@ -70,7 +71,7 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	o.part, o.flags = part, readRunFlags(c)
+	o.part, o.flags = part, run.NewSettings(planOptions(c))
 	if !part.Whole() {
 		if o.drop {
 			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
@@ -90,19 +91,19 @@ func (a *App) runSeed(c *ucli.Context) error {
 	var plan *seed.Plan
 	drawn := false
 	if !o.resume {
-		if plan, err = o.flags.parsed, o.flags.parseErr; plan == nil && err == nil {
-			plan, err = planFromFlags(c)
+		if plan, err = o.flags.Plan(); plan == nil && err == nil {
+			plan, err = seed.NewPlan(o.flags.Options)
 		}
 		if err != nil {
-			return err
+			return planUsage(err)
 		}
-		drawn = drawSeed(plan)
+		drawn = plan.DrawSeed()
 		if _, err := plan.Build(); err != nil {
-			return usageError(o.flags.planError(err))
+			return planUsage(o.flags.Options.Blame(err))
 		}
 	}
 	ctx := c.Context
-	t, err := openTarget(ctx, c)
+	t, err := openTarget(ctx, targetOptions(c, false))
 	if err != nil {
 		return err
 	}
@@ -119,13 +120,13 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if !o.workersSet {
 		opts.Workers = seed.WorkersFor(opts.Profile)
 	}
-	a.seedRendering(func(label string, total int64) *progress { return a.newProgress(c, label, total) }, &opts, plan.DB)
+	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
 	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
 	if err != nil {
 		return a.seedError(err, t.Display, o.resume)
 	}
 	if len(res.Collections) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", summary(res.Inserted, res.Skipped, res.Elapsed))
+		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Elapsed))
 	}
 	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, drawn))
 	return nil
@@ -133,8 +134,8 @@ func (a *App) runSeed(c *ucli.Context) error {
 
 // seedRendering sets the hooks of opts that show a seed run: a progress
 // per collection on stderr, a summary line per collection on stdout.
-func (a *App) seedRendering(newBar func(label string, total int64) *progress, opts *run.Options, db string) {
-	var bar *progress
+func (a *App) seedRendering(newBar func(label string, total int64) *progress.Meter, opts *run.Options, db string) {
+	var bar *progress.Meter
 	opts.Progress = func(p run.Progress) {
 		switch {
 		case p.Done:
@@ -148,35 +149,14 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress, op
 		}
 	}
 	opts.Written = func(r run.CollectionResult) {
-		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), summary(r.Inserted, r.Skipped, r.Elapsed))
+		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
 		if r.Err == nil && len(r.Indexes) > 0 {
 			fmt.Fprintf(a.stdout, "%s.%s: %s\n", db, r.Collection, indexNote(r.Indexes))
 		}
 	}
 	opts.Unchecked = func(db string, u fixtures.Unchecked) {
-		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", msgPrefix, msgWarning, db, u.Collection, u.Index, u.Reason)
+		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", message.Prefix, message.Warning, db, u.Collection, u.Index, u.Reason)
 	}
-}
-
-// drawSeed makes a plan without a seed repeatable: it draws one and takes
-// the current second as the time base, unless a template reads the clock
-// (then no seed could repeat it). It reports whether it drew.
-func drawSeed(p *seed.Plan) bool {
-	if p.Seeded {
-		return false
-	}
-	for _, cs := range p.Collections {
-		if cs.Template != nil && cs.Template.ReadsClock() {
-			return false
-		}
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	p.Seed, p.Seeded = binary.LittleEndian.Uint64(b[:]), true
-	if p.At.IsZero() {
-		p.At = time.Now().UTC().Truncate(time.Second)
-	}
-	return true
 }
 
 // runNote says how to repeat the run: its seed and time base.
@@ -188,25 +168,26 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 	case drawn:
 		return fmt.Sprintf("seed %d (drawn), time base %s; --seed %d --at %s repeats this run", ds.Seed, at, ds.Seed, at)
 	}
-	return seedNote(ds)
+	return ds.SeedNote()
 }
 
 // resumePlan is the plan of the run --resume continues, from the run
 // manifests, and the manifests by collection. Data an earlier oidkit wrote
 // without a manifest is resumed from the flags (with --seed) as a whole.
 func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*seed.Manifest, error) {
-	names, err := o.flags.names()
+	names, err := o.flags.Names()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, planUsage(err)
 	}
 	r, err := run.Resume(ctx, db, o.part, names...)
 	var pm *run.PartMismatchError
 	switch {
-	case errors.Is(err, seed.ErrNoManifest) && o.flags.set[flagSeed]:
-		if _, err := o.flags.dataset(); err != nil {
-			return nil, nil, err
+	case errors.Is(err, seed.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
+		if _, err := o.flags.Dataset(); err != nil {
+			return nil, nil, planUsage(err)
 		}
-		return o.flags.parsed, map[string]*seed.Manifest{}, nil
+		plan, _ := o.flags.Plan()
+		return plan, map[string]*seed.Manifest{}, nil
 	case errors.As(err, &pm):
 		// Each part has its manifest and its worker: one process must not
 		// take another's part.
@@ -214,18 +195,9 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 	case err != nil:
 		return nil, nil, manifestUsage(err, flagResume)
 	}
-	p, err := o.flags.overRun(r.Plan, r.Read[0])
+	p, err := overRun(o.flags, r.Plan, r.Read[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	return p, r.Manifests, nil
-}
-
-func summary(inserted, skipped int64, elapsed time.Duration) string {
-	rate := 0.0
-	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(inserted+skipped) / s
-	}
-	return fmt.Sprintf("inserted %d, skipped %d (already there), %s, %.0f docs/s",
-		inserted, skipped, elapsed.Round(time.Millisecond), rate)
 }

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
@@ -71,10 +72,10 @@ func (a *App) uniqueError(e *run.UniqueError) error {
 // were not listed.
 func sayListed[T fmt.Stringer](w io.Writer, coll string, listed []T, count int) {
 	for _, p := range listed {
-		fmt.Fprintf(w, "%s%s %v\n", msgPrefix, coll, p)
+		fmt.Fprintf(w, "%s%s %v\n", message.Prefix, coll, p)
 	}
 	if count > len(listed) {
-		fmt.Fprintf(w, "%s... and %d more\n", msgPrefix, count-len(listed))
+		fmt.Fprintf(w, "%s... and %d more\n", message.Prefix, count-len(listed))
 	}
 }
 
@@ -123,5 +124,5 @@ func insertError(e *run.InsertError, display string, resume bool) error {
 	if !e.Seeded {
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}
-	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, e.Held, e.Total, note, hint, stopCause(we)))
+	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, e.Held, e.Total, note, hint, we.Cause()))
 }

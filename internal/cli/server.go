@@ -3,12 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"net"
-	"strconv"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/message"
 )
 
 func (a *App) serverCommand() *ucli.Command {
@@ -33,15 +32,8 @@ func (a *App) runServer(c *ucli.Context) error {
 	}
 	ctx := c.Context
 	dir, listen := c.String(flagDataDir), c.String(flagListen)
-	_, port, err := net.SplitHostPort(listen)
-	if err != nil {
-		return usageErrorf("%s %q: expected host:port such as 127.0.0.1:27017 or 0.0.0.0:27017", arg(flagListen), listen)
-	}
-	// A port out of range is a typo (exit 2), not a run-time failure.
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
-			return usageErrorf("%s %q: port %q: expected a number from 0 to 65535", arg(flagListen), listen, port)
-		}
+	if err := checkListenAddr("", listen, "host:port such as 127.0.0.1:27017 or 0.0.0.0:27017"); err != nil {
+		return err
 	}
 	srv, err := embedded.Start(embedded.Options{DataDir: dir, Listen: listen})
 	var le *embedded.LockedError
@@ -54,11 +46,11 @@ func (a *App) runServer(c *ucli.Context) error {
 		return failuref("server: %v", err)
 	}
 	fmt.Fprintf(a.stdout, "%s\n", srv.URI())
-	a.say(msgNote, "server listening on %s, data in %s; it runs until Ctrl-C or SIGTERM", srv.Addr(), dir)
+	a.say(message.Note, "server listening on %s, data in %s; it runs until Ctrl-C or SIGTERM", srv.Addr(), dir)
 	select {
 	case <-ctx.Done():
 		_ = srv.Close()
-		a.say(msgNote, "server stopped")
+		a.say(message.Note, "server stopped")
 		return nil
 	case <-srv.Done():
 		return failuref("server on %s stopped unexpectedly", srv.Addr())

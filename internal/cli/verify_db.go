@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/count"
+	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -21,7 +21,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
-		newCountFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
+		count.NewFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
 		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
 		inexactFlag(),
 		jsonFlag("print the report as one JSON object"),
@@ -61,13 +61,13 @@ type verifyDBOptions struct {
 	// them.
 	flagged *seed.Dataset
 	db      string
-	flags   runFlags
+	flags   run.Settings
 }
 
 // parseVerifyDBOptions reads verify db's flags and checks their rules.
 func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 	o := verifyDBOptions{fixtures: c.StringSlice(flagFixture), collection: c.String(flagCollection), json: c.Bool(flagJSON), quiet: c.Bool(flagQuiet), inexact: c.Bool(flagInexact)}
-	o.db, o.flags = c.String(flagDB), readRunFlags(c)
+	o.db, o.flags = c.String(flagDB), run.NewSettings(planOptions(c))
 	if c.NArg() > 0 {
 		return o, usageErrorf("verify db: unexpected argument %q; fixture files are given with %s FILE", c.Args().First(), arg(flagFixture))
 	}
@@ -84,9 +84,9 @@ func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 		if !part.Whole() {
 			return o, usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
 		}
-	case o.flags.any(): // with --seed: flagRules
-		if o.flagged, err = o.flags.dataset(); err != nil {
-			return o, err
+	case o.flags.Any(): // with --seed: flagRules
+		if o.flagged, err = o.flags.Dataset(); err != nil {
+			return o, planUsage(err)
 		}
 	}
 	return o, nil
@@ -109,7 +109,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 			return expectError(ctx, err)
 		}
 	}
-	t, err := openTarget(ctx, c, existingDataDir)
+	t, err := openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
@@ -126,12 +126,12 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	}
 	profile, _ := t.Profile(ctx) // when the server cannot be asked, it is read as MongoDB
 	opts := verify.DBOptions{Profile: profile}
-	p := &verifyProgress{start: func(label string, total int64) *progress { return a.newProgress(c, label, total) }, now: time.Now, last: time.Now()}
+	p := progress.NewPhases(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, time.Now)
 	if !o.quiet {
-		opts.Progress = p.update
+		opts.Progress = func(s verify.DBProgress) { p.Update("verify "+s.Collection+": "+s.Phase, s.Done, s.Total) }
 	}
 	rep, err := verify.VerifyDB(ctx, t.Client, set, opts)
-	p.finish()
+	p.Finish()
 	if err != nil {
 		if isFixtureError(err) {
 			return usageErrorf("%s %v", arg(flagFixture), err)
@@ -165,70 +165,29 @@ func (a *App) renderVerifyDB(rep *verify.Report, o verifyDBOptions, display stri
 	return nil
 }
 
-// expectFixtures groups the fixture files by collection, as load does.
+// expectFixtures is what the fixture files say the database holds
+// (verify.ExpectFixtureSet), its errors bad usage naming --fixture.
 func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected, error) {
-	dbName, files := o.db, o.fixtures
-	if err := rules.CheckDatabaseName(dbName); err != nil {
+	if err := rules.CheckDatabaseName(o.db); err != nil {
 		return nil, usageErrorf("%s: %v", arg(flagDB), err)
 	}
-	only := o.collection
-	if only != "" {
-		if err := rules.CheckCollectionName(only); err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagCollection), only, err)
+	if o.collection != "" {
+		if err := rules.CheckCollectionName(o.collection); err != nil {
+			return nil, usageErrorf("%s %q: %v", arg(flagCollection), o.collection, err)
 		}
 	}
-	var order []string
-	byName := map[string][]string{}
-	for _, f := range files {
-		fi, err := os.Stat(f)
-		if err != nil {
-			return nil, usageErrorf("%s %q: %v", arg(flagFixture), f, errors.Unwrap(err))
-		}
-		if fi.IsDir() {
-			return nil, usageErrorf("%s %q: is a directory, expected a fixture file", arg(flagFixture), f)
-		}
-		if !fi.Mode().IsRegular() {
-			// A FIFO or a device would wait in open(2), or never end, and
-			// cannot be read twice.
-			return nil, usageErrorf("%s %q: %s, expected a regular file (a fixture is read twice: once to index it, once to compare)", arg(flagFixture), f, fileKind(fi.Mode()))
-		}
-		name := only
-		if name == "" {
-			name = fixtures.CollectionName(f)
-			if err := rules.CheckFileName(name); err != nil {
-				return nil, usageErrorf("%s %q: collection name from the file name: %v; expected %s", arg(flagFixture), f, err, arg(flagCollection))
-			}
-		}
-		if _, ok := byName[name]; !ok {
-			order = append(order, name)
-		}
-		byName[name] = append(byName[name], f)
+	set, err := verify.ExpectFixtureSet(ctx, o.db, o.fixtures, verify.FixtureSetOptions{Collection: o.collection, FixtureOptions: verify.FixtureOptions{InexactNumbers: o.inexact}})
+	var fe *verify.FileError
+	var se *verify.SidecarError
+	switch {
+	case err == nil:
+		return set, nil
+	case errors.As(err, &fe) && errors.Is(fe.Err, verify.ErrNoCollectionName):
+		return nil, usageErrorf("%s %v; expected %s", arg(flagFixture), err, arg(flagCollection))
+	case errors.As(err, &fe), !errors.As(err, &se) && isFixtureError(err):
+		return nil, usageErrorf("%s %v", arg(flagFixture), err)
 	}
-	var out []*verify.Expected
-	for _, name := range order {
-		e, err := verify.ExpectFixturesWith(ctx, dbName, name, byName[name], verify.FixtureOptions{InexactNumbers: o.inexact})
-		switch {
-		case isFixtureError(err):
-			return nil, usageErrorf("%s %v", arg(flagFixture), err)
-		case err != nil:
-			return nil, usageErrorf("%s: %v", arg(flagFixture), err)
-		}
-		if e.Indexes, err = sidecarIndexes(name, byName[name]); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
-// sidecarIndexes is what the indexes of collection name must be: those of
-// the index sidecars load would read beside its files.
-func sidecarIndexes(name string, files []string) ([]indexes.Index, error) {
-	ix, err := fixtures.SidecarIndexes(name, files)
-	if err != nil {
-		return nil, usageErrorf("%s: %v", arg(flagFixture), err)
-	}
-	return ix, nil
+	return nil, usageErrorf("%s: %v", arg(flagFixture), err)
 }
 
 // isFixtureError tells a fixture file that cannot be read or cannot serve as
@@ -237,38 +196,4 @@ func isFixtureError(err error) bool {
 	var le *fixtures.LineError
 	var pe *fs.PathError
 	return errors.As(err, &le) || errors.As(err, &pe)
-}
-
-// verifyProgress shows each phase of each collection as its own progress,
-// labelled "verify users: read". The reports come now and then, not at the
-// start of a phase: a phase's first report starts its progress, timed from
-// the report before it (the phase before was still running then), so that
-// the rate does not count the first report's documents as done in no time.
-type verifyProgress struct {
-	start func(label string, total int64) *progress
-	key   string
-	cur   *progress
-	now   func() time.Time
-	last  time.Time // of the last report, or when verification started
-}
-
-func (p *verifyProgress) update(s verify.DBProgress) {
-	key := "verify " + s.Collection + ": " + s.Phase
-	if key != p.key {
-		p.cur.Finish()
-		p.key = key
-		total := s.Total
-		if total <= 0 {
-			total = unknownTotal
-		}
-		p.cur = p.start(key, total)
-		p.cur.since(p.last)
-	}
-	p.last = p.now()
-	p.cur.SetTotal(s.Total)
-	p.cur.Set(s.Done)
-}
-
-func (p *verifyProgress) finish() {
-	p.cur.Finish()
 }

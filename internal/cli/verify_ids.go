@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/crosscheck"
@@ -43,18 +40,16 @@ func (a *App) runVerifyIDs(c *ucli.Context) error {
 	}
 	var seed uint64
 	if c.IsSet(flagSeed) {
-		s, err := parseSeedFlag(c)
+		s, err := parseSeed(c.String(flagSeed))
 		if err != nil {
 			return err
 		}
 		seed = s
 	} else {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // fits int64 for JSON readers
+		seed = crosscheck.DrawSeed()
 	}
 	opts := crosscheck.IDsOptions{N: int(n), Seed: seed}
-	bar := a.newProgressOf(c, "verify ids", n, "IDs")
+	bar := a.newProgressOf(c.Bool(flagQuiet), "verify ids", n, "IDs")
 	if bar != nil {
 		opts.Progress = func(done, total int) {
 			bar.SetTotal(int64(total))

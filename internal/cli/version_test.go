@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/oidkit/oidkit/internal/buildinfo"
 )
 
 func TestFormatVersionConstructed(t *testing.T) {
@@ -27,7 +29,7 @@ func TestFormatVersionConstructed(t *testing.T) {
 			{Key: "vcs.modified", Value: "true"},
 		},
 	}
-	got := formatVersion(bi)
+	got := buildinfo.Format(bi)
 	want := "oidkit v1.2.3\n" +
 		"commit   0123456789abcdef0123456789abcdef01234567 (modified: uncommitted changes), 2026-01-02T03:04:05Z\n" +
 		"go       go1.99.1\n" +
@@ -41,7 +43,7 @@ func TestFormatVersionConstructed(t *testing.T) {
 	// Built in a checkout without VCS stamping: no version, no commit.
 	bi.Main.Version, bi.Settings = "", nil
 	bi.Deps[1].Replace = &debug.Module{Path: "example.com/fork", Version: "v2.10.1"}
-	got = formatVersion(bi)
+	got = buildinfo.Format(bi)
 	for _, line := range []string{"oidkit (devel)\n", "commit   unknown (built without VCS information)\n",
 		"module   go.mongodb.org/mongo-driver/v2 v2.10.0 (replaced by example.com/fork v2.10.1)\n"} {
 		if !strings.Contains(got, line) {
@@ -49,11 +51,11 @@ func TestFormatVersionConstructed(t *testing.T) {
 		}
 	}
 	bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}
-	if got := formatVersion(bi); !strings.Contains(got, "commit   abc\n") {
+	if got := buildinfo.Format(bi); !strings.Contains(got, "commit   abc\n") {
 		t.Errorf("clean tree: %q", got)
 	}
-	if got := formatVersion(nil); got != "oidkit (no build information)\n" {
-		t.Errorf("formatVersion(nil) = %q", got)
+	if got := buildinfo.Format(nil); got != "oidkit (no build information)\n" {
+		t.Errorf("buildinfo.Format(nil) = %q", got)
 	}
 }
 
@@ -87,7 +89,7 @@ func TestVersionAgainstBuildInfo(t *testing.T) {
 		}
 		// A test binary may list no dependencies: then each module is
 		// "(not linked)".
-		for _, m := range versionModules {
+		for _, m := range buildinfo.Modules {
 			want := "module   " + m + " (not linked)\n"
 			for _, d := range bi.Deps {
 				if d.Path == m {
@@ -138,7 +140,7 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 	if want := "go       " + strings.TrimSpace(string(goVersion)) + "\n"; !strings.Contains(string(out), want) {
 		t.Errorf("oidkit --version:\n%s\nlacks %q", out, want)
 	}
-	for _, m := range versionModules {
+	for _, m := range buildinfo.Modules {
 		req := regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(m) + `\s+(v\S+)`).FindSubmatch(gomod)
 		if req == nil {
 			t.Fatalf("go.mod requires no %s", m)

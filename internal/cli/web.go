@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strconv"
-	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -35,7 +31,7 @@ func (a *App) runWeb(c *ucli.Context) error {
 		return usageErrorf("web: unexpected argument %q; the only option is %s HOST:PORT", c.Args().First(), arg(flagListen))
 	}
 	addr := c.String(flagListen)
-	if err := checkListenAddr(addr); err != nil {
+	if err := checkListenAddr("web: ", addr, "HOST:PORT such as "+defaultWebListen+" or :8080"); err != nil {
 		return err
 	}
 
@@ -44,31 +40,9 @@ func (a *App) runWeb(c *ucli.Context) error {
 	if err != nil {
 		return failuref("web: %s %q: %v", arg(flagListen), addr, err)
 	}
-	srv := &http.Server{
-		Handler:           web.NewHandler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	fmt.Fprintf(a.stdout, "oidkit web: serving on %s (Ctrl+C to stop)\n", pageURL(ln.Addr()))
-
-	select {
-	case err := <-served:
-		return failuref("web: serving on %s: %v", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutCtx); err != nil {
-		_ = srv.Close()
-		return failuref("web: stopping: %v", err)
-	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return failuref("web: serving on %s: %v", ln.Addr(), err)
+	fmt.Fprintf(a.stdout, "oidkit web: serving on %s (Ctrl+C to stop)\n", web.PageURL(ln.Addr()))
+	if err := web.Serve(ctx, ln); err != nil {
+		return failuref("web: %v", err)
 	}
 	fmt.Fprintln(a.stdout, "oidkit web: stopped")
 	return nil
@@ -76,30 +50,17 @@ func (a *App) runWeb(c *ucli.Context) error {
 
 // checkListenAddr refuses an address that cannot be a TCP listen address
 // before trying it, so a typo is a usage error (exit 2) and a busy port a
-// run-time failure (exit 1).
-func checkListenAddr(addr string) error {
+// run-time failure (exit 1). prefix starts each message; example is what a
+// good one looks like.
+func checkListenAddr(prefix, addr, example string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return usageErrorf("web: %s %q: expected HOST:PORT such as %s or :8080", arg(flagListen), addr, defaultWebListen)
+		return usageErrorf("%s%s %q: expected %s", prefix, arg(flagListen), addr, example)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		if _, lerr := net.LookupPort("tcp", port); lerr != nil {
-			return usageErrorf("web: %s %q: port %q: expected a number from 0 to 65535", arg(flagListen), addr, port)
+			return usageErrorf("%s%s %q: port %q: expected a number from 0 to 65535", prefix, arg(flagListen), addr, port)
 		}
 	}
 	return nil
-}
-
-// pageURL is the address to open in a browser. A wildcard listen address is
-// shown as localhost, since 0.0.0.0 and :: are not addresses to browse to.
-func pageURL(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok {
-		return "http://" + a.String() + "/"
-	}
-	host := tcp.IP.String()
-	if tcp.IP == nil || tcp.IP.IsUnspecified() {
-		host = "localhost"
-	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port)) + "/"
 }

@@ -198,8 +198,8 @@ func TestPageURL(t *testing.T) {
 		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://localhost:8080/"},
 		{&net.TCPAddr{IP: net.IPv6loopback, Port: 9}, "http://[::1]:9/"},
 	} {
-		if got := pageURL(tt.addr); got != tt.want {
-			t.Errorf("pageURL(%v) = %q, want %q", tt.addr, got, tt.want)
+		if got := web.PageURL(tt.addr); got != tt.want {
+			t.Errorf("web.PageURL(%v) = %q, want %q", tt.addr, got, tt.want)
 		}
 	}
 }
@@ -210,7 +210,7 @@ func FuzzWebListenAddr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if err := checkListenAddr(s); err != nil {
+		if err := checkListenAddr("web: ", s, "HOST:PORT"); err != nil {
 			if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--listen") {
 				t.Errorf("checkListenAddr(%q) = %v (exit %d), want a usage error naming --listen", s, err, exitCode(err))
 			}

@@ -1,14 +1,17 @@
-package cli
+// Package suggest owns the "did you mean" of every message that names an
+// unknown value: the nearest of the names that were expected, by edit
+// distance.
+package suggest
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// editDistance is the optimal string alignment distance between a and b, in
+// Distance is the optimal string alignment distance between a and b, in
 // runes: insertions, deletions, substitutions and swaps of two adjacent
 // runes each cost 1 ("usr" -> "user" is 1, "uesr" -> "user" is 1).
-func editDistance(a, b string) int {
+func Distance(a, b string) int {
 	x, y := []rune(a), []rune(b)
 	// Three rows: two back for swaps.
 	prev2 := make([]int, len(y)+1)
@@ -34,19 +37,19 @@ func editDistance(a, b string) int {
 	return prev[len(y)]
 }
 
-// suggestion is the candidate nearest to s, ignoring case, or "" when none is
+// Nearest is the candidate nearest to s, ignoring case, or "" when none is
 // near enough to be what was meant: at most one edit per three runes of the
 // candidate (at least one), and fewer edits than s has runes (so "x" does
 // not suggest "n"). Ties go to the earlier candidate. An exact match is no
 // suggestion.
-func suggestion(s string, candidates []string) string {
+func Nearest(s string, candidates []string) string {
 	in := strings.ToLower(s)
 	best, bestD := "", 0
 	for _, c := range candidates {
 		if c == s {
 			return ""
 		}
-		d := editDistance(in, strings.ToLower(c))
+		d := Distance(in, strings.ToLower(c))
 		limit := max(1, utf8.RuneCountInString(c)/3)
 		if d > limit || d >= utf8.RuneCountInString(s) {
 			continue
@@ -58,11 +61,11 @@ func suggestion(s string, candidates []string) string {
 	return best
 }
 
-// didYouMean is "; did you mean X?" for the suggestion for s among
+// DidYouMean is "; did you mean X?" for the suggestion for s among
 // candidates, or "" when there is none: every message that suggests a
 // name says it this way.
-func didYouMean(s string, candidates []string) string {
-	if c := suggestion(s, candidates); c != "" {
+func DidYouMean(s string, candidates []string) string {
+	if c := Nearest(s, candidates); c != "" {
 		return "; did you mean " + c + "?"
 	}
 	return ""

@@ -1,13 +1,10 @@
-package cli
+package progress
 
 import (
 	"bytes"
 	"io"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/oidkit/oidkit/verify"
 )
 
 // fakeClock is a clock the test moves.
@@ -22,7 +19,7 @@ func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
-	p := newPlain(&b, "users", "docs", 100000, 5*time.Second, clk.now)
+	p := NewPlain(&b, "users", "docs", 100000, 5*time.Second, clk.now)
 	clk.advance(time.Second)
 	p.Set(12500) // 1s: within the first period
 	clk.advance(3 * time.Second)
@@ -53,7 +50,7 @@ func TestProgressPlainLines(t *testing.T) {
 func TestProgressPlainShortRunPrintsNothing(t *testing.T) {
 	var b bytes.Buffer
 	clk := &fakeClock{t: time.Unix(0, 0)}
-	p := newPlain(&b, "users", "docs", 10, 5*time.Second, clk.now)
+	p := NewPlain(&b, "users", "docs", 10, 5*time.Second, clk.now)
 	clk.advance(4 * time.Second)
 	p.Set(10)
 	p.Finish()
@@ -68,18 +65,18 @@ func TestProgressPlainShortRunPrintsNothing(t *testing.T) {
 func TestProgressPlainUnknownAndStopped(t *testing.T) {
 	var b bytes.Buffer
 	clk := &fakeClock{t: time.Unix(0, 0)}
-	p := newPlain(&b, "audit", "values", unknownTotal, time.Second, clk.now)
+	p := NewPlain(&b, "audit", "values", UnknownTotal, time.Second, clk.now)
 	clk.advance(4 * time.Second)
 	p.Set(5000)
 	p.Finish()
 	clk2 := &fakeClock{t: time.Unix(0, 0)}
-	q := newPlain(&b, "about", "docs", 100, time.Second, clk2.now)
+	q := NewPlain(&b, "about", "docs", 100, time.Second, clk2.now)
 	clk2.advance(2 * time.Second)
 	q.Set(0)
 	clk2.advance(2 * time.Second)
 	q.Set(150) // more than the estimate
 	q.SetTotal(0)
-	r := newPlain(&b, "users", "docs", 1000, time.Second, clk2.now)
+	r := NewPlain(&b, "users", "docs", 1000, time.Second, clk2.now)
 	clk2.advance(2500 * time.Millisecond)
 	r.Set(400)
 	clk2.advance(1260 * time.Millisecond)
@@ -110,42 +107,12 @@ func TestThousands(t *testing.T) {
 
 // Every method of a nil progress (--quiet, or nothing to do) does nothing.
 func TestProgressNil(t *testing.T) {
-	var p *progress
+	var p *Meter
 	p.Set(1)
 	p.Add(1)
 	p.SetTotal(5)
-	p.since(time.Now())
+	p.Since(time.Now())
 	p.Finish()
-}
-
-// verify db shows each phase of each collection as its own progress: a new
-// phase ends the one before with its final line, and is timed from the
-// report before it.
-func TestVerifyProgressPhases(t *testing.T) {
-	var b bytes.Buffer
-	clk := &fakeClock{t: time.Unix(0, 0)}
-	var labels []string
-	vp := &verifyProgress{now: clk.now, last: clk.now(), start: func(label string, total int64) *progress {
-		labels = append(labels, label)
-		return newPlain(&b, label, "docs", total, 0, clk.now)
-	}}
-	vp.update(verify.DBProgress{Collection: "users", Phase: "read", Done: 500, Total: 1000})
-	clk.advance(time.Second)
-	vp.update(verify.DBProgress{Collection: "users", Phase: "read", Done: 1000, Total: 1000})
-	clk.advance(time.Second)
-	vp.update(verify.DBProgress{Collection: "users", Phase: "references", Done: 8192})
-	vp.finish()
-	if got, want := strings.Join(labels, ","), "verify users: read,verify users: references"; got != want {
-		t.Fatalf("labels %q, want %q", got, want)
-	}
-	want := "verify users: read: 500/1000 docs (50%), 0 docs/s, ETA ?\n" +
-		"verify users: read: 1000/1000 docs (100%), 1,000 docs/s, ETA 0s\n" +
-		"verify users: read: 1000/1000 docs (100%), 500 docs/s, 2s\n" +
-		"verify users: references: 8192 docs, 8,192 docs/s\n" +
-		"verify users: references: 8192 docs, 8,192 docs/s, 1s\n"
-	if got := b.String(); got != want {
-		t.Fatalf("lines:\n%s\nwant:\n%s", got, want)
-	}
 }
 
 // A label with control characters (a collection name may hold them) is
@@ -162,7 +129,7 @@ func TestProgressLabelPrintable(t *testing.T) {
 // batch (1,000 documents by default), verify ids one per chunk.
 func BenchmarkProgressSet(b *testing.B) {
 	b.Run("plain", func(b *testing.B) {
-		p := newPlain(io.Discard, "users", "docs", 1<<62, progressEvery, time.Now)
+		p := NewPlain(io.Discard, "users", "docs", 1<<62, Every, time.Now)
 		var n int64
 		for b.Loop() {
 			n++
@@ -170,7 +137,7 @@ func BenchmarkProgressSet(b *testing.B) {
 		}
 	})
 	b.Run("bar", func(b *testing.B) {
-		p := &progress{label: "users", unit: "docs", total: 1 << 62, bar: newBar(io.Discard, "users", "docs", 1<<62, redrawEvery)}
+		p := &Meter{label: "users", unit: "docs", total: 1 << 62, bar: newBar(io.Discard, "users", "docs", 1<<62, RedrawEvery)}
 		var n int64
 		for b.Loop() {
 			n++

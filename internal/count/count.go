@@ -1,4 +1,6 @@
-package cli
+// Package count owns counts as people write them on a command line
+// (1000, 10k, 1.5k, 1M, 1e6) and the flag type that reads them.
+package count
 
 import (
 	"errors"
@@ -13,18 +15,18 @@ import (
 	ucli "github.com/urfave/cli/v2"
 )
 
-// countExpected is what every count flag says it expected.
-const countExpected = "a whole number such as 10, 50k, 1.5k, 1M or 1e6"
+// Expected is what every count flag says it expected.
+const Expected = "a whole number such as 10, 50k, 1.5k, 1M or 1e6"
 
 // countForm is the shape of a count: digits with an optional fraction and
 // exponent, then an optional suffix k (thousand) or M (million). A sign is
 // allowed so that each command's own range check names a negative count.
 var countForm = regexp.MustCompile(`^([+-]?[0-9]+(?:\.[0-9]+)?(?:[eE]\+?[0-9]{1,2})?)([kM]?)$`)
 
-// parseCount reads a count as people write it: 1000, 10k, 1.5k (1500), 1M,
+// Parse reads a count as people write it: 1000, 10k, 1.5k (1500), 1M,
 // 1e6. The value must be a whole number that fits in an int64: 1.2345k
 // (1234.5) and 1.5 are refused, as is a lower-case m (milli or mega?).
-func parseCount(s string) (int64, error) {
+func Parse(s string) (int64, error) {
 	m := countForm.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return 0, errors.New("not a number")
@@ -60,12 +62,12 @@ func parseCount(s string) (int64, error) {
 	return r.Num().Int64(), nil
 }
 
-// countValue is the flag.Value of a count flag. String is the count in
+// value is the flag.Value of a count flag. String is the count in
 // decimal, so the CLI library's Int and Int64 getters read it.
-type countValue struct{ n int64 }
+type value struct{ n int64 }
 
-func (v *countValue) Set(s string) error {
-	n, err := parseCount(s)
+func (v *value) Set(s string) error {
+	n, err := Parse(s)
 	if err != nil {
 		return err
 	}
@@ -73,24 +75,24 @@ func (v *countValue) Set(s string) error {
 	return nil
 }
 
-func (v *countValue) String() string { return strconv.FormatInt(v.n, 10) }
+func (v *value) String() string { return strconv.FormatInt(v.n, 10) }
 
-// countFlagType is a flag that holds a count, read with c.Int or c.Int64.
+// Flag is a flag that holds a count, read with c.Int or c.Int64.
 // Every count flag of every command is one, so that all of them read counts
-// with parseCount.
-type countFlagType struct {
+// with Parse.
+type Flag struct {
 	ucli.GenericFlag
 	def int64
 }
 
 // Apply starts every run from the default: the flag's value is shared by the
 // runs of one app.
-func (f *countFlagType) Apply(set *flag.FlagSet) error {
-	f.Value = &countValue{n: f.def}
+func (f *Flag) Apply(set *flag.FlagSet) error {
+	f.Value = &value{n: f.def}
 	return f.GenericFlag.Apply(set)
 }
 
-// newCountFlag is a count flag named name with default def.
-func newCountFlag(name string, def int64, usage string) *countFlagType {
-	return &countFlagType{GenericFlag: ucli.GenericFlag{Name: name, Value: &countValue{n: def}, Usage: usage}, def: def}
+// NewFlag is a count flag named name with default def.
+func NewFlag(name string, def int64, usage string) *Flag {
+	return &Flag{GenericFlag: ucli.GenericFlag{Name: name, Value: &value{n: def}, Usage: usage}, def: def}
 }

@@ -1,0 +1,173 @@
+package run
+
+import (
+	"strconv"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// generation is the settings that decide the documents: given with a resume
+// or a verify, they may restate the run's own but not change it.
+var generation = []seed.Setting{seed.SettingSeed, seed.SettingKind, seed.SettingTemplate, seed.SettingFile, seed.SettingCount, seed.SettingID, seed.SettingIDStart, seed.SettingAt, seed.SettingSpan}
+
+// Settings are the plan settings given with a resume or a verify, read
+// once, against which the run manifests count: without a generation
+// setting the manifests say what the run is; with one, they must agree.
+type Settings struct {
+	Options seed.PlanOptions
+	// plan is seed.NewPlan of Options when a generation setting was
+	// given; err its error, raised only where the plan is needed.
+	plan *seed.Plan
+	err  error
+}
+
+// NewSettings reads o once.
+func NewSettings(o seed.PlanOptions) Settings {
+	s := Settings{Options: o}
+	if s.Any() {
+		s.plan, s.err = seed.NewPlan(o)
+	}
+	return s
+}
+
+// Given reports whether setting k was given.
+func (s Settings) Given(k seed.Setting) bool { return s.Options.Given[k] }
+
+// Any reports whether any setting that decides the documents was given;
+// without one, a resume or a verify reads the run manifest.
+func (s Settings) Any() bool {
+	for _, k := range generation {
+		if s.Given(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Plan is the plan of the settings (seed.NewPlan), when a generation setting
+// was given: nil and nil otherwise.
+func (s Settings) Plan() (*seed.Plan, error) { return s.plan, s.err }
+
+// Names is the collections whose run manifests the settings name: the
+// collection, else the written collections of the kind, template or plan,
+// else none (every collection of the run that started last).
+func (s Settings) Names() ([]string, error) {
+	switch {
+	case s.Options.Collection != "" && s.Options.Plan == "":
+		return []string{s.Options.Collection}, nil
+	case s.Given(seed.SettingKind) || s.Given(seed.SettingTemplate) || s.Given(seed.SettingFile):
+		if s.err != nil {
+			return nil, s.err
+		}
+		var names []string
+		for _, cs := range s.plan.Collections {
+			if !cs.RefOnly {
+				names = append(names, cs.Name)
+			}
+		}
+		return names, nil
+	}
+	return nil, nil
+}
+
+// Over is p, the plan of the run m belongs to, when the settings agree
+// with it (or none is given); otherwise the first difference (nil plan).
+// An error is a *seed.OptionError of the settings, or one of Compare's.
+func (s Settings) Over(p *seed.Plan, m *seed.Manifest) (*seed.Plan, *seed.PlanDiff, error) {
+	if !s.Any() {
+		return p, nil, nil
+	}
+	fp, err := s.plansOver(p, m.Collection)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := Compare(p, fp, m.DB, m.Collection)
+	if err != nil || d != nil {
+		return nil, d, err
+	}
+	return p, nil, nil
+}
+
+// plansOver is the plan the settings describe, with the settings of run
+// for those not given.
+func (s Settings) plansOver(run *seed.Plan, coll string) (*seed.Plan, error) {
+	var fp *seed.Plan
+	if s.Given(seed.SettingKind) || s.Given(seed.SettingTemplate) || s.Given(seed.SettingFile) {
+		if s.err != nil {
+			return nil, s.err
+		}
+		cp := *s.plan
+		fp = &cp
+	} else {
+		cp, err := s.settingsOver(run, coll)
+		if err != nil {
+			return nil, err
+		}
+		fp = cp
+	}
+	if s.Given(seed.SettingSeed) || s.Given(seed.SettingAt) || s.Given(seed.SettingSpan) {
+		if s.err != nil { // it parses and checks the three
+			return nil, s.err
+		}
+		if s.Given(seed.SettingSeed) {
+			fp.Seed, fp.Seeded = s.plan.Seed, true
+		}
+		if s.Given(seed.SettingAt) {
+			fp.At = s.plan.At
+		}
+		if s.Given(seed.SettingSpan) {
+			fp.Span = s.plan.Span
+		}
+	}
+	if !s.Given(seed.SettingSeed) {
+		fp.Seed, fp.Seeded = run.Seed, true
+	}
+	if !s.Given(seed.SettingAt) {
+		fp.At = run.At
+	}
+	if !s.Given(seed.SettingSpan) {
+		fp.Span = run.Span
+	}
+	return fp, nil
+}
+
+// settingsOver is a copy of run with the count, _id strategy and first
+// _id, those given, applied to collection coll.
+func (s Settings) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) {
+	o := s.Options
+	cp := *run
+	cp.Collections = append([]seed.CollectionSpec(nil), run.Collections...)
+	for k := range cp.Collections {
+		cs := &cp.Collections[k]
+		if cs.Name != coll {
+			continue
+		}
+		if s.Given(seed.SettingCount) {
+			cs.Count = o.Count
+		}
+		if s.Given(seed.SettingID) {
+			id, err := seed.ParseIDStrategy(o.ID)
+			if err != nil {
+				return nil, &seed.OptionError{Setting: seed.SettingID, Value: strconv.Quote(o.ID), Err: err}
+			}
+			cs.ID = id
+		}
+		if s.Given(seed.SettingIDStart) {
+			cs.IDStart = o.IDStart
+		}
+	}
+	return &cp, nil
+}
+
+// Dataset is the settings' plan, built; an error of Build is blamed on
+// its setting (seed.PlanOptions.Blame).
+func (s Settings) Dataset() (*seed.Dataset, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	ds, err := s.plan.Build()
+	if err != nil {
+		return nil, s.Options.Blame(err)
+	}
+	return ds, nil
+}
