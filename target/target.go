@@ -24,6 +24,9 @@ import (
 	"github.com/oidkit/oidkit/rules"
 )
 
+// ErrTimeout is what a timeout that is not positive is refused with.
+var ErrTimeout = errors.New("expected a positive duration such as 10s")
+
 // DefaultTimeout is how long a program waits for a server unless told
 // otherwise: the Timeout to give Open.
 const DefaultTimeout = 10 * time.Second
@@ -41,8 +44,8 @@ type Options struct {
 	// database in a mistyped directory.
 	ExistingDataDir bool
 	// Timeout bounds server selection, connecting, the ping and every
-	// operation of the client: positive (DefaultTimeout, say), or Open
-	// returns an *OptionError.
+	// operation of the client; zero is DefaultTimeout, and a negative one
+	// is an *OptionError.
 	Timeout time.Duration
 }
 
@@ -119,8 +122,11 @@ func Open(ctx context.Context, o Options) (*Target, error) {
 
 func connect(ctx context.Context, o Options, uri string) (*Target, error) {
 	timeout := o.Timeout
-	if timeout <= 0 {
-		return nil, &OptionError{Option: OptionTimeout, Value: timeout.String(), Err: errors.New("expected a positive duration such as 10s")}
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	if timeout < 0 {
+		return nil, &OptionError{Option: OptionTimeout, Value: timeout.String(), Err: ErrTimeout}
 	}
 	t := &Target{Timeout: timeout}
 	if uri == "" {

@@ -23,7 +23,6 @@ func TestOpenErrors(t *testing.T) {
 		option string // "" for a *ConnectError
 		reason int
 	}{
-		{Options{URI: "mongodb://a:Pa55w0rd@h/", Timeout: 0}, OptionTimeout, 0},
 		{Options{URI: "mongodb://a:Pa55w0rd@h/", Timeout: -time.Second}, OptionTimeout, 0},
 		{Options{URI: "mongdb://a:Pa55w0rd@h/", Timeout: time.Second}, OptionURI, 0},
 		{Options{URI: "mongodb://a:Pa55w0rd@h:99999/", Timeout: time.Second}, OptionURI, 0},
@@ -48,5 +47,17 @@ func TestOpenErrors(t *testing.T) {
 		case c.option == "" && (!errors.As(err, &ce) || ce.Reason != c.reason):
 			t.Errorf("%+v: %v, want a *ConnectError of reason %d", c.o, err, c.reason)
 		}
+	}
+}
+
+// The zero Options.Timeout is DefaultTimeout: a program need not name one.
+func TestOpenZeroTimeoutIsDefault(t *testing.T) {
+	tg, err := Open(t.Context(), Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	if tg.Timeout != DefaultTimeout {
+		t.Errorf("Timeout %v; want %v", tg.Timeout, DefaultTimeout)
 	}
 }

@@ -22,6 +22,8 @@ func TestAppUnknownCommandsAndUsage(t *testing.T) {
 		{[]string{"gen", "-n", "1.5"}, ExitUsage, `-n "1.5": expected a whole number`},
 		{[]string{"seed", "--id-start", "abc"}, ExitUsage, `seed: --id-start "abc": expected a whole number`},
 		{[]string{"seed", "--timeout", "soon"}, ExitUsage, `seed: --timeout "soon": expected a duration such as 10s`},
+		{[]string{"seed", "--timeout", "0"}, ExitUsage, `--timeout 0s: expected a positive duration such as 10s`},
+		{[]string{"export", "--timeout", "-2s", "--collection", "users"}, ExitUsage, `--timeout -2s: expected a positive duration such as 10s`},
 		{[]string{"verify", "ids", "--count", "many"}, ExitUsage, `ids: --count "many": expected a whole number`},
 		{[]string{"inspect", "--json=maybe", "x"}, ExitUsage, `inspect: --json "maybe": expected true or false`},
 		{[]string{"help"}, ExitOK, ""},

@@ -33,6 +33,10 @@ func targetOptions(f flagValues, existingDataDir bool) target.Options {
 // flags that name it. No error it returns shows a password of the
 // connection string.
 func openTarget(ctx context.Context, o target.Options) (*target.Target, error) {
+	if o.Timeout == 0 {
+		// Zero is target's default; on the command line it is a mistake.
+		return nil, connectError(&target.OptionError{Option: target.OptionTimeout, Value: o.Timeout.String(), Err: target.ErrTimeout})
+	}
 	t, err := target.Open(ctx, o)
 	if err != nil {
 		return nil, target.RedactError(connectError(err), strings.TrimSpace(o.URI))
