@@ -92,9 +92,9 @@ type Profile struct {
 	// Refs are the references found to other collections (Collect).
 	Refs []Ref
 	// Indexes of the source, as index documents (Collect).
-	Indexes []bson.D
-	rng     *rand.Rand
-	probes  map[string][]bson.RawValue
+	Indexes   []bson.D
+	rng       *rand.Rand
+	refCounts map[string]*refCounts
 }
 
 // Ref is a field whose values are _ids of another collection.
@@ -103,6 +103,9 @@ type Ref struct {
 	To       string
 	Resolved float64 // share of its sampled values found there
 	Array    bool
+	// perTarget is the number of references each target document
+	// receives, as Collect's perTarget describes (nil: not counted).
+	perTarget []float64
 }
 
 // Field is the profile of one field path.

@@ -13,11 +13,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
+// danglingShare is the share of the source's orders whose userId is no
+// user's _id.
+const danglingShare = 0.1
+
 // writeSource fills db with two collections written here, not by seed, so
 // that nothing in oidkit's generator shaped what inference sees: users
 // (mixed types, optional and nested fields, arrays, categories, a unique
 // email) and orders whose userId refers to users, some users far more
-// often than others.
+// often than others, a tenth to no user at all.
 func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 	t.Helper()
 	ctx := context.Background()
@@ -29,7 +33,8 @@ func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 	ids := make([]bson.ObjectID, users)
 	var docs []any
 	for i := range users {
-		at := start.Add(time.Duration(r.Int64N(int64(window))) / time.Second * time.Second)
+		// Sign-ups grow: the later part of the window holds most of them.
+		at := start.Add(time.Duration(math.Sqrt(r.Float64())*float64(window)) / time.Second * time.Second)
 		ids[i] = bson.NewObjectIDFromTimestamp(at)
 		name := first[r.IntN(len(first))]
 		d := bson.D{{Key: "_id", Value: ids[i]},
@@ -76,7 +81,11 @@ func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 		at := start.Add(time.Duration(r.Int64N(int64(window))) / time.Second * time.Second)
 		// A few users place most orders.
 		u := busy[min(int(math.Floor(math.Pow(r.Float64(), 3)*float64(users))), users-1)]
-		d := bson.D{{Key: "_id", Value: bson.NewObjectIDFromTimestamp(at)}, {Key: "userId", Value: ids[u]},
+		user := ids[u]
+		if r.Float64() < danglingShare { // a user since deleted
+			user = bson.NewObjectIDFromTimestamp(start.Add(time.Duration(math.Sqrt(r.Float64())*float64(window)) / time.Second * time.Second))
+		}
+		d := bson.D{{Key: "_id", Value: bson.NewObjectIDFromTimestamp(at)}, {Key: "userId", Value: user},
 			{Key: "status", Value: []string{"paid", "paid", "paid", "shipped", "shipped", "cancelled"}[r.IntN(6)]},
 			{Key: "total", Value: math.Round((5+r.ExpFloat64()*40)*100) / 100}}
 		items := bson.A{}

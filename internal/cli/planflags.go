@@ -25,7 +25,7 @@ func planFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: flagKind, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + ", or its plural (default user)"},
 		&ucli.StringFlag{Name: flagTemplate, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
 		&ucli.StringFlag{Name: flagPlan, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
-		countFlag(1000, "number of documents (with --plan shop: number of users)"),
+		countFlag(1000, "number of documents (with --plan shop: number of users; with a plan file: of its first collection, the others scaled in proportion)"),
 		&ucli.StringFlag{Name: flagID, Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
@@ -97,7 +97,9 @@ func planFromFlags(c *ucli.Context) (*seed.Plan, error) {
 			return nil, usageErrorf("%s %q: %v%s", arg(flagPlan), planArg, err, planHint(err))
 		}
 		if !builtin && c.IsSet(flagCount) {
-			return nil, usageErrorf("%s %d: plan file %q sets the count of each collection; drop %s", arg(flagCount), n, planArg, arg(flagCount))
+			if err := pl.Scale(n); err != nil {
+				return nil, usageErrorf("%s %d: %v", arg(flagCount), n, err)
+			}
 		}
 		if !c.IsSet(flagDB) && pl.DB != "" {
 			p.DB = pl.DB
