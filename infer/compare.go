@@ -18,8 +18,10 @@ type Distance struct {
 	PresentB float64 `json:"presentB"`
 	// Types is the total variation distance of the mix of BSON types.
 	Types float64 `json:"types"`
-	// Values is the largest Kolmogorov–Smirnov distance of the numbers,
-	// dates and ObjectID times of one type.
+	// Values is the Kolmogorov–Smirnov distance of the numbers, dates and
+	// ObjectID times of each type both sides have, each weighed by the
+	// type's mean share of the values on the two sides, summed (a field
+	// of one type: its distance).
 	Values float64 `json:"values"`
 	// Lengths is the Kolmogorov–Smirnov distance of string lengths.
 	Lengths float64 `json:"lengths"`
@@ -69,9 +71,13 @@ func Compare(a, b *Profile) *Comparison {
 		}
 		if fa != nil && fb != nil {
 			d.Types = tv(fa.Types, fb.Types, nil)
+			// Each type's distance weighs as its share of the values: a
+			// type that 0.2% of them have (too few to be kept) does not
+			// decide the field.
 			for t, ra := range fa.Nums {
 				if rb := fb.Nums[t]; rb != nil {
-					d.Values = max(d.Values, ks(ra.sorted(), rb.sorted()))
+					w := (float64(fa.Types[t])/float64(max(fa.Present, 1)) + float64(fb.Types[t])/float64(max(fb.Present, 1))) / 2
+					d.Values = max(d.Values, 0) + w*ks(ra.sorted(), rb.sorted())
 				}
 			}
 			if fa.Lengths != nil && fb.Lengths != nil {
