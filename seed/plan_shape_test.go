@@ -172,3 +172,46 @@ func TestPlanScale(t *testing.T) {
 		t.Errorf("scaling a plan whose first collection is empty: %v", err)
 	}
 }
+
+// A template that has createdAt (never written, as a plan inferred from a
+// collection without one says) gets no second one in the shape check, as
+// its documents get none.
+func TestCheckShapeCreatedAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		tmpl string
+		want int
+	}{
+		{`{"x": 1, "createdAt": {"$mix": [{"$missing": true}], "$weights": [1]}}`, 1},
+		{`{"x": 1}`, 1},
+	} {
+		p, err := ParsePlan("plan.json", []byte(`{"collections": [{"name": "c", "template": `+tc.tmpl+`, "count": 2}]}`), ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Seeded = true
+		ds, err := p.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := ds.Collection("c")
+		if err := c.CheckShape(func(raw bson.Raw) error {
+			elems, _ := raw.Elements()
+			n := 0
+			for _, e := range elems {
+				if e.Key() == "createdAt" {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%s: the shape check's document has createdAt %d times, want %d", tc.tmpl, n, tc.want)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		doc := c.NewWorker().Doc(0)
+		if get(doc, "createdAt") != nil && strings.Contains(tc.tmpl, "$missing") {
+			t.Errorf("%s: document 0 has createdAt %v", tc.tmpl, get(doc, "createdAt"))
+		}
+	}
+}
