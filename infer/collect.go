@@ -1,21 +1,53 @@
 package infer
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/fixtures"
 )
 
 // maxProbe bounds the distinct values of a field looked up in another
 // collection to find a reference.
-const maxProbe = 200
+const maxProbe = 1000
+
+// maxRefCounts bounds the distinct ObjectIDs of a field counted for the
+// skew of a reference (how many documents refer to each).
+const maxRefCounts = 1 << 15
+
+// refCounts counts how often each ObjectID occurs in one field, for the
+// ObjectIDs whose hash has bits low zero bits: past maxRefCounts of them
+// one bit more is asked, so memory stays bounded and the counts kept are
+// exact for a part of the values chosen by their hash (rate 2^-bits).
+type refCounts struct {
+	n    map[bson.ObjectID]int64
+	bits uint
+}
+
+func (c *refCounts) add(id bson.ObjectID) {
+	if oidHash(id)&(1<<c.bits-1) != 0 {
+		return
+	}
+	c.n[id]++
+	for len(c.n) > maxRefCounts {
+		c.bits++
+		for k := range c.n {
+			if oidHash(k)&(1<<c.bits-1) != 0 {
+				delete(c.n, k)
+			}
+		}
+	}
+}
 
 // InputError is a collection that cannot be profiled: it does not exist,
 // it is empty, or the sample size is not positive.
@@ -59,7 +91,7 @@ func Collect(ctx context.Context, db *mongo.Database, names []string, sample int
 	for _, name := range names {
 		coll := db.Collection(name)
 		p := NewProfile(name, opts)
-		p.probes = map[string][]bson.RawValue{}
+		p.refCounts = map[string]*refCounts{}
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 		read, total, err := fixtures.ReadSample(ctx, coll, sample, rng, func(doc bson.Raw) error {
 			if err := p.Add(doc); err != nil {
@@ -84,13 +116,13 @@ func Collect(ctx context.Context, db *mongo.Database, names []string, sample int
 		if err := p.findRefs(ctx, db, out); err != nil {
 			return nil, err
 		}
-		p.probes = nil
+		p.refCounts = nil
 	}
 	return out, nil
 }
 
-// probe keeps up to maxProbe distinct ObjectID values of each top-level
-// field and array of them: candidates for references.
+// probe counts the ObjectID values of each top-level field and array of
+// them (refCounts): candidates for references.
 func (p *Profile) probe(doc bson.Raw) {
 	elems, _ := doc.Elements()
 	for _, e := range elems {
@@ -106,44 +138,153 @@ func (p *Profile) probe(doc bson.Raw) {
 			if x.Type != bson.TypeObjectID {
 				continue
 			}
-			list := p.probes[e.Key()]
-			if len(list) < maxProbe && !slices.ContainsFunc(list, x.Equal) {
-				p.probes[e.Key()] = append(list, bson.RawValue{Type: x.Type, Value: slices.Clone(x.Value)})
+			rc := p.refCounts[e.Key()]
+			if rc == nil {
+				rc = &refCounts{n: map[bson.ObjectID]int64{}}
+				p.refCounts[e.Key()] = rc
 			}
+			rc.add(x.ObjectID())
 		}
 	}
 }
 
-// findRefs looks each candidate field's values up among the _ids of the
-// other profiled collections; one where most are found is a reference.
+func oidHash(id bson.ObjectID) uint64 {
+	return mix(binary.LittleEndian.Uint64(id[:8]) ^ uint64(binary.LittleEndian.Uint32(id[8:]))<<17)
+}
+
+// findRefs looks up to maxProbe of each candidate field's values among the
+// _ids of the other profiled collections: the maxProbe/4 most frequent,
+// and of the others those of smallest hash (a choice that does not follow
+// how often a value occurs). One where most of the field's values are
+// found is a reference; its share resolved counts each value as often as
+// it occurs, the frequent ones exactly, the others as their probe.
 func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profile) error {
 	for _, f := range p.Fields {
-		vals := p.probes[f.Path]
-		if len(vals) == 0 {
+		rc := p.refCounts[f.Path]
+		if rc == nil || len(rc.n) == 0 {
 			continue
 		}
-		best, share := "", 0.0
+		vals := make([]bson.ObjectID, 0, len(rc.n))
+		var refs int64
+		for id, n := range rc.n {
+			vals = append(vals, id)
+			refs += n
+		}
+		slices.SortFunc(vals, func(a, b bson.ObjectID) int {
+			return cmp.Or(cmp.Compare(rc.n[b], rc.n[a]), cmp.Compare(oidHash(a), oidHash(b)))
+		})
+		heavy := vals[:min(len(vals), maxProbe/4)]
+		rest := slices.Clone(vals[len(heavy):])
+		slices.SortFunc(rest, func(a, b bson.ObjectID) int { return cmp.Compare(oidHash(a), oidHash(b)) })
+		var heavyRefs, restRefs, probedRest int64
+		for _, v := range heavy {
+			heavyRefs += rc.n[v]
+		}
+		restRefs = refs - heavyRefs
+		probe := append(slices.Clone(heavy), rest[:min(len(rest), maxProbe-len(heavy))]...)
+		isHeavy := map[bson.ObjectID]bool{}
+		for _, v := range heavy {
+			isHeavy[v] = true
+		}
+		for _, v := range probe[len(heavy):] {
+			probedRest += rc.n[v]
+		}
+		best, share, distinct := "", 0.0, 0.0
 		for _, q := range all {
 			if q == p {
 				continue
 			}
-			in := make(bson.A, len(vals))
-			for i, v := range vals {
-				in[i] = v
-			}
-			n, err := db.Collection(q.Collection).CountDocuments(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: in}}}})
+			found, err := foundIDs(ctx, db.Collection(q.Collection), probe)
 			if err != nil {
 				return fmt.Errorf("looking %s.%s up in %s: %w", p.Collection, f.Path, q.Collection, err)
 			}
-			if s := float64(n) / float64(len(vals)); s > share {
-				best, share = q.Collection, s
+			var heavyFound, restFound, heavyN, restN float64
+			for _, id := range found {
+				if isHeavy[id] {
+					heavyFound += float64(rc.n[id])
+					heavyN++
+				} else {
+					restFound += float64(rc.n[id])
+					restN++
+				}
+			}
+			s, d := heavyFound, heavyN
+			if probedRest > 0 {
+				s += float64(restRefs) * restFound / float64(probedRest)
+				d += float64(len(rest)) * restN / float64(len(probe)-len(heavy))
+			}
+			if s /= float64(refs); s > share {
+				best, share, distinct = q.Collection, s, d/float64(len(vals))
 			}
 		}
 		if share >= 0.5 {
-			p.Refs = append(p.Refs, Ref{Field: f.Path, To: best, Resolved: share, Array: f.Types[TypeArray] > f.Types[TypeObjectID]})
+			r := Ref{Field: f.Path, To: best, Resolved: share, Array: f.Types[TypeArray] > f.Types[TypeObjectID]}
+			for _, q := range all {
+				if q.Collection == best {
+					r.perTarget = p.perTarget(f.Path, q.Total, distinct)
+				}
+			}
+			p.Refs = append(p.Refs, r)
 		}
 	}
 	return nil
+}
+
+// foundIDs are those of ids that are _ids of coll.
+func foundIDs(ctx context.Context, coll *mongo.Collection, ids []bson.ObjectID) ([]bson.ObjectID, error) {
+	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}},
+		options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = cur.Close(ctx) }()
+	var out []bson.ObjectID
+	for cur.Next(ctx) {
+		if id, ok := cur.Current.Lookup("_id").ObjectIDOK(); ok {
+			out = append(out, id)
+		}
+	}
+	return out, cur.Err()
+}
+
+// perTarget is how many documents of p refer to each document of a target
+// collection of targets documents through field, as the mean of each of up
+// to quantilePoints equal parts of the targets by that number, ascending,
+// each part of at least MinCount targets: a Lorenz curve in steps, that
+// keeps the share of the references each part receives. It is estimated on
+// the targets counted (refCounts), their share distinct resolved taken as
+// resolving, the other targets of the part of the values counted at 0, and
+// scaled from the sample to the collection.
+func (p *Profile) perTarget(field string, targets int64, distinct float64) []float64 {
+	rc := p.refCounts[field]
+	if rc == nil || len(rc.n) == 0 || p.Sampled == 0 {
+		return nil
+	}
+	scale := float64(max(p.Total, p.Sampled)) / float64(p.Sampled)
+	counts := make([]float64, 0, len(rc.n))
+	for _, n := range rc.n {
+		counts = append(counts, float64(n)*scale)
+	}
+	slices.Sort(counts)
+	// Only the share that resolves refers to a target: keep the largest.
+	counts = counts[len(counts)-int(math.Round(float64(len(counts))*distinct)):]
+	inPart := float64(targets) / math.Pow(2, float64(rc.bits))
+	zeros := max(int(math.Round(inPart))-len(counts), 0)
+	all := zeros + len(counts)
+	parts := min(quantilePoints, all/p.MinCount)
+	if parts < 1 {
+		return nil
+	}
+	out := make([]float64, parts)
+	for j := range parts {
+		lo, hi := j*all/parts, (j+1)*all/parts
+		sum := 0.0
+		for x := max(lo, zeros); x < hi; x++ {
+			sum += counts[x-zeros]
+		}
+		out[j] = math.Round(sum/float64(hi-lo)*1e3) / 1e3
+	}
+	return out
 }
 
 // listIndexes reads the index documents of coll.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,8 +100,22 @@ func (b *builder) note(path string, literal, inexpressible bool, format string, 
 func Plan(db string, profiles []*Profile) (*Inferred, error) {
 	out := &Inferred{}
 	var cols []any
-	var at time.Time
-	var span time.Duration
+	// The plan's window holds every collection's: from the earliest
+	// K-th earliest _id time to the latest K-th latest.
+	var from, to int64
+	windowed := false
+	for _, p := range profiles {
+		if lo, hi, ok := idWindow(p); ok {
+			if !windowed || lo < from {
+				from = lo
+			}
+			if !windowed || hi > to {
+				to = hi
+			}
+			windowed = true
+		}
+	}
+	at, span := time.Unix(to, 0).UTC(), time.Duration(to-from)*time.Second
 	for _, p := range profiles {
 		p.Finish()
 		b := &builder{p: p, k: p.MinCount, skip: map[string]bool{}, unique: map[string]bool{}}
@@ -110,9 +125,15 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		if idNote != "" {
 			b.note("_id", false, false, "%s", idNote)
 		}
-		if t, s, ok := b.idWindow(); ok && (at.IsZero() || t.After(at)) {
-			at = t
-			span = max(span, s)
+		if q, ok := p.idTimes.Quantiles(quantilePoints); ok && id == "objectid" && to > from {
+			times := make([]float64, len(q))
+			for j, x := range q {
+				times[j] = min(max(math.Round((x-float64(from))/float64(to-from)*1e6)/1e6, 0), 1)
+				if j > 0 {
+					times[j] = max(times[j], times[j-1])
+				}
+			}
+			col = append(col, kv{"times", times})
 		}
 		var refs []any
 		for _, r := range p.Refs {
@@ -126,7 +147,12 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 				desc += fmt.Sprintf(", %d..%d per document", lo, hi)
 			}
 			if r.Resolved < 0.995 {
-				b.note(r.Field, false, false, "%.1f%% of its values resolve in %s; a plan reference always resolves", 100*r.Resolved, r.To)
+				ref = append(ref, kv{"unresolved", math.Round((1-r.Resolved)*1e4) / 1e4})
+				desc += fmt.Sprintf(", %s resolve", pct(r.Resolved))
+			}
+			if q := r.perTarget; len(q) > 0 && slices.Max(q) > 0 {
+				ref = append(ref, kv{"perTarget", q})
+				desc += fmt.Sprintf(", %s..%s per %s document", num(q[0]), num(slices.Max(q)), r.To)
 			}
 			if f := p.byPath[r.Field]; f != nil && f.Share() < 0.995 {
 				b.note(r.Field, false, false, "present in %.1f%% of the documents; a plan reference is in every one", 100*f.Share())
@@ -172,7 +198,7 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		out.Rows = append(out.Rows, b.rows...)
 	}
 	plan := obj{{"db", db}}
-	if !at.IsZero() {
+	if windowed {
 		plan = append(plan, kv{"at", at.Format(time.RFC3339)}, kv{"span", span.String()})
 	}
 	plan = append(plan, kv{"collections", cols})
@@ -234,15 +260,14 @@ func (b *builder) idStrategy() (string, string) {
 	return "objectid", fmt.Sprintf("_id of type %s: generated as ObjectIDs", best)
 }
 
-// idWindow is the time base and span of ObjectID _ids: the K-th latest
-// time, and its distance to the K-th earliest.
-func (b *builder) idWindow() (time.Time, time.Duration, bool) {
-	r := b.p.idTimes
-	if r.n < int64(b.k) || len(r.lo) < b.k {
-		return time.Time{}, 0, false
+// idWindow is the window of p's ObjectID _id times, in Unix seconds: the
+// K-th earliest and the K-th latest.
+func idWindow(p *Profile) (lo, hi int64, ok bool) {
+	r, k := p.idTimes, p.MinCount
+	if r.n < int64(k) || len(r.lo) < k {
+		return 0, 0, false
 	}
-	lo, hi := r.lo[b.k-1], r.hi[b.k-1]
-	return time.Unix(int64(hi), 0).UTC(), time.Duration(hi-lo) * time.Second, true
+	return int64(r.lo[k-1]), int64(r.hi[k-1]), true
 }
 
 // object is the template object of the fields directly under prefix.

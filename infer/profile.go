@@ -32,8 +32,9 @@ const DefaultMinCount = 5
 // Limits of what a profile keeps per field path and type, so that memory
 // does not grow with the sample.
 const (
-	reservoirSize = 8192 // values kept for a distribution
-	maxDistinct   = 64   // distinct values counted for a category
+	reservoirSize = 8192    // values kept for a distribution
+	maxDistinct   = 64      // distinct values counted for a category
+	maxHashes     = 1 << 16 // value hashes kept per field to find duplicates
 )
 
 // Types, as a profile names them.
@@ -91,9 +92,9 @@ type Profile struct {
 	// Refs are the references found to other collections (Collect).
 	Refs []Ref
 	// Indexes of the source, as index documents (Collect).
-	Indexes []bson.D
-	rng     *rand.Rand
-	probes  map[string][]bson.RawValue
+	Indexes   []bson.D
+	rng       *rand.Rand
+	refCounts map[string]*refCounts
 }
 
 // Ref is a field whose values are _ids of another collection.
@@ -102,26 +103,30 @@ type Ref struct {
 	To       string
 	Resolved float64 // share of its sampled values found there
 	Array    bool
+	// perTarget is the number of references each target document
+	// receives, as Collect's perTarget describes (nil: not counted).
+	perTarget []float64
 }
 
 // Field is the profile of one field path.
 type Field struct {
-	Path    string
-	Present int64 // occurrences
-	Parent  int64 // occurrences of the enclosing document or array element slot
-	Types   map[string]int64
-	Nums    map[string]*reservoir // per numeric type, and dates (ms) and objectIds (s)
-	Lengths *reservoir            // string lengths in characters
-	Kinds   map[string]int64      // semantic string kinds
-	Cats    map[string]int64      // value counts, while few ("s:active", "i:3")
-	ManyCat map[string]bool       // types with too many distinct values to count
-	ArrLens map[int]int64
-	Elems   int64 // array elements, for the element path
-	Cents   bool  // every double has at most two decimals
-	dups    bool
-	hashes  []uint64
-	uniq    bool // top level: tracked for uniqueness
-	Equal   string
+	Path     string
+	Present  int64 // occurrences
+	Parent   int64 // occurrences of the enclosing document or array element slot
+	Types    map[string]int64
+	Nums     map[string]*reservoir // per numeric type, and dates (ms) and objectIds (s)
+	Lengths  *reservoir            // string lengths in characters
+	Kinds    map[string]int64      // semantic string kinds
+	Cats     map[string]int64      // value counts, while few ("s:active", "i:3")
+	ManyCat  map[string]bool       // types with too many distinct values to count
+	ArrLens  map[int]int64
+	Elems    int64 // array elements, for the element path
+	Cents    bool  // every double has at most two decimals
+	dups     bool
+	hashes   []uint64 // hashes of the values whose hash has hashBits low zero bits
+	hashBits uint
+	uniq     bool // top level: tracked for uniqueness
+	Equal    string
 }
 
 // reservoir keeps a uniform sample of at most reservoirSize values, and
@@ -348,7 +353,7 @@ func (p *Profile) addValue(path string, v bson.RawValue) {
 // and keeps a hash of each top-level value to find duplicates.
 func (p *Profile) count(f *Field, t, cat string) {
 	if f.uniq && !f.dups {
-		f.hashes = append(f.hashes, hash64(cat))
+		f.keepHash(hash64(cat))
 	}
 	if f.ManyCat[t] {
 		return
@@ -370,17 +375,44 @@ func (p *Profile) count(f *Field, t, cat string) {
 	}
 }
 
+// keepHash keeps h when its hashBits low bits are zero, and, past
+// maxHashes kept, keeps one bit more of them: memory stays bounded, and two
+// equal values, having one hash, are both kept or both dropped, so a
+// duplicate among the kept is still found (any value at all while fewer
+// than maxHashes are kept; past that, each with probability
+// 2^-hashBits).
+func (f *Field) keepHash(h uint64) {
+	if h&(1<<f.hashBits-1) != 0 {
+		return
+	}
+	f.hashes = append(f.hashes, h)
+	for len(f.hashes) > maxHashes {
+		f.hashBits++
+		f.hashes = slices.DeleteFunc(f.hashes, func(x uint64) bool { return x&(1<<f.hashBits-1) != 0 })
+	}
+}
+
 func hash64(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= 1099511628211
 	}
-	return h
+	return mix(h)
+}
+
+// mix spreads every bit of h over the low ones (SplitMix64's finaliser).
+func mix(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
 }
 
 // Unique reports whether no two sampled documents share the field's value
-// (a top-level field present in every sampled document).
+// (a top-level field present in every sampled document): exactly up to
+// maxHashes values, and on a part of them chosen by their hash beyond.
 func (f *Field) Unique() bool {
 	if !f.uniq || f.dups || f.Present < 2 || f.Present != f.Parent {
 		return false

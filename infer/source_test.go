@@ -5,19 +5,27 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 )
+
+// danglingShare is the share of the source's orders whose userId is no
+// user's _id.
+const danglingShare = 0.1
 
 // writeSource fills db with two collections written here, not by seed, so
 // that nothing in oidkit's generator shaped what inference sees: users
 // (mixed types, optional and nested fields, arrays, categories, a unique
 // email) and orders whose userId refers to users, some users far more
-// often than others.
+// often than others, a tenth to no user at all.
 func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 	t.Helper()
 	ctx := context.Background()
@@ -29,7 +37,8 @@ func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 	ids := make([]bson.ObjectID, users)
 	var docs []any
 	for i := range users {
-		at := start.Add(time.Duration(r.Int64N(int64(window))) / time.Second * time.Second)
+		// Sign-ups grow: the later part of the window holds most of them.
+		at := start.Add(time.Duration(math.Sqrt(r.Float64())*float64(window)) / time.Second * time.Second)
 		ids[i] = bson.NewObjectIDFromTimestamp(at)
 		name := first[r.IntN(len(first))]
 		d := bson.D{{Key: "_id", Value: ids[i]},
@@ -76,7 +85,11 @@ func writeSource(t testing.TB, db *mongo.Database, users, orders int) {
 		at := start.Add(time.Duration(r.Int64N(int64(window))) / time.Second * time.Second)
 		// A few users place most orders.
 		u := busy[min(int(math.Floor(math.Pow(r.Float64(), 3)*float64(users))), users-1)]
-		d := bson.D{{Key: "_id", Value: bson.NewObjectIDFromTimestamp(at)}, {Key: "userId", Value: ids[u]},
+		user := ids[u]
+		if r.Float64() < danglingShare { // a user since deleted
+			user = bson.NewObjectIDFromTimestamp(start.Add(time.Duration(math.Sqrt(r.Float64())*float64(window)) / time.Second * time.Second))
+		}
+		d := bson.D{{Key: "_id", Value: bson.NewObjectIDFromTimestamp(at)}, {Key: "userId", Value: user},
 			{Key: "status", Value: []string{"paid", "paid", "paid", "shipped", "shipped", "cancelled"}[r.IntN(6)]},
 			{Key: "total", Value: math.Round((5+r.ExpFloat64()*40)*100) / 100}}
 		items := bson.A{}
@@ -100,5 +113,55 @@ func insertAll(t testing.TB, coll *mongo.Collection, docs []any) {
 			t.Fatal(err)
 		}
 		docs = docs[n:]
+	}
+}
+
+// A sample drawn while reading (the embedded server has no $sample): N of
+// a larger collection is a reservoir in the collection's order, from all of
+// it, never a count first; N covering it reads every document.
+func TestReadSampleDrawnWhileReading(t *testing.T) {
+	_, client := mongotest.Start(t)
+	ctx := context.Background()
+	coll := client.Database("s").Collection("c")
+	var docs []any
+	for i := range 300 {
+		docs = append(docs, bson.D{{Key: "_id", Value: int32(i)}})
+	}
+	insertAll(t, coll, docs)
+	seen := map[int32]int{}
+	for run := range 20 {
+		var got []int32
+		read, total, err := fixtures.ReadSample(ctx, coll, 100, rand.New(rand.NewPCG(uint64(run), 9)), func(doc bson.Raw) error {
+			got = append(got, doc.Lookup("_id").Int32())
+			return nil
+		})
+		if err != nil || read != 100 || total != 300 || len(got) != 100 {
+			t.Fatalf("run %d: read %d of %d (%v), %d documents passed; want 100 of 300", run, read, total, err, len(got))
+		}
+		if !slices.IsSorted(got) || slices.Compact(slices.Clone(got)) == nil || len(slices.Compact(slices.Clone(got))) != 100 {
+			t.Fatalf("run %d: sample not 100 distinct documents in the collection's order: %v", run, got)
+		}
+		for _, id := range got {
+			seen[id]++
+		}
+	}
+	// Every document is drawn a third of the time: over 20 draws, each
+	// one has a chance of 0.9997 to be drawn at least once.
+	if len(seen) < 295 {
+		t.Errorf("20 samples of 100 drew %d of the 300 documents, want nearly all", len(seen))
+	}
+	late := 0
+	for id, n := range seen {
+		if id >= 200 {
+			late += n
+		}
+	}
+	if late < 500 || late > 830 { // a third of 2000 draws: 667
+		t.Errorf("documents 200..299 drawn %d times in 20 samples of 100, want about 667", late)
+	}
+	var all int
+	read, total, err := fixtures.ReadSample(ctx, coll, 1000, rand.New(rand.NewPCG(1, 2)), func(bson.Raw) error { all++; return nil })
+	if err != nil || read != 300 || total != 300 || all != 300 {
+		t.Errorf("a sample of 1000 of 300: read %d of %d (%v), passed %d; want all 300", read, total, err, all)
 	}
 }

@@ -131,24 +131,8 @@ func roundAll(q []float64, digits int) []float64 {
 // hold, with their counts as weights; the other values of that type come
 // from gen (nil: there is none, as for booleans).
 func (b *builder) categories(f *Field, t string, gen any, genDesc string) (any, string) {
-	prefix := map[string]string{TypeString: "s:", TypeInt: "i:", TypeLong: "l:", TypeDouble: "d:", TypeBool: "b:"}[t]
-	var keys []string
-	var rest int64
-	for c, n := range f.Cats {
-		if !strings.HasPrefix(c, prefix) {
-			continue
-		}
-		if n >= int64(b.k) && !(t == TypeString && strings.Contains(c, "{")) {
-			keys = append(keys, c)
-		} else {
-			rest += n
-		}
-	}
-	total := rest
-	for _, c := range keys {
-		total += f.Cats[c]
-	}
-	if t != TypeBool && (len(keys) == 0 || float64(rest) > 0.5*float64(total)) {
+	keys, rest, total, ok := f.kept(t, b.k)
+	if !ok {
 		return gen, genDesc // mostly rare values: a distribution, not categories
 	}
 	slices.SortFunc(keys, func(a, c string) int {
@@ -185,6 +169,37 @@ func (b *builder) categories(f *Field, t string, gen any, genDesc string) (any, 
 	}
 	return obj{{"$mix", opts}, {"$weights", weights}}, desc
 }
+
+// kept are the counted values of type t that at least k sampled documents
+// hold (a template cannot hold a string with a brace), the count of the
+// others and of all; ok says whether a plan keeps them as categories: a
+// boolean always, another type when they are most of its values. The one
+// rule of what a plan keeps, which compare measures as categories too.
+func (f *Field) kept(t string, k int) (keys []string, rest, total int64, ok bool) {
+	if f.ManyCat[t] {
+		return nil, 0, 0, false
+	}
+	prefix := catPrefix[t]
+	for c, n := range f.Cats {
+		if !strings.HasPrefix(c, prefix) {
+			continue
+		}
+		if n >= int64(k) && !(t == TypeString && strings.Contains(c, "{")) {
+			keys = append(keys, c)
+		} else {
+			rest += n
+		}
+	}
+	total = rest
+	for _, c := range keys {
+		total += f.Cats[c]
+	}
+	ok = t == TypeBool || (len(keys) > 0 && float64(rest) <= 0.5*float64(total))
+	return keys, rest, total, ok
+}
+
+// catPrefix is how a profile's counted values of each type begin.
+var catPrefix = map[string]string{TypeString: "s:", TypeInt: "i:", TypeLong: "l:", TypeDouble: "d:", TypeBool: "b:"}
 
 // literal is a kept value as a template value of type t.
 func literal(t, s string) any {

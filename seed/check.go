@@ -25,7 +25,8 @@ func (e *ShapeError) Unwrap() error { return e.Err }
 // CheckShape checks what c's documents have in common before any is
 // generated. For a template that is a skeleton document: _id, the
 // template's keys and nesting with each placeholder replaced by a value of
-// its type (an empty string, 0, false), then createdAt. check sees it as it
+// its type (an empty string, 0, false), then createdAt unless the template
+// has it. check sees it as it
 // would see a generated document, so the target's rules on keys and depth
 // are found with the template's path. A built-in kind has nothing to check
 // here. The error is a *ShapeError wrapping check's error.
@@ -38,7 +39,9 @@ func (c *Collection) CheckShape(check func(bson.Raw) error) error {
 	for k, key := range t.root.keys {
 		d = append(d, bson.E{Key: key, Value: t.root.children[k].skeleton()})
 	}
-	d = append(d, bson.E{Key: "createdAt", Value: bson.DateTime(0)})
+	if !t.owns("createdAt") { // as appendDoc adds it
+		d = append(d, bson.E{Key: "createdAt", Value: bson.DateTime(0)})
+	}
 	raw, err := bson.Marshal(d)
 	if err == nil {
 		err = check(raw)

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	mrand "math/rand/v2"
 	"strings"
@@ -76,7 +77,10 @@ func (p *Plan) Build() (*Dataset, error) {
 	for _, c := range ds.cols {
 		for _, r := range c.spec.Refs {
 			br := boundRef{Ref: r, to: ds.byName[r.To]}
-			if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
+			if len(r.PerTarget) > 0 {
+				draws := c.spec.Count * int64(max(r.Max, 1))
+				br.mass = newMassPick(r.PerTarget, br.to.spec.Count, draws, derive(c.key^hashString(r.Field), tagSkew, 1))
+			} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
 				br.skew = newSkewedPick(br.to.spec.Count, derive(c.key, tagSkew, 0))
 			}
 			c.refs = append(c.refs, br)
@@ -140,6 +144,8 @@ type boundRef struct {
 	// skew, when set, draws targets by a Zipf distribution over a
 	// permutation of the target's documents instead of uniformly.
 	skew *skewedPick
+	// mass, when set, draws them by the Ref's PerTarget.
+	mass *massPick
 }
 
 // Name is the collection name.
@@ -155,13 +161,22 @@ func (c *Collection) Len() int64 { return c.spec.Count }
 func (c *Collection) RefOnly() bool { return c.spec.RefOnly }
 
 // Time is the timestamp of document i, in whole seconds: documents are spread
-// evenly over [base-span, base], the first at base-span, the last at base.
+// evenly over [base-span, base], the first at base-span, the last at base,
+// or by the collection's Times.
 func (c *Collection) Time(i int64) time.Time {
 	return time.Unix(c.unix(i), 0).UTC()
 }
 
 func (c *Collection) unix(i int64) int64 {
 	n := c.spec.Count
+	if q := c.spec.Times; len(q) > 0 && n > 1 && c.spanSec > 0 {
+		// The point i/(n-1) of the quantile function, between its points.
+		i = min(max(i, 0), n-1)
+		pos := float64(i) / float64(n-1) * float64(len(q)-1)
+		k := min(int(pos), len(q)-2)
+		f := q[k] + (q[k+1]-q[k])*(pos-float64(k))
+		return c.baseSec - c.spanSec + min(int64(math.Floor(f*float64(c.spanSec))), c.spanSec)
+	}
 	if n <= 1 || c.spanSec == 0 || i >= n-1 {
 		return c.baseSec
 	}
@@ -185,6 +200,18 @@ func (c *Collection) ObjectID(i int64) oid.ID {
 	n := uint64(c.counterStart) + uint64(i)
 	// Each counter wrap moves the random value up by one (see the package doc).
 	return oid.FromParts(uint32(c.unix(i)), c.oidRandom+n>>24, uint32(n))
+}
+
+// danglingID is an _id of the same form as ID(i) that no document of c
+// has: for ObjectIDs, document i's time with the top bit of its random
+// part flipped (the random parts of c's documents differ from the
+// collection's by less than 2^17); else the _id of a document past the end.
+func (c *Collection) danglingID(i int64) any {
+	if c.spec.ID.Kind == IDObjectID {
+		n := uint64(c.counterStart) + uint64(i)
+		return bson.ObjectID(oid.FromParts(uint32(c.unix(i)), (c.oidRandom+n>>24)^1<<39, uint32(n)))
+	}
+	return c.ID(c.spec.Count + i)
 }
 
 // ID is the _id of document i: a bson.ObjectID, an int32 or int64, a
@@ -265,6 +292,7 @@ type Worker struct {
 	f      *gofakeit.Faker
 	sb     strings.Builder
 	noRefs bool
+	doc    int64 // the number of the document being built
 
 	// Scratch space, reused from document to document (see appendDoc).
 	reuse    bool
@@ -293,6 +321,7 @@ func (w *Worker) Doc(i int64) bson.D { return w.appendDoc(nil, i) }
 // stream needs (it marshals each document at once).
 func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 	c := w.c
+	w.doc = i
 	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
 	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
 	if c.kind != nil {
@@ -419,24 +448,45 @@ func (w *Worker) refValue(field string) any {
 		return nil // Validate makes this unreachable
 	}
 	count := uint64(r.to.spec.Count)
+	// A target: by the Ref's PerTarget, its k-th point of draw number k
+	// deciding also whether it resolves (the first Unresolved of [0, 1)
+	// does not), so that both shares hold to within a draw; else drawn.
+	const dangling = -1
+	target := func(k uint64) int64 {
+		if r.mass == nil {
+			if r.Unresolved > 0 && w.f.Float64() < r.Unresolved {
+				return dangling
+			}
+			if r.skew != nil {
+				return r.skew.pick(w.f.Float64)
+			}
+			return int64(w.f.Uint64() % count)
+		}
+		u := r.mass.draw(k)
+		if u < r.Unresolved {
+			return dangling
+		}
+		return r.mass.pick((u - r.Unresolved) / (1 - r.Unresolved))
+	}
 	resolve := func(j int64) any {
 		if w.noRefs {
 			return nil
 		}
+		if j == dangling {
+			return r.to.danglingID(int64(w.f.Uint64() % count))
+		}
 		return r.to.ID(j)
 	}
 	if r.Max == 0 {
-		if r.skew != nil {
-			return resolve(r.skew.pick(w.f.Float64))
-		}
-		return resolve(int64(w.f.Uint64() % count))
+		return resolve(target(uint64(w.doc)))
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)
+	draw := func(k int) int64 { return target(uint64(w.doc)*uint64(r.Max) + uint64(k)) }
 	// Distinct targets when there are enough of them; a few redraws at most.
 	picked := w.picked[:0]
 	for len(picked) < n {
-		j := int64(w.f.Uint64() % count)
-		for try := 0; try < 8 && uint64(n) <= count && containsIndex(picked, j); try++ {
+		j := draw(len(picked))
+		for try := 0; try < 8 && j != dangling && uint64(n) <= count && containsIndex(picked, j); try++ {
 			j = int64(w.f.Uint64() % count)
 		}
 		picked = append(picked, j)

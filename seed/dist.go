@@ -113,6 +113,68 @@ func (p *skewedPick) index(r uint64) int64 {
 	return int64((m + p.add) % p.n)
 }
 
+// massPick draws document numbers of a collection of n documents so that
+// each of the equal parts of a Ref's PerTarget (by rank) receives its share
+// of the draws, evenly within the part; rank r is document
+// (r*mul + add) mod n, as for skewedPick. Draw k of the draws of the
+// referring collection is not random: it is the point (k'+1/2)/draws of
+// [0, 1), k' being k permuted the same way, so that each document receives
+// its share to within one draw, rather than a Poisson count around it, and
+// which draws go to one document is spread over the referring collection.
+type massPick struct {
+	targets, draws permutation
+	cum            []float64 // cumulative weight of the parts
+}
+
+func newMassPick(w []float64, n, draws int64, key uint64) *massPick {
+	if n <= 0 {
+		return nil
+	}
+	m := &massPick{targets: newPermutation(uint64(n), key), draws: newPermutation(uint64(max(draws, 1)), mix64(key))}
+	sum := 0.0
+	for _, x := range w {
+		sum += x
+		m.cum = append(m.cum, sum)
+	}
+	return m
+}
+
+// draw is the point of draw k, in [0, 1).
+func (m *massPick) draw(k uint64) float64 {
+	return (float64(m.draws.index(k%m.draws.n)) + 0.5) / float64(m.draws.n)
+}
+
+// pick is the document of point u in [0, 1).
+func (m *massPick) pick(u float64) int64 {
+	x := u * m.cum[len(m.cum)-1]
+	s := firstAbove(m.cum, x)
+	before := 0.0
+	if s > 0 {
+		before = m.cum[s-1]
+	}
+	t := min(max((x-before)/(m.cum[s]-before), 0), 1)
+	rank := (float64(s) + t) / float64(len(m.cum))
+	return int64(m.targets.index(min(uint64(rank*float64(m.targets.n)), m.targets.n-1)))
+}
+
+// permutation maps 0..n-1 onto itself: i -> (i*mul + add) mod n, mul
+// coprime with n and taken from a key.
+type permutation struct{ n, mul, add uint64 }
+
+func newPermutation(n, key uint64) permutation {
+	p := permutation{n: n, add: key % n, mul: (key>>20)%n | 1}
+	for gcd(p.mul, p.n) != 1 {
+		p.mul++
+	}
+	return p
+}
+
+func (p permutation) index(i uint64) uint64 {
+	hi, lo := bits.Mul64(i%p.n, p.mul)
+	_, m := bits.Div64(hi%p.n, lo, p.n)
+	return (m + p.add) % p.n
+}
+
 // normal draws from the normal distribution of mean and stddev by the
 // Box-Muller transform, taking two uniforms from u.
 func normal(mean, stddev float64, u func() float64) float64 {

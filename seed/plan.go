@@ -53,6 +53,7 @@ const (
 	SettingAt         Setting = "at"      // the time base
 	SettingSpan       Setting = "span"    // the time window before the time base
 	SettingIndexes    Setting = "indexes" // a collection's index declarations
+	SettingTimes      Setting = "times"   // a collection's quantiles of _id times
 )
 
 // PlanError is a plan setting that cannot be used. It matches ErrPlan and
@@ -156,6 +157,12 @@ type CollectionSpec struct {
 	// Indexes are created by seed and load, and checked by verify db. They
 	// do not change the documents.
 	Indexes []indexes.Index
+	// Times, when set, is the quantile function of the ObjectID (and
+	// createdAt) times by document number, as fractions of the window
+	// [At-Span, At]: ascending points in [0, 1], document i at the point
+	// i/(Count-1) of it (the last document at At all the same). Without it
+	// the times are spread evenly over the window.
+	Times []float64
 }
 
 // Ref makes Field of every document hold the _id of a document of collection
@@ -166,6 +173,15 @@ type Ref struct {
 	To    string `json:"to"`
 	Min   int    `json:"min,omitempty"`
 	Max   int    `json:"max,omitempty"`
+	// Unresolved is the share of the values that are the _id of no
+	// document of To (0: all resolve).
+	Unresolved float64 `json:"unresolved,omitempty"`
+	// PerTarget, when set, is the number of references the documents of
+	// To receive, as the mean of each of len(PerTarget) equal parts of
+	// them ranked by it (zeros included; a Lorenz curve in steps): targets
+	// are then drawn so that each part receives its share, instead of
+	// uniformly. Only the shares count, so it holds at any count.
+	PerTarget []float64 `json:"perTarget,omitempty"`
 }
 
 // planFile is the JSON form of a plan file.
@@ -190,6 +206,7 @@ type collectionFile struct {
 	IDStart  int64           `json:"idStart"`
 	Refs     []Ref           `json:"refs"`
 	RefOnly  bool            `json:"refOnly"`
+	Times    []float64       `json:"times"`
 	// Indexes are parsed one by one, so that an error names its position.
 	Indexes []json.RawMessage `json:"indexes"`
 }
@@ -261,7 +278,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 		if cf.Count == nil {
 			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
 		}
-		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, Refs: cf.Refs, RefOnly: cf.RefOnly}
+		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
 		for j, raw := range cf.Indexes {
 			ix, err := indexes.ParseJSON(raw)
 			if err != nil {
@@ -436,6 +453,9 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 	if cs.Count < 0 || cs.Count > MaxCount {
 		return bad(SettingCount, count, "count %d: expected 0..%d", cs.Count, MaxCount)
 	}
+	if err := checkQuantiles(cs.Times); err != nil {
+		return bad(SettingTimes, fmt.Sprint(cs.Times), "times %v: %v", cs.Times, err)
+	}
 	var fields, unique []string
 	switch {
 	case cs.Kind != "" && cs.Template != nil:
@@ -514,6 +534,12 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 		if r.Min < 0 || r.Max < 0 || r.Max > 1000 || (r.Max > 0 && r.Min > r.Max) || (r.Max == 0 && r.Min != 0) {
 			return bad("min %d max %d: expected 0 <= min <= max <= 1000 (max 0 for a single reference)", r.Min, r.Max)
 		}
+		if !(r.Unresolved >= 0 && r.Unresolved < 1) {
+			return bad("unresolved %v: expected a share from 0 to below 1", r.Unresolved)
+		}
+		if err := checkShares(r.PerTarget); err != nil {
+			return bad("perTarget %v: %v", r.PerTarget, err)
+		}
 	}
 	if cs.Kind == KindOrder {
 		if i := findRef(cs.Refs, "productIds"); i >= 0 && cs.Refs[i].Max == 0 {
@@ -522,6 +548,72 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 		if i := findRef(cs.Refs, "userId"); i >= 0 && cs.Refs[i].Max != 0 {
 			return planErrorf(cs.Name, SettingRef, "userId", "ref \"userId\": expected a single reference (max 0)")
 		}
+	}
+	return nil
+}
+
+// checkQuantiles checks a quantile function of fractions given as points:
+// none, or at least two, ascending, from 0 to 1.
+func checkQuantiles(q []float64) error {
+	if len(q) == 0 {
+		return nil
+	}
+	if len(q) < 2 {
+		return errors.New("expected at least two points")
+	}
+	for k, x := range q {
+		if math.IsNaN(x) || x < 0 || x > 1 || (k > 0 && x < q[k-1]) {
+			return fmt.Errorf("point %d (%v): expected ascending fractions of the window, from 0 to 1", k, x)
+		}
+	}
+	return nil
+}
+
+// checkShares checks weights: none, or finite numbers >= 0, not all 0.
+func checkShares(w []float64) error {
+	sum := 0.0
+	for k, x := range w {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("part %d (%v): expected a number >= 0", k, x)
+		}
+		sum += x
+	}
+	if len(w) > 0 && sum == 0 {
+		return errors.New("expected at least one part above 0")
+	}
+	return nil
+}
+
+// Scale sets the count of the plan's first collection to n and those of
+// the others in their proportion to it (rounded, at least 1 where the plan
+// had some), as -n scales the shop plan: an inferred plan keeps its
+// source's proportions at any size. The first collection must have
+// documents.
+func (p *Plan) Scale(n int64) error {
+	if len(p.Collections) == 0 {
+		return nil
+	}
+	first := p.Collections[0]
+	if n < 0 || n > MaxCount {
+		return planErrorf(first.Name, SettingCount, strconv.FormatInt(n, 10), "count %d: expected 0..%d", n, MaxCount)
+	}
+	if first.Count <= 0 {
+		return planErrorf(first.Name, SettingCount, "0", "count 0: the plan's first collection sets the scale and has no documents")
+	}
+	counts := make([]int64, len(p.Collections))
+	for k, cs := range p.Collections {
+		c := math.Round(float64(cs.Count) * float64(n) / float64(first.Count))
+		if c > float64(MaxCount) {
+			return planErrorf(cs.Name, SettingCount, strconv.FormatInt(n, 10), "%d documents of the first collection make %.0f of %s: expected at most %d", n, c, cs.Name, MaxCount)
+		}
+		counts[k] = int64(c)
+		if cs.Count > 0 && n > 0 {
+			counts[k] = max(counts[k], 1)
+		}
+	}
+	counts[0] = n
+	for k := range p.Collections {
+		p.Collections[k].Count = counts[k]
 	}
 	return nil
 }

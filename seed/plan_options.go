@@ -48,10 +48,6 @@ type OptionError struct {
 func (e *OptionError) Error() string { return fmt.Sprintf("%s %s: %v", e.Setting, e.Value, e.Err) }
 func (e *OptionError) Unwrap() error { return e.Err }
 
-// ErrCountSetByPlan is why a count is refused with a plan file: the file
-// sets the count of each collection.
-var ErrCountSetByPlan = errors.New("sets the count of each collection")
-
 func optionError(s Setting, value string, err error) *OptionError {
 	return &OptionError{Setting: s, Value: value, Err: err}
 }
@@ -143,7 +139,9 @@ func (o PlanOptions) fromPlan(p *Plan, n int64) error {
 		return optionErrorf(SettingFile, strconv.Quote(o.Plan), "%w%s", err, PlanHint(err))
 	}
 	if !builtin && o.Given[SettingCount] {
-		return optionErrorf(SettingCount, strconv.FormatInt(n, 10), "plan file %q %w", o.Plan, ErrCountSetByPlan)
+		if err := pl.Scale(n); err != nil {
+			return optionErrorf(SettingCount, strconv.FormatInt(n, 10), "%w", err)
+		}
 	}
 	if !o.Given[SettingDB] && pl.DB != "" {
 		p.DB = pl.DB

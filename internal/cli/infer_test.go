@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // infer on a templated collection → seed the plan → compare: close, and
@@ -62,5 +63,90 @@ func TestInferSeedCompareThroughCommands(t *testing.T) {
 	n, _ := client.Database("src").Collection("members").CountDocuments(ctx, bson.D{})
 	if n != 1500 {
 		t.Errorf("the source holds %d documents after infer, want 1500", n)
+	}
+}
+
+// A plan inferred from three collections runs with -n: every count scaled
+// in the source's proportions, references resolving and skewed as there;
+// seeded, its documents are the same bytes on every run.
+func TestInferredPlanScalesAndRepeats(t *testing.T) {
+	uri, client, ctx := startServer(t)
+	mustRun(t, "seed", "--uri", uri, "--db", "shop", "--plan", "shop", "-n", "400", "--seed", "5", "--quiet")
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	mustRun(t, "infer", "--uri", uri, "--db", "shop", "--collection", "users", "--collection", "products", "--collection", "orders", "--out", plan)
+	data, err := os.ReadFile(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"perTarget"`, `"times"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the inferred plan lacks %s:\n%s", want, data)
+		}
+	}
+	digest := func(db string) string {
+		var b strings.Builder
+		for _, name := range []string{"users", "products", "orders"} {
+			cur, err := client.Database(db).Collection(name).Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for cur.Next(ctx) {
+				fmt.Fprintf(&b, "%x\n", []byte(cur.Current))
+			}
+			_ = cur.Close(ctx)
+		}
+		return b.String()
+	}
+	for _, db := range []string{"a", "b"} {
+		mustRun(t, "seed", "--uri", uri, "--plan", plan, "--db", db, "-n", "100", "--seed", "1", "--quiet")
+	}
+	if a, b := digest("a"), digest("b"); a != b || a == "" {
+		t.Errorf("the same plan and seed wrote different documents (%d and %d bytes of hex)", len(a), len(b))
+	}
+	for name, want := range map[string]int64{"users": 100, "products": 10, "orders": 300} {
+		if n, err := client.Database("a").Collection(name).CountDocuments(ctx, bson.D{}); err != nil || n != want {
+			t.Errorf("%s: %d documents (%v) with -n 100, want %d (the source's 400:40:1200)", name, n, err, want)
+		}
+	}
+	// The orders' userIds resolve and keep the source's skew: the busiest
+	// tenth of the users place the same share of the orders.
+	top := func(db string, users int) float64 {
+		cur, err := client.Database(db).Collection("orders").Aggregate(ctx, bson.A{
+			bson.D{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$userId"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
+			bson.D{{Key: "$sort", Value: bson.D{{Key: "n", Value: -1}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []struct {
+			ID any   `bson:"_id"`
+			N  int64 `bson:"n"`
+		}
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		var all, part int64
+		for k, r := range rows {
+			all += r.N
+			if k < users/10 {
+				part += r.N
+			}
+		}
+		return float64(part) / float64(all)
+	}
+	src, cp := top("shop", 400), top("a", 100)
+	t.Logf("busiest tenth of the users: %.3f of the source's orders, %.3f of the copy's", src, cp)
+	if d := src - cp; d > 0.05 || d < -0.05 || src < 0.4 {
+		t.Errorf("the busiest tenth of the users place %.3f of the copy's orders, %.3f of the source's", cp, src)
+	}
+	ids := map[any]bool{}
+	cur, _ := client.Database("a").Collection("users").Find(ctx, bson.D{})
+	for cur.Next(ctx) {
+		ids[fmt.Sprint(cur.Current.Lookup("_id"))] = true
+	}
+	cur, _ = client.Database("a").Collection("orders").Find(ctx, bson.D{})
+	for cur.Next(ctx) {
+		if !ids[fmt.Sprint(cur.Current.Lookup("userId"))] {
+			t.Fatalf("order %v: userId %v is no user of the copy", cur.Current.Lookup("_id"), cur.Current.Lookup("userId"))
+		}
 	}
 }

@@ -20,7 +20,7 @@ func planFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: flagKind, Usage: "built-in document kind: " + strings.Join(seed.Kinds(), ", ") + ", or its plural (default user)"},
 		&ucli.StringFlag{Name: flagTemplate, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
 		&ucli.StringFlag{Name: flagPlan, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
-		countFlag(1000, "number of documents (with --plan shop: number of users)"),
+		countFlag(1000, "number of documents (with --plan shop: number of users; with a plan file: of its first collection, the others scaled in proportion)"),
 		&ucli.StringFlag{Name: flagID, Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
@@ -90,11 +90,7 @@ func planFlagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	named := fmt.Errorf("%s %s: %w", arg(settingFlags[oe.Setting]), oe.Value, oe.Err)
-	if errors.Is(oe.Err, seed.ErrCountSetByPlan) {
-		return fmt.Errorf("%w; drop %s", named, arg(flagCount))
-	}
-	return named
+	return fmt.Errorf("%s %s: %w", arg(settingFlags[oe.Setting]), oe.Value, oe.Err)
 }
 
 // parseSeed reads --seed with seed.ParseSeed.

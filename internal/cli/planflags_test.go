@@ -138,6 +138,8 @@ func TestPlanFromFlagsErrors(t *testing.T) {
 	dir := t.TempDir()
 	planFile := filepath.Join(dir, "plan.json")
 	_ = os.WriteFile(planFile, []byte(`{"collections": [{"name": "o", "kind": "order", "count": 3, "refs": [{"field": "userId", "to": "people"}]}]}`), 0o644)
+	zeroPlan := filepath.Join(dir, "zero.json")
+	_ = os.WriteFile(zeroPlan, []byte(`{"collections": [{"name": "u", "kind": "user", "count": 0}, {"name": "e", "kind": "employee", "count": 3}]}`), 0o644)
 	badTmpl := filepath.Join(dir, "bad.json")
 	_ = os.WriteFile(badTmpl, []byte(`{"a": {"b": "{nosuch}"}}`), 0o644)
 	clockTmpl := filepath.Join(dir, "clock.json")
@@ -162,7 +164,7 @@ func TestPlanFromFlagsErrors(t *testing.T) {
 		{[]string{"--plan", "shop", "--kind", "user"}, `--plan "shop"`},
 		{[]string{"--plan", "shop", "--id", "int"}, `--id "int"`},
 		{[]string{"--plan", "shop", "--collection", "reviews"}, `--collection "reviews": plan "shop" has no such collection; expected one of users, products, orders`},
-		{[]string{"--plan", planFile, "-n", "4"}, `-n 4`},
+		{[]string{"--plan", zeroPlan, "-n", "4"}, `-n 4: invalid plan: collection "u": count 0: the plan's first collection sets the scale`},
 		{[]string{"--plan", planFile}, `refers to collection "people", which is not in the plan`},
 		{[]string{"--plan", filepath.Join(dir, "none.json")}, `none.json`},
 		{[]string{"--template", badTmpl}, `$.a.b: "{nosuch}"`},
