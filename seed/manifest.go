@@ -97,6 +97,8 @@ type ManifestSpec struct {
 	IDStart      int64  `bson:"idStart"`
 	Refs         []Ref  `bson:"refs,omitempty"`
 	RefOnly      bool   `bson:"refOnly,omitempty"`
+	// Times is the collection's spread of _id times (CollectionSpec.Times).
+	Times []float64 `bson:"times,omitempty"`
 	// Indexes are the collection's index declarations, each as the
 	// canonical Extended JSON of the document createIndexes takes: text,
 	// because a key ("address.city") or a partial filter ("$eq") is not a
@@ -125,7 +127,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 }
 
 func specOf(cs CollectionSpec) ManifestSpec {
-	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, Refs: cs.Refs, RefOnly: cs.RefOnly}
+	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
 	if cs.Template != nil {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -192,7 +194,7 @@ func (m *Manifest) Plan() (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
-		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection}
+		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
 		for _, j := range s.Indexes {
 			ix, err := indexes.ParseJSON([]byte(j))
 			if err != nil {
@@ -335,6 +337,8 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
 		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
 			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)
+		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):
+			field, x, y = "times", fmt.Sprint(a.Times), fmt.Sprint(b.Times)
 		default:
 			continue
 		}

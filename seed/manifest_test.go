@@ -35,9 +35,11 @@ func TestManifestPlanRebuildsDocuments(t *testing.T) {
 	}
 	p := &seed.Plan{DB: "shop", Seed: 11, Seeded: true, At: time.Date(2022, 5, 6, 7, 8, 9, 0, time.UTC), Span: 48 * time.Hour,
 		Collections: []seed.CollectionSpec{
-			{Name: "users", Kind: seed.KindUser, Count: 30, ID: seed.IDStrategy{Kind: seed.IDField, Field: "email"}},
+			{Name: "users", Kind: seed.KindUser, Count: 30, ID: seed.IDStrategy{Kind: seed.IDField, Field: "email"},
+				// An inferred plan's spread of _id times, skewed to the end.
+				Times: []float64{0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.96, 0.98, 0.99, 1}},
 			{Name: "reviews", Template: tmpl, Count: 40, ID: seed.IDStrategy{Kind: seed.IDInt}, IDStart: -5,
-				Refs: []seed.Ref{{Field: "by", To: "users", Min: 1, Max: 3}}},
+				Refs: []seed.Ref{{Field: "by", To: "users", Min: 1, Max: 3, Unresolved: 0.1, PerTarget: []float64{0, 1, 2, 5}}}},
 		}}
 	ds := buildPlan(t, p)
 	m := seed.NewManifest(ds, ds.Collection("reviews"), "run")
@@ -93,6 +95,7 @@ func TestManifestDiffNamesTheSetting(t *testing.T) {
 			p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDInt}
 			p.Collections[0].IDStart = 1
 		}, "id"},
+		{func(p *seed.Plan) { p.Collections[0].Times = []float64{0, 0.9, 1} }, "times"},
 	}
 	for _, tc := range cases {
 		p := base()
