@@ -37,6 +37,8 @@ type embeddedBackend struct {
 	tpls   map[string]*fileTemplate
 	groups map[*cloneGroup]bool // running clone servers
 	made   atomic.Int64         // clone servers started
+	makers sync.WaitGroup       // the running clone makers
+	spared atomic.Int64         // clones that took a spare
 }
 
 // maxClonesPerServer bounds the clones one clone server holds (and so the
@@ -55,6 +57,12 @@ type fileTemplate struct {
 	mu     sync.Mutex
 	queue  []*cloneReq
 	making bool // a goroutine is making clone servers for the queue
+
+	// spare is a copy of file made ahead, while no test waited, that the
+	// next clone takes by renaming it: the copy (most of a clone's cost)
+	// is then off the path of New. Only the clone maker touches it.
+	spare       string
+	spareFailed bool // making one failed: the clones copy for themselves
 }
 
 // cloneReq is one test's wait for a clone.
@@ -224,7 +232,11 @@ func (e *embeddedBackend) clone(t testing.TB, tpl *fileTemplate, keep bool) (*ha
 	tpl.queue = append(tpl.queue, req)
 	if !tpl.making {
 		tpl.making = true
-		go e.makeClones(tpl)
+		e.makers.Add(1)
+		go func() {
+			defer e.makers.Done()
+			e.makeClones(tpl)
+		}()
 	}
 	tpl.mu.Unlock()
 	<-req.done
@@ -237,13 +249,21 @@ func (e *embeddedBackend) clone(t testing.TB, tpl *fileTemplate, keep bool) (*ha
 }
 
 // makeClones makes clone servers for the tests waiting on tpl, as many at
-// a time as wait (at most maxClonesPerServer), until none waits. One maker
+// a time as wait (at most maxClonesPerServer), until none waits; it then
+// copies the template once more (the spare) before it ends. One maker
 // runs per template, so the copies of one template are made one after the
 // other.
 func (e *embeddedBackend) makeClones(tpl *fileTemplate) {
 	for {
 		tpl.mu.Lock()
 		n := min(len(tpl.queue), maxClonesPerServer)
+		if n == 0 && tpl.spare == "" && !tpl.spareFailed {
+			tpl.mu.Unlock()
+			if err := e.makeSpare(tpl); err != nil {
+				tpl.spareFailed = true
+			}
+			continue
+		}
 		if n == 0 {
 			tpl.making = false
 			tpl.mu.Unlock()
@@ -271,8 +291,18 @@ func (e *embeddedBackend) newGroup(tpl *fileTemplate, batch []*cloneReq) (*clone
 	if err != nil {
 		return nil, err
 	}
-	for _, req := range batch {
-		if err := copyFile(tpl.file, filepath.Join(dir, req.name+sqliteExt)); err != nil {
+	for i, req := range batch {
+		dst := filepath.Join(dir, req.name+sqliteExt)
+		if i == 0 && tpl.spare != "" {
+			spare := tpl.spare
+			tpl.spare = ""
+			if os.Rename(spare, dst) == nil {
+				e.spared.Add(1)
+				continue
+			}
+			_ = os.Remove(spare)
+		}
+		if err := copyFile(tpl.file, dst); err != nil {
 			_ = os.RemoveAll(dir)
 			return nil, fmt.Errorf("copying the template: %w", err)
 		}
@@ -321,8 +351,33 @@ func (e *embeddedBackend) release(t testing.TB, g *cloneGroup, name string, keep
 	}
 }
 
-// close stops the shared server and any clone server still running.
+// makeSpare copies tpl's file into the root directory as its spare.
+func (e *embeddedBackend) makeSpare(tpl *fileTemplate) error {
+	r, err := rootDir()
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(r, "spare-*"+sqliteExt)
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	_ = f.Close()
+	if err := os.Remove(name); err != nil {
+		return err
+	}
+	if err := copyFile(tpl.file, name); err != nil {
+		_ = os.Remove(name)
+		return err
+	}
+	tpl.spare = name
+	return nil
+}
+
+// close stops the shared server and any clone server still running, once
+// the clone makers have ended (all tests have: close runs after them).
 func (e *embeddedBackend) close() error {
+	e.makers.Wait()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for g := range e.groups {

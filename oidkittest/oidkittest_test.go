@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -120,7 +121,9 @@ func TestSixtyFourClones(t *testing.T) {
 	logPeakRSS(t)
 }
 
-func mustBackend(t *testing.T) backend {
+func mustBackend(t *testing.T) backend { return mustBackendTB(t) }
+
+func mustBackendTB(t testing.TB) backend {
 	b, err := sharedBackend()
 	if err != nil {
 		t.Fatal(err)
@@ -388,4 +391,55 @@ func TestFixtureErrorKeepsItsType(t *testing.T) {
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "x/a.ndjson:") {
 		t.Fatalf("err = %v; want a *fixtures.LineError naming x/a.ndjson", err)
 	}
+}
+
+// Tests one after the other take the spare copy made while nothing waited,
+// and each sees exactly the template and its own writes, never the spare's
+// previous taker's.
+func TestSequentialClonesTakeTheSpare(t *testing.T) {
+	e, ok := mustBackend(t).(*embeddedBackend)
+	if !ok {
+		t.Skip("spares are the embedded server's")
+	}
+	plan := usersPlan(50)
+	spared := e.spared.Load()
+	for i := range 4 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			db := New(t, WithPlan(plan))
+			Verify(t, db)
+			if _, err := db.Collection("users").InsertOne(context.Background(), bson.D{{Key: "run", Value: i}}); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := db.Collection("users").CountDocuments(context.Background(), bson.D{}); err != nil || n != 51 {
+				t.Fatalf("%d documents (%v); want the 50 of the plan and this test's one", n, err)
+			}
+		})
+		// The next test finds the spare made (a real user's test does work
+		// in between; here the wait is for the maker).
+		waitMaker(t, e)
+	}
+	if got := e.spared.Load() - spared; got < 3 {
+		t.Errorf("%d of 4 sequential clones took a spare; want every one after the first", got)
+	}
+}
+
+// waitMaker waits until every clone maker has ended.
+func waitMaker(t testing.TB, e *embeddedBackend) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		idle := true
+		e.mu.Lock()
+		for _, tpl := range e.tpls {
+			tpl.mu.Lock()
+			idle = idle && !tpl.making
+			tpl.mu.Unlock()
+		}
+		e.mu.Unlock()
+		if idle {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the clone maker did not end within a minute")
 }
