@@ -1,0 +1,5 @@
+//go:build !race
+
+package oidkittest
+
+const raceEnabled = false
