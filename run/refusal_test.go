@@ -154,6 +154,17 @@ func TestSeedRefusalMatrix(t *testing.T) {
 			nothing: true, wantErr: true,
 		},
 		{
+			// A unique index of the collection (sparse: the other users
+			// lack the field) on a field the plan repeats.
+			name: "unique_within_input",
+			before: func(t *testing.T, ctx context.Context, coll *mongo.Collection, col *seed.Collection) {
+				if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "active", Value: 1}}, Options: options.Index().SetUnique(true).SetSparse(true)}); err != nil {
+					t.Skipf("skipped: the server refuses a sparse unique index: %v", err)
+				}
+			},
+			nothing: true, wantErr: true,
+		},
+		{
 			name: "unique_stored_at_write_time",
 			atStart: func(t *testing.T, ctx context.Context, coll *mongo.Collection, col *seed.Collection) {
 				if _, err := coll.InsertOne(ctx, other("raced", seedDocField(t, col, seedMatrixCount-5, "email"))); err != nil {
@@ -249,6 +260,10 @@ func TestSeedRefusalMatrix(t *testing.T) {
 			}
 			switch {
 			case c.nothing:
+				var ue *run.UniqueError
+				if !errors.As(err, &ue) {
+					t.Errorf("err = %v; want a *run.UniqueError", err)
+				}
 				if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != count0 || reported != 0 {
 					t.Errorf("%d documents (%v), %d reported; want the %d there before, nothing reported", n, err, reported, count0)
 				}
