@@ -24,7 +24,7 @@ const DefaultBatch = 1000
 type InsertOptions struct {
 	Batch   int  // documents per bulk insert; 0 means DefaultBatch
 	Workers int  // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
-	Resume  bool // duplicate keys stored as they are count as documents already there (Skipped)
+	Resume  bool // duplicate-key errors count as documents already there
 	// Ranges are the documents to insert; nil means the whole collection.
 	Ranges []Range
 	// Progress, if set, is called after every batch (never concurrently).
@@ -124,11 +124,6 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					return
 				}
 				n, dups, err := mongowrite.InsertBatch(sent, coll, b.Docs, opts.Resume)
-				if err == nil && len(dups) > 0 {
-					// A duplicate key is a document already there only when
-					// the collection holds it as it is.
-					dups, err = heldAsTheyAre(sent, coll, b.Docs, dups)
-				}
 				inserted.Add(n)
 				skipped.Add(int64(len(dups)))
 				if err != nil {

@@ -8,8 +8,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-
-	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // ErrNotStored is a document the server refused as a duplicate key that
@@ -61,29 +59,4 @@ func NotStored(there bool) error {
 		return fmt.Errorf("%w: another document is stored under its _id", ErrNotStored)
 	}
 	return fmt.Errorf("%w: its _id is not stored; a unique index other than _id's holds one of its keys", ErrNotStored)
-}
-
-// heldAsTheyAre keeps, of the positions dups in docs (refused as
-// duplicate keys), those coll holds as they are; the first it does not is
-// a *mongowrite.WriteError about docs.
-func heldAsTheyAre(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, dups []int) ([]int, error) {
-	sub := make([]bson.Raw, len(dups))
-	for i, k := range dups {
-		sub[i] = docs[k]
-	}
-	same, there, err := StoredSame(ctx, coll, sub)
-	if err != nil {
-		return nil, err
-	}
-	held := dups[:0:0]
-	var first error
-	for i, k := range dups {
-		if same[i] {
-			held = append(held, k)
-		} else if first == nil {
-			first = &mongowrite.WriteError{Collection: coll.Name(), Total: int64(len(docs)),
-				Doc: &mongowrite.WriteDoc{Index: int64(k), ID: docs[k].Lookup("_id")}, Err: NotStored(there[i])}
-		}
-	}
-	return held, first
 }
