@@ -167,7 +167,8 @@ func (e *UniqueError) Unwrap() error { return e.Err }
 // *mongowrite.WriteError otherwise). Held is how many documents of the run the
 // server holds (counted after the failure when it answers, else at least
 // the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
-// *mongowrite.WriteError, or a duplicate key in a run that does not resume).
+// *mongowrite.WriteError). A document refused as a duplicate key that the
+// collection does not hold as it is has a seed.ErrNotStored reason.
 type InsertError struct {
 	DB, Collection string
 	Part           seed.Part

@@ -89,8 +89,12 @@ func (w *collWrite) failed(ctx context.Context, err error, res seed.InsertResult
 	switch {
 	case errors.As(err, &de) && !errors.Is(err, context.Canceled):
 	case !errors.As(err, &we):
-	case !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err):
 	default:
+		if !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err) {
+			// Already there, or not this document: another one under
+			// its _id, or a key of another unique index.
+			we.Err = w.duplicate(ctx, we)
+		}
 		ie.Held = w.held(ctx, we, res.Unsettled)
 		if ie.Held < 0 {
 			ie.Held, ie.AtLeast = w.prior+we.Written, true
@@ -111,9 +115,18 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	if errors.Is(we.Err, context.Canceled) {
 		return known
 	}
+	// A document refused as a duplicate key that is not the one stored
+	// has its _id held by another document.
+	other := int64(-1)
+	if we.Doc != nil && errors.Is(we.Err, seed.ErrNotStored) {
+		other = we.Doc.Index
+	}
 	var ids []any
 	for _, r := range unsettled {
 		for i := r.From; i < r.To; i++ {
+			if i == other {
+				continue
+			}
 			ids = append(ids, w.col.ID(i))
 		}
 	}
@@ -135,4 +148,21 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 		return -1
 	}
 	return max(w.m.AckedCount+in, known)
+}
+
+// duplicate is the reason for the refusal we of a document as a duplicate
+// key: the server's own when the collection holds it as it is, or when
+// the server cannot be asked; else seed.NotStored.
+func (w *collWrite) duplicate(ctx context.Context, we *mongowrite.WriteError) error {
+	raw, err := bson.Marshal(w.col.Doc(we.Doc.Index))
+	if err != nil {
+		return we.Err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	defer cancel()
+	same, there, err := seed.StoredSame(cctx, w.coll, []bson.Raw{raw})
+	if err != nil || same[0] {
+		return we.Err
+	}
+	return seed.NotStored(there[0])
 }

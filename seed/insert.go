@@ -84,6 +84,10 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	if workers <= 0 {
 		workers = min(4, 2*runtime.GOMAXPROCS(0))
 	}
+	// A failure stops generation (ctx), not the batches already sent
+	// (sent): those finish and are counted, so that what is acknowledged
+	// is what is stored.
+	sent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Generation is cheap next to a round trip: a few generators keep the
@@ -119,7 +123,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 					errOnce.Do(func() { firstErr = err })
 					return
 				}
-				n, dups, err := mongowrite.InsertBatch(ctx, coll, b.Docs, opts.Resume)
+				n, dups, err := mongowrite.InsertBatch(sent, coll, b.Docs, opts.Resume)
 				inserted.Add(n)
 				skipped.Add(int64(len(dups)))
 				if err != nil {

@@ -211,7 +211,7 @@ func exportFileError(ctx context.Context, db, name string, done []string, err er
 		if len(done) > 0 {
 			before = "; complete before it: " + strings.Join(done, ", ")
 		}
-		return exportStopped(ctx, db, err, fmt.Sprintf("no file was written for %s%s", name, before))
+		return exportStopped(ctx, db, err, fmt.Sprintf("no file was written for %s%s", name, before), true)
 	case errors.As(err, &ce):
 		return usageErrorf("%s %q: %v", arg(flagOut), ce.Path, ce.Err)
 	case errors.As(err, &se) && !se.Stale:
@@ -300,10 +300,10 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 	if err != nil {
 		var we *mongowrite.WriteError
 		if !errors.As(err, &we) {
-			return exportStopped(ctx, db.Name(), err, "")
+			return exportStopped(ctx, db.Name(), err, "", false)
 		}
 		note, _ := w.StopNote()
-		return exportStopped(ctx, db.Name(), err, note)
+		return exportStopped(ctx, db.Name(), err, note, false)
 	}
 	if err := w.Close(); err != nil {
 		return failuref("writing to standard output: %v", err)
@@ -312,8 +312,9 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 }
 
 // exportStopped turns the error of fixtures.Export into the command's,
-// with its exit code; note says what became of the output.
-func exportStopped(ctx context.Context, db string, err error, note string) error {
+// with its exit code; note says what became of the output, and discarded
+// that nothing of it was kept (the documents were read, not exported).
+func exportStopped(ctx context.Context, db string, err error, note string, discarded bool) error {
 	if note != "" {
 		note = "; " + note
 	}
@@ -337,6 +338,9 @@ func exportStopped(ctx context.Context, db string, err error, note string) error
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
+	}
+	if discarded {
+		return failuref("%s.%s: %s read, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)
 	}
 	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)
 }
