@@ -66,6 +66,33 @@ func waitForID(t *testing.T, coll *mongo.Collection, id any, p *proc) {
 	waitForMatch(t, coll, bson.D{{Key: "_id", Value: id}}, p)
 }
 
+// waitForCount waits until coll holds at least n documents, as $collStats
+// counts them (the table's cells, read without decoding a document: a find
+// by an integer _id scans and decodes the collection on FerretDB, slowing
+// the writer it waits for), or fails t if p ends first.
+func waitForCount(t *testing.T, coll *mongo.Collection, n int64, p *proc) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		select {
+		case <-p.done:
+			t.Fatalf("the process ended before %d documents were stored:\n%s", n, p.Wait())
+		default:
+		}
+		cur, err := coll.Aggregate(context.Background(), bson.A{bson.D{{Key: "$collStats", Value: bson.D{{Key: "count", Value: bson.D{}}}}}})
+		if err == nil {
+			var res []struct {
+				Count int64 `bson:"count"`
+			}
+			if cur.All(context.Background(), &res) == nil && len(res) == 1 && res[0].Count >= n {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%d documents not stored within a minute", n)
+}
+
 // waitForMatch is waitForID for any filter.
 func waitForMatch(t *testing.T, coll *mongo.Collection, filter bson.D, p *proc) {
 	t.Helper()
@@ -187,10 +214,16 @@ func relFixture(t *testing.T, file string, args ...string) {
 func TestReliabilityKillLoad(t *testing.T) {
 	dir := t.TempDir()
 	first, changed := filepath.Join(dir, "items.ndjson"), filepath.Join(dir, "changed", "items.ndjson")
-	// Small: FerretDB replaces by _id with a scan of the table, so the
-	// upsert case costs O(n²).
-	const n = 3000
+	big := filepath.Join(dir, "big", "items.ndjson")
+	// Small for upsert: FerretDB replaces by _id with a scan of the table,
+	// so the upsert case costs O(n²). Larger for insert, so that the load
+	// is still running when half of it is stored (3,000 took a second).
+	const n, bigN = 3000, 30000
 	relFixture(t, first, "--seed", "33", "-n", strconv.Itoa(n), "--id", "int", "--collection", "items")
+	if err := os.Mkdir(filepath.Dir(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	relFixture(t, big, "--seed", "33", "-n", strconv.Itoa(bigN), "--id", "int", "--collection", "items")
 	if err := os.Mkdir(filepath.Dir(changed), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +232,7 @@ func TestReliabilityKillLoad(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			uri := relServe(t, t.TempDir())
 			db := relClient(t, uri).Database("oidkit")
-			file := first
+			file := big
 			if mode == "upsert" {
 				if r := run(t, 2*time.Minute, nil, "load", "--uri", uri, "--quiet", first); r.code != 0 {
 					t.Fatalf("first load:\n%s", r)
@@ -209,7 +242,7 @@ func TestReliabilityKillLoad(t *testing.T) {
 			args := []string{"load", "--uri", uri, "--quiet", "--mode", mode, "--batch", "100", file}
 			p := start(t, 2*time.Minute, nil, args...)
 			if mode == "insert" {
-				waitForID(t, db.Collection("items"), int32(n/2), p)
+				waitForCount(t, db.Collection("items"), bigN/2, p)
 			} else {
 				waitForMatch(t, db.Collection("items.oidkit-pending"), bson.D{}, p)
 			}
