@@ -1,0 +1,152 @@
+package seed
+
+// The plan file: its JSON form, read by LoadPlan and ParsePlan.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/oidkit/oidkit/indexes"
+)
+
+// planFile is the JSON form of a plan file.
+type planFile struct {
+	DB string `json:"db"`
+	// At and Span, when set, are the plan's time base and window (RFC 3339
+	// and a Go duration such as 8760h): what an inferred plan keeps of its
+	// source's ObjectID times. A caller's own settings take precedence.
+	At          string           `json:"at,omitempty"`
+	Span        string           `json:"span,omitempty"`
+	Collections []collectionFile `json:"collections"`
+}
+
+type collectionFile struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Template is a file name (a JSON string), or the template itself (a
+	// JSON object), as an inferred plan writes it.
+	Template json.RawMessage `json:"template"`
+	Count    *int64          `json:"count"`
+	ID       string          `json:"id"`
+	IDStart  int64           `json:"idStart"`
+	Refs     []Ref           `json:"refs"`
+	RefOnly  bool            `json:"refOnly"`
+	Times    []float64       `json:"times"`
+	// Indexes are parsed one by one, so that an error names its position.
+	Indexes []json.RawMessage `json:"indexes"`
+}
+
+// LoadPlan reads a plan file; template paths in it are relative to the file.
+func LoadPlan(path string) (*Plan, error) {
+	data, err := readSmallFile(path)
+	if err != nil {
+		return nil, &PlanError{Setting: SettingFile, Value: path, Err: err}
+	}
+	return ParsePlan(path, data, filepath.Dir(path))
+}
+
+// ParsePlan parses a plan file's JSON. name is used in messages; template
+// paths are relative to dir. Seed and time settings are not part of the file:
+// the caller sets them. The result is parsed, not yet validated: call
+// Validate or Build.
+//
+//	{"db": "shop", "collections": [
+//	  {"name": "users", "kind": "user", "count": 1000, "id": "field:email",
+//	   "indexes": [{"key": {"username": 1}, "unique": true}]},
+//	  {"name": "reviews", "template": "review.json", "count": 5000,
+//	   "refs": [{"field": "userId", "to": "users"}]}]}
+func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
+	fileErr := func(format string, args ...any) error {
+		e := planErrorf("", SettingFile, name, format, args...)
+		e.Source = name
+		return e
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var pf planFile
+	if err := dec.Decode(&pf); err != nil {
+		return nil, fileErr("%v (expected {\"collections\": [{\"name\", \"kind\" or \"template\", \"count\", \"id\", \"refs\"}]})", err)
+	}
+	if dec.More() {
+		return nil, fileErr("unexpected data after the plan object")
+	}
+	if len(pf.Collections) == 0 {
+		return nil, fileErr("collections: expected at least one collection")
+	}
+	p := &Plan{DB: pf.DB}
+	if pf.At != "" {
+		t, err := time.Parse(time.RFC3339, pf.At)
+		if err != nil {
+			e := planErrorf("", SettingAt, pf.At, "at %q: expected an RFC 3339 time such as 2024-01-01T00:00:00Z", pf.At)
+			e.Source = name
+			return nil, e
+		}
+		p.At = t
+	}
+	if pf.Span != "" {
+		d, err := time.ParseDuration(pf.Span)
+		if err != nil || d < 0 {
+			e := planErrorf("", SettingSpan, pf.Span, "span %q: expected a duration >= 0 such as 8760h", pf.Span)
+			e.Source = name
+			return nil, e
+		}
+		p.Span = d
+	}
+	for k, cf := range pf.Collections {
+		where := fmt.Sprintf("collections[%d]", k)
+		if cf.Name != "" {
+			where += " (" + cf.Name + ")"
+		}
+		bad := func(s Setting, value string, err error) error {
+			return &PlanError{Source: name, Collection: cf.Name, Setting: s, Value: value, Err: err, where: where}
+		}
+		if cf.Count == nil {
+			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
+		}
+		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
+		for j, raw := range cf.Indexes {
+			ix, err := indexes.ParseJSON(raw)
+			if err != nil {
+				e := bad(SettingIndexes, string(raw), err)
+				e.(*PlanError).where = fmt.Sprintf("%s: indexes[%d]", where, j)
+				return nil, e
+			}
+			cs.Indexes = append(cs.Indexes, ix)
+		}
+		id, err := ParseIDStrategy(cf.ID)
+		if err != nil {
+			return nil, bad(SettingID, cf.ID, fmt.Errorf("id: %w", err))
+		}
+		cs.ID = id
+		tmpl := bytes.TrimSpace(cf.Template)
+		if len(tmpl) > 0 && !bytes.Equal(tmpl, []byte("null")) && !bytes.Equal(tmpl, []byte(`""`)) {
+			if cf.Kind != "" {
+				return nil, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %s; expected one of them", cf.Kind, tmpl))
+			}
+			var t *Template
+			var path string
+			if tmpl[0] == '{' {
+				t, err = ParseTemplate(fmt.Sprintf("%s: %s.template", name, where), tmpl)
+				path = "(inline)"
+			} else if err = json.Unmarshal(tmpl, &path); err != nil {
+				err = fmt.Errorf("template %s: expected a file name or a template object", tmpl)
+			} else {
+				file := path
+				if !filepath.IsAbs(file) {
+					file = filepath.Join(dir, file)
+				}
+				t, err = LoadTemplate(file)
+			}
+			if err != nil {
+				return nil, bad(SettingTemplate, path, err)
+			}
+			cs.Template = t
+		}
+		p.Collections = append(p.Collections, cs)
+	}
+	return p, nil
+}
