@@ -357,25 +357,5 @@ func sqliteInsert(b *testing.B, rows, ddl []string, pragma string) cost {
 	return measure(func() { sqliteWrite(b, db, rows) })
 }
 
-// sqliteWrite inserts rows by a prepared INSERT in transactions of 1,000.
-func sqliteWrite(b *testing.B, db *sql.DB, rows []string) {
-	for k := 0; k < len(rows); k += 1000 {
-		tx, err := db.Begin()
-		if err != nil {
-			b.Fatal(err)
-		}
-		ins, err := tx.Prepare(`INSERT INTO users (_ferretdb_sjson) VALUES (?)`)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, r := range rows[k:min(k+1000, len(rows))] {
-			if _, err := ins.Exec(r); err != nil {
-				b.Fatal(err)
-			}
-		}
-		_ = ins.Close()
-		if err := tx.Commit(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+// sqliteWrite inserts rows into the users table (sqliteWriteTable).
+func sqliteWrite(b *testing.B, db *sql.DB, rows []string) { sqliteWriteTable(b, db, "users", rows) }
