@@ -7,7 +7,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
@@ -106,7 +105,8 @@ func (w *collWrite) failed(ctx context.Context, err error, res seed.InsertResult
 // held counts the documents of the run the server holds, with a fresh
 // context (the run's may be cancelled): those acknowledged, plus those of
 // the batches in flight when the run stopped (seed.Insert's Unsettled) that
-// did get in. It returns -1 when the server does not answer.
+// it holds as they were generated. It returns -1 when the server does not
+// answer.
 func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettled []seed.Range) int64 {
 	known := max(w.m.AckedCount, w.prior+we.Written)
 	// An interruption stops generation and lets the inserters finish their
@@ -115,37 +115,33 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	if errors.Is(we.Err, context.Canceled) {
 		return known
 	}
-	// A document refused as a duplicate key that is not the one stored
-	// has its _id held by another document.
-	other := int64(-1)
-	if we.Doc != nil && errors.Is(we.Err, seed.ErrNotStored) {
-		other = we.Doc.Index
-	}
-	var ids []any
+	// A document counts as held only when it is stored as it was
+	// generated: one refused as a duplicate key may have its _id held by
+	// another document, whether or not the server could be asked why.
+	var docs []bson.Raw
 	for _, r := range unsettled {
 		for i := r.From; i < r.To; i++ {
-			if i == other {
-				continue
+			raw, err := bson.Marshal(w.col.Doc(i))
+			if err != nil {
+				return -1
 			}
-			ids = append(ids, w.col.ID(i))
+			docs = append(docs, raw)
 		}
 	}
-	if len(ids) == 0 {
+	if len(docs) == 0 {
 		return known
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()
-	cur, err := w.coll.Find(cctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	same, _, err := seed.StoredSame(cctx, w.coll, docs)
 	if err != nil {
 		return -1
 	}
-	defer cur.Close(cctx)
 	var in int64
-	for cur.Next(cctx) {
-		in++
-	}
-	if cur.Err() != nil {
-		return -1
+	for _, s := range same {
+		if s {
+			in++
+		}
 	}
 	return max(w.m.AckedCount+in, known)
 }
