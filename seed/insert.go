@@ -22,9 +22,18 @@ const DefaultBatch = 1000
 
 // InsertOptions tune Insert.
 type InsertOptions struct {
-	Batch   int  // documents per bulk insert; 0 means DefaultBatch
-	Workers int  // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
-	Resume  bool // duplicate-key errors count as documents already there
+	Batch   int // documents per bulk insert; 0 means DefaultBatch
+	Workers int // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
+	// Resume counts a document refused as a duplicate key as already
+	// there when the collection holds it as it is (asked after its batch);
+	// one it holds otherwise stops the run (ErrNotStored).
+	Resume bool
+	// ReadStored tells those duplicates from the stored documents by
+	// reading the collection once, on the first, rather than by a query
+	// of each batch's duplicates: set it for a server of
+	// rules.Profile.IsFerretDB, which reads every stored document to
+	// answer an _id query.
+	ReadStored bool
 	// Ranges are the documents to insert; nil means the whole collection.
 	Ranges []Range
 	// Progress, if set, is called after every batch (never concurrently).
@@ -75,8 +84,8 @@ type InsertResult struct {
 // unordered InsertMany batches. Its Workers inserters share one Stream of
 // the collection, with at most GOMAXPROCS generators, so memory does not grow
 // with Len. Without Resume any write error stops the run; with Resume
-// duplicate-key errors are counted as Skipped and any other write error stops
-// the run. A stopped run returns a *mongowrite.WriteError whose Written counts Inserted
+// duplicate-key errors of documents the collection holds as they are count as
+// Skipped, and any other write error stops the run. A stopped run returns a *mongowrite.WriteError whose Written counts Inserted
 // plus Skipped. Every operation is bounded by the client's timeout and by ctx.
 func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts InsertOptions) (InsertResult, error) {
 	start := time.Now()
@@ -107,6 +116,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	fail := func(doc *mongowrite.WriteDoc, err error) {
 		errOnce.Do(func() { firstErr, failedDoc = err, doc; cancel() })
 	}
+	st := &stored{coll: coll, read: opts.ReadStored}
 	var ins sync.WaitGroup
 	for range workers {
 		ins.Add(1)
@@ -125,7 +135,9 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 				}
 				n, dups, err := mongowrite.InsertBatch(sent, coll, b.Docs, opts.Resume)
 				inserted.Add(n)
-				skipped.Add(int64(len(dups)))
+				if err == nil && len(dups) > 0 {
+					err = confirmBatch(sent, st, b.Docs, dups, &skipped)
+				}
 				if err != nil {
 					progressMu.Lock()
 					unsettled = append(unsettled, b.Range())
@@ -161,4 +173,20 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 		return res, &mongowrite.WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: failedDoc, Err: firstErr}
 	}
 	return res, nil
+}
+
+// confirmBatch adds to skipped the duplicates dups of docs that the
+// collection holds as they are (stored.confirm); one it holds otherwise is a *WriteError about
+// docs, as InsertBatch gives, and a failure to ask is returned as is.
+func confirmBatch(ctx context.Context, st *stored, docs []bson.Raw, dups []int, skipped *atomic.Int64) error {
+	same, bad, reason, err := st.confirm(ctx, docs, dups)
+	skipped.Add(same)
+	if err != nil {
+		return fmt.Errorf("asking which duplicate keys are the documents stored: %w", err)
+	}
+	if reason != nil {
+		return &mongowrite.WriteError{Collection: st.coll.Name(), Written: int64(len(docs)-len(dups)) + same, Total: int64(len(docs)),
+			Doc: &mongowrite.WriteDoc{Index: int64(bad), ID: docs[bad].Lookup("_id")}, Err: reason}
+	}
+	return nil
 }

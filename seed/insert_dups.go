@@ -5,9 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // ErrNotStored is a document the server refused as a duplicate key that
@@ -59,4 +63,73 @@ func NotStored(there bool) error {
 		return fmt.Errorf("%w: another document is stored under its _id", ErrNotStored)
 	}
 	return fmt.Errorf("%w: its _id is not stored; a unique index other than _id's holds one of its keys", ErrNotStored)
+}
+
+// stored tells the duplicates of a run with Resume from the documents the
+// collection holds: by asking for each batch's duplicates by _id, or, with
+// read, from digests of every stored document read once, on the first
+// duplicate (FerretDB reads every stored document to answer any _id query,
+// so one read of them costs less than a query per batch). A duplicate
+// whose _id was not stored when they were read is asked for by _id.
+type stored struct {
+	coll *mongo.Collection
+	read bool
+	mu   sync.Mutex
+	d    *mongowrite.Digests
+	err  error
+}
+
+// digests reads the collection on the first call.
+func (s *stored) digests(ctx context.Context) (*mongowrite.Digests, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.d == nil && s.err == nil {
+		s.d, s.err = mongowrite.ReadDigests(ctx, s.coll, maphash.MakeSeed())
+	}
+	return s.d, s.err
+}
+
+// confirm tells, for the documents of docs at the positions dups that the
+// server refused as duplicate keys, whether the collection holds each as it
+// is. It returns how many it does and, for the first it does not, its
+// position in docs and why (NotStored).
+func (s *stored) confirm(ctx context.Context, docs []bson.Raw, dups []int) (same int64, bad int, reason error, err error) {
+	ask := dups
+	if s.read {
+		d, err := s.digests(ctx)
+		if err != nil {
+			return 0, 0, nil, err
+		}
+		ask = nil
+		for _, i := range dups {
+			switch ok, known := d.Same(docs[i]); {
+			case !known:
+				ask = append(ask, i)
+			case ok:
+				same++
+			case reason == nil:
+				bad, reason = i, NotStored(true)
+			}
+		}
+	}
+	if len(ask) == 0 {
+		return same, bad, reason, nil
+	}
+	sub := make([]bson.Raw, len(ask))
+	for j, i := range ask {
+		sub[j] = docs[i]
+	}
+	ok, there, err := StoredSame(ctx, s.coll, sub)
+	if err != nil {
+		return same, 0, nil, err
+	}
+	for j, i := range ask {
+		switch {
+		case ok[j]:
+			same++
+		case reason == nil || i < bad:
+			bad, reason = i, NotStored(there[j])
+		}
+	}
+	return same, bad, reason, nil
 }

@@ -369,3 +369,41 @@ func TestInsertReportsUnsettledBatch(t *testing.T) {
 		t.Errorf("acknowledged %v, expected the first batch only", acked)
 	}
 }
+
+// With Resume a duplicate key counts as already there only when the
+// collection holds the document as it is, whether the duplicates are asked
+// for by _id or told from one read of the collection: another document
+// under a generated _id, or a generated document with a changed field,
+// stops the run, named, and is not counted.
+func TestInsertResumeCountsOnlyStoredAsIs(t *testing.T) {
+	_, client := server(t, t.TempDir())
+	c := build(t, &seed.Plan{Seed: 4, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 200}}}).Collection("users")
+	for _, read := range []bool{false, true} {
+		for _, changed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("read=%v,changed=%v", read, changed), func(t *testing.T) {
+				ctx := context.Background()
+				coll := client.Database(fmt.Sprintf("resume_%v_%v", read, changed)).Collection("users")
+				if _, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Ranges: []seed.Range{{From: 0, To: 80}}}); err != nil {
+					t.Fatal(err)
+				}
+				var upd bson.D
+				if changed {
+					upd = bson.D{{Key: "$set", Value: bson.D{{Key: "email", Value: "changed@example.org"}}}}
+				} else {
+					upd = bson.D{{Key: "$unset", Value: bson.D{{Key: "email", Value: ""}}}}
+				}
+				if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: c.ID(30)}}, upd); err != nil {
+					t.Fatal(err)
+				}
+				res, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Batch: 50, Workers: 1, Resume: true, ReadStored: read})
+				var we *mongowrite.WriteError
+				if !errors.As(err, &we) || we.Doc == nil || we.Doc.Index != 30 || !errors.Is(err, seed.ErrNotStored) {
+					t.Fatalf("error = %v; want document 30 refused as not the one stored", err)
+				}
+				if res.Skipped > 79 || res.Inserted+res.Skipped != we.Written {
+					t.Fatalf("result %+v, error %+v: at most the 79 documents stored as they are count as there", res, we)
+				}
+			})
+		}
+	}
+}
