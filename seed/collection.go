@@ -70,6 +70,7 @@ func (p *Plan) Build() (*Dataset, error) {
 			last := cs.IDStart + max(cs.Count-1, 0)
 			c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
 		}
+		c.strata = newStrata(cs.Template, cs.Count, c.key)
 		c.pool.New = func() any { return c.NewWorker() }
 		ds.cols = append(ds.cols, c)
 		ds.byName[cs.Name] = c
@@ -131,6 +132,7 @@ type Collection struct {
 	id64         bool
 	kind         kind
 	refs         []boundRef
+	strata       []*strata // of the template's top-level keys (strata.go)
 	pool         sync.Pool
 	// rawKind: documents are a built-in kind's fields after an _id that
 	// does not come from them, with no reference the kind does not place,
@@ -339,7 +341,13 @@ func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
 		}
 		d = append(d[:0], bson.E{})
 		for k, key := range t.root.keys {
-			if v := t.root.children[k].build(w.f, i, &w.sb); v != (missingValue{}) {
+			var v any
+			if k < len(c.strata) && c.strata[k] != nil {
+				v = c.strata[k].build(t.root.children[k].shape, w.f, i, &w.sb)
+			} else {
+				v = t.root.children[k].build(w.f, i, &w.sb)
+			}
+			if v != (missingValue{}) {
 				d = append(d, bson.E{Key: key, Value: v})
 			}
 		}

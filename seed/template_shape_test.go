@@ -71,7 +71,7 @@ func TestShapeObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2 := &Plan{Seeded: true, Seed: 1, Collections: []CollectionSpec{{Name: "s", Template: again, Count: 10, ID: IDStrategy{Kind: IDField, Field: "email"}}}}
+	p2 := &Plan{Seeded: true, Seed: 1, Collections: []CollectionSpec{{Name: "s", Template: again, Count: 2000, ID: IDStrategy{Kind: IDField, Field: "email"}}}}
 	ds2, _ := p2.Build()
 	a, _ := bson.Marshal(c.Doc(3))
 	b, _ := bson.Marshal(ds2.Collection("s").Doc(3))
