@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -9,41 +10,58 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // maxProbe bounds the distinct values of a field looked up in another
 // collection to find a reference.
 const maxProbe = 1000
 
-// maxRefCounts bounds the distinct ObjectIDs of a field counted for the
+// maxRefCounts bounds the distinct values of a field counted for the
 // skew of a reference (how many documents refer to each).
 const maxRefCounts = 1 << 15
 
-// refCounts counts how often each ObjectID occurs in one field, for the
-// ObjectIDs whose hash has bits low zero bits: past maxRefCounts of them
-// one bit more is asked, so memory stays bounded and the counts kept are
-// exact for a part of the values chosen by their hash (rate 2^-bits).
+// refCounts counts how often each value occurs in one field, for the values
+// whose hash has bits low zero bits: past maxRefCounts of them one bit more
+// is asked, so memory stays bounded and the counts kept are exact for a
+// part of the values chosen by their hash (rate 2^-bits). oids counts the
+// ObjectIDs among them.
 type refCounts struct {
-	n    map[bson.ObjectID]int64
+	n    map[rules.IDKey]int64
+	val  map[rules.IDKey]bson.RawValue
+	oids int64
 	bits uint
 }
 
-func (c *refCounts) add(id bson.ObjectID) {
-	if oidHash(id)&(1<<c.bits-1) != 0 {
+func newRefCounts() *refCounts {
+	return &refCounts{n: map[rules.IDKey]int64{}, val: map[rules.IDKey]bson.RawValue{}}
+}
+
+func (c *refCounts) add(v bson.RawValue) {
+	k := rules.KeyOf(v)
+	if keyHash(k)&(1<<c.bits-1) != 0 {
 		return
 	}
-	c.n[id]++
+	if v.Type == bson.TypeObjectID {
+		c.oids++
+	}
+	if _, ok := c.n[k]; !ok {
+		c.val[k] = bson.RawValue{Type: v.Type, Value: bytes.Clone(v.Value)}
+	}
+	c.n[k]++
 	for len(c.n) > maxRefCounts {
 		c.bits++
 		for k := range c.n {
-			if oidHash(k)&(1<<c.bits-1) != 0 {
+			if keyHash(k)&(1<<c.bits-1) != 0 {
 				delete(c.n, k)
+				delete(c.val, k)
 			}
 		}
 	}
@@ -121,8 +139,8 @@ func Collect(ctx context.Context, db *mongo.Database, names []string, sample int
 	return out, nil
 }
 
-// probe counts the ObjectID values of each top-level field and array of
-// them (refCounts): candidates for references.
+// probe counts the values that can be _ids of each top-level field and
+// array of them (refCounts): candidates for references (refType).
 func (p *Profile) probe(doc bson.Raw) {
 	elems, _ := doc.Elements()
 	for _, e := range elems {
@@ -135,21 +153,57 @@ func (p *Profile) probe(doc bson.Raw) {
 			vals, _ = v.Array().Values()
 		}
 		for _, x := range vals {
-			if x.Type != bson.TypeObjectID {
+			if !refType(x) {
 				continue
 			}
 			rc := p.refCounts[e.Key()]
 			if rc == nil {
-				rc = &refCounts{n: map[bson.ObjectID]int64{}}
+				rc = newRefCounts()
 				p.refCounts[e.Key()] = rc
 			}
-			rc.add(x.ObjectID())
+			rc.add(x)
 		}
 	}
 }
 
-func oidHash(id bson.ObjectID) uint64 {
-	return mix(binary.LittleEndian.Uint64(id[:8]) ^ uint64(binary.LittleEndian.Uint32(id[8:]))<<17)
+func keyHash(k rules.IDKey) uint64 {
+	return mix(binary.LittleEndian.Uint64(k[:8]) ^ mix(binary.LittleEndian.Uint64(k[8:])))
+}
+
+// refType reports whether v can be taken for the _id of another
+// collection: an ObjectID, an integer, a string or a UUID.
+func refType(v bson.RawValue) bool {
+	switch v.Type {
+	case bson.TypeObjectID, bson.TypeInt32, bson.TypeInt64, bson.TypeString:
+		return true
+	case bson.TypeBinary:
+		st, _, ok := v.BinaryOK()
+		return ok && st == bson.TypeBinaryUUID
+	}
+	return false
+}
+
+// namesTarget reports whether field, by its name, refers to collection
+// target: the name without an id suffix ("userId", "user_id", "userIds",
+// "users") is the target's name or its singular. A field of integers or
+// strings is a reference only so: a count or a code of small integers is
+// found among any collection's integer _ids.
+func namesTarget(field, target string) bool {
+	f, t := strings.ToLower(field), strings.ToLower(target)
+	for _, suf := range []string{"_ids", "ids", "_id", "id"} {
+		if len(f) > len(suf) && strings.HasSuffix(f, suf) {
+			f = strings.TrimSuffix(f, suf)
+			break
+		}
+	}
+	f = strings.TrimRight(f, "_")
+	single := func(s string) string {
+		if strings.HasSuffix(s, "s") && len(s) > 1 {
+			return s[:len(s)-1]
+		}
+		return s
+	}
+	return f != "" && (f == t || single(f) == single(t))
 }
 
 // findRefs looks up to maxProbe of each candidate field's values among the
@@ -164,25 +218,25 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 		if rc == nil || len(rc.n) == 0 {
 			continue
 		}
-		vals := make([]bson.ObjectID, 0, len(rc.n))
+		vals := make([]rules.IDKey, 0, len(rc.n))
 		var refs int64
 		for id, n := range rc.n {
 			vals = append(vals, id)
 			refs += n
 		}
-		slices.SortFunc(vals, func(a, b bson.ObjectID) int {
-			return cmp.Or(cmp.Compare(rc.n[b], rc.n[a]), cmp.Compare(oidHash(a), oidHash(b)))
+		slices.SortFunc(vals, func(a, b rules.IDKey) int {
+			return cmp.Or(cmp.Compare(rc.n[b], rc.n[a]), cmp.Compare(keyHash(a), keyHash(b)))
 		})
 		heavy := vals[:min(len(vals), maxProbe/4)]
 		rest := slices.Clone(vals[len(heavy):])
-		slices.SortFunc(rest, func(a, b bson.ObjectID) int { return cmp.Compare(oidHash(a), oidHash(b)) })
+		slices.SortFunc(rest, func(a, b rules.IDKey) int { return cmp.Compare(keyHash(a), keyHash(b)) })
 		var heavyRefs, restRefs, probedRest int64
 		for _, v := range heavy {
 			heavyRefs += rc.n[v]
 		}
 		restRefs = refs - heavyRefs
 		probe := append(slices.Clone(heavy), rest[:min(len(rest), maxProbe-len(heavy))]...)
-		isHeavy := map[bson.ObjectID]bool{}
+		isHeavy := map[rules.IDKey]bool{}
 		for _, v := range heavy {
 			isHeavy[v] = true
 		}
@@ -190,11 +244,12 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 			probedRest += rc.n[v]
 		}
 		best, share, distinct := "", 0.0, 0.0
+		oids := rc.oids*2 > refs
 		for _, q := range all {
-			if q == p {
+			if q == p || (!oids && !namesTarget(f.Path, q.Collection)) {
 				continue
 			}
-			found, err := foundIDs(ctx, db.Collection(q.Collection), probe)
+			found, err := foundIDs(ctx, db.Collection(q.Collection), probe, rc.val)
 			if err != nil {
 				return fmt.Errorf("looking %s.%s up in %s: %w", p.Collection, f.Path, q.Collection, err)
 			}
@@ -218,7 +273,7 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 			}
 		}
 		if share >= 0.5 {
-			r := Ref{Field: f.Path, To: best, Resolved: share, Array: f.Types[TypeArray] > f.Types[TypeObjectID]}
+			r := Ref{Field: f.Path, To: best, Resolved: share, Array: f.Types[TypeArray]*2 > f.Present}
 			for _, q := range all {
 				if q.Collection == best {
 					r.perTarget = p.perTarget(f.Path, q.Total, distinct)
@@ -230,19 +285,21 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 	return nil
 }
 
-// foundIDs are those of ids that are _ids of coll.
-func foundIDs(ctx context.Context, coll *mongo.Collection, ids []bson.ObjectID) ([]bson.ObjectID, error) {
-	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}},
+// foundIDs are those of ids (keys of the values val) that are _ids of coll.
+func foundIDs(ctx context.Context, coll *mongo.Collection, ids []rules.IDKey, val map[rules.IDKey]bson.RawValue) ([]rules.IDKey, error) {
+	in := make(bson.A, len(ids))
+	for i, k := range ids {
+		in[i] = val[k]
+	}
+	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: in}}}},
 		options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = cur.Close(ctx) }()
-	var out []bson.ObjectID
+	var out []rules.IDKey
 	for cur.Next(ctx) {
-		if id, ok := cur.Current.Lookup("_id").ObjectIDOK(); ok {
-			out = append(out, id)
-		}
+		out = append(out, rules.KeyOf(cur.Current.Lookup("_id")))
 	}
 	return out, cur.Err()
 }

@@ -143,7 +143,13 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 			if r.Array {
 				f := p.byPath[r.Field]
 				lo, hi := b.lengthRange(f)
-				ref = append(ref, kv{"min", lo}, kv{"max", hi})
+				if f != nil && len(f.ArrLens) > 0 {
+					kept, ws := b.arrayLengths(f)
+					lo, hi = kept[0], kept[len(kept)-1]
+					ref = append(ref, kv{"min", lo}, kv{"max", hi}, kv{"lengths", kept}, kv{"weights", ws})
+				} else {
+					ref = append(ref, kv{"min", lo}, kv{"max", hi})
+				}
 				desc += fmt.Sprintf(", %d..%d per document", lo, hi)
 			}
 			if r.Resolved < 0.995 {

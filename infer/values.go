@@ -246,17 +246,27 @@ func (b *builder) lengthRange(f *Field) (int, int) {
 	return max(lo, 1), max(hi, lo, 1)
 }
 
-// array is an $array of f's element path, with f's length distribution:
-// lengths held by fewer than K arrays are drawn as their nearest kept
-// length.
+// array is an $array of f's element path, with f's length distribution
+// (arrayLengths).
 func (b *builder) array(f *Field) (any, string) {
+	kept, ws := b.arrayLengths(f)
+	var elem any
+	desc := fmt.Sprintf("array, length %d..%d", kept[0], kept[len(kept)-1])
+	if ef := b.p.byPath[f.Path+"[]"]; ef != nil {
+		elem = b.value(ef)
+	}
+	return obj{{"$array", elem}, {"$lengths", kept}, {"$weights", ws}}, desc
+}
+
+// arrayLengths is f's length distribution, ascending: lengths held by fewer
+// than K arrays count as their nearest kept length.
+func (b *builder) arrayLengths(f *Field) (kept []int, ws []int64) {
 	var lens []int
 	for l := range f.ArrLens {
 		lens = append(lens, l)
 	}
 	slices.Sort(lens)
 	weights := map[int]int64{}
-	var kept []int
 	for _, l := range lens {
 		if f.ArrLens[l] >= int64(b.k) {
 			kept = append(kept, l)
@@ -274,16 +284,10 @@ func (b *builder) array(f *Field) (any, string) {
 		}
 		weights[near] += f.ArrLens[l]
 	}
-	var ws []int64
 	for _, l := range kept {
 		ws = append(ws, weights[l])
 	}
-	var elem any
-	desc := fmt.Sprintf("array, length %d..%d", kept[0], kept[len(kept)-1])
-	if ef := b.p.byPath[f.Path+"[]"]; ef != nil {
-		elem = b.value(ef)
-	}
-	return obj{{"$array", elem}, {"$lengths", kept}, {"$weights", ws}}, desc
+	return kept, ws
 }
 
 func abs(x int) int {

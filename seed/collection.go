@@ -84,6 +84,14 @@ func (p *Plan) Build() (*Dataset, error) {
 			} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
 				br.skew = newSkewedPick(br.to.spec.Count, derive(c.key, tagSkew, 0))
 			}
+			if len(r.Lengths) > 0 && c.spec.Count > 0 {
+				br.lens = &strata{n: uint64(c.spec.Count), perm: newShuffle(uint64(c.spec.Count), derive(c.key^hashString(r.Field), tagStrata, 0))}
+				total := 0.0
+				for _, w := range r.Weights {
+					total += w
+					br.cum = append(br.cum, total)
+				}
+			}
 			c.refs = append(c.refs, br)
 		}
 		c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
@@ -148,6 +156,10 @@ type boundRef struct {
 	skew *skewedPick
 	// mass, when set, draws them by the Ref's PerTarget.
 	mass *massPick
+	// lens, when set, draws the Ref's Lengths (cum their cumulative
+	// Weights) stratified over the referring documents.
+	lens *strata
+	cum  []float64
 }
 
 // Name is the collection name.
@@ -489,6 +501,10 @@ func (w *Worker) refValue(field string) any {
 		return resolve(target(uint64(w.doc)))
 	}
 	n := r.Min + w.f.IntN(r.Max-r.Min+1)
+	if r.lens != nil {
+		u := (float64(r.lens.perm.index(uint64(w.doc)%r.lens.n)) + w.f.Float64()) / float64(r.lens.n)
+		n = r.Lengths[firstAbove(r.cum, u*r.cum[len(r.cum)-1])]
+	}
 	draw := func(k int) int64 { return target(uint64(w.doc)*uint64(r.Max) + uint64(k)) }
 	// Distinct targets when there are enough of them; a few redraws at most.
 	picked := w.picked[:0]

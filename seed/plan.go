@@ -180,6 +180,13 @@ type Ref struct {
 	// are then drawn so that each part receives its share, instead of
 	// uniformly. Only the shares count, so it holds at any count.
 	PerTarget []float64 `json:"perTarget,omitempty"`
+	// Lengths and Weights, when set (with Max > 0), are how many targets an
+	// array holds and how often: length Lengths[k] with weight Weights[k],
+	// each within [Min, Max], drawn stratified over the documents (as a
+	// template's $array lengths are); without them a length of Min..Max
+	// is drawn uniformly.
+	Lengths []int     `json:"lengths,omitempty"`
+	Weights []float64 `json:"weights,omitempty"`
 }
 
 // BuiltinPlans lists the names BuiltinPlan knows.
@@ -400,6 +407,9 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 		if err := checkShares(r.PerTarget); err != nil {
 			return bad("perTarget %v: %v", r.PerTarget, err)
 		}
+		if err := r.checkLengths(); err != nil {
+			return bad("%v", err)
+		}
 	}
 	if cs.Kind == KindOrder {
 		if i := findRef(cs.Refs, "productIds"); i >= 0 && cs.Refs[i].Max == 0 {
@@ -493,4 +503,28 @@ func sortedNames(p *Plan) []string {
 		out = append(out, fmt.Sprintf("%q", c.Name))
 	}
 	return out
+}
+
+// checkLengths checks Lengths and Weights.
+func (r Ref) checkLengths() error {
+	if len(r.Lengths) == 0 && len(r.Weights) == 0 {
+		return nil
+	}
+	if r.Max == 0 || len(r.Lengths) != len(r.Weights) {
+		return fmt.Errorf("lengths %v weights %v: expected as many weights as lengths, of an array reference (max >= 1)", r.Lengths, r.Weights)
+	}
+	total := 0.0
+	for k, l := range r.Lengths {
+		if l < r.Min || l > r.Max {
+			return fmt.Errorf("lengths %v: length %d: expected each within min %d and max %d", r.Lengths, l, r.Min, r.Max)
+		}
+		if w := r.Weights[k]; !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("weights %v: weight %v: expected a finite number >= 0", r.Weights, w)
+		}
+		total += r.Weights[k]
+	}
+	if !(total > 0) {
+		return fmt.Errorf("weights %v: expected at least one above 0", r.Weights)
+	}
+	return nil
 }

@@ -139,6 +139,11 @@ func TestPlanShapeSettingsRefused(t *testing.T) {
 		{`"refs": [{"field": "u", "to": "users", "unresolved": -0.1}]`, "unresolved -0.1"},
 		{`"refs": [{"field": "u", "to": "users", "perTarget": [0, 0]}]`, "perTarget [0 0]: expected at least one part above 0"},
 		{`"refs": [{"field": "u", "to": "users", "perTarget": [1, -2]}]`, "part 1 (-2): expected a number >= 0"},
+		{`"refs": [{"field": "u", "to": "users", "lengths": [1], "weights": [1]}]`, "of an array reference (max >= 1)"},
+		{`"refs": [{"field": "u", "to": "users", "min": 1, "max": 3, "lengths": [1, 2], "weights": [1]}]`, "expected as many weights as lengths"},
+		{`"refs": [{"field": "u", "to": "users", "min": 1, "max": 3, "lengths": [1, 4], "weights": [1, 1]}]`, "length 4: expected each within min 1 and max 3"},
+		{`"refs": [{"field": "u", "to": "users", "min": 1, "max": 3, "lengths": [1, 2], "weights": [0, 0]}]`, "expected at least one above 0"},
+		{`"refs": [{"field": "u", "to": "users", "min": 1, "max": 3, "lengths": [1, 2], "weights": [1, -1]}]`, "weight -1: expected a finite number >= 0"},
 	} {
 		body := `{"collections": [{"name": "users", "kind": "user", "count": 5},
 			{"name": "orders", "template": {"x": 1}, "count": 5, ` + tc.coll + `}]}`
@@ -213,5 +218,36 @@ func TestCheckShapeCreatedAtOnce(t *testing.T) {
 		if get(doc, "createdAt") != nil && strings.Contains(tc.tmpl, "$missing") {
 			t.Errorf("%s: document 0 has createdAt %v", tc.tmpl, get(doc, "createdAt"))
 		}
+	}
+}
+
+// A reference's lengths and weights: how many targets each array holds,
+// stratified over the documents, so each length's share holds to within a
+// document.
+func TestRefLengths(t *testing.T) {
+	body := `{"collections": [{"name": "users", "kind": "user", "count": 50},
+		{"name": "lists", "template": {"x": 1}, "count": 300,
+		 "refs": [{"field": "members", "to": "users", "min": 1, "max": 8, "lengths": [1, 3, 8], "weights": [50, 30, 20]}]}]}`
+	p, err := ParsePlan("plan.json", []byte(body), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Seed, p.Seeded = 4, true
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ds.Collection("lists")
+	got := map[int]int{}
+	for i := range c.Len() {
+		got[len(get(c.Doc(i), "members").(bson.A))]++
+	}
+	for l, want := range map[int]float64{1: 150, 3: 90, 8: 60} {
+		if d := float64(got[l]) - want; d < -1.5 || d > 1.5 {
+			t.Errorf("arrays of %d members: %d of 300; want %.0f within 1.5", l, got[l], want)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("lengths %v; want only 1, 3 and 8", got)
 	}
 }

@@ -1,0 +1,71 @@
+package infer_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/infer"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+)
+
+// Integer _ids are referred to too, by a field that names its target
+// (albums.images holds _ids of images), with the arrays' length
+// distribution; an integer field that names no collection (a count found
+// among the same integers) is no reference.
+func TestIntegerReferences(t *testing.T) {
+	ctx := context.Background()
+	_, client := mongotest.Start(t)
+	src, dst := client.Database("src"), client.Database("copy")
+	r := rand.New(rand.NewPCG(1, 2))
+	const nImages, nAlbums = 2000, 400
+	var images, albums []any
+	for i := range nImages {
+		images = append(images, bson.D{{Key: "_id", Value: int32(i)}, {Key: "width", Value: int32(640)}})
+	}
+	for i := range nAlbums {
+		n := 1 + r.IntN(4)
+		if i%5 == 0 {
+			n = 10
+		}
+		ids := bson.A{}
+		for range n {
+			ids = append(ids, int32(r.IntN(nImages)))
+		}
+		albums = append(albums, bson.D{{Key: "_id", Value: int32(i)}, {Key: "images", Value: ids}, {Key: "likes", Value: int32(r.IntN(nImages))}})
+	}
+	if _, err := src.Collection("images").InsertMany(ctx, images); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.Collection("albums").InsertMany(ctx, albums); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"albums", "images"}
+	profiles, err := infer.Collect(ctx, src, names, 1<<30, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := profiles[0].Refs
+	if len(refs) != 1 || refs[0].Field != "images" || refs[0].To != "images" || !refs[0].Array || refs[0].Resolved < 0.99 {
+		t.Fatalf("albums refs = %+v; want images (an array) to images, all resolving, and likes no reference", refs)
+	}
+	inf, err := infer.Plan("copy", profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedPlan(t, dst, inf)
+	copies, err := infer.Collect(ctx, dst, names, 1<<30, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refs := copies[0].Refs; len(refs) != 1 || refs[0].Field != "images" || refs[0].Resolved < 0.99 {
+		t.Fatalf("the copy's albums refs = %+v; want images to images, all resolving", refs)
+	}
+	for _, d := range infer.Compare(profiles[0], copies[0]).Fields {
+		if d.Path == "images" && d.ArrayLengths > 0.03 {
+			t.Errorf("albums.images lengths: total variation %.3f between the source and its copy; want at most 0.03", d.ArrayLengths)
+		}
+	}
+}
