@@ -111,13 +111,16 @@ func Collect(ctx context.Context, db *mongo.Database, names []string, sample int
 		p := NewProfile(name, opts)
 		p.refCounts = map[string]*refCounts{}
 		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-		read, total, err := fixtures.ReadSample(ctx, coll, sample, rng, func(doc bson.Raw) error {
-			if err := p.Add(doc); err != nil {
-				return err
-			}
+		// References are counted over every document the read passes:
+		// the whole collection where the sample is drawn in one pass, so
+		// how many documents refer to each target is exact, not scaled up
+		// from the sample.
+		var probed int64
+		read, total, all, err := fixtures.ReadSampleSeeing(ctx, coll, sample, rng, p.Add, func(doc bson.Raw) {
 			p.probe(doc)
-			return nil
+			probed++
 		})
+		p.probed, p.probedAll = probed, all
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
@@ -317,7 +320,10 @@ func (p *Profile) perTarget(field string, targets int64, distinct float64) []flo
 	if rc == nil || len(rc.n) == 0 || p.Sampled == 0 {
 		return nil
 	}
-	scale := float64(max(p.Total, p.Sampled)) / float64(p.Sampled)
+	scale := float64(max(p.Total, p.probed)) / float64(max(p.probed, 1))
+	if p.probedAll {
+		scale = 1
+	}
 	counts := make([]float64, 0, len(rc.n))
 	for _, n := range rc.n {
 		counts = append(counts, float64(n)*scale)

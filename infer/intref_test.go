@@ -3,6 +3,7 @@ package infer_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -67,5 +68,46 @@ func TestIntegerReferences(t *testing.T) {
 		if d.Path == "images" && d.ArrayLengths > 0.03 {
 			t.Errorf("albums.images lengths: total variation %.3f between the source and its copy; want at most 0.03", d.ArrayLengths)
 		}
+	}
+}
+
+// Where the sample is drawn in one pass over the collection (FerretDB),
+// the references are counted over every document read, so a sample of an
+// eighth keeps the orders per user of the whole collection: the plan's
+// perTarget is the one a full read gives.
+func TestReferenceSkewFromAPartialSample(t *testing.T) {
+	ctx := context.Background()
+	_, client := mongotest.Start(t)
+	src := client.Database("src")
+	writeSource(t, src, 2000, 8000)
+	names := []string{"users", "orders"}
+	full, err := infer.Collect(ctx, src, names, 1<<30, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := infer.Collect(ctx, src, names, 1000, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part[1].Sampled != 1000 {
+		t.Fatalf("orders: sampled %d, want 1000", part[1].Sampled)
+	}
+	a, err := infer.Plan("copy", full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := infer.Plan("copy", part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := a.Plan.Collections[1].Refs, b.Plan.Collections[1].Refs
+	if len(pa) != 1 || len(pb) != 1 || len(pa[0].PerTarget) == 0 {
+		t.Fatalf("refs: full %+v, part %+v", pa, pb)
+	}
+	if !part[1].ReadWhole() {
+		t.Skip("skipped: the server drew the sample itself ($sample), so only the sample was counted")
+	}
+	if !slices.Equal(pa[0].PerTarget, pb[0].PerTarget) {
+		t.Errorf("perTarget from a sample of 1,000 of 8,000 orders %v; from all of them %v", pb[0].PerTarget, pa[0].PerTarget)
 	}
 }

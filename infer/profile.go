@@ -95,6 +95,10 @@ type Profile struct {
 	Indexes   []bson.D
 	rng       *rand.Rand
 	refCounts map[string]*refCounts
+	// probed is how many documents refCounts counted; probedAll says they
+	// were the whole collection (ReadWhole).
+	probed    int64
+	probedAll bool
 }
 
 // Ref is a field whose values are _ids of another collection.
@@ -517,3 +521,8 @@ func isName(s string) bool {
 	}
 	return true
 }
+
+// ReadWhole reports whether Collect read every document of the collection
+// to draw its sample (a server without $sample), counting the references
+// over all of them.
+func (p *Profile) ReadWhole() bool { return p.probedAll }
