@@ -21,33 +21,16 @@ import (
 // collection to find a reference.
 const maxProbe = 1000
 
-// maxRefCounts bounds the distinct ObjectIDs of a field counted for the
-// skew of a reference (how many documents refer to each).
+// maxRefCounts bounds the distinct values of a field counted for the skew
+// of a reference (how many documents refer to each) and for how its values
+// repeat (Distance.Repeats).
 const maxRefCounts = 1 << 15
 
-// refCounts counts how often each ObjectID occurs in one field, for the
-// ObjectIDs whose hash has bits low zero bits: past maxRefCounts of them
-// one bit more is asked, so memory stays bounded and the counts kept are
-// exact for a part of the values chosen by their hash (rate 2^-bits).
-type refCounts struct {
-	n    map[bson.ObjectID]int64
-	bits uint
-}
+// refCounts counts how often each ObjectID occurs in one field, for a part
+// of them chosen by hash (sampledCounts).
+type refCounts = sampledCounts[bson.ObjectID]
 
-func (c *refCounts) add(id bson.ObjectID) {
-	if oidHash(id)&(1<<c.bits-1) != 0 {
-		return
-	}
-	c.n[id]++
-	for len(c.n) > maxRefCounts {
-		c.bits++
-		for k := range c.n {
-			if oidHash(k)&(1<<c.bits-1) != 0 {
-				delete(c.n, k)
-			}
-		}
-	}
-}
+func newRefCounts() *refCounts { return newSampledCounts(oidHash) }
 
 // InputError is a collection that cannot be profiled: it does not exist,
 // it is empty, or the sample size is not positive.
@@ -140,7 +123,7 @@ func (p *Profile) probe(doc bson.Raw) {
 			}
 			rc := p.refCounts[e.Key()]
 			if rc == nil {
-				rc = &refCounts{n: map[bson.ObjectID]int64{}}
+				rc = newRefCounts()
 				p.refCounts[e.Key()] = rc
 			}
 			rc.add(x.ObjectID())

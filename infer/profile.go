@@ -5,7 +5,8 @@
 // A Profile holds aggregates only: per field path (nested documents as
 // a.b, array elements as a[]) how often it is present, its mix of BSON
 // types, samples of its numbers, dates and string lengths, array lengths,
-// and the counts of its values while there are few distinct ones. A plan
+// the counts of its values while there are few distinct ones, and how many
+// documents hold each value, by its hash (for Distance.Repeats). A plan
 // made from it keeps a value of the source only when at least MinCount
 // sampled documents hold it, and the extremes of a distribution are the
 // MinCount-th smallest and largest values, so no rare value leaves the
@@ -126,7 +127,11 @@ type Field struct {
 	hashes   []uint64 // hashes of the values whose hash has hashBits low zero bits
 	hashBits uint
 	uniq     bool // top level: tracked for uniqueness
-	Equal    string
+	// repeats counts the documents holding each ObjectID, integer or
+	// string value (each array element counted), by the value's hash,
+	// for a part of the values chosen by hash (sampledCounts).
+	repeats *sampledCounts[uint64]
+	Equal   string
 }
 
 // reservoir keeps a uniform sample of at most reservoirSize values, and
@@ -352,8 +357,18 @@ func (p *Profile) addValue(path string, v bson.RawValue) {
 // count tallies a value while the field has few distinct values of type t,
 // and keeps a hash of each top-level value to find duplicates.
 func (p *Profile) count(f *Field, t, cat string) {
+	var h uint64
+	if f.uniq && !f.dups || repeatTypes[t] {
+		h = hash64(cat)
+	}
 	if f.uniq && !f.dups {
-		f.keepHash(hash64(cat))
+		f.keepHash(h)
+	}
+	if repeatTypes[t] {
+		if f.repeats == nil {
+			f.repeats = newSampledCounts(func(h uint64) uint64 { return h })
+		}
+		f.repeats.add(h)
 	}
 	if f.ManyCat[t] {
 		return
@@ -375,6 +390,9 @@ func (p *Profile) count(f *Field, t, cat string) {
 	}
 }
 
+// repeatTypes are the types whose values count for how values repeat.
+var repeatTypes = map[string]bool{TypeObjectID: true, TypeInt: true, TypeLong: true, TypeString: true}
+
 // keepHash keeps h when its hashBits low bits are zero, and, past
 // maxHashes kept, keeps one bit more of them: memory stays bounded, and two
 // equal values, having one hash, are both kept or both dropped, so a
@@ -389,6 +407,36 @@ func (f *Field) keepHash(h uint64) {
 	for len(f.hashes) > maxHashes {
 		f.hashBits++
 		f.hashes = slices.DeleteFunc(f.hashes, func(x uint64) bool { return x&(1<<f.hashBits-1) != 0 })
+	}
+}
+
+// sampledCounts counts how often each value occurs, for the values whose
+// hash has bits low zero bits: past maxRefCounts of them one bit more is
+// asked, so memory stays bounded and the counts kept are exact for a part
+// of the values chosen by their hash (rate 2^-bits), a choice that does not
+// follow how often a value occurs.
+type sampledCounts[K comparable] struct {
+	n    map[K]int64
+	bits uint
+	hash func(K) uint64
+}
+
+func newSampledCounts[K comparable](hash func(K) uint64) *sampledCounts[K] {
+	return &sampledCounts[K]{n: map[K]int64{}, hash: hash}
+}
+
+func (c *sampledCounts[K]) add(v K) {
+	if c.hash(v)&(1<<c.bits-1) != 0 {
+		return
+	}
+	c.n[v]++
+	for len(c.n) > maxRefCounts {
+		c.bits++
+		for k := range c.n {
+			if c.hash(k)&(1<<c.bits-1) != 0 {
+				delete(c.n, k)
+			}
+		}
 	}
 }
 
