@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"math"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,13 +14,13 @@ func TestProfileBoundsUniqueness(t *testing.T) {
 	const n = 200000
 	p := NewProfile("c", Options{})
 	for i := range n {
-		doc, _ := bson.Marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "u", Value: int64(i)}, {Key: "twice", Value: int64(i % (n / 2))}})
+		doc, _ := bson.Marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "userId", Value: int64(i)}, {Key: "twiceId", Value: int64(i % (n / 2))}})
 		if err := p.Add(doc); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p.Finish()
-	u, twice := p.Field("u"), p.Field("twice")
+	u, twice := p.Field("userId"), p.Field("twiceId")
 	if !u.Unique() {
 		t.Error("200,000 distinct values: not unique")
 	}
@@ -38,5 +39,27 @@ func TestProfileBoundsUniqueness(t *testing.T) {
 	}
 	if u.hashBits == 0 {
 		t.Error("200,000 hashes kept in one field: the bound was not applied")
+	}
+	// Repeats: the counts kept are bounded, and exact for the part kept.
+	for _, f := range []*Field{u, twice} {
+		if len(f.repeats.n) > maxRefCounts || f.repeats.bits == 0 {
+			t.Errorf("%s: %d values counted at rate 2^-%d; want at most %d, fewer than all", f.Path, len(f.repeats.n), f.repeats.bits, maxRefCounts)
+		}
+	}
+	for _, n := range twice.repeats.n {
+		if n != 2 {
+			t.Fatalf("twice: a value counted %d times, want 2", n)
+		}
+	}
+	// Thinned to half, a count of 2 is 1 twice as often as 2 (the 0s unseen).
+	h := twice.repeats.histogram(0.5)
+	if one, two := h[1]/(h[1]+h[2]), h[2]/(h[1]+h[2]); math.Abs(one-2.0/3) > 1e-9 || math.Abs(two-1.0/3) > 1e-9 {
+		t.Errorf("counts of 2 thinned to half: shares %v of 1 and %v of 2, want 2/3 and 1/3", one, two)
+	}
+	if d := repeats(u.repeats, twice.repeats, 1, 1); math.Abs(d-1) > 1e-9 {
+		t.Errorf("repeats of values each once against values each twice: %v, want 1", d)
+	}
+	if d := repeats(u.repeats, u.repeats, 1, 1); d != -1 {
+		t.Errorf("repeats of a unique field: %v, want -1", d)
 	}
 }

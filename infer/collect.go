@@ -24,8 +24,9 @@ import (
 // collection to find a reference.
 const maxProbe = 1000
 
-// maxRefCounts bounds the distinct values of a field counted for the
-// skew of a reference (how many documents refer to each).
+// maxRefCounts bounds the distinct values of a field counted for the skew
+// of a reference (how many documents refer to each) and for how its values
+// repeat (Distance.Repeats).
 const maxRefCounts = 1 << 15
 
 // refCounts counts how often each value occurs in one field, for the values

@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // Distance is how far apart one field path is in two profiles. Each
@@ -32,6 +31,23 @@ type Distance struct {
 	Categories float64 `json:"categories"`
 	// ArrayLengths is the total variation distance of array lengths.
 	ArrayLengths float64 `json:"arrayLengths"`
+	// Repeats is the Kolmogorov–Smirnov distance of how many documents
+	// hold each distinct value (for orders.userId: orders per user, over
+	// the users that have orders), of the ObjectIDs, integers and strings
+	// of a field that is not a category (Categories measures those) and
+	// has more than maxDistinct distinct values on either side, some of
+	// them held by more than one document (-1 otherwise: a unique field, or
+	// too few values for their counts to be more than sampling noise).
+	// Each side counts a part of its distinct values chosen by hash, all
+	// of them up to maxRefCounts. The counts are the sample's: the side
+	// read at the larger share of its collection is first thinned to the
+	// other's share (each count c becoming Binomial(c, ratio), the values
+	// left at 0 unseen, computed exactly rather than drawn), so a
+	// collection read in full and its copy ten times the size read at a
+	// tenth compare like with like. A sample smaller than the collection
+	// sees the skew of the values held by more than about Total/Sampled
+	// documents; those held by fewer mostly appear once or not at all.
+	Repeats float64 `json:"repeats"`
 	// Distance is the largest of them, the presence difference included;
 	// 1 for a path only one side has.
 	Distance float64 `json:"distance"`
@@ -58,43 +74,9 @@ func Compare(a, b *Profile) *Comparison {
 			paths = append(paths, f.Path)
 		}
 	}
-	k := max(a.MinCount, b.MinCount)
 	sum := 0.0
 	for _, path := range paths {
-		fa, fb := a.byPath[path], b.byPath[path]
-		d := Distance{Path: path, Types: -1, Values: -1, Lengths: -1, Categories: -1, ArrayLengths: -1, Distance: 1}
-		if fa != nil {
-			d.PresentA = fa.Share()
-		}
-		if fb != nil {
-			d.PresentB = fb.Share()
-		}
-		if fa != nil && fb != nil {
-			d.Types = tv(fa.Types, fb.Types, nil)
-			// Each type's distance weighs as its share of the values: a
-			// type that 0.2% of them have (too few to be kept) does not
-			// decide the field.
-			for t, ra := range fa.Nums {
-				if rb := fb.Nums[t]; rb != nil {
-					w := (float64(fa.Types[t])/float64(max(fa.Present, 1)) + float64(fb.Types[t])/float64(max(fb.Present, 1))) / 2
-					d.Values = max(d.Values, 0) + w*ks(ra.sorted(), rb.sorted())
-				}
-			}
-			if fa.Lengths != nil && fb.Lengths != nil {
-				d.Lengths = ks(fa.Lengths.sorted(), fb.Lengths.sorted())
-			}
-			if fa.categorical(k) || fb.categorical(k) {
-				keep := func(c string) bool { return fa.Cats[c] >= int64(k) || fb.Cats[c] >= int64(k) }
-				d.Categories = tv(fa.Cats, fb.Cats, keep)
-			}
-			if len(fa.ArrLens) > 0 && len(fb.ArrLens) > 0 {
-				d.ArrayLengths = tv(fa.ArrLens, fb.ArrLens, nil)
-			}
-			d.Distance = math.Abs(d.PresentA - d.PresentB)
-			for _, x := range []float64{d.Types, d.Values, d.Lengths, d.Categories, d.ArrayLengths} {
-				d.Distance = max(d.Distance, x)
-			}
-		}
+		d := distance(a, b, path)
 		sum += d.Distance
 		out.Fields = append(out.Fields, d)
 	}
@@ -102,6 +84,48 @@ func Compare(a, b *Profile) *Comparison {
 		out.Similarity = 1 - sum/float64(len(paths))
 	}
 	return out
+}
+
+// distance measures one path of two profiles.
+func distance(a, b *Profile, path string) Distance {
+	k := max(a.MinCount, b.MinCount)
+	fa, fb := a.byPath[path], b.byPath[path]
+	d := Distance{Path: path, Types: -1, Values: -1, Lengths: -1, Categories: -1, ArrayLengths: -1, Repeats: -1, Distance: 1}
+	if fa != nil {
+		d.PresentA = fa.Share()
+	}
+	if fb != nil {
+		d.PresentB = fb.Share()
+	}
+	if fa == nil || fb == nil {
+		return d
+	}
+	d.Types = tv(fa.Types, fb.Types, nil)
+	// Each type's distance weighs as its share of the values: a type that
+	// 0.2% of them have (too few to be kept) does not decide the field.
+	for t, ra := range fa.Nums {
+		if rb := fb.Nums[t]; rb != nil {
+			w := (float64(fa.Types[t])/float64(max(fa.Present, 1)) + float64(fb.Types[t])/float64(max(fb.Present, 1))) / 2
+			d.Values = max(d.Values, 0) + w*ks(ra.sorted(), rb.sorted())
+		}
+	}
+	if fa.Lengths != nil && fb.Lengths != nil {
+		d.Lengths = ks(fa.Lengths.sorted(), fb.Lengths.sorted())
+	}
+	if fa.categorical(k) || fb.categorical(k) {
+		keep := func(c string) bool { return fa.Cats[c] >= int64(k) || fb.Cats[c] >= int64(k) }
+		d.Categories = tv(fa.Cats, fb.Cats, keep)
+	} else {
+		d.Repeats = repeats(fa.repeats, fb.repeats, a.rate(), b.rate())
+	}
+	if len(fa.ArrLens) > 0 && len(fb.ArrLens) > 0 {
+		d.ArrayLengths = tv(fa.ArrLens, fb.ArrLens, nil)
+	}
+	d.Distance = math.Abs(d.PresentA - d.PresentB)
+	for _, x := range []float64{d.Types, d.Values, d.Lengths, d.Categories, d.ArrayLengths, d.Repeats} {
+		d.Distance = max(d.Distance, x)
+	}
+	return d
 }
 
 // lowCardinality is the most values a field may keep for compare to
@@ -190,4 +214,83 @@ func (c *Comparison) Worst(n int) []Distance {
 	return s[:min(n, len(s))]
 }
 
-var _ = strings.Compare
+// rate is the share of its collection a profile read.
+func (p *Profile) rate() float64 {
+	if p.Total <= p.Sampled || p.Sampled == 0 {
+		return 1
+	}
+	return float64(p.Sampled) / float64(p.Total)
+}
+
+// repeats is the Repeats distance of two fields' value counts, read at
+// the shares rateA and rateB of their collections, or -1.
+func repeats(ca, cb *sampledCounts[uint64], rateA, rateB float64) float64 {
+	if ca == nil || cb == nil || len(ca.n) == 0 || len(cb.n) == 0 {
+		return -1
+	}
+	many := func(c *sampledCounts[uint64]) bool { return c.bits > 0 || len(c.n) > maxDistinct }
+	repeated := func(c *sampledCounts[uint64]) bool {
+		for _, n := range c.n {
+			if n > 1 {
+				return true
+			}
+		}
+		return false
+	}
+	if !many(ca) && !many(cb) || !repeated(ca) && !repeated(cb) {
+		return -1
+	}
+	return ksHist(ca.histogram(min(1, rateB/rateA)), cb.histogram(min(1, rateA/rateB)))
+}
+
+// histogram is the number of values by how many documents hold them,
+// each count c thinned to Binomial(c, r) and the values left at 0
+// dropped: the expected histogram of a sample of a share r of the
+// documents.
+func (c *sampledCounts[K]) histogram(r float64) map[int64]float64 {
+	byCount := map[int64]float64{}
+	for _, n := range c.n {
+		byCount[n]++
+	}
+	if r >= 1 {
+		return byCount
+	}
+	out := map[int64]float64{}
+	lr, lq := math.Log(r), math.Log1p(-r)
+	for n, m := range byCount {
+		ln, _ := math.Lgamma(float64(n + 1))
+		for j := int64(1); j <= n; j++ {
+			lj, _ := math.Lgamma(float64(j + 1))
+			lnj, _ := math.Lgamma(float64(n - j + 1))
+			out[j] += m * math.Exp(ln-lj-lnj+float64(j)*lr+float64(n-j)*lq)
+		}
+	}
+	return out
+}
+
+// ksHist is the Kolmogorov–Smirnov distance of two weighted histograms.
+func ksHist(a, b map[int64]float64) float64 {
+	var keys []int64
+	var na, nb float64
+	for x, w := range a {
+		keys = append(keys, x)
+		na += w
+	}
+	for x, w := range b {
+		if _, ok := a[x]; !ok {
+			keys = append(keys, x)
+		}
+		nb += w
+	}
+	if na == 0 || nb == 0 {
+		return 1
+	}
+	slices.Sort(keys)
+	var fa, fb, d float64
+	for _, x := range keys {
+		fa += a[x] / na
+		fb += b[x] / nb
+		d = max(d, math.Abs(fa-fb))
+	}
+	return d
+}

@@ -17,3 +17,20 @@ func TestNamesTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatsApply(t *testing.T) {
+	for _, tc := range []struct {
+		path, typ string
+		want      bool
+	}{
+		{"userId", TypeObjectID, true}, {"owner", TypeObjectID, true}, {"userId", TypeInt, true},
+		{"a.user_id", TypeString, true}, {"productIds[]", TypeInt, false}, {"productIds", TypeLong, true},
+		{"town", TypeString, false}, {"pageCount", TypeInt, false}, {"id", TypeInt, false},
+		{"paid", TypeBool, false}, {"userId", TypeDouble, false}, {"paid", TypeInt, false},
+		{"valid", TypeString, false}, {"USER_ID", TypeInt, true}, {"orderIDs", TypeString, true},
+	} {
+		if got := repeatsApply(tc.path, tc.typ); got != tc.want {
+			t.Errorf("repeatsApply(%q, %q) = %v; want %v", tc.path, tc.typ, got, tc.want)
+		}
+	}
+}

@@ -5,7 +5,8 @@
 // A Profile holds aggregates only: per field path (nested documents as
 // a.b, array elements as a[]) how often it is present, its mix of BSON
 // types, samples of its numbers, dates and string lengths, array lengths,
-// and the counts of its values while there are few distinct ones. A plan
+// the counts of its values while there are few distinct ones, and how many
+// documents hold each value, by its hash (for Distance.Repeats). A plan
 // made from it keeps a value of the source only when at least MinCount
 // sampled documents hold it, and the extremes of a distribution are the
 // MinCount-th smallest and largest values, so no rare value leaves the
@@ -130,7 +131,11 @@ type Field struct {
 	hashes   []uint64 // hashes of the values whose hash has hashBits low zero bits
 	hashBits uint
 	uniq     bool // top level: tracked for uniqueness
-	Equal    string
+	// repeats counts the documents holding each ObjectID, integer or
+	// string value (each array element counted), by the value's hash,
+	// for a part of the values chosen by hash (sampledCounts).
+	repeats *sampledCounts[uint64]
+	Equal   string
 }
 
 // reservoir keeps a uniform sample of at most reservoirSize values, and
@@ -356,8 +361,19 @@ func (p *Profile) addValue(path string, v bson.RawValue) {
 // count tallies a value while the field has few distinct values of type t,
 // and keeps a hash of each top-level value to find duplicates.
 func (p *Profile) count(f *Field, t, cat string) {
+	var h uint64
+	rep := repeatsApply(f.Path, t)
+	if f.uniq && !f.dups || rep {
+		h = hash64(cat)
+	}
 	if f.uniq && !f.dups {
-		f.keepHash(hash64(cat))
+		f.keepHash(h)
+	}
+	if rep {
+		if f.repeats == nil {
+			f.repeats = newSampledCounts(func(h uint64) uint64 { return h })
+		}
+		f.repeats.add(h)
 	}
 	if f.ManyCat[t] {
 		return
@@ -379,6 +395,22 @@ func (p *Profile) count(f *Field, t, cat string) {
 	}
 }
 
+// repeatsApply reports whether values of type t at path count for how
+// values repeat: the values of references, ObjectIDs anywhere, integers and
+// strings under a name that says they are ids ("userId", "user_id",
+// "productIds"). Other strings and numbers that repeat (a town, a page
+// count) are measured by their lengths and values: a generated copy keeps
+// how long and how large they are, not which ones repeat.
+func repeatsApply(path, t string) bool {
+	switch t {
+	case TypeObjectID:
+		return true
+	case TypeInt, TypeLong, TypeString:
+		return idName(path[strings.LastIndexAny(path, ".]")+1:])
+	}
+	return false
+}
+
 // keepHash keeps h when its hashBits low bits are zero, and, past
 // maxHashes kept, keeps one bit more of them: memory stays bounded, and two
 // equal values, having one hash, are both kept or both dropped, so a
@@ -393,6 +425,36 @@ func (f *Field) keepHash(h uint64) {
 	for len(f.hashes) > maxHashes {
 		f.hashBits++
 		f.hashes = slices.DeleteFunc(f.hashes, func(x uint64) bool { return x&(1<<f.hashBits-1) != 0 })
+	}
+}
+
+// sampledCounts counts how often each value occurs, for the values whose
+// hash has bits low zero bits: past maxRefCounts of them one bit more is
+// asked, so memory stays bounded and the counts kept are exact for a part
+// of the values chosen by their hash (rate 2^-bits), a choice that does not
+// follow how often a value occurs.
+type sampledCounts[K comparable] struct {
+	n    map[K]int64
+	bits uint
+	hash func(K) uint64
+}
+
+func newSampledCounts[K comparable](hash func(K) uint64) *sampledCounts[K] {
+	return &sampledCounts[K]{n: map[K]int64{}, hash: hash}
+}
+
+func (c *sampledCounts[K]) add(v K) {
+	if c.hash(v)&(1<<c.bits-1) != 0 {
+		return
+	}
+	c.n[v]++
+	for len(c.n) > maxRefCounts {
+		c.bits++
+		for k := range c.n {
+			if c.hash(k)&(1<<c.bits-1) != 0 {
+				delete(c.n, k)
+			}
+		}
 	}
 }
 
@@ -526,3 +588,20 @@ func isName(s string) bool {
 // to draw its sample (a server without $sample), counting the references
 // over all of them.
 func (p *Profile) ReadWhole() bool { return p.probedAll }
+
+// idName reports whether a field name says it holds ids: a word before
+// "Id", "ID", "Ids", "IDs" (camel case) or "_id", "_ids" (any case).
+func idName(name string) bool {
+	for _, suf := range []string{"Id", "ID", "Ids", "IDs"} {
+		if len(name) > len(suf) && strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	l := strings.ToLower(name)
+	for _, suf := range []string{"_id", "_ids"} {
+		if len(l) > len(suf) && strings.HasSuffix(l, suf) {
+			return true
+		}
+	}
+	return false
+}

@@ -27,7 +27,8 @@ func (a *App) compareCommand() *ucli.Command {
 		UsageText: "oidkit compare [--uri URI | --data-dir DIR] [--db DB] --collection C [--against URI] [--to-db DB2] [--to-collection C2] [--sample N] [--json]",
 		Description: "Profiles a random sample of each collection as infer does (read only) and prints, per field\n" +
 			"path, the presence of each side and the largest of its distances (type mix, values,\n" +
-			"string lengths, categories, array lengths), and a similarity in [0, 1]: 1 minus the mean.",
+			"string lengths, categories, array lengths, how often each value repeats), and a similarity\n" +
+			"in [0, 1]: 1 minus the mean.",
 		Flags: append(flags, profileFlags()...),
 		Action: func(c *ucli.Context) error {
 			return target.RedactError(a.compare(c), strings.TrimSpace(c.String(flagURI)))
@@ -87,9 +88,9 @@ func (a *App) compare(c *ucli.Context) error {
 	}
 	fmt.Fprintf(a.stdout, "%s.%s: %d of %d documents; %s.%s: %d of %d documents\n", dbA, name, pa[0].Sampled, pa[0].Total, toDB, toColl, pb[0].Sampled, pb[0].Total)
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "path\tpresent\ttypes\tvalues\tlengths\tcategories\tarrays\tdistance")
+	fmt.Fprintln(tw, "path\tpresent\ttypes\tvalues\tlengths\tcategories\tarrays\trepeats\tdistance")
 	for _, d := range cmp.Fields {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\n", d.Path, presence(d), measure(d.Types), measure(d.Values), measure(d.Lengths), measure(d.Categories), measure(d.ArrayLengths), d.Distance)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\n", d.Path, presence(d), measure(d.Types), measure(d.Values), measure(d.Lengths), measure(d.Categories), measure(d.ArrayLengths), measure(d.Repeats), d.Distance)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(a.stdout, "similarity %.3f\n", cmp.Similarity)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,6 +36,26 @@ func TestInferSeedCompareThroughCommands(t *testing.T) {
 		t.Fatalf("compare output:\n%s", out)
 	} else if _, err := fmt.Sscan(out[i+len("similarity "):], &sim); err != nil || sim < 0.95 {
 		t.Errorf("similarity %v (%v), want >= 0.95:\n%s", sim, err, out)
+	}
+	if !strings.Contains(out, "arrays  repeats  distance") {
+		t.Errorf("compare table lacks the repeats column before distance:\n%s", out)
+	}
+	// --json carries repeats per path: -1 for the unique email and the
+	// categorical plan.
+	var cmp struct {
+		Fields []struct {
+			Path    string   `json:"path"`
+			Repeats *float64 `json:"repeats"`
+		} `json:"fields"`
+	}
+	js := mustRun(t, "compare", "--uri", uri, "--db", "src", "--collection", "members", "--to-db", "src_copy", "--json")
+	if err := json.Unmarshal([]byte(js), &cmp); err != nil || len(cmp.Fields) == 0 {
+		t.Fatalf("compare --json: %v\n%s", err, js)
+	}
+	for _, f := range cmp.Fields {
+		if f.Repeats == nil || ((f.Path == "email" || f.Path == "plan") && *f.Repeats != -1) {
+			t.Errorf("compare --json: %s repeats %v, want present, -1 for email and plan", f.Path, f.Repeats)
+		}
 	}
 	names, _ := client.Database("src").ListCollectionNames(ctx, bson.D{})
 	if strings.Join(names, ",") != "members" && strings.Join(names, ",") != "members,oidkit_runs" && strings.Join(names, ",") != "oidkit_runs,members" {
