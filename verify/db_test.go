@@ -336,3 +336,43 @@ func TestExpectCollectionRefusesUnseeded(t *testing.T) {
 		t.Fatalf("unseeded plan: %v", err)
 	}
 }
+
+// A collection whose _ids mix strategies verifies whole, references into
+// it included, and a document missing from it is found.
+func TestVerifyDBIDMix(t *testing.T) {
+	cl := startServer(t)
+	ctx := context.Background()
+	mix := []seed.IDShare{{ID: seed.IDStrategy{Kind: seed.IDObjectID}, Share: 0.2}, {ID: seed.IDStrategy{Kind: seed.IDUUID}, Share: 0.1}}
+	ds := seedInto(t, cl, &seed.Plan{DB: "m", Seed: 6, Seeded: true, Collections: []seed.CollectionSpec{
+		{Name: "orders", Kind: seed.KindOrder, Count: 60},
+		{Name: "users", Kind: seed.KindUser, Count: 40, ID: seed.IDStrategy{Kind: seed.IDInt}, IDStart: 1, IDMix: mix},
+		{Name: "products", Kind: seed.KindProduct, Count: 5},
+	}})
+	rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || row(t, rep, "orders: references userId -> users").Result() != StatusPass {
+		for _, r := range rep.Rows {
+			if r.Result() == StatusFail {
+				t.Errorf("%s: %s %v", r.Name, r.Reason, r.Examples)
+			}
+		}
+		t.Fatal("a mixed collection and references into it do not verify")
+	}
+	users := ds.Collection("users")
+	var gone any
+	for i := range users.Len() {
+		if _, ok := users.ID(i).(bson.Binary); ok {
+			gone = users.ID(i)
+			break
+		}
+	}
+	if _, err := cl.Database("m").Collection("users").DeleteOne(ctx, bson.D{{Key: "_id", Value: gone}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+	if rep.OK() {
+		t.Fatalf("verify passed with the document of _id %v deleted", gone)
+	}
+}
