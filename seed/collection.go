@@ -196,6 +196,17 @@ func (c *Collection) createdAt(i int64) bson.DateTime {
 	return bson.DateTime(c.unix(i) * 1000)
 }
 
+// CreatedAtIsTime reports whether every document's createdAt is its
+// timestamp (Time): a built-in kind's, and a template's that has no
+// createdAt of its own, which seed adds; not a template's own createdAt
+// (one it leaves out included) nor a reference of that name.
+func (c *Collection) CreatedAtIsTime() bool {
+	if c.ref("createdAt") != nil {
+		return false
+	}
+	return c.kind != nil || !c.spec.Template.owns("createdAt")
+}
+
 // ObjectID is the ObjectID of document i under the objectid strategy.
 func (c *Collection) ObjectID(i int64) oid.ID {
 	n := uint64(c.counterStart) + uint64(i)

@@ -376,3 +376,33 @@ func TestVerifyDBIDMix(t *testing.T) {
 		t.Fatalf("verify passed with the document of _id %v deleted", gone)
 	}
 }
+
+// A template that writes its own createdAt, or leaves it out, is not held
+// to the _id timestamp; one without createdAt (seed adds it) is.
+func TestVerifyDBTemplateCreatedAt(t *testing.T) {
+	cl := startServer(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, tmpl string
+		checked    bool
+	}{
+		{"left out", `{"a": "{word}", "createdAt": {"$mix": [{"$missing": true}], "$weights": [1]}}`, false},
+		{"own", `{"a": "{word}", "createdAt": "{word}"}`, false},
+		{"added", `{"a": "{word}"}`, true},
+	} {
+		tmpl, err := seed.ParseTemplate("t.json", []byte(tc.tmpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := "c" + strings.ReplaceAll(tc.name, " ", "")
+		ds := seedInto(t, cl, &seed.Plan{DB: db, Seed: 2, Seeded: true, Collections: []seed.CollectionSpec{{Name: "t", Template: tmpl, Count: 20}}})
+		rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := row(t, rep, "t: ObjectID timestamp = createdAt")
+		if !rep.OK() || (r.Result() == StatusPass) != tc.checked {
+			t.Errorf("%s: report OK %v, createdAt row %s %q; want OK and the row checked %v", tc.name, rep.OK(), r.Result(), r.Reason, tc.checked)
+		}
+	}
+}

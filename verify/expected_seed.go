@@ -75,6 +75,10 @@ func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p see
 		}
 	}
 	expectIDMix(e, s, spec)
+	if e.createdAt && !c.CreatedAtIsTime() {
+		e.createdAt = false
+		e.createdAtReason = "the template writes its own createdAt (or leaves it out), not the _id timestamp"
+	}
 	if s.table {
 		bad, err := s.index(ctx)
 		if err != nil {
