@@ -120,12 +120,15 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		p.Finish()
 		b := &builder{p: p, k: p.MinCount, skip: map[string]bool{}, unique: map[string]bool{}}
 		col := obj{{"name", p.Collection}, {"count", p.Total}}
-		id, idNote := b.idStrategy()
+		id, idMix, idNote := b.idStrategy()
 		col = append(col, kv{"id", id})
+		if idMix != nil {
+			col = append(col, kv{"idMix", idMix})
+		}
 		if idNote != "" {
 			b.note("_id", false, false, "%s", idNote)
 		}
-		if q, ok := p.idTimes.Quantiles(quantilePoints); ok && id == "objectid" && to > from {
+		if q, ok := p.idTimes.Quantiles(quantilePoints); ok && (id == "objectid" || mixHas(idMix, "objectid")) && to > from {
 			times := make([]float64, len(q))
 			for j, x := range q {
 				times[j] = min(max(math.Round((x-float64(from))/float64(to-from)*1e6)/1e6, 0), 1)
@@ -235,7 +238,10 @@ func (b *builder) made(tmpl obj, f string) bool {
 	return false
 }
 
-func (b *builder) idStrategy() (string, string) {
+// idStrategy is the plan's _id strategy for the profiled collection, the
+// idMix of the other strategies its _ids have (nil for none), and a note
+// when the types of the _ids are not all kept.
+func (b *builder) idStrategy() (string, obj, string) {
 	p := b.p
 	best, n := "", int64(0)
 	for t, c := range p.idTypes {
@@ -248,22 +254,84 @@ func (b *builder) idStrategy() (string, string) {
 		note = fmt.Sprintf("_id has several types; all generated as %s", best)
 	}
 	switch best {
-	case TypeObjectID, "":
-		return "objectid", note
-	case TypeUUID:
-		return "uuid", note
-	case TypeInt, TypeLong:
-		return "int", note
+	case TypeObjectID, "", TypeUUID, TypeInt, TypeLong:
+		id := idStrategyOf(best)
+		mix, mixNote := b.idMix(id)
+		if mix != nil {
+			note = mixNote
+		}
+		return id, mix, note
 	case TypeString:
 		for _, f := range p.Fields {
 			if p.sameID[f.Path] == p.Sampled && f.Path != "_id" {
 				b.unique[f.Path] = true
-				return "field:" + f.Path, note
+				return "field:" + f.Path, nil, note
 			}
 		}
-		return "objectid", "_id is a string that no other field holds: generated as ObjectIDs"
+		return "objectid", nil, "_id is a string that no other field holds: generated as ObjectIDs"
 	}
-	return "objectid", fmt.Sprintf("_id of type %s: generated as ObjectIDs", best)
+	return "objectid", nil, fmt.Sprintf("_id of type %s: generated as ObjectIDs", best)
+}
+
+func mixHas(mix obj, strategy string) bool {
+	for _, e := range mix {
+		if e.k == strategy {
+			return true
+		}
+	}
+	return false
+}
+
+// idStrategyOf is the strategy that makes _ids of type t, "" for a type
+// no strategy but field:NAME makes; no _id (t "") is objectid.
+func idStrategyOf(t string) string {
+	switch t {
+	case TypeObjectID, "":
+		return "objectid"
+	case TypeUUID:
+		return "uuid"
+	case TypeInt, TypeLong:
+		return "int"
+	}
+	return ""
+}
+
+// idMix is the idMix of a collection whose most common _id strategy is id:
+// the share of the sampled documents of each other strategy whose _ids are
+// in at least MinCount of them (shares only, no value), in the order seed
+// reads them; nil when there is none. The note says what was kept.
+func (b *builder) idMix(id string) (obj, string) {
+	p := b.p
+	counts := map[string]int64{}
+	for t, c := range p.idTypes {
+		if s := idStrategyOf(t); s != "" {
+			counts[s] += c
+		}
+	}
+	var mix obj
+	kept := []string{fmt.Sprintf("%s %s", id, pct(float64(counts[id])/float64(p.Sampled)))}
+	for _, s := range []string{"objectid", "int", "uuid"} {
+		if s == id || counts[s] < int64(b.k) {
+			continue
+		}
+		share := math.Round(float64(counts[s])/float64(p.Sampled)*1e4) / 1e4
+		mix = append(mix, kv{s, share})
+		kept = append(kept, fmt.Sprintf("%s %s", s, pct(float64(counts[s])/float64(p.Sampled))))
+	}
+	if mix == nil || counts[id] < int64(b.k) {
+		return nil, ""
+	}
+	note := fmt.Sprintf("_id has several types; kept as %s of the documents (idMix)", strings.Join(kept, ", "))
+	var rest int64
+	for t, c := range p.idTypes {
+		if s := idStrategyOf(t); s == "" || (s != id && counts[s] < int64(b.k)) {
+			rest += c
+		}
+	}
+	if rest > 0 {
+		note += fmt.Sprintf("; the other %s generated as %s", pct(float64(rest)/float64(p.Sampled)), id)
+	}
+	return mix, note
 }
 
 // idWindow is the window of p's ObjectID _id times, in Unix seconds: the

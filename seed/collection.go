@@ -66,10 +66,7 @@ func (p *Plan) Build() (*Dataset, error) {
 		}
 		c.oidRandom = r & (1<<40 - 1)
 		c.counterStart = uint32(derive(c.key, tagCount, 0)) & 0xFFFFFF
-		if cs.ID.Kind == IDInt {
-			last := cs.IDStart + max(cs.Count-1, 0)
-			c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
-		}
+		c.bindIDs()
 		c.strata = newStrata(cs.Template, cs.Count, c.key)
 		c.pool.New = func() any { return c.NewWorker() }
 		ds.cols = append(ds.cols, c)
@@ -138,10 +135,14 @@ type Collection struct {
 	oidRandom    uint64 // 40 bits
 	counterStart uint32
 	id64         bool
-	kind         kind
-	refs         []boundRef
-	strata       []*strata // of the template's top-level keys (strata.go)
-	pool         sync.Pool
+	// idMix is the collection's IDMix as cumulative thresholds of idPhase +
+	// i*golden (see idKind); empty without one.
+	idMix   []idCut
+	idPhase uint64
+	kind    kind
+	refs    []boundRef
+	strata  []*strata // of the template's top-level keys (strata.go)
+	pool    sync.Pool
 	// rawKind: documents are a built-in kind's fields after an _id that
 	// does not come from them, with no reference the kind does not place,
 	// so the kind can write them as BSON directly (Worker.appendRaw).
@@ -209,6 +210,17 @@ func (c *Collection) createdAt(i int64) bson.DateTime {
 	return bson.DateTime(c.unix(i) * 1000)
 }
 
+// CreatedAtIsTime reports whether every document's createdAt is its
+// timestamp (Time): a built-in kind's, and a template's that has no
+// createdAt of its own, which seed adds; not a template's own createdAt
+// (one it leaves out included) nor a reference of that name.
+func (c *Collection) CreatedAtIsTime() bool {
+	if c.ref("createdAt") != nil {
+		return false
+	}
+	return c.kind != nil || !c.spec.Template.owns("createdAt")
+}
+
 // ObjectID is the ObjectID of document i under the objectid strategy.
 func (c *Collection) ObjectID(i int64) oid.ID {
 	n := uint64(c.counterStart) + uint64(i)
@@ -221,18 +233,59 @@ func (c *Collection) ObjectID(i int64) oid.ID {
 // part flipped (the random parts of c's documents differ from the
 // collection's by less than 2^17); else the _id of a document past the end.
 func (c *Collection) danglingID(i int64) any {
-	if c.spec.ID.Kind == IDObjectID {
+	if c.idKind(i) == IDObjectID {
 		n := uint64(c.counterStart) + uint64(i)
 		return bson.ObjectID(oid.FromParts(uint32(c.unix(i)), (c.oidRandom+n>>24)^1<<39, uint32(n)))
 	}
 	return c.ID(c.spec.Count + i)
 }
 
+// idCut is one strategy of an IDMix: the documents whose point falls
+// below below (and above the previous cut's) use kind.
+type idCut struct {
+	below uint64
+	kind  IDKind
+}
+
+// bindIDs sets what makes the collection's _ids: int64 ints when some
+// IDStart+i leaves int32, the IDMix as cuts of [0, 2^64).
+func (c *Collection) bindIDs() {
+	if cs := &c.spec; cs.usesID(IDInt) {
+		last := cs.IDStart + max(cs.Count-1, 0)
+		c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
+	}
+	sum := 0.0
+	for _, s := range c.spec.IDMix {
+		sum += s.Share
+		c.idMix = append(c.idMix, idCut{below: uint64(math.Ldexp(sum, 64)), kind: s.ID.Kind})
+	}
+	c.idPhase = derive(c.key, tagIDMix, 0)
+}
+
+// idKind is the strategy that makes document i's _id: the collection's own,
+// or under an IDMix the one whose cut holds document i's point, a Weyl
+// sequence (idPhase + i*golden, modulo 2^64) from the seed. Its points are
+// spread so evenly over [0, 2^64) that any run of documents holds every
+// strategy in its share to within a few documents, and they depend on i and
+// the seed alone.
+func (c *Collection) idKind(i int64) IDKind {
+	if len(c.idMix) == 0 {
+		return c.spec.ID.Kind
+	}
+	u := c.idPhase + uint64(i)*golden
+	for _, cut := range c.idMix {
+		if u < cut.below {
+			return cut.kind
+		}
+	}
+	return c.spec.ID.Kind
+}
+
 // ID is the _id of document i: a bson.ObjectID, an int32 or int64, a
 // bson.Binary of subtype 4, or the natural key's value. Only field:NAME
 // strategies build the document (without resolving its references).
 func (c *Collection) ID(i int64) any {
-	switch c.spec.ID.Kind {
+	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
 			return c.spec.IDStart + i
@@ -272,7 +325,7 @@ func (c *Collection) uuid(i int64) [16]byte {
 // appendID appends ID(i) as the BSON element key, without boxing it; a
 // field:NAME _id, which needs the document, is left to ID (false).
 func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
-	switch c.spec.ID.Kind {
+	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
 			return bsoncore.AppendInt64Element(dst, key, c.spec.IDStart+i), true

@@ -29,6 +29,7 @@ const (
 	tagCount  = 0x636f756e74657273
 	tagPrice  = 0x7072696365735f5f
 	tagSkew   = 0x736b65775f5f5f5f
+	tagIDMix  = 0x69646d69785f5f5f
 	golden    = 0x9e3779b97f4a7c15
 	tagSecond = 0x5365636f6e645f5f
 )

@@ -31,3 +31,12 @@ func mustStrategy(t testing.TB, s string) IDStrategy {
 }
 
 var testBase = time.Date(2023, 11, 14, 22, 13, 20, 0, time.UTC)
+
+func mustTemplate(t testing.TB, src string) *Template {
+	t.Helper()
+	tm, err := ParseTemplate("t.json", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}

@@ -10,7 +10,7 @@ import (
 
 // Index is the inverse of ID: the number of the document of c whose _id is
 // id, and true; false when no document of c has that _id. It answers in
-// constant time for the objectid and int strategies. An int _id matches
+// constant time for the objectid and int strategies, an IDMix's included. An int _id matches
 // whatever its numeric type (int32, int64, or a whole double), as the server
 // compares numbers by value. uuid and field:NAME _ids are not invertible
 // without generating every _id: Index reports false for them, and a caller
@@ -20,31 +20,30 @@ func (c *Collection) Index(id bson.RawValue) (int64, bool) {
 	if n <= 0 {
 		return 0, false
 	}
-	switch c.spec.ID.Kind {
-	case IDObjectID:
-		v, ok := id.ObjectIDOK()
-		if !ok {
+	if v, ok := id.ObjectIDOK(); ok {
+		if !c.spec.usesID(IDObjectID) {
 			return 0, false
 		}
 		// Bytes 4..11 are one 64-bit number, oidTail(0)+i modulo 2^64 (see
 		// ObjectID); the timestamp then confirms the match.
 		i := binary.BigEndian.Uint64(v[4:]) - c.oidTail()
-		if i >= uint64(n) || bson.ObjectID(c.ObjectID(int64(i))) != v {
-			return 0, false
-		}
-		return int64(i), true
-	case IDInt:
-		v, ok := rules.Integral(id)
-		if !ok {
-			return 0, false
-		}
-		i := uint64(v) - uint64(c.spec.IDStart)
-		if i >= uint64(n) {
+		if i >= uint64(n) || c.idKind(int64(i)) != IDObjectID || bson.ObjectID(c.ObjectID(int64(i))) != v {
 			return 0, false
 		}
 		return int64(i), true
 	}
-	return 0, false
+	if !c.spec.usesID(IDInt) {
+		return 0, false
+	}
+	v, ok := rules.Integral(id)
+	if !ok {
+		return 0, false
+	}
+	i := uint64(v) - uint64(c.spec.IDStart)
+	if i >= uint64(n) || c.idKind(int64(i)) != IDInt {
+		return 0, false
+	}
+	return int64(i), true
 }
 
 // oidTail is bytes 4..11 of ObjectID(0) as one number: the 40-bit random
@@ -59,9 +58,10 @@ func (c *Collection) oidTail() uint64 {
 // document number. Timestamps never decrease with the number and bytes 4..11
 // grow by one per document, so the only break is where those bytes wrap past
 // 2^64 between two documents of the same second. int _ids always increase;
-// uuid and field:NAME _ids follow no rule of the layout, and report false.
+// uuid and field:NAME _ids follow no rule of the layout, and report false,
+// as collections with an IDMix do (their _ids sort by type first).
 func (c *Collection) IDOrderBreak() (int64, bool) {
-	if c.spec.ID.Kind != IDObjectID || c.spec.Count < 2 {
+	if c.spec.ID.Kind != IDObjectID || len(c.spec.IDMix) > 0 || c.spec.Count < 2 {
 		return 0, false
 	}
 	k := int64(-c.oidTail()) // the document whose bytes 4..11 are zero

@@ -95,8 +95,11 @@ type ManifestSpec struct {
 	Count        int64  `bson:"count"`
 	ID           string `bson:"id"`
 	IDStart      int64  `bson:"idStart"`
-	Refs         []Ref  `bson:"refs,omitempty"`
-	RefOnly      bool   `bson:"refOnly,omitempty"`
+	// IDMix is the collection's CollectionSpec.IDMix, as a plan file
+	// writes it.
+	IDMix   map[string]float64 `bson:"idMix,omitempty"`
+	Refs    []Ref              `bson:"refs,omitempty"`
+	RefOnly bool               `bson:"refOnly,omitempty"`
 	// Times is the collection's spread of _id times (CollectionSpec.Times).
 	Times []float64 `bson:"times,omitempty"`
 	// Indexes are the collection's index declarations, each as the
@@ -127,7 +130,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 }
 
 func specOf(cs CollectionSpec) ManifestSpec {
-	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
+	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
 	if cs.Template != nil {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -194,7 +197,11 @@ func (m *Manifest) Plan() (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
-		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
+		mix, err := ParseIDMix(s.IDMix)
+		if err != nil {
+			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
+		}
+		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, IDMix: mix, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
 		for _, j := range s.Indexes {
 			ix, err := indexes.ParseJSON([]byte(j))
 			if err != nil {
@@ -333,7 +340,9 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 			field, x, y = "count", strconv.FormatInt(a.Count, 10), strconv.FormatInt(b.Count, 10)
 		case a.ID != b.ID:
 			field, x, y = "id", a.ID, b.ID
-		case a.ID == "int" && a.IDStart != b.IDStart:
+		case fmt.Sprint(a.IDMix) != fmt.Sprint(b.IDMix):
+			field, x, y = "idMix", fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
+		case (a.ID == "int" || a.IDMix["int"] > 0) && a.IDStart != b.IDStart:
 			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
 		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
 			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)

@@ -39,7 +39,8 @@ func TestManifestPlanRebuildsDocuments(t *testing.T) {
 				// An inferred plan's spread of _id times, skewed to the end.
 				Times: []float64{0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.96, 0.98, 0.99, 1}},
 			{Name: "reviews", Template: tmpl, Count: 40, ID: seed.IDStrategy{Kind: seed.IDInt}, IDStart: -5,
-				Refs: []seed.Ref{{Field: "by", To: "users", Min: 1, Max: 3, Unresolved: 0.1, PerTarget: []float64{0, 1, 2, 5}}}},
+				IDMix: []seed.IDShare{{ID: seed.IDStrategy{Kind: seed.IDObjectID}, Share: 0.2}, {ID: seed.IDStrategy{Kind: seed.IDUUID}, Share: 0.1}},
+				Refs:  []seed.Ref{{Field: "by", To: "users", Min: 1, Max: 3, Unresolved: 0.1, PerTarget: []float64{0, 1, 2, 5}}}},
 		}}
 	ds := buildPlan(t, p)
 	m := seed.NewManifest(ds, ds.Collection("reviews"), "run")
@@ -96,6 +97,9 @@ func TestManifestDiffNamesTheSetting(t *testing.T) {
 			p.Collections[0].IDStart = 1
 		}, "id"},
 		{func(p *seed.Plan) { p.Collections[0].Times = []float64{0, 0.9, 1} }, "times"},
+		{func(p *seed.Plan) {
+			p.Collections[0].IDMix = []seed.IDShare{{ID: seed.IDStrategy{Kind: seed.IDInt}, Share: 0.1}}
+		}, "idMix"},
 	}
 	for _, tc := range cases {
 		p := base()

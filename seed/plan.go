@@ -46,6 +46,7 @@ const (
 	SettingCount      Setting = "count"
 	SettingID         Setting = "id"      // the _id strategy
 	SettingIDStart    Setting = "idStart" // the first _id of the int strategy
+	SettingIDMix      Setting = "idMix"   // shares of the documents whose _id other strategies make
 	SettingRef        Setting = "ref"     // a reference to another collection
 	SettingSeed       Setting = "seed"
 	SettingAt         Setting = "at"      // the time base
@@ -148,7 +149,14 @@ type CollectionSpec struct {
 	Count    int64
 	ID       IDStrategy
 	IDStart  int64 // first _id of the int strategy
-	Refs     []Ref
+	// IDMix, when set, gives other strategies a share of the documents
+	// each (in the order of their kinds; see ParseIDMix): document i's
+	// strategy is drawn from the collection's seed and i alone, so ID(i)
+	// stays a function of i. The rest of the documents use ID. Each
+	// strategy makes document i's _id as it would alone: an int _id is
+	// still IDStart+i, with gaps where another strategy has the number.
+	IDMix []IDShare
+	Refs  []Ref
 	// RefOnly collections are not written; they exist so that references
 	// resolve to the IDs another run (with the same seed) writes.
 	RefOnly bool
@@ -350,9 +358,27 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 	default:
 		return bad(SettingKind, "", "expected a kind (%s) or a template", strings.Join(Kinds(), ", "))
 	}
+	if err := checkIDs(cs, fields, unique); err != nil {
+		return err
+	}
+	return checkIndexes(cs, fields, unique)
+}
+
+// checkIDs checks the _id settings of cs, whose documents have the
+// top-level fields fields, unique those of them unique by construction.
+func checkIDs(cs *CollectionSpec, fields, unique []string) error {
+	bad := func(s Setting, value, format string, args ...any) error {
+		return planErrorf(cs.Name, s, value, format, args...)
+	}
 	id := cs.ID.String()
+	if err := checkIDMix(cs.ID, cs.IDMix); err != nil {
+		return bad(SettingIDMix, idMixText(cs.IDMix), "%w", err)
+	}
 	switch cs.ID.Kind {
 	case IDObjectID, IDUUID:
+		if cs.usesID(IDInt) && cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
+			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
+		}
 	case IDInt:
 		if cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
 			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
@@ -372,7 +398,21 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 	default:
 		return bad(SettingID, id, "unknown _id strategy")
 	}
-	return checkIndexes(cs, fields, unique)
+	return nil
+}
+
+// usesID reports whether some document of cs has a _id of strategy kind k:
+// its own strategy's, or one of its idMix.
+func (cs *CollectionSpec) usesID(k IDKind) bool {
+	if cs.ID.Kind == k {
+		return true
+	}
+	for _, s := range cs.IDMix {
+		if s.ID.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // validateRefs checks the references of cs against the collections in names.

@@ -33,11 +33,32 @@ type collectionFile struct {
 	Count    *int64          `json:"count"`
 	ID       string          `json:"id"`
 	IDStart  int64           `json:"idStart"`
-	Refs     []Ref           `json:"refs"`
-	RefOnly  bool            `json:"refOnly"`
-	Times    []float64       `json:"times"`
+	// IDMix is the shares of the documents whose _id another strategy
+	// makes: {"objectid": 0.074} beside "id": "int".
+	IDMix   map[string]float64 `json:"idMix"`
+	Refs    []Ref              `json:"refs"`
+	RefOnly bool               `json:"refOnly"`
+	Times   []float64          `json:"times"`
 	// Indexes are parsed one by one, so that an error names its position.
 	Indexes []json.RawMessage `json:"indexes"`
+}
+
+// parseIDs reads the collection's id and idMix into cs; an error comes
+// with the setting and the value it is about.
+func (cf *collectionFile) parseIDs(cs *CollectionSpec) (Setting, string, error) {
+	id, err := ParseIDStrategy(cf.ID)
+	if err != nil {
+		return SettingID, cf.ID, fmt.Errorf("id: %w", err)
+	}
+	cs.ID = id
+	if cs.IDMix, err = ParseIDMix(cf.IDMix); err == nil {
+		err = checkIDMix(cs.ID, cs.IDMix)
+	}
+	if err != nil {
+		raw, _ := json.Marshal(cf.IDMix)
+		return SettingIDMix, string(raw), err
+	}
+	return "", "", nil
 }
 
 // LoadPlan reads a plan file; template paths in it are relative to the file.
@@ -117,11 +138,9 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			}
 			cs.Indexes = append(cs.Indexes, ix)
 		}
-		id, err := ParseIDStrategy(cf.ID)
-		if err != nil {
-			return nil, bad(SettingID, cf.ID, fmt.Errorf("id: %w", err))
+		if s, v, err := cf.parseIDs(&cs); err != nil {
+			return nil, bad(s, v, err)
 		}
-		cs.ID = id
 		tmpl := bytes.TrimSpace(cf.Template)
 		if len(tmpl) > 0 && !bytes.Equal(tmpl, []byte("null")) && !bytes.Equal(tmpl, []byte(`""`)) {
 			if cf.Kind != "" {
@@ -129,6 +148,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			}
 			var t *Template
 			var path string
+			var err error
 			if tmpl[0] == '{' {
 				t, err = ParseTemplate(fmt.Sprintf("%s: %s.template", name, where), tmpl)
 				path = "(inline)"

@@ -336,3 +336,73 @@ func TestExpectCollectionRefusesUnseeded(t *testing.T) {
 		t.Fatalf("unseeded plan: %v", err)
 	}
 }
+
+// A collection whose _ids mix strategies verifies whole, references into
+// it included, and a document missing from it is found.
+func TestVerifyDBIDMix(t *testing.T) {
+	cl := startServer(t)
+	ctx := context.Background()
+	mix := []seed.IDShare{{ID: seed.IDStrategy{Kind: seed.IDObjectID}, Share: 0.2}, {ID: seed.IDStrategy{Kind: seed.IDUUID}, Share: 0.1}}
+	ds := seedInto(t, cl, &seed.Plan{DB: "m", Seed: 6, Seeded: true, Collections: []seed.CollectionSpec{
+		{Name: "orders", Kind: seed.KindOrder, Count: 60},
+		{Name: "users", Kind: seed.KindUser, Count: 40, ID: seed.IDStrategy{Kind: seed.IDInt}, IDStart: 1, IDMix: mix},
+		{Name: "products", Kind: seed.KindProduct, Count: 5},
+	}})
+	rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() || row(t, rep, "orders: references userId -> users").Result() != StatusPass {
+		for _, r := range rep.Rows {
+			if r.Result() == StatusFail {
+				t.Errorf("%s: %s %v", r.Name, r.Reason, r.Examples)
+			}
+		}
+		t.Fatal("a mixed collection and references into it do not verify")
+	}
+	users := ds.Collection("users")
+	var gone any
+	for i := range users.Len() {
+		if _, ok := users.ID(i).(bson.Binary); ok {
+			gone = users.ID(i)
+			break
+		}
+	}
+	if _, err := cl.Database("m").Collection("users").DeleteOne(ctx, bson.D{{Key: "_id", Value: gone}}); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+	if rep.OK() {
+		t.Fatalf("verify passed with the document of _id %v deleted", gone)
+	}
+}
+
+// A template that writes its own createdAt, or leaves it out, is not held
+// to the _id timestamp; one without createdAt (seed adds it) is.
+func TestVerifyDBTemplateCreatedAt(t *testing.T) {
+	cl := startServer(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, tmpl string
+		checked    bool
+	}{
+		{"left out", `{"a": "{word}", "createdAt": {"$mix": [{"$missing": true}], "$weights": [1]}}`, false},
+		{"own", `{"a": "{word}", "createdAt": "{word}"}`, false},
+		{"added", `{"a": "{word}"}`, true},
+	} {
+		tmpl, err := seed.ParseTemplate("t.json", []byte(tc.tmpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := "c" + strings.ReplaceAll(tc.name, " ", "")
+		ds := seedInto(t, cl, &seed.Plan{DB: db, Seed: 2, Seeded: true, Collections: []seed.CollectionSpec{{Name: "t", Template: tmpl, Count: 20}}})
+		rep, err := VerifyDB(ctx, cl, expectAll(t, ds), DBOptions{Profile: rules.FerretDB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := row(t, rep, "t: ObjectID timestamp = createdAt")
+		if !rep.OK() || (r.Result() == StatusPass) != tc.checked {
+			t.Errorf("%s: report OK %v, createdAt row %s %q; want OK and the row checked %v", tc.name, rep.OK(), r.Result(), r.Reason, tc.checked)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -73,6 +74,11 @@ func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p see
 			e.typeOK = func(bson.RawValue) bool { return true }
 		}
 	}
+	expectIDMix(e, s, spec)
+	if e.createdAt && !c.CreatedAtIsTime() {
+		e.createdAt = false
+		e.createdAtReason = "the template writes its own createdAt (or leaves it out), not the _id timestamp"
+	}
 	if s.table {
 		bad, err := s.index(ctx)
 		if err != nil {
@@ -86,7 +92,7 @@ func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p see
 			}
 		}
 	}
-	if spec.ID.Kind != seed.IDObjectID {
+	if spec.ID.Kind != seed.IDObjectID && !e.oids {
 		e.oidsReason = "the _ids are not ObjectIDs (_id strategy " + spec.ID.String() + ")"
 	}
 	for _, r := range spec.Refs {
@@ -94,6 +100,44 @@ func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p see
 	}
 	e.Indexes = spec.Indexes
 	return e, nil
+}
+
+// expectIDMix widens what the _ids of a collection with an IDMix may be:
+// the types of its strategies, in no order (they sort by type first), their
+// ObjectIDs' timestamps checked; a uuid among them needs the table.
+func expectIDMix(e *Expected, s *seedSource, spec seed.CollectionSpec) {
+	if len(spec.IDMix) == 0 {
+		return
+	}
+	kinds := []seed.IDStrategy{spec.ID}
+	for _, m := range spec.IDMix {
+		kinds = append(kinds, m.ID)
+	}
+	var names, types []string
+	uses := map[seed.IDKind]bool{}
+	for _, k := range kinds {
+		names = append(names, k.String())
+		uses[k.Kind] = true
+		switch k.Kind {
+		case seed.IDObjectID:
+			e.oids, e.createdAt = true, true
+			types = append(types, "ObjectID")
+		case seed.IDInt:
+			types = append(types, "int32 or int64")
+		case seed.IDUUID:
+			s.table = true
+			types = append(types, "binary subtype 4")
+		}
+	}
+	e.typeDesc = strings.Join(types, ", ") + " (_id strategies " + strings.Join(names, ", ") + ")"
+	e.typeOK = func(v bson.RawValue) bool {
+		st, data, isBin := v.BinaryOK()
+		return (uses[seed.IDObjectID] && v.Type == bson.TypeObjectID) ||
+			(uses[seed.IDInt] && (v.Type == bson.TypeInt32 || v.Type == bson.TypeInt64)) ||
+			(uses[seed.IDUUID] && isBin && st == bson.TypeBinaryUUID && len(data) == 16)
+	}
+	e.ordered = false
+	e.orderReason = "the _ids mix strategies (" + strings.Join(names, ", ") + "), which sort by type first: sorted order is not generation order"
 }
 
 // seedSource is the documents of a seeded collection. objectid and int _ids
