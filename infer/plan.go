@@ -122,6 +122,9 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		col := obj{{"name", p.Collection}, {"count", p.Total}}
 		id, idMix, idNote := b.idStrategy()
 		col = append(col, kv{"id", id})
+		if id == "int" || mixHas(idMix, "int") {
+			col = append(col, b.intIDs(idMix)...)
+		}
 		if idMix != nil {
 			col = append(col, kv{"idMix", idMix})
 		}
@@ -418,4 +421,43 @@ func typesText(f *Field) string {
 func pct(x float64) string {
 	s := strconv.FormatFloat(100*x, 'f', 1, 64)
 	return strings.TrimSuffix(s, ".0") + "%"
+}
+
+// intIDs spreads the int strategy's _ids over the source's range: idStart
+// the K-th smallest integer _id, idStep the mean gap between the K-th
+// smallest and the K-th largest over the collection's documents. Nothing
+// when the source's are 1, 2, 3, ...
+func (b *builder) intIDs(mix obj) obj {
+	f := b.p.byPath["_id"]
+	if f == nil {
+		return nil
+	}
+	var lo, hi float64
+	var n int64
+	for _, t := range []string{TypeInt, TypeLong} {
+		r := f.Nums[t]
+		if r == nil || r.n < int64(b.k) || len(r.lo) < b.k {
+			continue
+		}
+		if n == 0 || r.lo[b.k-1] < lo {
+			lo = r.lo[b.k-1]
+		}
+		if n == 0 || r.hi[b.k-1] > hi {
+			hi = r.hi[b.k-1]
+		}
+		n += r.n
+	}
+	if n == 0 {
+		return nil
+	}
+	// Document i's int _id is idStart + i*idStep whichever strategy the
+	// mix gives the others: the range spans every document number.
+	step := int64(1)
+	if b.p.Total > 1 {
+		step = max(int64(math.Round((hi-lo)/float64(b.p.Total-1))), 1)
+	}
+	if int64(lo) == 1 && step == 1 {
+		return nil
+	}
+	return obj{{"idStart", int64(lo)}, {"idStep", step}}
 }

@@ -251,7 +251,7 @@ type idCut struct {
 // IDStart+i leaves int32, the IDMix as cuts of [0, 2^64).
 func (c *Collection) bindIDs() {
 	if cs := &c.spec; cs.usesID(IDInt) {
-		last := cs.IDStart + max(cs.Count-1, 0)
+		last := cs.intID(max(cs.Count-1, 0))
 		c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
 	}
 	sum := 0.0
@@ -288,9 +288,9 @@ func (c *Collection) ID(i int64) any {
 	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
-			return c.spec.IDStart + i
+			return c.spec.intID(i)
 		}
-		return int32(c.spec.IDStart + i)
+		return int32(c.spec.intID(i))
 	case IDUUID:
 		u := c.uuid(i)
 		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u[:]}
@@ -328,9 +328,9 @@ func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
 	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
-			return bsoncore.AppendInt64Element(dst, key, c.spec.IDStart+i), true
+			return bsoncore.AppendInt64Element(dst, key, c.spec.intID(i)), true
 		}
-		return bsoncore.AppendInt32Element(dst, key, int32(c.spec.IDStart+i)), true
+		return bsoncore.AppendInt32Element(dst, key, int32(c.spec.intID(i))), true
 	case IDUUID:
 		u := c.uuid(i)
 		return bsoncore.AppendBinaryElement(dst, key, bson.TypeBinaryUUID, u[:]), true

@@ -39,8 +39,9 @@ func (c *Collection) Index(id bson.RawValue) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	i := uint64(v) - uint64(c.spec.IDStart)
-	if i >= uint64(n) || c.idKind(int64(i)) != IDInt {
+	off, step := uint64(v)-uint64(c.spec.IDStart), uint64(c.spec.idStep())
+	i := off / step
+	if off%step != 0 || i >= uint64(n) || c.idKind(int64(i)) != IDInt {
 		return 0, false
 	}
 	return int64(i), true

@@ -149,12 +149,16 @@ type CollectionSpec struct {
 	Count    int64
 	ID       IDStrategy
 	IDStart  int64 // first _id of the int strategy
+	// IDStep is how far apart the int strategy's _ids are: document i's
+	// is IDStart + i*IDStep (0 means 1), so an inferred plan spreads them
+	// over the source's range.
+	IDStep int64
 	// IDMix, when set, gives other strategies a share of the documents
 	// each (in the order of their kinds; see ParseIDMix): document i's
 	// strategy is drawn from the collection's seed and i alone, so ID(i)
 	// stays a function of i. The rest of the documents use ID. Each
 	// strategy makes document i's _id as it would alone: an int _id is
-	// still IDStart+i, with gaps where another strategy has the number.
+	// still IDStart+i*IDStep, with gaps where another strategy has the number.
 	IDMix []IDShare
 	Refs  []Ref
 	// RefOnly collections are not written; they exist so that references
@@ -375,12 +379,11 @@ func checkIDs(cs *CollectionSpec, fields, unique []string) error {
 		return bad(SettingIDMix, idMixText(cs.IDMix), "%w", err)
 	}
 	switch cs.ID.Kind {
-	case IDObjectID, IDUUID:
-		if cs.usesID(IDInt) && cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
-			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
+	case IDObjectID, IDUUID, IDInt:
+		if cs.IDStep < 0 {
+			return bad(SettingIDStart, strconv.FormatInt(cs.IDStep, 10), "idStep %d: expected a step of at least 1 (0: 1)", cs.IDStep)
 		}
-	case IDInt:
-		if cs.Count > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1) {
+		if cs.usesID(IDInt) && cs.Count > 0 && (cs.IDStart > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1)*cs.idStep() || (cs.Count-1) > math.MaxInt64/cs.idStep()) {
 			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
 		}
 	case IDField:
@@ -568,3 +571,9 @@ func (r Ref) checkLengths() error {
 	}
 	return nil
 }
+
+// idStep is IDStep, 0 taken as 1.
+func (cs CollectionSpec) idStep() int64 { return max(cs.IDStep, 1) }
+
+// intID is the int strategy's _id of document i.
+func (cs CollectionSpec) intID(i int64) int64 { return cs.IDStart + i*cs.idStep() }
