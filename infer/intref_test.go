@@ -23,8 +23,15 @@ func TestIntegerReferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const nImages, nAlbums = 2000, 400
 	var images, albums []any
+	// Image numbers: a dense run, then sparse ones far above it.
+	imageID := func(i int) int32 {
+		if i < nImages/2 {
+			return int32(2 * i)
+		}
+		return int32(10000 + 7*i)
+	}
 	for i := range nImages {
-		images = append(images, bson.D{{Key: "_id", Value: int32(i)}, {Key: "width", Value: int32(640)}})
+		images = append(images, bson.D{{Key: "_id", Value: imageID(i)}, {Key: "width", Value: int32(640)}})
 	}
 	for i := range nAlbums {
 		n := 1 + r.IntN(4)
@@ -33,7 +40,7 @@ func TestIntegerReferences(t *testing.T) {
 		}
 		ids := bson.A{}
 		for range n {
-			ids = append(ids, int32(r.IntN(nImages)))
+			ids = append(ids, imageID(r.IntN(nImages)))
 		}
 		albums = append(albums, bson.D{{Key: "_id", Value: int32(i)}, {Key: "images", Value: ids}, {Key: "likes", Value: int32(r.IntN(nImages))}})
 	}
@@ -67,6 +74,12 @@ func TestIntegerReferences(t *testing.T) {
 	for _, d := range infer.Compare(profiles[0], copies[0]).Fields {
 		if d.Path == "images" && d.ArrayLengths > 0.03 {
 			t.Errorf("albums.images lengths: total variation %.3f between the source and its copy; want at most 0.03", d.ArrayLengths)
+		}
+	}
+	// The images' integer _ids keep their distribution (idQuantiles).
+	for _, d := range infer.Compare(profiles[1], copies[1]).Fields {
+		if d.Path == "_id" && d.Values > 0.05 {
+			t.Errorf("images._id: values KS %.3f between the source and its copy; want at most 0.05", d.Values)
 		}
 	}
 }

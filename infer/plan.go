@@ -123,7 +123,7 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		id, idMix, idNote := b.idStrategy()
 		col = append(col, kv{"id", id})
 		if id == "int" || mixHas(idMix, "int") {
-			col = append(col, b.intIDs(idMix)...)
+			col = append(col, b.intIDs()...)
 		}
 		if idMix != nil {
 			col = append(col, kv{"idMix", idMix})
@@ -423,41 +423,27 @@ func pct(x float64) string {
 	return strings.TrimSuffix(s, ".0") + "%"
 }
 
-// intIDs spreads the int strategy's _ids over the source's range: idStart
-// the K-th smallest integer _id, idStep the mean gap between the K-th
-// smallest and the K-th largest over the collection's documents. Nothing
-// when the source's are 1, 2, 3, ...
-func (b *builder) intIDs(mix obj) obj {
+// intIDs makes the int strategy's _ids follow the source's integer _ids:
+// their quantiles (idQuantiles, each point the mean of K sampled values,
+// the ends the K-th smallest and largest), which seed turns into increasing
+// _ids. Nothing when there are too few, or the source's are 1, 2, 3, ...
+func (b *builder) intIDs() obj {
 	f := b.p.byPath["_id"]
 	if f == nil {
 		return nil
 	}
-	var lo, hi float64
-	var n int64
+	var r *reservoir
 	for _, t := range []string{TypeInt, TypeLong} {
-		r := f.Nums[t]
-		if r == nil || r.n < int64(b.k) || len(r.lo) < b.k {
-			continue
+		if x := f.Nums[t]; x != nil && (r == nil || x.n > r.n) {
+			r = x
 		}
-		if n == 0 || r.lo[b.k-1] < lo {
-			lo = r.lo[b.k-1]
-		}
-		if n == 0 || r.hi[b.k-1] > hi {
-			hi = r.hi[b.k-1]
-		}
-		n += r.n
 	}
-	if n == 0 {
+	if r == nil {
 		return nil
 	}
-	// Document i's int _id is idStart + i*idStep whichever strategy the
-	// mix gives the others: the range spans every document number.
-	step := int64(1)
-	if b.p.Total > 1 {
-		step = max(int64(math.Round((hi-lo)/float64(b.p.Total-1))), 1)
-	}
-	if int64(lo) == 1 && step == 1 {
+	q, ok := r.Quantiles(quantilePoints)
+	if !ok || (q[0] == 1 && q[len(q)-1] == float64(b.p.Total)) {
 		return nil
 	}
-	return obj{{"idStart", int64(lo)}, {"idStep", step}}
+	return obj{{"idQuantiles", roundAll(q, 1)}}
 }

@@ -142,6 +142,7 @@ type Collection struct {
 	kind    kind
 	refs    []boundRef
 	strata  []*strata // of the template's top-level keys (strata.go)
+	idq     *idCurve  // the int strategy's _ids by IDQuantiles, or nil
 	pool    sync.Pool
 	// rawKind: documents are a built-in kind's fields after an _id that
 	// does not come from them, with no reference the kind does not place,
@@ -251,7 +252,8 @@ type idCut struct {
 // IDStart+i leaves int32, the IDMix as cuts of [0, 2^64).
 func (c *Collection) bindIDs() {
 	if cs := &c.spec; cs.usesID(IDInt) {
-		last := cs.intID(max(cs.Count-1, 0))
+		c.idq = newIDCurve(cs.IDQuantiles, cs.Count)
+		last := c.intID(max(cs.Count-1, 0))
 		c.id64 = cs.IDStart < -1<<31 || last > 1<<31-1
 	}
 	sum := 0.0
@@ -288,9 +290,9 @@ func (c *Collection) ID(i int64) any {
 	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
-			return c.spec.intID(i)
+			return c.intID(i)
 		}
-		return int32(c.spec.intID(i))
+		return int32(c.intID(i))
 	case IDUUID:
 		u := c.uuid(i)
 		return bson.Binary{Subtype: bson.TypeBinaryUUID, Data: u[:]}
@@ -328,9 +330,9 @@ func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
 	switch c.idKind(i) {
 	case IDInt:
 		if c.id64 {
-			return bsoncore.AppendInt64Element(dst, key, c.spec.intID(i)), true
+			return bsoncore.AppendInt64Element(dst, key, c.intID(i)), true
 		}
-		return bsoncore.AppendInt32Element(dst, key, int32(c.spec.intID(i))), true
+		return bsoncore.AppendInt32Element(dst, key, int32(c.intID(i))), true
 	case IDUUID:
 		u := c.uuid(i)
 		return bsoncore.AppendBinaryElement(dst, key, bson.TypeBinaryUUID, u[:]), true

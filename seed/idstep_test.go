@@ -2,6 +2,7 @@ package seed
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -47,4 +48,53 @@ func TestIDStep(t *testing.T) {
 func rawInt(v int32) bson.RawValue {
 	t, b, _ := bson.MarshalValue(v)
 	return bson.RawValue{Type: t, Value: b}
+}
+
+// idQuantiles: the int _ids increase, follow the quantiles where they rise
+// faster than one per document, and read back to their documents.
+func TestIDQuantiles(t *testing.T) {
+	// A dense run 1..300 for 75% of the documents, then sparse to 800.
+	q := []float64{1, 100, 200, 300, 800}
+	body := `{"collections": [{"name": "books", "template": {"x": 1}, "count": 400, "id": "int", "idQuantiles": [1, 100, 200, 300, 800]}]}`
+	p, err := ParsePlan("plan.json", []byte(body), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Seed, p.Seeded = 1, true
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ds.Collection("books")
+	prev := int32(-1)
+	worst := 0.0
+	for i := range c.Len() {
+		id := c.ID(i).(int32)
+		if id <= prev {
+			t.Fatalf("document %d: _id %d after %d: not increasing", i, id, prev)
+		}
+		prev = id
+		if j, ok := c.Index(rawInt(id)); !ok || j != i {
+			t.Fatalf("Index(%d) = %d, %v; want %d", id, j, ok, i)
+		}
+		// The share of the documents below id against the quantiles'.
+		u := float64(i) / float64(c.Len())
+		want := quantile(q, u)
+		worst = max(worst, math.Abs(float64(id)-want)/800)
+	}
+	if worst > 0.02 {
+		t.Errorf("_ids stray from the quantiles by %.3f of the range; want at most 0.02", worst)
+	}
+	if first, last := c.ID(0), c.ID(c.Len()-1); first != int32(1) || last.(int32) < 790 {
+		t.Errorf("_ids from %v to %v; want from 1 to about 800", first, last)
+	}
+	for _, bad := range []string{`"idQuantiles": [5, 3]`, `"idQuantiles": [1, 2], "idStep": 2`, `"idQuantiles": [1, 1e300]`} {
+		b := strings.Replace(body, `"idQuantiles": [1, 100, 200, 300, 800]`, bad, 1)
+		if p, err = ParsePlan("plan.json", []byte(b), "."); err == nil {
+			_, err = p.Build()
+		}
+		if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "idQuantiles") {
+			t.Errorf("%s: %v; want a plan error naming idQuantiles", bad, err)
+		}
+	}
 }

@@ -39,6 +39,13 @@ func (c *Collection) Index(id bson.RawValue) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	if c.idq != nil {
+		i, ok := c.idq.index(v)
+		if !ok || c.idKind(i) != IDInt {
+			return 0, false
+		}
+		return i, true
+	}
 	off, step := uint64(v)-uint64(c.spec.IDStart), uint64(c.spec.idStep())
 	i := off / step
 	if off%step != 0 || i >= uint64(n) || c.idKind(int64(i)) != IDInt {

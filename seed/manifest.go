@@ -88,14 +88,15 @@ func (m *Manifest) format() int { return max(m.Format, 1) }
 // ManifestSpec is one collection of a manifest's plan. A template is kept
 // as its JSON text, so the manifest does not depend on the file.
 type ManifestSpec struct {
-	Name         string `bson:"name"`
-	Kind         string `bson:"kind,omitempty"`
-	Template     string `bson:"template,omitempty"`
-	TemplateName string `bson:"templateName,omitempty"`
-	Count        int64  `bson:"count"`
-	ID           string `bson:"id"`
-	IDStart      int64  `bson:"idStart"`
-	IDStep       int64  `bson:"idStep,omitempty"`
+	Name         string    `bson:"name"`
+	Kind         string    `bson:"kind,omitempty"`
+	Template     string    `bson:"template,omitempty"`
+	TemplateName string    `bson:"templateName,omitempty"`
+	Count        int64     `bson:"count"`
+	ID           string    `bson:"id"`
+	IDStart      int64     `bson:"idStart"`
+	IDStep       int64     `bson:"idStep,omitempty"`
+	IDQuantiles  []float64 `bson:"idQuantiles,omitempty"`
 	// IDMix is the collection's CollectionSpec.IDMix, as a plan file
 	// writes it.
 	IDMix   map[string]float64 `bson:"idMix,omitempty"`
@@ -131,7 +132,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 }
 
 func specOf(cs CollectionSpec) ManifestSpec {
-	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, IDStep: cs.IDStep, IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
+	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, IDStep: cs.IDStep, IDQuantiles: cs.IDQuantiles, IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
 	if cs.Template != nil {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -202,7 +203,7 @@ func (m *Manifest) Plan() (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
-		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, IDStep: s.IDStep, IDMix: mix, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
+		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, IDStep: s.IDStep, IDQuantiles: s.IDQuantiles, IDMix: mix, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
 		for _, j := range s.Indexes {
 			ix, err := indexes.ParseJSON([]byte(j))
 			if err != nil {
@@ -347,6 +348,8 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
 		case (a.ID == "int" || a.IDMix["int"] > 0) && max(a.IDStep, 1) != max(b.IDStep, 1):
 			field, x, y = "idStep", strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
+		case (a.ID == "int" || a.IDMix["int"] > 0) && !slices.Equal(a.IDQuantiles, b.IDQuantiles):
+			field, x, y = "idQuantiles", fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
 		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
 			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)
 		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):

@@ -153,6 +153,9 @@ type CollectionSpec struct {
 	// is IDStart + i*IDStep (0 means 1), so an inferred plan spreads them
 	// over the source's range.
 	IDStep int64
+	// IDQuantiles, when set, are the quantiles the int strategy's _ids
+	// follow, increasing (idCurve); not with IDStep.
+	IDQuantiles []float64
 	// IDMix, when set, gives other strategies a share of the documents
 	// each (in the order of their kinds; see ParseIDMix): document i's
 	// strategy is drawn from the collection's seed and i alone, so ID(i)
@@ -380,6 +383,9 @@ func checkIDs(cs *CollectionSpec, fields, unique []string) error {
 	}
 	switch cs.ID.Kind {
 	case IDObjectID, IDUUID, IDInt:
+		if err := checkIDQuantiles(cs.IDQuantiles, cs.IDStep); err != nil {
+			return bad(SettingIDStart, fmt.Sprint(cs.IDQuantiles), "idQuantiles %v: %w", cs.IDQuantiles, err)
+		}
 		if cs.IDStep < 0 {
 			return bad(SettingIDStart, strconv.FormatInt(cs.IDStep, 10), "idStep %d: expected a step of at least 1 (0: 1)", cs.IDStep)
 		}
@@ -576,4 +582,9 @@ func (r Ref) checkLengths() error {
 func (cs CollectionSpec) idStep() int64 { return max(cs.IDStep, 1) }
 
 // intID is the int strategy's _id of document i.
-func (cs CollectionSpec) intID(i int64) int64 { return cs.IDStart + i*cs.idStep() }
+func (c *Collection) intID(i int64) int64 {
+	if c.idq != nil {
+		return c.idq.id(i)
+	}
+	return c.spec.IDStart + i*c.spec.idStep()
+}

@@ -34,6 +34,8 @@ type collectionFile struct {
 	ID       string          `json:"id"`
 	IDStart  int64           `json:"idStart"`
 	IDStep   int64           `json:"idStep"`
+	// IDQuantiles: the int _ids follow these quantiles (increasing).
+	IDQuantiles []float64 `json:"idQuantiles"`
 	// IDMix is the shares of the documents whose _id another strategy
 	// makes: {"objectid": 0.074} beside "id": "int".
 	IDMix   map[string]float64 `json:"idMix"`
@@ -129,7 +131,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 		if cf.Count == nil {
 			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
 		}
-		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, IDStep: cf.IDStep, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
+		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, IDStep: cf.IDStep, IDQuantiles: cf.IDQuantiles, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
 		for j, raw := range cf.Indexes {
 			ix, err := indexes.ParseJSON(raw)
 			if err != nil {
