@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -122,5 +123,44 @@ func TestReferenceSkewFromAPartialSample(t *testing.T) {
 	}
 	if !slices.Equal(pa[0].PerTarget, pb[0].PerTarget) {
 		t.Errorf("perTarget from a sample of 1,000 of 8,000 orders %v; from all of them %v", pb[0].PerTarget, pa[0].PerTarget)
+	}
+}
+
+// An id field that refers outside what was inferred (ratings of books, the
+// books not inferred) keeps how its values repeat: a $pool of as many
+// generated values, shared as the source's are.
+func TestRepeatingIDsBecomeAPool(t *testing.T) {
+	ctx := context.Background()
+	_, client := mongotest.Start(t)
+	src, dst := client.Database("src"), client.Database("copy")
+	r := rand.New(rand.NewPCG(5, 6))
+	var docs []any
+	for i := range 3000 {
+		book := int32(100000 + 37*r.IntN(120))
+		docs = append(docs, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "book_id", Value: book}, {Key: "stars", Value: int32(i % 5)}})
+	}
+	if _, err := src.Collection("ratings").InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := infer.Collect(ctx, src, []string{"ratings"}, 1<<30, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf, err := infer.Plan("copy", profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(inf.JSON), `"$pool"`) {
+		t.Fatalf("plan without a $pool for book_id:\n%s", inf.JSON)
+	}
+	seedPlan(t, dst, inf)
+	copies, err := infer.Collect(ctx, dst, []string{"ratings"}, 1<<30, infer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range infer.Compare(profiles[0], copies[0]).Fields {
+		if d.Path == "book_id" && (d.Repeats < 0 || d.Repeats > 0.1 || d.Values > 0.05) {
+			t.Errorf("book_id: repeats %.3f, values %.3f between the source and its copy; want repeats measured and at most 0.1, values at most 0.05", d.Repeats, d.Values)
+		}
 	}
 }

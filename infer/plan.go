@@ -377,7 +377,11 @@ func (b *builder) object(prefix string) obj {
 		} else if prefix == "" && b.p.sameTime[key] == b.p.Sampled && b.p.Sampled > 0 {
 			b.note(f.Path, false, false, "equals the _id time in the source; only createdAt can be generated so: generated from its distribution")
 		}
-		o = append(o, kv{key, b.value(f)})
+		v := b.value(f)
+		if prefix == "" {
+			v = b.pooled(f, v)
+		}
+		o = append(o, kv{key, v})
 	}
 	if prefix == "" && !hasCreated {
 		o = append(o, kv{"createdAt", obj{{"$mix", []any{obj{{"$missing", true}}}}, {"$weights", []int{1}}}})
@@ -446,4 +450,38 @@ func (b *builder) intIDs() obj {
 		return nil
 	}
 	return obj{{"idQuantiles", roundAll(q, 1)}}
+}
+
+// pooled is v as a $pool when f is a top-level field whose name says it
+// holds ids (idName), which the plan makes no reference, whose values
+// repeat (at most half as many distinct values as documents holding it),
+// and which v draws from a distribution (not kept categories): the copy's
+// documents then share as many generated values as the sample has, each
+// held by as many documents as the source's ranked alike (ratings of a few
+// books, a foreign key into a collection that was not inferred).
+func (b *builder) pooled(f *Field, v any) any {
+	o, ok := v.(obj)
+	if !ok || len(o) == 0 || (o[0].k != "$number" && o[0].k != "$string") || !idName(f.Path) || f.repeats == nil {
+		return v
+	}
+	counts := make([]float64, 0, len(f.repeats.n))
+	for _, n := range f.repeats.n {
+		counts = append(counts, float64(n))
+	}
+	d := len(counts) << f.repeats.bits
+	if d < 2 || int64(d)*2 > f.Present || d > 1<<16 {
+		return v
+	}
+	slices.Sort(counts)
+	parts := min(quantilePoints, max(len(counts)/b.k, 1))
+	ws := make([]float64, parts)
+	for j := range parts {
+		lo, hi := j*len(counts)/parts, (j+1)*len(counts)/parts
+		for _, c := range counts[lo:hi] {
+			ws[j] += c
+		}
+		ws[j] = math.Round(ws[j]/float64(max(hi-lo, 1))*1e3) / 1e3
+	}
+	b.note(f.Path, false, false, "its values repeat (%d distinct in %d sampled documents): a pool of %d generated values, shared as the source's are", d, f.Present, d)
+	return obj{{"$pool", v}, {"$size", d}, {"$weights", ws}}
 }

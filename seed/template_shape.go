@@ -75,11 +75,12 @@ type tshape struct {
 	unique  bool
 	elem    *tnode
 	lengths []int
+	pool    *pool // a $pool's values
 }
 
 func isShapeKey(key string) bool {
 	switch key {
-	case shapeMix, shapeNumber, shapeDate, shapeObjectID, shapeString, shapeArray, shapeMissing:
+	case shapeMix, shapeNumber, shapeDate, shapeObjectID, shapeString, shapeArray, shapePool, shapeMissing:
 		return true
 	}
 	return false
@@ -150,6 +151,7 @@ var shapeUsage = map[string]string{
 	shapeObjectID: `{"$objectid": ["2023-01-01T00:00:00Z", ..., "2024-01-01T00:00:00Z"]}`,
 	shapeString:   `{"$string": "email", "$lengths": [Q0, ..., Qn], "$unique": true}`,
 	shapeArray:    `{"$array": ELEMENT, "$lengths": [0, 1, 2], "$weights": [1, 5, 2]}`,
+	shapePool:     `{"$pool": ELEMENT, "$size": 100, "$weights": [W1, ..., Wn]}`,
 	shapeMissing:  `{"$missing": true}, as an option of $mix`,
 }
 
@@ -159,7 +161,7 @@ func (p *tparser) buildShape(path, op string, fields map[string]json.RawMessage)
 	}
 	allowed := map[string][]string{
 		shapeMix: {"$weights"}, shapeNumber: {"$type"}, shapeString: {"$lengths", "$unique"},
-		shapeArray: {"$lengths", "$weights"},
+		shapeArray: {"$lengths", "$weights"}, shapePool: {"$size", "$weights"},
 	}[op]
 	for k := range fields {
 		if k != op && !slices.Contains(allowed, k) {
@@ -242,6 +244,10 @@ func (p *tparser) buildShape(path, op string, fields map[string]json.RawMessage)
 			if s.q[0] < 0 || s.q[len(s.q)-1] > 1<<20 {
 				return nil, bad("$lengths: expected lengths from 0 to %d", 1<<20)
 			}
+		}
+	case shapePool:
+		if err := p.parsePool(path, s, fields, bad); err != nil {
+			return nil, err
 		}
 	case shapeArray:
 		n, err := p.sub(path+".$array", fields[op])
@@ -374,6 +380,8 @@ func (s *tshape) buildWith(f *gofakeit.Faker, i int64, sb *strings.Builder, u fu
 		return bson.ObjectID(oid.FromParts(sec, f.Uint64()&(1<<40-1), uint32(f.Uint64())))
 	case shapeString:
 		return s.text(f, i, int(math.Round(quantile(s.q, u()))))
+	case shapePool:
+		return s.pool.pick(s, u(), sb)
 	case shapeArray:
 		ul := u()
 		n := s.lengths[firstAbove(s.cum, ul*s.cum[len(s.cum)-1])]
@@ -496,6 +504,8 @@ func (s *tshape) skeleton() any {
 		return bson.ObjectID{}
 	case shapeArray:
 		return bson.A{s.elem.skeleton()}
+	case shapePool:
+		return s.elem.skeleton()
 	}
 	return ""
 }
