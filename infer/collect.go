@@ -222,58 +222,19 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 		if rc == nil || len(rc.n) == 0 {
 			continue
 		}
-		vals := make([]rules.IDKey, 0, len(rc.n))
-		var refs int64
-		for id, n := range rc.n {
-			vals = append(vals, id)
-			refs += n
-		}
-		slices.SortFunc(vals, func(a, b rules.IDKey) int {
-			return cmp.Or(cmp.Compare(rc.n[b], rc.n[a]), cmp.Compare(keyHash(a), keyHash(b)))
-		})
-		heavy := vals[:min(len(vals), maxProbe/4)]
-		rest := slices.Clone(vals[len(heavy):])
-		slices.SortFunc(rest, func(a, b rules.IDKey) int { return cmp.Compare(keyHash(a), keyHash(b)) })
-		var heavyRefs, restRefs, probedRest int64
-		for _, v := range heavy {
-			heavyRefs += rc.n[v]
-		}
-		restRefs = refs - heavyRefs
-		probe := append(slices.Clone(heavy), rest[:min(len(rest), maxProbe-len(heavy))]...)
-		isHeavy := map[rules.IDKey]bool{}
-		for _, v := range heavy {
-			isHeavy[v] = true
-		}
-		for _, v := range probe[len(heavy):] {
-			probedRest += rc.n[v]
-		}
+		ps := newProbeSet(rc)
 		best, share, distinct := "", 0.0, 0.0
-		oids := rc.oids*2 > refs
+		oids := rc.oids*2 > ps.refs
 		for _, q := range all {
 			if q == p || (!oids && !namesTarget(f.Path, q.Collection)) {
 				continue
 			}
-			found, err := foundIDs(ctx, db.Collection(q.Collection), probe, rc.val)
+			found, err := foundIDs(ctx, db.Collection(q.Collection), ps.probe, rc.val)
 			if err != nil {
 				return fmt.Errorf("looking %s.%s up in %s: %w", p.Collection, f.Path, q.Collection, err)
 			}
-			var heavyFound, restFound, heavyN, restN float64
-			for _, id := range found {
-				if isHeavy[id] {
-					heavyFound += float64(rc.n[id])
-					heavyN++
-				} else {
-					restFound += float64(rc.n[id])
-					restN++
-				}
-			}
-			s, d := heavyFound, heavyN
-			if probedRest > 0 {
-				s += float64(restRefs) * restFound / float64(probedRest)
-				d += float64(len(rest)) * restN / float64(len(probe)-len(heavy))
-			}
-			if s /= float64(refs); s > share {
-				best, share, distinct = q.Collection, s, d/float64(len(vals))
+			if s, d := ps.resolved(rc, found); s > share {
+				best, share, distinct = q.Collection, s, d
 			}
 		}
 		if share >= 0.5 {
@@ -287,6 +248,66 @@ func (p *Profile) findRefs(ctx context.Context, db *mongo.Database, all []*Profi
 		}
 	}
 	return nil
+}
+
+// probeSet is the values of a field looked up in another collection: the
+// maxProbe/4 most frequent (heavy) and, of the others, those of smallest
+// hash, up to maxProbe in all.
+type probeSet struct {
+	probe              []rules.IDKey
+	heavy              map[rules.IDKey]bool
+	distinct, rest     int   // distinct values counted; of them not heavy
+	refs, restRefs     int64 // occurrences of the values counted; of those not heavy
+	probedRest         int64 // occurrences of the probed values not heavy
+	probedRestDistinct int
+}
+
+func newProbeSet(rc *refCounts) *probeSet {
+	vals := make([]rules.IDKey, 0, len(rc.n))
+	ps := &probeSet{heavy: map[rules.IDKey]bool{}}
+	for id, n := range rc.n {
+		vals = append(vals, id)
+		ps.refs += n
+	}
+	slices.SortFunc(vals, func(a, b rules.IDKey) int {
+		return cmp.Or(cmp.Compare(rc.n[b], rc.n[a]), cmp.Compare(keyHash(a), keyHash(b)))
+	})
+	heavy := vals[:min(len(vals), maxProbe/4)]
+	rest := slices.Clone(vals[len(heavy):])
+	slices.SortFunc(rest, func(a, b rules.IDKey) int { return cmp.Compare(keyHash(a), keyHash(b)) })
+	ps.restRefs = ps.refs
+	for _, v := range heavy {
+		ps.heavy[v] = true
+		ps.restRefs -= rc.n[v]
+	}
+	ps.probe = append(slices.Clone(heavy), rest[:min(len(rest), maxProbe-len(heavy))]...)
+	for _, v := range ps.probe[len(heavy):] {
+		ps.probedRest += rc.n[v]
+	}
+	ps.distinct, ps.rest, ps.probedRestDistinct = len(vals), len(rest), len(ps.probe)-len(heavy)
+	return ps
+}
+
+// resolved is, of the values found among a collection's _ids, the share of
+// the field's occurrences that resolve and the share of its distinct
+// values that do: the heavy ones exactly, the others as their probe.
+func (ps *probeSet) resolved(rc *refCounts, found []rules.IDKey) (share, distinct float64) {
+	var heavyFound, restFound, heavyN, restN float64
+	for _, id := range found {
+		if ps.heavy[id] {
+			heavyFound += float64(rc.n[id])
+			heavyN++
+		} else {
+			restFound += float64(rc.n[id])
+			restN++
+		}
+	}
+	s, d := heavyFound, heavyN
+	if ps.probedRest > 0 {
+		s += float64(ps.restRefs) * restFound / float64(ps.probedRest)
+		d += float64(ps.rest) * restN / float64(ps.probedRestDistinct)
+	}
+	return s / float64(ps.refs), d / float64(ps.distinct)
 }
 
 // foundIDs are those of ids (keys of the values val) that are _ids of coll.
