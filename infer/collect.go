@@ -29,25 +29,24 @@ const maxProbe = 1000
 // repeat (Distance.Repeats).
 const maxRefCounts = 1 << 15
 
-// refCounts counts how often each value occurs in one field, for the values
-// whose hash has bits low zero bits: past maxRefCounts of them one bit more
-// is asked, so memory stays bounded and the counts kept are exact for a
-// part of the values chosen by their hash (rate 2^-bits). oids counts the
-// ObjectIDs among them.
+// refCounts counts how often each value occurs in one field, for a part of
+// them chosen by hash (sampledCounts), keeping each counted value for the
+// lookups (val); oids counts the ObjectIDs among them.
 type refCounts struct {
-	n    map[rules.IDKey]int64
+	*sampledCounts[rules.IDKey]
 	val  map[rules.IDKey]bson.RawValue
 	oids int64
-	bits uint
 }
 
 func newRefCounts() *refCounts {
-	return &refCounts{n: map[rules.IDKey]int64{}, val: map[rules.IDKey]bson.RawValue{}}
+	c := &refCounts{sampledCounts: newSampledCounts(keyHash), val: map[rules.IDKey]bson.RawValue{}}
+	c.drop = func(k rules.IDKey) { delete(c.val, k) }
+	return c
 }
 
 func (c *refCounts) add(v bson.RawValue) {
 	k := rules.KeyOf(v)
-	if keyHash(k)&(1<<c.bits-1) != 0 {
+	if !c.counts(k) {
 		return
 	}
 	if v.Type == bson.TypeObjectID {
@@ -56,16 +55,7 @@ func (c *refCounts) add(v bson.RawValue) {
 	if _, ok := c.n[k]; !ok {
 		c.val[k] = bson.RawValue{Type: v.Type, Value: bytes.Clone(v.Value)}
 	}
-	c.n[k]++
-	for len(c.n) > maxRefCounts {
-		c.bits++
-		for k := range c.n {
-			if keyHash(k)&(1<<c.bits-1) != 0 {
-				delete(c.n, k)
-				delete(c.val, k)
-			}
-		}
-	}
+	c.sampledCounts.add(k)
 }
 
 // InputError is a collection that cannot be profiled: it does not exist,

@@ -395,22 +395,6 @@ func (p *Profile) count(f *Field, t, cat string) {
 	}
 }
 
-// repeatsApply reports whether values of type t at path count for how
-// values repeat: the values of references, ObjectIDs anywhere, integers and
-// strings under a name that says they are ids ("userId", "user_id",
-// "productIds"). Other strings and numbers that repeat (a town, a page
-// count) are measured by their lengths and values: a generated copy keeps
-// how long and how large they are, not which ones repeat.
-func repeatsApply(path, t string) bool {
-	switch t {
-	case TypeObjectID:
-		return true
-	case TypeInt, TypeLong, TypeString:
-		return idName(path[strings.LastIndexAny(path, ".]")+1:])
-	}
-	return false
-}
-
 // keepHash keeps h when its hashBits low bits are zero, and, past
 // maxHashes kept, keeps one bit more of them: memory stays bounded, and two
 // equal values, having one hash, are both kept or both dropped, so a
@@ -426,54 +410,6 @@ func (f *Field) keepHash(h uint64) {
 		f.hashBits++
 		f.hashes = slices.DeleteFunc(f.hashes, func(x uint64) bool { return x&(1<<f.hashBits-1) != 0 })
 	}
-}
-
-// sampledCounts counts how often each value occurs, for the values whose
-// hash has bits low zero bits: past maxRefCounts of them one bit more is
-// asked, so memory stays bounded and the counts kept are exact for a part
-// of the values chosen by their hash (rate 2^-bits), a choice that does not
-// follow how often a value occurs.
-type sampledCounts[K comparable] struct {
-	n    map[K]int64
-	bits uint
-	hash func(K) uint64
-}
-
-func newSampledCounts[K comparable](hash func(K) uint64) *sampledCounts[K] {
-	return &sampledCounts[K]{n: map[K]int64{}, hash: hash}
-}
-
-func (c *sampledCounts[K]) add(v K) {
-	if c.hash(v)&(1<<c.bits-1) != 0 {
-		return
-	}
-	c.n[v]++
-	for len(c.n) > maxRefCounts {
-		c.bits++
-		for k := range c.n {
-			if c.hash(k)&(1<<c.bits-1) != 0 {
-				delete(c.n, k)
-			}
-		}
-	}
-}
-
-func hash64(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return mix(h)
-}
-
-// mix spreads every bit of h over the low ones (SplitMix64's finaliser).
-func mix(h uint64) uint64 {
-	h ^= h >> 30
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 27
-	h *= 0x94d049bb133111eb
-	return h ^ h>>31
 }
 
 // Unique reports whether no two sampled documents share the field's value
@@ -588,20 +524,3 @@ func isName(s string) bool {
 // to draw its sample (a server without $sample), counting the references
 // over all of them.
 func (p *Profile) ReadWhole() bool { return p.probedAll }
-
-// idName reports whether a field name says it holds ids: a word before
-// "Id", "ID", "Ids", "IDs" (camel case) or "_id", "_ids" (any case).
-func idName(name string) bool {
-	for _, suf := range []string{"Id", "ID", "Ids", "IDs"} {
-		if len(name) > len(suf) && strings.HasSuffix(name, suf) {
-			return true
-		}
-	}
-	l := strings.ToLower(name)
-	for _, suf := range []string{"_id", "_ids"} {
-		if len(l) > len(suf) && strings.HasSuffix(l, suf) {
-			return true
-		}
-	}
-	return false
-}

@@ -13,16 +13,7 @@ import (
 // reads it back (a value between two of them is none of the collection's).
 func TestIDStep(t *testing.T) {
 	body := `{"collections": [{"name": "books", "template": {"x": 1}, "count": 50, "id": "int", "idStart": 5, "idStep": 3}]}`
-	p, err := ParsePlan("plan.json", []byte(body), ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Seed, p.Seeded = 1, true
-	ds, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := ds.Collection("books")
+	c := planCollection(t, body, "books")
 	for i := range c.Len() {
 		if got := c.ID(i); got != int32(5+3*i) {
 			t.Fatalf("document %d: _id %v, want %d", i, got, 5+3*i)
@@ -37,7 +28,8 @@ func TestIDStep(t *testing.T) {
 		}
 	}
 	bad := strings.Replace(body, `"idStep": 3`, `"idStep": -2`, 1)
-	if p, err = ParsePlan("plan.json", []byte(bad), "."); err == nil {
+	p, err := ParsePlan("plan.json", []byte(bad), ".")
+	if err == nil {
 		_, err = p.Build()
 	}
 	if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "idStep -2: expected a step of at least 1") {
@@ -56,16 +48,7 @@ func TestIDQuantiles(t *testing.T) {
 	// A dense run 1..300 for 75% of the documents, then sparse to 800.
 	q := []float64{1, 100, 200, 300, 800}
 	body := `{"collections": [{"name": "books", "template": {"x": 1}, "count": 400, "id": "int", "idQuantiles": [1, 100, 200, 300, 800]}]}`
-	p, err := ParsePlan("plan.json", []byte(body), ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Seed, p.Seeded = 1, true
-	ds, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := ds.Collection("books")
+	c := planCollection(t, body, "books")
 	prev := int32(-1)
 	worst := 0.0
 	for i := range c.Len() {
@@ -90,11 +73,27 @@ func TestIDQuantiles(t *testing.T) {
 	}
 	for _, bad := range []string{`"idQuantiles": [5, 3]`, `"idQuantiles": [1, 2], "idStep": 2`, `"idQuantiles": [1, 1e300]`} {
 		b := strings.Replace(body, `"idQuantiles": [1, 100, 200, 300, 800]`, bad, 1)
-		if p, err = ParsePlan("plan.json", []byte(b), "."); err == nil {
+		p, err := ParsePlan("plan.json", []byte(b), ".")
+		if err == nil {
 			_, err = p.Build()
 		}
 		if !errors.Is(err, ErrPlan) || !strings.Contains(err.Error(), "idQuantiles") {
 			t.Errorf("%s: %v; want a plan error naming idQuantiles", bad, err)
 		}
 	}
+}
+
+// planCollection is collection name of the plan file body, seeded with 1.
+func planCollection(t *testing.T, body, name string) *Collection {
+	t.Helper()
+	p, err := ParsePlan("plan.json", []byte(body), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Seed, p.Seeded = 1, true
+	ds, err := p.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds.Collection(name)
 }

@@ -37,19 +37,29 @@ func newStrata(t *Template, n int64, key uint64) []*strata {
 	out := make([]*strata, len(t.root.keys))
 	for k, name := range t.root.keys {
 		if t.root.children[k].kind == tShape {
-			fk := derive(key^hashString(name), tagStrata, 0)
-			out[k] = &strata{n: uint64(n), key: fk, perm: newShuffle(uint64(n), fk)}
+			out[k] = newFieldStrata(n, key, name)
 		}
 	}
 	return out
 }
 
+// newFieldStrata is the strata of field of a collection of n documents
+// (n >= 1) and key.
+func newFieldStrata(n int64, key uint64, field string) *strata {
+	fk := derive(key^hashString(field), tagStrata, 0)
+	return &strata{n: uint64(n), key: fk, perm: newShuffle(uint64(n), fk)}
+}
+
+// draw is document i's draw: a point of its stratum.
+func (st *strata) draw(i int64, f *gofakeit.Faker) float64 {
+	return (float64(st.perm.index(uint64(i)%st.n)) + f.Float64()) / float64(st.n)
+}
+
 // build is the value of shape s for document i, its first draw from i's
 // stratum.
 func (st *strata) build(s *tshape, f *gofakeit.Faker, i int64, sb *strings.Builder) any {
-	u := (float64(st.perm.index(uint64(i)%st.n)) + f.Float64()) / float64(st.n)
 	el := func(j int, r reach) float64 { return st.el(i, j, r, f) }
-	return s.buildWith(f, i, sb, firstThen(u, f), el)
+	return s.buildWith(f, i, sb, firstThen(st.draw(i, f), f), el)
 }
 
 // el is the draw of element j of document i's array, r where the array's
