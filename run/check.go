@@ -17,8 +17,16 @@ import (
 // checkBeforeWriting runs every check that needs no write, before the first
 // write (and so before any drop): the target's rules on each template's
 // shape; without Resume and Drop, a run of the same plan already there;
-// with Drop, the target's rules on every document.
-func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) error {
+// with Drop, the target's rules on every document; without Drop, the
+// run's _ids and unique keys against the stored documents. It returns
+// what it read of the stored documents, for the inserts.
+func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) (storedIDs, error) {
+	seen := storedIDs{}
+	err := checkAll(ctx, db, ds, written, opts, seen)
+	return seen, err
+}
+
+func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options, seen storedIDs) error {
 	for _, col := range written {
 		if err := col.CheckShape(opts.Profile.Check); err != nil {
 			return &RefusedError{DB: ds.DB, Shape: true, Before: true, Err: err}
@@ -45,6 +53,9 @@ func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datase
 	}
 	if !opts.Drop {
 		for _, col := range written {
+			if err := idsBeforeWriting(ctx, db, ds, col, opts, seen); err != nil {
+				return err
+			}
 			if err := uniqueBeforeWriting(ctx, db, ds, col, opts); err != nil {
 				return err
 			}

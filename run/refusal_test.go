@@ -21,6 +21,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
@@ -120,6 +121,8 @@ func TestSeedRefusalMatrix(t *testing.T) {
 		drop    bool // close the server after the first acknowledged batch
 		nothing bool // nothing may be written
 		wantErr bool
+		idClash int64 // > 0: the document named as held under its _id by another
+		already int64 // > 0: the documents an *run.AlreadyStoredError counts
 	}
 	other := func(id any, email any) bson.D {
 		return bson.D{{Key: "_id", Value: id}, {Key: "email", Value: email}, {Key: "other", Value: true}}
@@ -133,7 +136,7 @@ func TestSeedRefusalMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			wantErr: true,
+			nothing: true, wantErr: true, idClash: 10,
 		},
 		{
 			name: "duplicate_id_resume", resume: true,
@@ -142,7 +145,19 @@ func TestSeedRefusalMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			wantErr: true,
+			nothing: true, wantErr: true, idClash: 10,
+		},
+		{
+			// Documents 40 to 59 stored as generated, without a manifest
+			// (loaded from the plan's fixture files): refused without
+			// Resume, counted as already there with it.
+			name:    "already_stored",
+			before:  storeGenerated(40, 60),
+			nothing: true, wantErr: true, already: 20,
+		},
+		{
+			name: "already_stored_resume", resume: true,
+			before: storeGenerated(40, 60),
 		},
 		{
 			name: "unique_stored",
@@ -260,10 +275,7 @@ func TestSeedRefusalMatrix(t *testing.T) {
 			}
 			switch {
 			case c.nothing:
-				var ue *run.UniqueError
-				if !errors.As(err, &ue) {
-					t.Errorf("err = %v; want a *run.UniqueError", err)
-				}
+				checkRefusedBefore(t, err, c.idClash, c.already)
 				if n, err := coll.CountDocuments(ctx, bson.D{}); err != nil || n != count0 || reported != 0 {
 					t.Errorf("%d documents (%v), %d reported; want the %d there before, nothing reported", n, err, reported, count0)
 				}
@@ -277,5 +289,43 @@ func TestSeedRefusalMatrix(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// storeGenerated stores documents from to to of the run as generated.
+func storeGenerated(from, to int64) func(t *testing.T, ctx context.Context, coll *mongo.Collection, col *seed.Collection) {
+	return func(t *testing.T, ctx context.Context, coll *mongo.Collection, col *seed.Collection) {
+		for i := from; i < to; i++ {
+			raw, err := bson.Marshal(col.Doc(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := coll.InsertOne(ctx, bson.Raw(raw)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// checkRefusedBefore checks the error of a run refused before writing: an
+// *run.AlreadyStoredError counting already documents, a clash in the _id
+// index naming document idClash, or else a clash in another unique index.
+func checkRefusedBefore(t *testing.T, err error, idClash, already int64) {
+	t.Helper()
+	var ue *run.UniqueError
+	var as *run.AlreadyStoredError
+	var uc *fixtures.UniqueClashError
+	switch {
+	case already > 0:
+		if !errors.As(err, &as) || as.Count != already {
+			t.Errorf("err = %v; want a *run.AlreadyStoredError of %d documents", err, already)
+		}
+	case !errors.As(err, &ue):
+		t.Errorf("err = %v; want a *run.UniqueError", err)
+	case idClash > 0:
+		want := fmt.Sprintf("document %d", idClash)
+		if !errors.As(err, &uc) || uc.Count != 1 || uc.Listed[0].Index != indexes.IDIndexName || uc.Listed[0].At != want {
+			t.Errorf("err = %v; want one clash in index %s at %s", err, indexes.IDIndexName, want)
+		}
 	}
 }

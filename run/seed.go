@@ -9,6 +9,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -84,7 +85,8 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 		opts.Profile = rules.MongoDB
 	}
 	written := ds.Written()
-	if err := checkBeforeWriting(ctx, db, ds, written, opts); err != nil {
+	seen, err := checkBeforeWriting(ctx, db, ds, written, opts)
+	if err != nil {
 		return nil, err
 	}
 	res := &Result{Dataset: ds}
@@ -95,7 +97,7 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 		name = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
 	}
 	for _, col := range written {
-		cr, err := seedCollection(ctx, db, ds, col, name, opts)
+		cr, err := seedCollection(ctx, db, ds, col, name, opts, seen[col.Name()])
 		if cr != nil {
 			res.Collections = append(res.Collections, *cr)
 			if opts.Written != nil {
@@ -115,7 +117,7 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 // seedCollection drops col's collection (with Drop), creates its indexes
 // before the documents when it holds some, inserts and creates them after.
 // The result is nil when nothing was inserted.
-func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options) (*CollectionResult, error) {
+func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options, stored *mongowrite.Digests) (*CollectionResult, error) {
 	coll := db.Collection(col.Name())
 	if opts.Drop {
 		if err := coll.Drop(ctx); err != nil {
@@ -137,7 +139,9 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 		w.m = seed.NewManifest(ds, col, run)
 		w.m.Part = opts.Part
 	}
-	res, err := w.insert(ctx, insertOptions(w, opts))
+	io := insertOptions(w, opts)
+	io.Stored = stored
+	res, err := w.insert(ctx, io)
 	if opts.Progress != nil {
 		opts.Progress(Progress{Collection: col.Name(), Done: true})
 	}

@@ -34,6 +34,10 @@ type InsertOptions struct {
 	// rules.Profile.IsFerretDB, which reads every stored document to
 	// answer an _id query.
 	ReadStored bool
+	// Stored, if set with ReadStored, is the collection's documents as
+	// read before the run (mongowrite.ReadDigests): they are not read
+	// again on the first duplicate.
+	Stored *mongowrite.Digests
 	// Ranges are the documents to insert; nil means the whole collection.
 	Ranges []Range
 	// Progress, if set, is called after every batch (never concurrently).
@@ -116,7 +120,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	fail := func(doc *mongowrite.WriteDoc, err error) {
 		errOnce.Do(func() { firstErr, failedDoc = err, doc; cancel() })
 	}
-	st := &stored{coll: coll, read: opts.ReadStored}
+	st := &stored{coll: coll, read: opts.ReadStored, d: opts.Stored}
 	var ins sync.WaitGroup
 	for range workers {
 		ins.Add(1)

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
@@ -24,6 +25,7 @@ func (a *App) seedError(err error, display string, resume bool) error {
 		se *run.StepError
 		re *run.RefusedError
 		sr *run.SameRunError
+		as *run.AlreadyStoredError
 		ie *run.IndexError
 		ue *run.UniqueError
 		ce *run.CollectionError
@@ -38,6 +40,8 @@ func (a *App) seedError(err error, display string, resume bool) error {
 		return refusedDoc(re.DB, re.Err, "nothing was dropped or written")
 	case errors.As(err, &sr):
 		return sameRunError(sr)
+	case errors.As(err, &as):
+		return failuref("%v; re-run with %s to add only what is missing, or %s to write them again", as, arg(flagResume), arg(flagDrop))
 	case errors.As(err, &ie):
 		return indexError(ie)
 	case errors.As(err, &ue):
@@ -65,6 +69,9 @@ func (a *App) uniqueError(e *run.UniqueError) error {
 	}
 	errors.As(e.Err, &uc)
 	sayListed(a.stderr, where, uc.Listed, uc.Count)
+	if uc.Listed[0].Index == indexes.IDIndexName {
+		return failuref("%s: %d documents of the plan have the _id of another document already stored (listed above); nothing was written; %s cannot help: %s replaces the collection, or seed another one", where, uc.Count, arg(flagResume), arg(flagDrop))
+	}
 	return failuref("%s: %d documents clash in a unique index with documents already stored (listed above); nothing was written", where, uc.Count)
 }
 
@@ -121,7 +128,12 @@ func insertError(e *run.InsertError, display string, resume bool) error {
 		note = " (at least: the server did not answer a count)"
 	}
 	hint := "re-run with " + arg(flagResume)
-	if !e.Seeded {
+	switch {
+	case errors.Is(we.Err, seed.ErrNotStored):
+		// Another document holds its _id or one of its keys: a resumed
+		// run would be refused the same.
+		hint = fmt.Sprintf("%s cannot help while the other document is there", arg(flagResume))
+	case !e.Seeded:
 		hint = "this run cannot be resumed (a template reads the clock)"
 	}
 	return failure(fmt.Errorf("%s on %s: inserted %d of %d%s; %s: %s", name, display, e.Held, e.Total, note, hint, we.Cause()))
