@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // memTemplate is a template held in memory: each collection's documents as
@@ -29,7 +30,7 @@ type memColl struct {
 func (m *memTemplate) read(ctx context.Context, db *mongo.Database, names []string) error {
 	for _, n := range names {
 		coll := db.Collection(n)
-		cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(1000))
+		cur, err := mongowrite.Scan(ctx, coll, 1000)
 		if err != nil {
 			return err
 		}

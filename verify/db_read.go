@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // item is one stored document on its way through the workers.
@@ -60,11 +63,13 @@ type readResult struct {
 // order, timestamps, references) and handed to the compare pipeline.
 func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*readResult, error) {
 	e := st.e
-	fo := options.Find().SetBatchSize(v.opts.Batch)
+	var cur *mongo.Cursor
+	var err error
 	if sorted {
-		fo.SetSort(bson.D{{Key: "_id", Value: 1}})
+		cur, err = st.coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(v.opts.Batch).SetSort(bson.D{{Key: "_id", Value: 1}}))
+	} else {
+		cur, err = mongowrite.Scan(ctx, st.coll, v.opts.Batch)
 	}
-	cur, err := st.coll.Find(ctx, bson.D{}, fo)
 	if err != nil {
 		return nil, fmt.Errorf("read %s.%s: %w", e.DB, e.Collection, err)
 	}
