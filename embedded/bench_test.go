@@ -22,6 +22,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/oidkit/oidkit/internal/runtimetune"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -105,7 +106,8 @@ func BenchmarkVsSQLite(b *testing.B) {
 				return insertMany(coll, pre, v.batch)
 			})
 			r.sd = embeddedInsert(b, v.opts, func(coll *mongo.Collection) error {
-				_, err := seed.Insert(context.Background(), coll, col, seed.InsertOptions{Batch: v.batch})
+				// As the command seeds the embedded server.
+				_, err := seed.Insert(context.Background(), coll, col, seed.InsertOptions{Batch: v.batch, Workers: seed.WorkersFor(rules.FerretDB)})
 				return err
 			})
 			debug.SetGCPercent(gc)
@@ -170,7 +172,8 @@ func BenchmarkSeed(b *testing.B) {
 			defer debug.SetGCPercent(debug.SetGCPercent(v.gc))
 			for b.Loop() {
 				c := embeddedInsert(b, v.opts, func(coll *mongo.Collection) error {
-					_, err := seed.Insert(context.Background(), coll, col, seed.InsertOptions{Batch: v.batch})
+					// As the command seeds the embedded server.
+					_, err := seed.Insert(context.Background(), coll, col, seed.InsertOptions{Batch: v.batch, Workers: seed.WorkersFor(rules.FerretDB)})
 					return err
 				})
 				total.wall += c.wall

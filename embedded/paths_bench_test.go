@@ -49,7 +49,7 @@ type pathCost struct {
 // own work on the rows FerretDB stored for it:
 //
 //   - seed-users, seed-employees, seed-shop: run.Seed (what `oidkit seed`
-//     runs: generation, the checks of rules.FerretDB, one inserter, the run
+//     runs: generation, the checks of rules.FerretDB, seed.WorkersFor's inserters, the run
 //     manifest, the plan's indexes after the documents) against a prepared
 //     INSERT of the same rows (the run manifest's few among them) in
 //     transactions of 1,000 into tables made by FerretDB's own statements,

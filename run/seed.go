@@ -30,7 +30,8 @@ type Options struct {
 	Drop bool
 	// Profile is the target's rules; the zero Profile is rules.MongoDB.
 	Profile rules.Profile
-	// Batch and Workers are seed.InsertOptions'.
+	// Batch and Workers are seed.InsertOptions'; Workers 0 is
+	// seed.WorkersFor(Profile).
 	Batch, Workers int
 	// Progress, if set, is called when a collection's inserts start (with
 	// Start, Total the documents to insert), after every batch, and once
@@ -83,6 +84,9 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 	}
 	if opts.Profile.Name() == "" {
 		opts.Profile = rules.MongoDB
+	}
+	if opts.Workers == 0 {
+		opts.Workers = seed.WorkersFor(opts.Profile)
 	}
 	written := ds.Written()
 	seen, err := checkBeforeWriting(ctx, db, ds, written, opts)

@@ -52,13 +52,14 @@ type InsertOptions struct {
 }
 
 // WorkersFor is how many concurrent inserters a caller that did not choose
-// gives Insert for a server of profile p: one where the server writes one
-// batch at a time (FerretDB's SQLite backend), since more inserters only
-// queue behind it and a queued batch can outlast the client's timeout;
-// four otherwise.
+// gives Insert for a server of profile p: two where the server writes one
+// batch at a time (FerretDB's SQLite backend), so that the next batch is
+// marshalled and sent while one is written (docs/benchmarks.md,
+// Inserters on the embedded server) but no more than one waits, since a
+// queued batch can outlast the client's timeout; four otherwise.
 func WorkersFor(p rules.Profile) int {
 	if p.SerialWrites() {
-		return 1
+		return 2
 	}
 	return 4
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -21,7 +22,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
-		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: "1 into the embedded server or any FerretDB, 4 otherwise", Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
+		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d into the embedded server or any FerretDB, %d otherwise", seed.WorkersFor(rules.FerretDB), seed.WorkersFor(rules.MongoDB)), Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),
@@ -116,9 +117,6 @@ func (a *App) runSeed(c *ucli.Context) error {
 	}
 	if opts.Profile, err = t.Profile(ctx); err != nil {
 		return failure(fmt.Errorf("%s: %w", t.Display, err))
-	}
-	if !o.workersSet {
-		opts.Workers = seed.WorkersFor(opts.Profile)
 	}
 	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
 	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
