@@ -121,6 +121,7 @@ func TestSeedRefusalMatrix(t *testing.T) {
 		drop    bool // close the server after the first acknowledged batch
 		nothing bool // nothing may be written
 		wantErr bool
+		asked   bool  // the target's profile is MongoDB's: the _ids are asked for
 		idClash int64 // > 0: the document named as held under its _id by another
 		already int64 // > 0: the documents an *run.AlreadyStoredError counts
 	}
@@ -158,6 +159,22 @@ func TestSeedRefusalMatrix(t *testing.T) {
 		{
 			name: "already_stored_resume", resume: true,
 			before: storeGenerated(40, 60),
+		},
+		{
+			// The _ids asked for 1,000 at a time, as on a server whose
+			// _id queries use its index (MongoDB's profile).
+			name: "duplicate_id_asked", asked: true,
+			before: func(t *testing.T, ctx context.Context, coll *mongo.Collection, col *seed.Collection) {
+				if _, err := coll.InsertOne(ctx, other(col.ID(2500), "stored under a generated _id")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			nothing: true, wantErr: true, idClash: 2500,
+		},
+		{
+			name: "already_stored_asked", asked: true,
+			before:  storeGenerated(990, 1010),
+			nothing: true, wantErr: true, already: 20,
 		},
 		{
 			name: "unique_stored",
@@ -208,6 +225,9 @@ func TestSeedRefusalMatrix(t *testing.T) {
 			profile, err := rules.Detect(ctx, s.client)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.asked {
+				profile = rules.MongoDB
 			}
 			db := s.client.Database("matrix")
 			coll := db.Collection("users")
