@@ -21,6 +21,14 @@ import (
 // serves an _id query from its index.
 const idQueryBatch = 1000
 
+// IDCheckReadMax is the most stored documents read to check the _ids of a
+// run before writing on a server whose every _id query reads the whole
+// collection (FerretDB), unless the run writes more than that: beyond, the
+// read would cost far more than the run (docs/benchmarks.md, Reading a
+// whole collection), so the check is left to the writes and reported as
+// not made (Options.Unchecked).
+const IDCheckReadMax = 50_000
+
 // AlreadyStoredError is a run, without Resume, of which Count documents
 // are already stored as they are generated (a plan loaded or seeded
 // before without its run manifest): its inserts would stop at the first.
@@ -49,9 +57,10 @@ type storedIDs map[string]*mongowrite.Digests
 // nothing written; Resume cannot help), and one stored as generated,
 // without Resume, an *AlreadyStoredError. An empty collection has nothing
 // to clash with. On a server whose every _id query scans the collection
-// (read, FerretDB) the collection is read once, and its digests kept in
-// seen for the inserts; elsewhere the _ids are asked for idQueryBatch at
-// a time.
+// (FerretDB) the collection is read once, and its digests kept in seen for
+// the inserts, unless it holds more than IDCheckReadMax documents and more
+// than the run writes; elsewhere the _ids are asked for idQueryBatch at a
+// time.
 func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options, seen storedIDs) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
@@ -62,7 +71,18 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	if m := opts.Manifests[col.Name()]; opts.Resume && m != nil {
 		ranges = m.Missing()
 	}
+	var todo int64
+	for _, r := range ranges {
+		todo += r.Len()
+	}
 	var look func(docs []bson.Raw) (same, there []bool, err error)
+	if opts.Profile.IsFerretDB() && n > max(todo, IDCheckReadMax) {
+		if opts.Unchecked != nil {
+			opts.Unchecked(ds.DB, fixtures.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
+				Reason: fmt.Sprintf("the server reads all %d stored documents for that, more than the %d the run writes; a document stored under one of its _ids stops the run while writing", n, todo)})
+		}
+		return nil
+	}
 	if opts.Profile.IsFerretDB() {
 		d, err := mongowrite.ReadDigests(ctx, coll, maphash.MakeSeed())
 		if err != nil {

@@ -349,3 +349,56 @@ func checkRefusedBefore(t *testing.T, err error, idClash, already int64) {
 		}
 	}
 }
+
+// Into a collection of more than run.IDCheckReadMax documents on FerretDB
+// the _ids are not checked before writing, and the run says so: a
+// different document under the _id of document 10 then stops it while
+// writing, with counts that are what the server holds.
+func TestSeedIDCheckLeftToWritesOnALargeCollection(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	s := startSeedServer(t, filepath.Join(t.TempDir(), "data"))
+	profile, err := rules.Detect(ctx, s.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !profile.IsFerretDB() {
+		t.Skip("the check is bounded on FerretDB only")
+	}
+	db := s.client.Database("matrix")
+	coll := db.Collection("users")
+	ds, err := seedMatrixPlan().Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := ds.Collection("users")
+	for from := 0; from <= run.IDCheckReadMax; from += 10_000 {
+		docs := make([]any, 0, 10_000)
+		for i := from; i < min(from+10_000, run.IDCheckReadMax+1); i++ {
+			docs = append(docs, bson.D{{Key: "_id", Value: fmt.Sprint("stored ", i)}})
+		}
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: col.ID(10)}, {Key: "other", Value: true}}); err != nil {
+		t.Fatal(err)
+	}
+	var unchecked []fixtures.Unchecked
+	res, err := run.Seed(ctx, db, seedMatrixPlan(), run.Options{Profile: profile, Batch: 250, Unchecked: func(_ string, u fixtures.Unchecked) { unchecked = append(unchecked, u) }})
+	var ie *run.InsertError
+	if !errors.As(err, &ie) || !errors.Is(err, seed.ErrNotStored) {
+		t.Fatalf("err = %v; want an *run.InsertError with seed.ErrNotStored", err)
+	}
+	if len(unchecked) == 0 || unchecked[0].Index != indexes.IDIndexName {
+		t.Errorf("unchecked = %v; want the _id index named as not checked", unchecked)
+	}
+	held := seedHeld(t, ctx, coll, col)
+	var reported int64
+	for _, cr := range res.Collections {
+		reported = cr.Inserted + cr.Skipped
+	}
+	if ie.Held != held || reported != held || ie.AtLeast {
+		t.Errorf("the error says %d (at least: %v), the result %d; the server holds %d", ie.Held, ie.AtLeast, reported, held)
+	}
+}
