@@ -216,11 +216,17 @@ func (p *Meter) set(done int64) {
 			p.bar.ChangeMax64(done)
 		}
 	}
-	p.done = done
 	if p.bar != nil {
-		_ = p.bar.Set64(done) // errors are the writer's: a terminal that went away
+		// The same count again (two inserters report the count both
+		// their batches made) draws nothing: at the total the bar has
+		// erased itself already.
+		if done != p.done {
+			_ = p.bar.Set64(done) // errors are the writer's: a terminal that went away
+		}
+		p.done = done
 		return
 	}
+	p.done = done
 	now := p.now()
 	if now.Sub(p.last) >= p.every {
 		p.last, p.printed = now, true
