@@ -386,9 +386,12 @@ func TestSeedIDCheckLeftToWritesOnALargeCollection(t *testing.T) {
 	}
 	var unchecked []fixtures.Unchecked
 	res, err := run.Seed(ctx, db, seedMatrixPlan(), run.Options{Profile: profile, Batch: 250, Unchecked: func(_ string, u fixtures.Unchecked) { unchecked = append(unchecked, u) }})
+	// The reason is seed.ErrNotStored when the server answers within
+	// run's bound whether it holds the document as generated; else (a
+	// slow server: the race detector) its own duplicate key (P34b).
 	var ie *run.InsertError
-	if !errors.As(err, &ie) || !errors.Is(err, seed.ErrNotStored) {
-		t.Fatalf("err = %v; want an *run.InsertError with seed.ErrNotStored", err)
+	if !errors.As(err, &ie) || !errors.Is(err, seed.ErrNotStored) && !mongo.IsDuplicateKeyError(err) {
+		t.Fatalf("err = %v; want an *run.InsertError, a duplicate key", err)
 	}
 	if len(unchecked) == 0 || unchecked[0].Index != indexes.IDIndexName {
 		t.Errorf("unchecked = %v; want the _id index named as not checked", unchecked)
@@ -398,7 +401,7 @@ func TestSeedIDCheckLeftToWritesOnALargeCollection(t *testing.T) {
 	for _, cr := range res.Collections {
 		reported = cr.Inserted + cr.Skipped
 	}
-	if ie.Held != held || reported != held || ie.AtLeast {
+	if ie.AtLeast && (ie.Held > held || reported > held) || !ie.AtLeast && (ie.Held != held || reported != held) {
 		t.Errorf("the error says %d (at least: %v), the result %d; the server holds %d", ie.Held, ie.AtLeast, reported, held)
 	}
 }
