@@ -122,6 +122,11 @@ func Start(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// newMu serializes ferretdb.New: it sets a package variable of FerretDB's
+// (its version's package name) on every call, so servers started at once
+// (oidkittest's clones) would write it together.
+var newMu sync.Mutex
+
 // start runs FerretDB over the locked directory abs.
 func start(abs, dir string, opts Options) (*Server, error) {
 	listen := opts.Listen
@@ -155,12 +160,14 @@ func start(abs, dir string, opts Options) (*Server, error) {
 		query = opts.sqliteQuery
 	}
 	sqliteURL := "file:" + filepath.ToSlash(abs) + "/?" + query
+	newMu.Lock()
 	db, err := ferretdb.New(&ferretdb.Config{
 		Listener:  lc,
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: sqliteURL,
 	})
+	newMu.Unlock()
 	if err != nil {
 		if sockDir != "" {
 			_ = os.RemoveAll(sockDir)
