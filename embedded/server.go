@@ -38,6 +38,8 @@ import (
 	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+
+	"github.com/oidkit/oidkit/embedded/engine"
 )
 
 // DefaultDataDir is where data is kept when no directory is given.
@@ -88,6 +90,10 @@ type Server struct {
 	once   sync.Once
 	socket string        // the Unix socket path, when it listens on one
 	grace  time.Duration // how long Close lets requests in flight finish
+
+	own     *engine.Server // oidkit's own engine, when it runs instead of FerretDB
+	store   *engine.Store
+	sockDir string
 }
 
 // DrainGrace is how long Close waits for the requests in flight to be
@@ -112,7 +118,12 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := start(abs, dir, opts)
+	var s *Server
+	if ownEngine() {
+		s, err = startOwn(abs, dir, opts)
+	} else {
+		s, err = start(abs, dir, opts)
+	}
 	if err != nil {
 		lock.release()
 		return nil, err
@@ -206,6 +217,10 @@ func (s *Server) Addr() string { return s.addr }
 // running after 3 s.
 func (s *Server) Close() error {
 	s.once.Do(func() {
+		if s.own != nil {
+			s.closeOwn()
+			return
+		}
 		s.drain(s.grace)
 		s.cancel()
 	})

@@ -158,3 +158,6 @@ func Is(err error, c Code) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Code == c
 }
+
+// Location is a code MongoDB names only by number ("Location51091").
+func Location(n int32) Code { return Code(n) }

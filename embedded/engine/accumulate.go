@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"math"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+// accumulator folds the values of a group.
+type accumulator struct {
+	op    string
+	sum   bsoncore.Value
+	n     int
+	best  bsoncore.Value
+	seen  bool
+	vals  []bsoncore.Value
+	sumsq float64
+	mean  float64
+}
+
+func newAccumulator(op string) *accumulator {
+	return &accumulator{op: op, sum: vInt32(0)}
+}
+
+func (a *accumulator) add(v bsoncore.Value) {
+	switch a.op {
+	case "$sum", "$avg":
+		if isNumber(v) {
+			a.sum = arith('+', a.sum, v)
+			a.n++
+		}
+	case "$count":
+		a.n++
+	case "$min", "$max":
+		if nullish(v) {
+			return
+		}
+		c := compareValues(v, a.best)
+		if !a.seen || (a.op == "$min" && c < 0) || (a.op == "$max" && c > 0) {
+			a.best = v
+			a.seen = true
+		}
+	case "$first":
+		if !a.seen {
+			a.best, a.seen = v, true
+		}
+	case "$last":
+		a.best, a.seen = v, true
+	case "$push":
+		if v.Type != 0 {
+			a.vals = append(a.vals, v)
+		}
+	case "$addToSet":
+		if v.Type == 0 {
+			return
+		}
+		for _, x := range a.vals {
+			if valuesEqual(x, v) {
+				return
+			}
+		}
+		a.vals = append(a.vals, v)
+	case "$stdDevPop", "$stdDevSamp":
+		if isNumber(v) {
+			f := numberFloat(v)
+			a.n++
+			d := f - a.mean
+			a.mean += d / float64(a.n)
+			a.sumsq += d * (f - a.mean)
+		}
+	case "$mergeObjects":
+		if v.Type == bsoncore.TypeEmbeddedDocument {
+			if !a.seen {
+				a.best, a.seen = v, true
+			} else {
+				a.best = vDoc(mergeDocs(bsoncore.Document(a.best.Data), bsoncore.Document(v.Data)))
+			}
+		}
+	}
+}
+
+func (a *accumulator) result() bsoncore.Value {
+	switch a.op {
+	case "$sum":
+		return a.sum
+	case "$count":
+		return vInt32(int32(a.n))
+	case "$avg":
+		if a.n == 0 {
+			return vNull()
+		}
+		if a.sum.Type == bsoncore.TypeDecimal128 {
+			return a.sum // approximated below for decimals
+		}
+		return vDouble(numberFloat(a.sum) / float64(a.n))
+	case "$min", "$max", "$first", "$last":
+		if !a.seen || a.best.Type == 0 {
+			return vNull()
+		}
+		return a.best
+	case "$push", "$addToSet":
+		return vArray(a.vals)
+	case "$stdDevPop":
+		if a.n == 0 {
+			return vNull()
+		}
+		return vDouble(math.Sqrt(a.sumsq / float64(a.n)))
+	case "$stdDevSamp":
+		if a.n < 2 {
+			return vNull()
+		}
+		return vDouble(math.Sqrt(a.sumsq / float64(a.n-1)))
+	case "$mergeObjects":
+		if !a.seen {
+			return vDoc(bsoncore.NewDocumentBuilder().Build())
+		}
+		return a.best
+	}
+	return vNull()
+}
+
+// accumulatorOps are the $group accumulators the server has.
+var accumulatorOps = map[string]bool{
+	"$sum": true, "$avg": true, "$min": true, "$max": true, "$first": true, "$last": true,
+	"$push": true, "$addToSet": true, "$count": true, "$stdDevPop": true, "$stdDevSamp": true, "$mergeObjects": true,
+}

@@ -1,0 +1,600 @@
+package engine
+
+import (
+	"sort"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// plan is how a query reads a collection.
+type plan struct {
+	stage    string // "IDHACK", "IXSCAN" or "COLLSCAN"
+	index    *index
+	keysSeen int
+	docsSeen int
+}
+
+// indexable is whether an equality value can be looked up in an index.
+func indexable(v bsoncore.Value) bool {
+	switch v.Type {
+	case bsoncore.TypeArray, bsoncore.TypeRegex, 0:
+		return false
+	case bsoncore.TypeEmbeddedDocument:
+		return !isOperatorDoc(v)
+	}
+	return true
+}
+
+// selectDocs returns the documents of col that match f, in sort order,
+// after skip and up to limit (0: no limit).
+func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
+	p := plan{stage: "COLLSCAN"}
+	if col == nil {
+		return nil, p, nil
+	}
+	var cands []bsoncore.Document
+	scanned := false
+	for _, e := range f.eqsOrNil() {
+		if e.path == "_id" && indexable(e.v) && e.v.Type != bsoncore.TypeNull {
+			p.stage = "IDHACK"
+			if d, ok := col.get(e.v); ok {
+				cands = append(cands, d)
+			}
+			p.keysSeen, p.docsSeen = len(cands), len(cands)
+			scanned = true
+			break
+		}
+	}
+	if !scanned {
+	outer:
+		for _, e := range f.eqsOrNil() {
+			if !indexable(e.v) {
+				continue
+			}
+			for _, ix := range col.indexes {
+				if ix.partial != nil || ix.fields[0].path != e.path || (ix.sparse && e.v.Type == bsoncore.TypeNull) {
+					continue
+				}
+				p.stage, p.index = "IXSCAN", ix
+				seen := map[string]bool{}
+				ix.tree.Ascend(ientry{vals: []bsoncore.Value{e.v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+					if compareValues(en.vals[0], e.v) != 0 {
+						return false
+					}
+					p.keysSeen++
+					k := string(rune(en.id.Type)) + string(en.id.Data)
+					if seen[k] {
+						return true
+					}
+					seen[k] = true
+					if d, ok := col.get(en.id); ok {
+						p.docsSeen++
+						cands = append(cands, d)
+					}
+					return true
+				})
+				scanned = true
+				break outer
+			}
+		}
+	}
+	if !scanned && s != nil && len(s.keys) == 1 {
+		for _, ix := range col.indexes {
+			if ix.multikey || ix.sparse || ix.partial != nil || ix.fields[0].path != s.keys[0].path {
+				continue
+			}
+			p.stage, p.index = "IXSCAN", ix
+			reverse := ix.fields[0].desc != s.keys[0].desc
+			var out []bsoncore.Document
+			skipped := 0
+			var err error
+			visit := func(en ientry) bool {
+				p.keysSeen++
+				if p.keysSeen%1024 == 0 {
+					if err = deadline(); err != nil {
+						return false
+					}
+				}
+				d, ok := col.get(en.id)
+				if !ok {
+					return true
+				}
+				p.docsSeen++
+				if !f.Match(d) {
+					return true
+				}
+				if skipped < skip {
+					skipped++
+					return true
+				}
+				out = append(out, d)
+				return limit <= 0 || len(out) < limit
+			}
+			if reverse {
+				ix.tree.Reverse(visit)
+			} else {
+				ix.tree.Scan(visit)
+			}
+			return out, p, err
+		}
+	}
+	if !scanned {
+		var err error
+		col.docs.Scan(func(r *record) bool {
+			p.docsSeen++
+			if p.docsSeen%4096 == 0 {
+				if err = deadline(); err != nil {
+					return false
+				}
+			}
+			cands = append(cands, r.doc)
+			return true
+		})
+		if err != nil {
+			return nil, p, err
+		}
+	}
+	out := cands[:0:0]
+	for _, d := range cands {
+		if f.Match(d) {
+			out = append(out, d)
+		}
+	}
+	if s != nil && len(s.keys) > 0 {
+		sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })
+	}
+	if skip > 0 {
+		out = out[min(skip, len(out)):]
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, p, nil
+}
+
+func (f *Filter) eqsOrNil() []equality {
+	if f == nil {
+		return nil
+	}
+	return f.eqs
+}
+
+// letVars reads a command's let document.
+func (c *call) vars() *exprVars {
+	v := &exprVars{vars: map[string]bsoncore.Value{}, now: time.Now()}
+	if l := c.arg("let"); l.Type == bsoncore.TypeEmbeddedDocument {
+		for _, e := range elements(bsoncore.Document(l.Data)) {
+			if ex, err := compileExpr(e.Value(), v); err == nil {
+				if r, err := ex.eval(bsoncore.NewDocumentBuilder().Build(), nil); err == nil {
+					v.vars[e.Key()] = r
+				}
+			}
+		}
+	}
+	return v
+}
+
+func (c *call) deadline() error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func checkCollation(v bsoncore.Value) error {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil
+	}
+	loc, err := bsoncore.Document(v.Data).LookupErr("locale")
+	if err == nil && toStr(loc) != "simple" {
+		return mongoerr.New(mongoerr.NotImplemented, "collation with locale '%s' is not supported by oidkit's server (only the simple binary collation is)", toStr(loc))
+	}
+	return nil
+}
+
+func docArg(c *call, k string) (bsoncore.Document, error) {
+	v := c.arg(k)
+	switch v.Type {
+	case 0, bsoncore.TypeNull:
+		return nil, nil
+	case bsoncore.TypeEmbeddedDocument:
+		return bsoncore.Document(v.Data), nil
+	}
+	return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected type 'object'", c.name, k, typeName(v.Type))
+}
+
+func intArg(c *call, k string) (int, error) {
+	v := c.arg(k)
+	if v.Type == 0 || v.Type == bsoncore.TypeNull {
+		return 0, nil
+	}
+	if !isNumber(v) {
+		return 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected types '[long, int, decimal, double']", c.name, k, typeName(v.Type))
+	}
+	return int(numberFloat(v)), nil
+}
+
+func cmdFind(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCollation(c.arg("collation")); err != nil {
+		return nil, err
+	}
+	vars := c.vars()
+	fd, err := docArg(c, "filter")
+	if err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(fd, vars)
+	if err != nil {
+		return nil, err
+	}
+	var s *sortSpec
+	if sd, err := docArg(c, "sort"); err != nil {
+		return nil, err
+	} else if sd != nil {
+		if s, err = compileSort(sd); err != nil {
+			return nil, err
+		}
+	}
+	var proj *projection
+	if pd, err := docArg(c, "projection"); err != nil {
+		return nil, err
+	} else if len(pd) > 5 {
+		if proj, err = compileProjection(pd, vars); err != nil {
+			return nil, err
+		}
+	}
+	skip, err := intArg(c, "skip")
+	if err != nil {
+		return nil, err
+	}
+	if skip < 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "Skip value must be non-negative, but received: %d", skip)
+	}
+	limit, err := intArg(c, "limit")
+	if err != nil {
+		return nil, err
+	}
+	single := truthy(c.arg("singleBatch"))
+	if limit < 0 {
+		limit, single = -limit, true
+	}
+	bs, err := intArg(c, "batchSize")
+	if err != nil {
+		return nil, err
+	}
+	if bs < 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "BatchSize value must be non-negative, but received: %d", bs)
+	}
+	col := c.srv.store.view().coll(c.db, name)
+	docs, _, err := selectDocs(col, f, s, skip, limit, c.deadline)
+	if err != nil {
+		return nil, err
+	}
+	if proj != nil {
+		for i, d := range docs {
+			_, pos := f.MatchPos(d)
+			docs[i] = proj.apply(d, pos)
+		}
+	}
+	if bs == 0 && !c.hasArg("batchSize") {
+		bs = 101
+	}
+	if limit > 0 && (bs == 0 || limit <= bs) {
+		single = true
+		bs = limit
+	}
+	return c.cursorReply(c.db+"."+name, docs, bs, single), nil
+}
+
+func (c *call) hasArg(k string) bool { return c.arg(k).Type != 0 }
+
+func cmdCount(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	col := c.srv.store.view().coll(c.db, name)
+	qd, err := docArg(c, "query")
+	if err != nil {
+		return nil, err
+	}
+	skip, _ := intArg(c, "skip")
+	limit, _ := intArg(c, "limit")
+	if limit < 0 {
+		limit = -limit
+	}
+	var n int
+	if len(qd) <= 5 {
+		if col != nil {
+			n = col.docs.Len()
+		}
+		n = max(n-skip, 0)
+		if limit > 0 {
+			n = min(n, limit)
+		}
+	} else {
+		f, err := compileFilter(qd, c.vars())
+		if err != nil {
+			return nil, err
+		}
+		docs, _, err := selectDocs(col, f, nil, skip, limit, c.deadline)
+		if err != nil {
+			return nil, err
+		}
+		n = len(docs)
+	}
+	return newReply().b.AppendInt32("n", int32(n)).AppendDouble("ok", 1).Build(), nil
+}
+
+func cmdDistinct(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	key := c.arg("key")
+	if key.Type != bsoncore.TypeString {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'distinct.key' is missing but a required field")
+	}
+	qd, err := docArg(c, "query")
+	if err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(qd, c.vars())
+	if err != nil {
+		return nil, err
+	}
+	docs, _, err := selectDocs(c.srv.store.view().coll(c.db, name), f, nil, 0, 0, c.deadline)
+	if err != nil {
+		return nil, err
+	}
+	var vals []bsoncore.Value
+	for _, d := range docs {
+		for _, v := range fanValues(d, key.StringValue()) {
+			if v.Type == 0 {
+				continue
+			}
+			vals = append(vals, v)
+		}
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return compareValues(vals[i], vals[j]) < 0 })
+	var out []bsoncore.Value
+	for _, v := range vals {
+		if len(out) > 0 && valuesEqual(out[len(out)-1], v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return newReply().b.AppendArray("values", bsoncore.BuildArray(nil, out...)).AppendDouble("ok", 1).Build(), nil
+}
+
+func cmdAggregate(c *call) (bsoncore.Document, error) {
+	first := elements(c.cmd)[0].Value()
+	name := ""
+	if first.Type == bsoncore.TypeString {
+		name = first.StringValue()
+	} else if !(isNumber(first) && numberFloat(first) == 1) {
+		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(first.Type))
+	}
+	pv := c.arg("pipeline")
+	if pv.Type != bsoncore.TypeArray {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
+	}
+	if c.arg("cursor").Type == 0 && !truthy(c.arg("explain")) {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
+	}
+	if err := checkCollation(c.arg("collation")); err != nil {
+		return nil, err
+	}
+	stages := arrayValues(pv)
+	st := c.srv.store.view()
+	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: c.vars(),
+		read: func(db, coll string) []bsoncore.Document {
+			var out []bsoncore.Document
+			if col := st.coll(db, coll); col != nil {
+				col.docs.Scan(func(r *record) bool { out = append(out, r.doc); return true })
+			}
+			return out
+		},
+		write: func(db, coll string, docs []bsoncore.Document, replace bool) error {
+			return c.srv.store.write(c.ctx, func(t *tx) error {
+				if replace {
+					var keep []bsoncore.Document
+					if old := t.st.coll(db, coll); old != nil {
+						for _, ix := range old.indexes {
+							keep = append(keep, ix.spec)
+						}
+					}
+					t.dropCollection(db, coll)
+					col, err := t.mut(db, coll, true)
+					if err != nil {
+						return err
+					}
+					for _, s := range keep {
+						if _, err := t.createIndex(col, s); err != nil {
+							return err
+						}
+					}
+				}
+				col, err := t.mut(db, coll, true)
+				if err != nil {
+					return err
+				}
+				for _, d := range docs {
+					d, err = withID(d)
+					if err != nil {
+						return err
+					}
+					if err := t.putDoc(col, d, replace); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		},
+	}
+	// a leading $match reads through an index; $collStats answers from metadata
+	var docs []bsoncore.Document
+	var err error
+	col := st.coll(c.db, name)
+	if len(stages) > 0 {
+		els := elements(bsoncore.Document(stages[0].Data))
+		if len(els) == 1 && els[0].Key() == "$collStats" {
+			cs := bsoncore.NewDocumentBuilder().AppendString("ns", c.db+"."+name)
+			if sv, err := bsoncore.Document(els[0].Value().Data).LookupErr("count"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument {
+				n := 0
+				if col != nil {
+					n = col.docs.Len()
+				}
+				cs.AppendInt64("count", int64(n))
+			}
+			if sv, err := bsoncore.Document(els[0].Value().Data).LookupErr("storageStats"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument {
+				cs.AppendDocument("storageStats", collStatsDoc(c.db, name, col))
+			}
+			docs = []bsoncore.Document{cs.Build()}
+			stages = stages[1:]
+		} else if len(els) == 1 && els[0].Key() == "$match" && els[0].Value().Type == bsoncore.TypeEmbeddedDocument {
+			f, err := compileFilter(bsoncore.Document(els[0].Value().Data), env.vars)
+			if err != nil {
+				return nil, err
+			}
+			if docs, _, err = selectDocs(col, f, nil, 0, 0, c.deadline); err != nil {
+				return nil, err
+			}
+			stages = stages[1:]
+		} else if len(els) == 1 && els[0].Key() == "$documents" {
+		} else if col != nil {
+			docs = env.read(c.db, name)
+		}
+	} else if col != nil {
+		docs = env.read(c.db, name)
+	}
+	p, err := compilePipeline(stages, env)
+	if err != nil {
+		return nil, err
+	}
+	if docs, err = runPipeline(p, docs); err != nil {
+		return nil, err
+	}
+	if truthy(c.arg("explain")) {
+		return newReply().b.AppendDocument("queryPlanner", bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).Build()).AppendDouble("ok", 1).Build(), nil
+	}
+	ns := c.db + "." + name
+	if name == "" {
+		ns = c.db + ".$cmd.aggregate"
+	}
+	bs := batchSizeOf(c.arg("cursor"))
+	if !c.hasBatchSize() {
+		bs = 101
+	}
+	return c.cursorReply(ns, docs, bs, false), nil
+}
+
+func (c *call) hasBatchSize() bool {
+	cur := c.arg("cursor")
+	if cur.Type != bsoncore.TypeEmbeddedDocument {
+		return false
+	}
+	_, err := bsoncore.Document(cur.Data).LookupErr("batchSize")
+	return err == nil
+}
+
+func cmdExplain(c *call) (bsoncore.Document, error) {
+	inner := c.arg("explain")
+	if inner.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "explain command requires a nested object")
+	}
+	d := bsoncore.Document(inner.Data)
+	els := elements(d)
+	if len(els) == 0 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
+	}
+	name := toStr(els[0].Value())
+	col := c.srv.store.view().coll(c.db, name)
+	var filterDoc bsoncore.Document
+	var sortDoc bsoncore.Document
+	switch els[0].Key() {
+	case "find":
+		if v, err := d.LookupErr("filter"); err == nil {
+			filterDoc = bsoncore.Document(v.Data)
+		}
+		if v, err := d.LookupErr("sort"); err == nil {
+			sortDoc = bsoncore.Document(v.Data)
+		}
+	case "count", "distinct":
+		if v, err := d.LookupErr("query"); err == nil {
+			filterDoc = bsoncore.Document(v.Data)
+		}
+	case "aggregate":
+		if v, err := d.LookupErr("pipeline"); err == nil {
+			st := arrayValues(v)
+			if len(st) > 0 {
+				if m, err := bsoncore.Document(st[0].Data).LookupErr("$match"); err == nil {
+					filterDoc = bsoncore.Document(m.Data)
+				}
+			}
+		}
+	case "update", "delete":
+		key := "updates"
+		if els[0].Key() == "delete" {
+			key = "deletes"
+		}
+		if v, err := d.LookupErr(key); err == nil && len(arrayValues(v)) > 0 {
+			if q, err := bsoncore.Document(arrayValues(v)[0].Data).LookupErr("q"); err == nil {
+				filterDoc = bsoncore.Document(q.Data)
+			}
+		}
+	case "findAndModify", "findandmodify":
+		if v, err := d.LookupErr("query"); err == nil {
+			filterDoc = bsoncore.Document(v.Data)
+		}
+	default:
+		return nil, mongoerr.New(mongoerr.CommandNotFound, "Explain failed due to unknown command: %s", els[0].Key())
+	}
+	f, err := compileFilter(filterDoc, c.vars())
+	if err != nil {
+		return nil, err
+	}
+	var s *sortSpec
+	if sortDoc != nil {
+		if s, err = compileSort(sortDoc); err != nil {
+			return nil, err
+		}
+	}
+	docs, p, err := selectDocs(col, f, s, 0, 0, c.deadline)
+	if err != nil {
+		return nil, err
+	}
+	var winning bsoncore.Document
+	switch p.stage {
+	case "IXSCAN":
+		ix := bsoncore.NewDocumentBuilder().AppendString("stage", "IXSCAN").AppendDocument("keyPattern", p.index.key).
+			AppendString("indexName", p.index.name).AppendBoolean("isMultiKey", p.index.multikey).
+			AppendBoolean("isUnique", p.index.unique).AppendBoolean("isSparse", p.index.sparse).AppendBoolean("isPartial", p.index.partial != nil).
+			AppendString("direction", "forward").Build()
+		winning = bsoncore.NewDocumentBuilder().AppendString("stage", "FETCH").AppendDocument("inputStage", ix).Build()
+	case "IDHACK":
+		winning = bsoncore.NewDocumentBuilder().AppendString("stage", "IDHACK").Build()
+	default:
+		winning = bsoncore.NewDocumentBuilder().AppendString("stage", "COLLSCAN").AppendDocument("filter", filterOrEmpty(filterDoc)).AppendString("direction", "forward").Build()
+	}
+	qp := bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).AppendDocument("parsedQuery", filterOrEmpty(filterDoc)).
+		AppendDocument("winningPlan", winning).AppendArray("rejectedPlans", bsoncore.BuildArray(nil)).Build()
+	es := bsoncore.NewDocumentBuilder().AppendBoolean("executionSuccess", true).AppendInt64("nReturned", int64(len(docs))).
+		AppendInt64("executionTimeMillis", 0).AppendInt64("totalKeysExamined", int64(p.keysSeen)).AppendInt64("totalDocsExamined", int64(p.docsSeen)).Build()
+	return newReply().b.AppendInt32("explainVersion", 1).AppendDocument("queryPlanner", qp).AppendDocument("executionStats", es).
+		AppendDocument("serverInfo", bsoncore.NewDocumentBuilder().AppendString("version", Version).Build()).AppendDouble("ok", 1).Build(), nil
+}
+
+func filterOrEmpty(d bsoncore.Document) bsoncore.Document {
+	if d == nil {
+		return bsoncore.NewDocumentBuilder().Build()
+	}
+	return d
+}

@@ -1,0 +1,466 @@
+package engine
+
+import (
+	"bytes"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/oid"
+)
+
+// newObjectID is an _id made by the server, from package oid.
+func newObjectID() bsoncore.Value {
+	id := oid.New()
+	return bsoncore.Value{Type: bsoncore.TypeObjectID, Data: id[:]}
+}
+
+// withID checks a document to be stored and puts its _id first, making
+// one when it has none.
+func withID(d bsoncore.Document) (bsoncore.Document, error) {
+	if len(d) > maxDocSize {
+		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), maxDocSize)
+	}
+	els := elements(d)
+	for _, e := range els {
+		if strings.HasPrefix(e.Key(), "$") {
+			return nil, mongoerr.New(mongoerr.BadValue, "Document can't have $ prefixed field names: %s", e.Key())
+		}
+	}
+	id, err := d.LookupErr("_id")
+	if err != nil {
+		b := bsoncore.NewDocumentBuilder().AppendValue("_id", newObjectID())
+		for _, e := range els {
+			b.AppendValue(e.Key(), e.Value())
+		}
+		return b.Build(), nil
+	}
+	switch id.Type {
+	case bsoncore.TypeArray:
+		return nil, mongoerr.New(mongoerr.InvalidIdField, "The '_id' value cannot be of type array")
+	case bsoncore.TypeRegex:
+		return nil, mongoerr.New(mongoerr.InvalidIdField, "can't use a regex for _id")
+	case bsoncore.TypeUndefined:
+		return nil, mongoerr.New(mongoerr.InvalidIdField, "can't use a undefined for _id")
+	case bsoncore.TypeEmbeddedDocument:
+		for _, e := range elements(bsoncore.Document(id.Data)) {
+			if strings.HasPrefix(e.Key(), "$") {
+				return nil, mongoerr.New(mongoerr.DollarPrefixedFieldName, "_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key())
+			}
+		}
+	}
+	if els[0].Key() != "_id" {
+		return idFirst(d), nil
+	}
+	return d, nil
+}
+
+// writeError is one entry of a reply's writeErrors.
+func writeError(i int, err error) bsoncore.Value {
+	e := mongoerr.As(err)
+	b := bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("errmsg", e.Msg)
+	for _, el := range elements(e.Extra) {
+		b.AppendValue(el.Key(), el.Value())
+	}
+	return vDoc(b.Build())
+}
+
+func ordered(c *call) bool {
+	v := c.arg("ordered")
+	return v.Type == 0 || truthy(v)
+}
+
+func cmdInsert(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNamespace(c.db, name); err != nil {
+		return nil, err
+	}
+	docsV := c.arg("documents")
+	if docsV.Type != bsoncore.TypeArray {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "BSON field 'insert.documents' is missing but a required field")
+	}
+	docs := arrayValues(docsV)
+	if len(docs) > 100000 {
+		return nil, mongoerr.New(mongoerr.InvalidLength, "Write batch sizes must be between 1 and 100000. Got %d operations.", len(docs))
+	}
+	ord := ordered(c)
+	n := 0
+	var werrs []bsoncore.Value
+	err = c.srv.store.write(c.ctx, func(t *tx) error {
+		col, err := t.mut(c.db, name, true)
+		if err != nil {
+			return err
+		}
+		for i, dv := range docs {
+			if dv.Type != bsoncore.TypeEmbeddedDocument {
+				werrs = append(werrs, writeError(i, mongoerr.New(mongoerr.TypeMismatch, "each insert must be a document")))
+			} else if d, err := withID(bsoncore.Document(dv.Data)); err != nil {
+				werrs = append(werrs, writeError(i, err))
+			} else if err := t.putDoc(col, d, true); err != nil {
+				werrs = append(werrs, writeError(i, err))
+			} else {
+				n++
+				continue
+			}
+			if ord {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	b := newReply().b.AppendInt32("n", int32(n))
+	if len(werrs) > 0 {
+		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
+	}
+	return newReplyFrom(b).ok(), nil
+}
+
+// updateResult is what one update statement did.
+type updateResult struct {
+	matched, modified int
+	upserted          bsoncore.Value
+	before, after     bsoncore.Document // of the first document (findAndModify)
+}
+
+// runUpdate applies one update statement inside t.
+func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi, upsert bool, c *call) (updateResult, error) {
+	var r updateResult
+	col := t.st.coll(db, name)
+	limit := 1
+	if multi {
+		limit = 0
+	}
+	docs, _, err := selectDocs(col, f, s, 0, limit, c.deadline)
+	if err != nil {
+		return r, err
+	}
+	for _, d := range docs {
+		_, pos := f.MatchPos(d)
+		nd, err := u.apply(d, pos, false)
+		if err != nil {
+			return r, err
+		}
+		r.matched++
+		if r.before == nil {
+			r.before, r.after = d, nd
+		}
+		if bytes.Equal(nd, d) {
+			continue
+		}
+		mc, err := t.mut(db, name, false)
+		if err != nil {
+			return r, err
+		}
+		if err := t.putDoc(mc, nd, false); err != nil {
+			return r, err
+		}
+		r.modified++
+	}
+	if r.matched > 0 || !upsert {
+		return r, nil
+	}
+	seed, err := upsertSeed(f)
+	if err != nil {
+		return r, err
+	}
+	var nd bsoncore.Document
+	if u.isReplacement() {
+		id, ierr := seed.LookupErr("_id")
+		b := bsoncore.NewDocumentBuilder()
+		if ierr == nil {
+			b.AppendValue("_id", id)
+		}
+		for _, e := range elements(u.replacement) {
+			if e.Key() == "_id" && ierr == nil {
+				continue
+			}
+			b.AppendValue(e.Key(), e.Value())
+		}
+		nd = b.Build()
+	} else {
+		if nd, err = u.apply(seed, -1, true); err != nil {
+			if mongoerr.Is(err, mongoerr.ImmutableField) {
+				if _, e := seed.LookupErr("_id"); e != nil {
+					nd, err = u.apply(seed, -1, true)
+				}
+			}
+			if err != nil {
+				return r, err
+			}
+		}
+	}
+	if nd, err = withID(nd); err != nil {
+		return r, err
+	}
+	mc, err := t.mut(db, name, true)
+	if err != nil {
+		return r, err
+	}
+	if err := t.putDoc(mc, nd, true); err != nil {
+		return r, err
+	}
+	r.upserted, _ = nd.LookupErr("_id")
+	r.after = nd
+	return r, nil
+}
+
+func arrayFiltersOf(d bsoncore.Document) []bsoncore.Value {
+	v, err := d.LookupErr("arrayFilters")
+	if err != nil {
+		return nil
+	}
+	return arrayValues(v)
+}
+
+func cmdUpdate(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNamespace(c.db, name); err != nil {
+		return nil, err
+	}
+	stmts := arrayValues(c.arg("updates"))
+	ord := ordered(c)
+	vars := c.vars()
+	var n, nMod int
+	var werrs, upserts []bsoncore.Value
+	err = c.srv.store.write(c.ctx, func(t *tx) error {
+		for i, sv := range stmts {
+			err := func() error {
+				if sv.Type != bsoncore.TypeEmbeddedDocument {
+					return mongoerr.New(mongoerr.TypeMismatch, "each update must be an object")
+				}
+				sd := bsoncore.Document(sv.Data)
+				q, _ := sd.LookupErr("q")
+				u, err := sd.LookupErr("u")
+				if err != nil {
+					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'update.updates.u' is missing but a required field")
+				}
+				if cv, err := sd.LookupErr("collation"); err == nil {
+					if err := checkCollation(cv); err != nil {
+						return err
+					}
+				}
+				f, err := compileFilter(bsoncore.Document(q.Data), vars)
+				if err != nil {
+					return err
+				}
+				up, err := compileUpdate(u, arrayFiltersOf(sd), vars)
+				if err != nil {
+					return err
+				}
+				multi, upsert := false, false
+				if v, err := sd.LookupErr("multi"); err == nil {
+					multi = truthy(v)
+				}
+				if v, err := sd.LookupErr("upsert"); err == nil {
+					upsert = truthy(v)
+				}
+				if multi && up.isReplacement() {
+					return mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
+				}
+				r, err := runUpdate(t, c.db, name, f, nil, up, multi, upsert, c)
+				if err != nil {
+					return err
+				}
+				n += r.matched
+				nMod += r.modified
+				if r.upserted.Type != 0 {
+					n++
+					upserts = append(upserts, vDoc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
+				}
+				return nil
+			}()
+			if err != nil {
+				werrs = append(werrs, writeError(i, err))
+				if ord {
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	b := newReply().b.AppendInt32("n", int32(n)).AppendInt32("nModified", int32(nMod))
+	if len(upserts) > 0 {
+		b.AppendArray("upserted", bsoncore.BuildArray(nil, upserts...))
+	}
+	if len(werrs) > 0 {
+		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
+	}
+	return newReplyFrom(b).ok(), nil
+}
+
+func cmdDelete(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	stmts := arrayValues(c.arg("deletes"))
+	ord := ordered(c)
+	vars := c.vars()
+	n := 0
+	var werrs []bsoncore.Value
+	err = c.srv.store.write(c.ctx, func(t *tx) error {
+		for i, sv := range stmts {
+			err := func() error {
+				sd := bsoncore.Document(sv.Data)
+				q, err := sd.LookupErr("q")
+				if err != nil {
+					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
+				}
+				if cv, err := sd.LookupErr("collation"); err == nil {
+					if err := checkCollation(cv); err != nil {
+						return err
+					}
+				}
+				f, err := compileFilter(bsoncore.Document(q.Data), vars)
+				if err != nil {
+					return err
+				}
+				limit := 0
+				if lv, err := sd.LookupErr("limit"); err == nil && truthy(lv) {
+					limit = 1
+				}
+				docs, _, err := selectDocs(t.st.coll(c.db, name), f, nil, 0, limit, c.deadline)
+				if err != nil {
+					return err
+				}
+				if len(docs) == 0 {
+					return nil
+				}
+				col, err := t.mut(c.db, name, false)
+				if err != nil || col == nil {
+					return err
+				}
+				for _, d := range docs {
+					id, _ := d.LookupErr("_id")
+					t.deleteDoc(col, id)
+					n++
+				}
+				return nil
+			}()
+			if err != nil {
+				werrs = append(werrs, writeError(i, err))
+				if ord {
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	b := newReply().b.AppendInt32("n", int32(n))
+	if len(werrs) > 0 {
+		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
+	}
+	return newReplyFrom(b).ok(), nil
+}
+
+func cmdFindAndModify(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNamespace(c.db, name); err != nil {
+		return nil, err
+	}
+	if err := checkCollation(c.arg("collation")); err != nil {
+		return nil, err
+	}
+	vars := c.vars()
+	qd, err := docArg(c, "query")
+	if err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(qd, vars)
+	if err != nil {
+		return nil, err
+	}
+	var s *sortSpec
+	if sd, err := docArg(c, "sort"); err != nil {
+		return nil, err
+	} else if sd != nil {
+		if s, err = compileSort(sd); err != nil {
+			return nil, err
+		}
+	}
+	var proj *projection
+	if pd, err := docArg(c, "fields"); err != nil {
+		return nil, err
+	} else if len(pd) > 5 {
+		if proj, err = compileProjection(pd, vars); err != nil {
+			return nil, err
+		}
+	}
+	remove, newDoc, upsert := truthy(c.arg("remove")), truthy(c.arg("new")), truthy(c.arg("upsert"))
+	uv := c.arg("update")
+	switch {
+	case remove && uv.Type != 0:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both an update and remove=true")
+	case !remove && uv.Type == 0:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Either an update or remove=true must be specified")
+	case remove && (newDoc || upsert):
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
+	}
+	var value bsoncore.Value = vNull()
+	last := bsoncore.NewDocumentBuilder()
+	err = c.srv.store.write(c.ctx, func(t *tx) error {
+		if remove {
+			docs, _, err := selectDocs(t.st.coll(c.db, name), f, s, 0, 1, c.deadline)
+			if err != nil {
+				return err
+			}
+			last.AppendInt32("n", int32(len(docs)))
+			if len(docs) == 1 {
+				col, _ := t.mut(c.db, name, false)
+				id, _ := docs[0].LookupErr("_id")
+				t.deleteDoc(col, id)
+				_, pos := f.MatchPos(docs[0])
+				value = vDoc(proj.apply(docs[0], pos))
+			}
+			return nil
+		}
+		up, err := compileUpdate(uv, arrayValues(c.arg("arrayFilters")), vars)
+		if err != nil {
+			return err
+		}
+		r, err := runUpdate(t, c.db, name, f, s, up, false, upsert, c)
+		if err != nil {
+			return err
+		}
+		n := r.matched
+		if r.upserted.Type != 0 {
+			n = 1
+		}
+		last.AppendInt32("n", int32(n)).AppendBoolean("updatedExisting", r.matched > 0)
+		if r.upserted.Type != 0 {
+			last.AppendValue("upserted", r.upserted)
+		}
+		doc := r.before
+		if newDoc {
+			doc = r.after
+		}
+		if doc != nil {
+			_, pos := f.MatchPos(doc)
+			value = vDoc(proj.apply(doc, pos))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newReply().b.AppendDocument("lastErrorObject", last.Build()).AppendValue("value", value).AppendDouble("ok", 1).Build(), nil
+}

@@ -1,0 +1,706 @@
+package engine
+
+import (
+	"math"
+	"regexp"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// matcher decides whether a document matches; pos receives the index of
+// the first array a positional match went through.
+type matcher func(doc bsoncore.Document, pos *int) bool
+
+// valuePred tests one value a path reached (not its array's elements).
+type valuePred func(v bsoncore.Value) bool
+
+// Filter is a compiled query filter.
+type Filter struct {
+	m   matcher
+	eqs []equality
+}
+
+type equality struct {
+	path string
+	v    bsoncore.Value
+}
+
+// compileFilter compiles a query filter as MongoDB's find takes it.
+func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
+	f := &Filter{}
+	m, err := compileAnd(filter, vars, f, true)
+	if err != nil {
+		return nil, err
+	}
+	f.m = m
+	return f, nil
+}
+
+// Match reports whether doc matches.
+func (f *Filter) Match(doc bsoncore.Document) bool {
+	if f == nil {
+		return true
+	}
+	p := -1
+	return f.m(doc, &p)
+}
+
+// MatchPos is Match and the array position a positional operator uses.
+func (f *Filter) MatchPos(doc bsoncore.Document) (bool, int) {
+	p := -1
+	if f == nil {
+		return true, -1
+	}
+	ok := f.m(doc, &p)
+	return ok, p
+}
+
+func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (matcher, error) {
+	if err := filter.Validate(); err != nil {
+		return nil, mongoerr.New(mongoerr.BadValue, "malformed filter: %v", err)
+	}
+	var ms []matcher
+	for _, e := range elements(filter) {
+		k, v := e.Key(), e.Value()
+		var m matcher
+		var err error
+		if strings.HasPrefix(k, "$") {
+			m, err = compileTopOp(k, v, vars, f)
+		} else {
+			m, err = compileField(k, v, vars)
+			if err == nil && f != nil && top && !isOperatorDoc(v) && v.Type != bsoncore.TypeRegex {
+				f.eqs = append(f.eqs, equality{k, v})
+			} else if err == nil && f != nil && top && isOperatorDoc(v) {
+				if ev, ok := bsoncore.Document(v.Data).LookupErr("$eq"); ok == nil {
+					f.eqs = append(f.eqs, equality{k, ev})
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return func(doc bsoncore.Document, pos *int) bool {
+		for _, m := range ms {
+			if !m(doc, pos) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+func isOperatorDoc(v bsoncore.Value) bool {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return false
+	}
+	els := elements(bsoncore.Document(v.Data))
+	return len(els) > 0 && strings.HasPrefix(els[0].Key(), "$")
+}
+
+func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (matcher, error) {
+	switch op {
+	case "$and", "$or", "$nor":
+		if v.Type != bsoncore.TypeArray {
+			return nil, mongoerr.New(mongoerr.BadValue, "%s must be an array", op)
+		}
+		vals := arrayValues(v)
+		if len(vals) == 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "$and/$or/$nor must be a nonempty array")
+		}
+		var ms []matcher
+		for _, sub := range vals {
+			if sub.Type != bsoncore.TypeEmbeddedDocument {
+				return nil, mongoerr.New(mongoerr.BadValue, "$or/$and/$nor entries need to be full objects")
+			}
+			var ff *Filter
+			if op == "$and" {
+				ff = f
+			}
+			m, err := compileAnd(bsoncore.Document(sub.Data), vars, ff, op == "$and")
+			if err != nil {
+				return nil, err
+			}
+			ms = append(ms, m)
+		}
+		return func(doc bsoncore.Document, pos *int) bool {
+			for _, m := range ms {
+				ok := m(doc, pos)
+				switch {
+				case op == "$and" && !ok:
+					return false
+				case op == "$or" && ok:
+					return true
+				case op == "$nor" && ok:
+					return false
+				}
+			}
+			return op != "$or"
+		}, nil
+	case "$expr":
+		e, err := compileExpr(v, vars)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc bsoncore.Document, _ *int) bool {
+			r, err := e.eval(doc, nil)
+			return err == nil && truthy(r)
+		}, nil
+	case "$comment":
+		return func(bsoncore.Document, *int) bool { return true }, nil
+	case "$jsonSchema":
+		return compileJSONSchema(v)
+	case "$text":
+		return nil, mongoerr.New(mongoerr.BadValue, "$text is not supported by oidkit's server: text search needs a text index, which it does not have")
+	case "$where":
+		return nil, mongoerr.New(mongoerr.BadValue, "$where is not supported by oidkit's server: it runs no JavaScript")
+	}
+	return nil, mongoerr.New(mongoerr.BadValue, "unknown top level operator: %s. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.", op)
+}
+
+// compileField compiles {path: value-or-operators}.
+func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error) {
+	if path == "" {
+		path = ""
+	}
+	if !isOperatorDoc(v) {
+		if v.Type == bsoncore.TypeRegex {
+			p, err := regexPred(v)
+			if err != nil {
+				return nil, err
+			}
+			return fieldMatcher(path, p, true), nil
+		}
+		return fieldMatcher(path, eqPred(v), true), nil
+	}
+	var ms []matcher
+	d := bsoncore.Document(v.Data)
+	opts := ""
+	if o, err := d.LookupErr("$options"); err == nil {
+		if o.Type != bsoncore.TypeString {
+			return nil, mongoerr.New(mongoerr.BadValue, "$options has to be a string")
+		}
+		opts = o.StringValue()
+	}
+	for _, e := range elements(d) {
+		op, arg := e.Key(), e.Value()
+		m, err := compileFieldOp(path, op, arg, opts, vars)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			ms = append(ms, m)
+		}
+	}
+	return func(doc bsoncore.Document, pos *int) bool {
+		for _, m := range ms {
+			if !m(doc, pos) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+// fieldMatcher matches when some value the path reaches, or (elementwise)
+// one of the elements of an array it reaches, satisfies p.
+func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
+	return func(doc bsoncore.Document, pos *int) bool {
+		for _, c := range candidates(doc, path) {
+			if p(c.v) {
+				if *pos < 0 {
+					*pos = c.pos
+				}
+				return true
+			}
+			if elementwise && c.v.Type == bsoncore.TypeArray {
+				for i, e := range arrayValues(c.v) {
+					if p(e) {
+						if *pos < 0 {
+							if c.pos >= 0 {
+								*pos = c.pos
+							} else {
+								*pos = i
+							}
+						}
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+}
+
+func eqPred(x bsoncore.Value) valuePred {
+	if x.Type == bsoncore.TypeNull {
+		return func(v bsoncore.Value) bool {
+			return v.Type == 0 || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeUndefined
+		}
+	}
+	return func(v bsoncore.Value) bool { return valuesEqual(v, x) }
+}
+
+func cmpPred(op string, x bsoncore.Value) valuePred {
+	return func(v bsoncore.Value) bool {
+		if x.Type == bsoncore.TypeMinKey || x.Type == bsoncore.TypeMaxKey {
+			c := compareValues(v, x)
+			return cmpOK(op, c)
+		}
+		if typeOrder(v.Type) != typeOrder(x.Type) {
+			return false
+		}
+		if x.Type == bsoncore.TypeNull && v.Type == 0 {
+			return op == "$gte" || op == "$lte"
+		}
+		if isNumber(v) && (math.IsNaN(numberFloat(v)) || math.IsNaN(numberFloat(x))) {
+			bothNaN := math.IsNaN(numberFloat(v)) && math.IsNaN(numberFloat(x))
+			return bothNaN && (op == "$gte" || op == "$lte")
+		}
+		return cmpOK(op, compareValues(v, x))
+	}
+}
+
+func cmpOK(op string, c int) bool {
+	switch op {
+	case "$gt":
+		return c > 0
+	case "$gte":
+		return c >= 0
+	case "$lt":
+		return c < 0
+	}
+	return c <= 0
+}
+
+func regexPred(x bsoncore.Value) (valuePred, error) {
+	pat, opts := x.Regex()
+	re, err := compileRegex(pat, opts)
+	if err != nil {
+		return nil, err
+	}
+	return func(v bsoncore.Value) bool {
+		switch v.Type {
+		case bsoncore.TypeString:
+			return re.MatchString(v.StringValue())
+		case bsoncore.TypeSymbol:
+			return re.MatchString(v.Symbol())
+		case bsoncore.TypeRegex:
+			p, o := v.Regex()
+			return p == pat && o == opts
+		}
+		return false
+	}, nil
+}
+
+// compileRegex turns a PCRE pattern and MongoDB's options into Go's regexp.
+func compileRegex(pat, opts string) (*regexp.Regexp, error) {
+	flags := ""
+	for _, o := range opts {
+		switch o {
+		case 'i', 'm', 's':
+			flags += string(o)
+		case 'x':
+			pat = stripExtended(pat)
+		case 'u':
+		default:
+			return nil, mongoerr.New(mongoerr.Location(51108), "invalid flag in regex options: %c", o)
+		}
+	}
+	if flags != "" {
+		pat = "(?" + flags + ")" + pat
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil, mongoerr.New(mongoerr.Location(51091), "Regular expression is invalid: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return re, nil
+}
+
+func stripExtended(p string) string {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(p[i])
+			continue
+		case c == '[':
+			inClass = true
+		case c == ']':
+			inClass = false
+		case !inClass && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			continue
+		case !inClass && c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *exprVars) (matcher, error) {
+	switch op {
+	case "$eq":
+		return fieldMatcher(path, eqPred(arg), true), nil
+	case "$ne":
+		m := fieldMatcher(path, eqPred(arg), true)
+		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }, nil
+	case "$gt", "$gte", "$lt", "$lte":
+		return fieldMatcher(path, cmpPred(op, arg), true), nil
+	case "$in", "$nin":
+		if arg.Type != bsoncore.TypeArray {
+			return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
+		}
+		var preds []valuePred
+		for _, x := range arrayValues(arg) {
+			if x.Type == bsoncore.TypeRegex {
+				p, err := regexPred(x)
+				if err != nil {
+					return nil, err
+				}
+				preds = append(preds, p)
+				continue
+			}
+			if isOperatorDoc(x) {
+				return nil, mongoerr.New(mongoerr.BadValue, "cannot nest $ under $in")
+			}
+			preds = append(preds, eqPred(x))
+		}
+		any := func(v bsoncore.Value) bool {
+			for _, p := range preds {
+				if p(v) {
+					return true
+				}
+			}
+			return false
+		}
+		m := fieldMatcher(path, any, true)
+		if op == "$nin" {
+			return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }, nil
+		}
+		return m, nil
+	case "$exists":
+		want := truthy(arg)
+		return func(doc bsoncore.Document, _ *int) bool {
+			has := false
+			for _, c := range candidates(doc, path) {
+				if c.v.Type != 0 {
+					has = true
+					break
+				}
+			}
+			return has == want
+		}, nil
+	case "$type":
+		var types []string
+		if arg.Type == bsoncore.TypeArray {
+			for _, t := range arrayValues(arg) {
+				types = append(types, typeArg(t))
+			}
+		} else {
+			types = []string{typeArg(arg)}
+		}
+		for _, t := range types {
+			if t == "" {
+				return nil, mongoerr.New(mongoerr.BadValue, "unknown type name alias: %s", shell(arg))
+			}
+		}
+		p := func(v bsoncore.Value) bool {
+			for _, t := range types {
+				if v.Type != 0 && (t == typeName(v.Type) || t == "number" && isNumber(v)) {
+					return true
+				}
+			}
+			return false
+		}
+		return fieldMatcher(path, p, true), nil
+	case "$regex":
+		pat := ""
+		o := opts
+		switch arg.Type {
+		case bsoncore.TypeString:
+			pat = arg.StringValue()
+		case bsoncore.TypeRegex:
+			var ro string
+			pat, ro = arg.Regex()
+			if o == "" {
+				o = ro
+			}
+		default:
+			return nil, mongoerr.New(mongoerr.BadValue, "$regex has to be a string")
+		}
+		p, err := regexPred(bsoncore.Value{Type: bsoncore.TypeRegex, Data: bsoncore.AppendRegex(nil, pat, sortedOpts(o))})
+		if err != nil {
+			return nil, err
+		}
+		return fieldMatcher(path, p, true), nil
+	case "$options":
+		return nil, nil
+	case "$size":
+		n, ok := intOf(arg)
+		if !ok {
+			if arg.Type == bsoncore.TypeDouble && arg.Double() == math.Trunc(arg.Double()) {
+				n, ok = int64(arg.Double()), true
+			}
+		}
+		if !ok || n < 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "$size needs a non-negative integer")
+		}
+		return fieldMatcher(path, func(v bsoncore.Value) bool {
+			return v.Type == bsoncore.TypeArray && int64(len(arrayValues(v))) == n
+		}, false), nil
+	case "$all":
+		if arg.Type != bsoncore.TypeArray {
+			return nil, mongoerr.New(mongoerr.BadValue, "$all needs an array")
+		}
+		var ms []matcher
+		for _, x := range arrayValues(arg) {
+			if x.Type == bsoncore.TypeEmbeddedDocument {
+				if em, err := bsoncore.Document(x.Data).LookupErr("$elemMatch"); err == nil {
+					m, err := compileFieldOp(path, "$elemMatch", em, "", vars)
+					if err != nil {
+						return nil, err
+					}
+					ms = append(ms, m)
+					continue
+				}
+			}
+			if x.Type == bsoncore.TypeRegex {
+				p, err := regexPred(x)
+				if err != nil {
+					return nil, err
+				}
+				ms = append(ms, fieldMatcher(path, p, true))
+				continue
+			}
+			ms = append(ms, fieldMatcher(path, eqPred(x), true))
+		}
+		return func(doc bsoncore.Document, pos *int) bool {
+			if len(ms) == 0 {
+				return false
+			}
+			for _, m := range ms {
+				if !m(doc, pos) {
+					return false
+				}
+			}
+			return true
+		}, nil
+	case "$elemMatch":
+		if arg.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.BadValue, "$elemMatch needs an Object")
+		}
+		sub := bsoncore.Document(arg.Data)
+		var elemOK func(e bsoncore.Value) bool
+		if isOperatorDoc(arg) && !strings.HasPrefix(elements(sub)[0].Key(), "$and") && !strings.HasPrefix(elements(sub)[0].Key(), "$or") && !strings.HasPrefix(elements(sub)[0].Key(), "$nor") && elements(sub)[0].Key() != "$expr" {
+			// value form: operators apply to the element itself
+			wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", sub).Build()
+			m, err := compileAnd(wrapped, vars, nil, false)
+			if err != nil {
+				return nil, err
+			}
+			elemOK = func(e bsoncore.Value) bool {
+				p := -1
+				return m(bsoncore.BuildDocument(nil, bsoncore.AppendValueElement(nil, "v", e)), &p)
+			}
+		} else {
+			m, err := compileAnd(sub, vars, nil, false)
+			if err != nil {
+				return nil, err
+			}
+			elemOK = func(e bsoncore.Value) bool {
+				p := -1
+				return e.Type == bsoncore.TypeEmbeddedDocument && m(bsoncore.Document(e.Data), &p)
+			}
+		}
+		return func(doc bsoncore.Document, pos *int) bool {
+			for _, c := range candidates(doc, path) {
+				if c.v.Type != bsoncore.TypeArray {
+					continue
+				}
+				for i, e := range arrayValues(c.v) {
+					if elemOK(e) {
+						if *pos < 0 {
+							*pos = i
+							if c.pos >= 0 {
+								*pos = c.pos
+							}
+						}
+						return true
+					}
+				}
+			}
+			return false
+		}, nil
+	case "$not":
+		var m matcher
+		var err error
+		switch {
+		case arg.Type == bsoncore.TypeRegex:
+			m, err = compileField(path, arg, vars)
+		case arg.Type == bsoncore.TypeEmbeddedDocument && isOperatorDoc(arg):
+			m, err = compileField(path, arg, vars)
+		default:
+			return nil, mongoerr.New(mongoerr.BadValue, "$not needs a regex or a document")
+		}
+		if err != nil {
+			return nil, err
+		}
+		return func(doc bsoncore.Document, _ *int) bool { p := -1; return !m(doc, &p) }, nil
+	case "$mod":
+		vals := arrayValues(arg)
+		if arg.Type != bsoncore.TypeArray || len(vals) != 2 {
+			return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, not enough elements")
+		}
+		if !isNumber(vals[0]) || !isNumber(vals[1]) {
+			return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, divisor and remainder must be numbers")
+		}
+		d, r := int64(numberFloat(vals[0])), int64(numberFloat(vals[1]))
+		if d == 0 {
+			return nil, mongoerr.New(mongoerr.BadValue, "divisor cannot be 0")
+		}
+		return fieldMatcher(path, func(v bsoncore.Value) bool {
+			if !isNumber(v) {
+				return false
+			}
+			f := numberFloat(v)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return false
+			}
+			return int64(f)%d == r
+		}, true), nil
+	case "$bitsAllSet", "$bitsAnySet", "$bitsAllClear", "$bitsAnyClear":
+		mask, err := bitMask(arg)
+		if err != nil {
+			return nil, err
+		}
+		return fieldMatcher(path, func(v bsoncore.Value) bool {
+			var x uint64
+			switch {
+			case isNumber(v):
+				f := numberFloat(v)
+				if f != math.Trunc(f) {
+					return false
+				}
+				x = uint64(int64(f))
+			case v.Type == bsoncore.TypeBinary:
+				_, b, _ := v.BinaryOK()
+				for i := 0; i < len(b) && i < 8; i++ {
+					x |= uint64(b[i]) << (8 * i)
+				}
+			default:
+				return false
+			}
+			switch op {
+			case "$bitsAllSet":
+				return x&mask == mask
+			case "$bitsAnySet":
+				return x&mask != 0
+			case "$bitsAllClear":
+				return x&mask == 0
+			}
+			return x&mask != mask
+		}, false), nil
+	case "$comment":
+		return nil, nil
+	case "$near", "$nearSphere", "$geoWithin", "$geoIntersects", "$within":
+		return nil, mongoerr.New(mongoerr.BadValue, "%s is not supported by oidkit's server: it has no geospatial indexes", op)
+	case "$text", "$where":
+		return nil, mongoerr.New(mongoerr.BadValue, "%s is not supported by oidkit's server", op)
+	}
+	return nil, mongoerr.New(mongoerr.BadValue, "unknown operator: %s", op)
+}
+
+func sortedOpts(o string) string {
+	b := []byte(o)
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j] < b[j-1]; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+	return string(b)
+}
+
+func bitMask(arg bsoncore.Value) (uint64, error) {
+	switch {
+	case isNumber(arg):
+		f := numberFloat(arg)
+		if f < 0 || f != math.Trunc(f) {
+			return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a non-negative integer: %s", shell(arg))
+		}
+		return uint64(f), nil
+	case arg.Type == bsoncore.TypeArray:
+		var m uint64
+		for _, p := range arrayValues(arg) {
+			n, ok := intOf(p)
+			if !ok || n < 0 || n > 63 {
+				return 0, mongoerr.New(mongoerr.BadValue, "bit positions must be integers between 0 and 63: %s", shell(p))
+			}
+			m |= 1 << uint(n)
+		}
+		return m, nil
+	case arg.Type == bsoncore.TypeBinary:
+		_, b, _ := arg.BinaryOK()
+		var m uint64
+		for i := 0; i < len(b) && i < 8; i++ {
+			m |= uint64(b[i]) << (8 * i)
+		}
+		return m, nil
+	}
+	return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a number, an array of bit positions or BinData: %s", shell(arg))
+}
+
+var typeNames = map[bsoncore.Type]string{
+	bsoncore.TypeDouble: "double", bsoncore.TypeString: "string", bsoncore.TypeEmbeddedDocument: "object",
+	bsoncore.TypeArray: "array", bsoncore.TypeBinary: "binData", bsoncore.TypeUndefined: "undefined",
+	bsoncore.TypeObjectID: "objectId", bsoncore.TypeBoolean: "bool", bsoncore.TypeDateTime: "date",
+	bsoncore.TypeNull: "null", bsoncore.TypeRegex: "regex", bsoncore.TypeDBPointer: "dbPointer",
+	bsoncore.TypeJavaScript: "javascript", bsoncore.TypeSymbol: "symbol", bsoncore.TypeCodeWithScope: "javascriptWithScope",
+	bsoncore.TypeInt32: "int", bsoncore.TypeTimestamp: "timestamp", bsoncore.TypeInt64: "long",
+	bsoncore.TypeDecimal128: "decimal", bsoncore.TypeMinKey: "minKey", bsoncore.TypeMaxKey: "maxKey",
+}
+
+func typeName(t bsoncore.Type) string {
+	if t == 0 {
+		return "missing"
+	}
+	return typeNames[t]
+}
+
+// typeArg is the type name a $type argument (alias or number) stands for.
+func typeArg(v bsoncore.Value) string {
+	if v.Type == bsoncore.TypeString {
+		s := v.StringValue()
+		if s == "number" {
+			return s
+		}
+		for _, n := range typeNames {
+			if n == s {
+				return s
+			}
+		}
+		return ""
+	}
+	if isNumber(v) {
+		n := int(numberFloat(v))
+		switch n {
+		case -1:
+			return "minKey"
+		case 127:
+			return "maxKey"
+		}
+		return typeNames[bsoncore.Type(n)]
+	}
+	return ""
+}

@@ -1,0 +1,447 @@
+// Package engine is oidkit's own MongoDB-compatible server: the wire
+// protocol, the commands, the query and update languages, aggregation and
+// a copy-on-write store made durable by a journal (see journal.go for the
+// file format and what survives a crash).
+//
+// Documents stay BSON from the wire to the store. The store's state is a
+// tree of copy-on-write B-trees: a reader takes the current version in
+// O(1) and never waits; writers take turns, so every write to a document
+// is atomic and isolated and no acknowledged update is lost.
+package engine
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// Version is the MongoDB version whose commands the server implements.
+const Version = "8.0.0"
+
+// maxWireVersion is MongoDB 8.0's.
+const maxWireVersion = 25
+
+// Server serves a Store over MongoDB's wire protocol.
+type Server struct {
+	store   *Store
+	ln      net.Listener
+	addr    string
+	started time.Time
+
+	mu      sync.Mutex
+	conns   map[net.Conn]*conn
+	closing bool
+	wg      sync.WaitGroup
+	busy    sync.WaitGroup // requests in flight
+
+	cursors cursors
+	connID  atomic.Int64
+	opID    atomic.Int64
+	ttlStop chan struct{}
+}
+
+// Open opens the store in dir ("" keeps everything in memory).
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return newStore(), nil
+	}
+	return openStore(dir)
+}
+
+// Close writes a checkpoint and closes the journal.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.journal == nil {
+		return nil
+	}
+	err := s.journal.close(s.cur.Load())
+	s.journal = nil
+	return err
+}
+
+// NewServer serves st on ln.
+func NewServer(st *Store, ln net.Listener) *Server {
+	s := &Server{store: st, ln: ln, addr: ln.Addr().String(), started: time.Now(), conns: map[net.Conn]*conn{}, ttlStop: make(chan struct{})}
+	s.cursors.m = map[int64]*cursor{}
+	go s.ttlLoop(60 * time.Second)
+	return s
+}
+
+// Serve accepts connections until Close.
+func (s *Server) Serve() error {
+	for {
+		c, err := s.ln.Accept()
+		if err != nil {
+			s.mu.Lock()
+			closing := s.closing
+			s.mu.Unlock()
+			if closing {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			c.Close()
+			continue
+		}
+		cn := &conn{c: c, id: s.connID.Add(1), srv: s}
+		s.conns[c] = cn
+		s.wg.Add(1)
+		s.mu.Unlock()
+		go s.serveConn(cn)
+	}
+}
+
+// Shutdown stops accepting, lets requests in flight finish up to grace,
+// then closes every connection.
+func (s *Server) Shutdown(grace time.Duration) {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	_ = s.ln.Close()
+	done := make(chan struct{})
+	go func() { s.busy.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+	s.mu.Lock()
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	close(s.ttlStop)
+}
+
+type conn struct {
+	c   net.Conn
+	id  int64
+	srv *Server
+}
+
+func (s *Server) serveConn(cn *conn) {
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, cn.c)
+		s.mu.Unlock()
+		cn.c.Close()
+	}()
+	r := bufio.NewReaderSize(cn.c, 64<<10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out []byte
+	for {
+		m, err := readMessage(r)
+		if err != nil {
+			return
+		}
+		s.busy.Add(1)
+		reply := s.handle(ctx, cn, m)
+		s.busy.Done()
+		if m.opcode == opMsg && m.flags&flagMoreToCome != 0 {
+			continue
+		}
+		out = appendReply(out[:0], int32(s.opID.Add(1)), m.requestID, m.opcode, reply)
+		if _, err := cn.c.Write(out); err != nil {
+			return
+		}
+	}
+}
+
+// handle runs one command and returns its reply; it never panics out.
+func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsoncore.Document) {
+	defer func() {
+		if r := recover(); r != nil {
+			reply = errorReply(mongoerr.New(mongoerr.InternalError, "internal error while running the command"))
+		}
+	}()
+	els := elements(m.cmd)
+	if len(els) == 0 {
+		return errorReply(mongoerr.New(mongoerr.FailedToParse, "empty command"))
+	}
+	name := els[0].Key()
+	db := "admin"
+	if v, err := m.cmd.LookupErr("$db"); err == nil && v.Type == bsoncore.TypeString {
+		db = v.StringValue()
+	} else if m.opcode == opQuery {
+		if i := indexByte(m.collection, '.'); i > 0 {
+			db = m.collection[:i]
+		}
+	}
+	h, ok := commands[name]
+	if !ok {
+		return errorReply(mongoerr.New(mongoerr.CommandNotFound, "no such command: '%s'", name))
+	}
+	if v, err := m.cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
+		defer cancel()
+	}
+	if _, err := m.cmd.LookupErr("startTransaction"); err == nil {
+		return errorReply(mongoerr.New(mongoerr.IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos"))
+	}
+	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name})
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = mongoerr.New(mongoerr.MaxTimeMSExpired, "operation exceeded time limit")
+		} else if errors.Is(err, context.Canceled) {
+			err = mongoerr.New(mongoerr.Interrupted, "operation was interrupted")
+		}
+		return errorReply(err)
+	}
+	return res
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// call is one command being run.
+type call struct {
+	ctx  context.Context
+	srv  *Server
+	conn *conn
+	db   string
+	cmd  bsoncore.Document
+	name string
+}
+
+func (c *call) arg(k string) bsoncore.Value {
+	v, err := c.cmd.LookupErr(k)
+	if err != nil {
+		return missing
+	}
+	return v
+}
+
+// collName is the command's collection: the value of its first field.
+func (c *call) collName() (string, error) {
+	v := elements(c.cmd)[0].Value()
+	if v.Type != bsoncore.TypeString || v.StringValue() == "" {
+		return "", mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(v.Type))
+	}
+	return v.StringValue(), nil
+}
+
+type reply struct{ b *bsoncore.DocumentBuilder }
+
+func newReply() reply { return reply{bsoncore.NewDocumentBuilder()} }
+
+func (r reply) ok() bsoncore.Document {
+	r.b.AppendDouble("ok", 1)
+	return r.b.Build()
+}
+
+func errorReply(err error) bsoncore.Document {
+	e := mongoerr.As(err)
+	b := bsoncore.NewDocumentBuilder().AppendDouble("ok", 0).AppendString("errmsg", e.Msg).AppendInt32("code", int32(e.Code)).AppendString("codeName", e.Code.Name())
+	if len(e.Labels) > 0 {
+		vals := make([]bsoncore.Value, len(e.Labels))
+		for i, l := range e.Labels {
+			vals[i] = vString(l)
+		}
+		b.AppendArray("errorLabels", bsoncore.BuildArray(nil, vals...))
+	}
+	for _, el := range elements(e.Extra) {
+		b.AppendValue(el.Key(), el.Value())
+	}
+	return b.Build()
+}
+
+// cursors are the open cursors of the server.
+type cursors struct {
+	mu   sync.Mutex
+	m    map[int64]*cursor
+	next int64
+}
+
+type cursor struct {
+	ns        string
+	docs      []bsoncore.Document
+	lastUsed  time.Time
+	noTimeout bool
+}
+
+// cursorTimeout is MongoDB's cursorTimeoutMillis.
+const cursorTimeout = 10 * time.Minute
+
+func (cs *cursors) open(ns string, docs []bsoncore.Document, noTimeout bool) int64 {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	now := time.Now()
+	for id, c := range cs.m {
+		if !c.noTimeout && now.Sub(c.lastUsed) > cursorTimeout {
+			delete(cs.m, id)
+		}
+	}
+	cs.next++
+	cs.m[cs.next] = &cursor{ns: ns, docs: docs, lastUsed: now, noTimeout: noTimeout}
+	return cs.next
+}
+
+// batch takes up to n documents (n <= 0: as many as fit) of at most
+// 16 MiB in all.
+func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Document) {
+	size := 0
+	i := 0
+	for ; i < len(docs); i++ {
+		if n > 0 && i >= n {
+			break
+		}
+		size += len(docs[i])
+		if size > 16*1024*1024-16*1024 && i > 0 {
+			break
+		}
+	}
+	return docs[:i], docs[i:]
+}
+
+// cursorReply answers with a first batch and, if documents remain, a
+// cursor for getMore.
+func (c *call) cursorReply(ns string, docs []bsoncore.Document, batchSize int, single bool) bsoncore.Document {
+	first, rest := batch(docs, batchSize)
+	var id int64
+	if len(rest) > 0 && !single {
+		id = c.srv.cursors.open(ns, rest, truthy(c.arg("noCursorTimeout")))
+	}
+	return cursorDoc(id, ns, "firstBatch", first)
+}
+
+func cursorDoc(id int64, ns, key string, docs []bsoncore.Document) bsoncore.Document {
+	vals := make([]bsoncore.Value, len(docs))
+	for i, d := range docs {
+		vals[i] = vDoc(d)
+	}
+	cur := bsoncore.NewDocumentBuilder().AppendArray(key, bsoncore.BuildArray(nil, vals...)).AppendInt64("id", id).AppendString("ns", ns).Build()
+	return bsoncore.NewDocumentBuilder().AppendDocument("cursor", cur).AppendDouble("ok", 1).Build()
+}
+
+func cmdGetMore(c *call) (bsoncore.Document, error) {
+	idv := elements(c.cmd)[0].Value()
+	id, ok := intOf(idv)
+	if !ok {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "Field 'getMore' must be of type long in: %s", shell(vDoc(c.cmd)))
+	}
+	coll := toStr(c.arg("collection"))
+	cs := &c.srv.cursors
+	cs.mu.Lock()
+	cur := cs.m[id]
+	if cur == nil {
+		cs.mu.Unlock()
+		return nil, mongoerr.New(mongoerr.CursorNotFound, "cursor id %d not found", id)
+	}
+	if cur.ns != c.db+"."+coll {
+		cs.mu.Unlock()
+		return nil, mongoerr.New(mongoerr.Unauthorized, "Requested getMore on namespace '%s.%s', but cursor belongs to a different namespace %s", c.db, coll, cur.ns)
+	}
+	n := 0
+	if v := c.arg("batchSize"); isNumber(v) {
+		n = int(numberFloat(v))
+	}
+	docs, rest := batch(cur.docs, n)
+	cur.docs = rest
+	cur.lastUsed = time.Now()
+	if len(rest) == 0 {
+		delete(cs.m, id)
+		id = 0
+	}
+	cs.mu.Unlock()
+	return cursorDoc(id, cur.ns, "nextBatch", docs), nil
+}
+
+func cmdKillCursors(c *call) (bsoncore.Document, error) {
+	var killed, notFound []bsoncore.Value
+	cs := &c.srv.cursors
+	cs.mu.Lock()
+	for _, v := range arrayValues(c.arg("cursors")) {
+		id, _ := intOf(v)
+		if _, ok := cs.m[id]; ok {
+			delete(cs.m, id)
+			killed = append(killed, vInt64(id))
+		} else {
+			notFound = append(notFound, vInt64(id))
+		}
+	}
+	cs.mu.Unlock()
+	return newReply().b.AppendArray("cursorsKilled", bsoncore.BuildArray(nil, killed...)).
+		AppendArray("cursorsNotFound", bsoncore.BuildArray(nil, notFound...)).
+		AppendArray("cursorsAlive", bsoncore.BuildArray(nil)).
+		AppendArray("cursorsUnknown", bsoncore.BuildArray(nil)).AppendDouble("ok", 1).Build(), nil
+}
+
+// ttlLoop removes expired documents of TTL indexes, as MongoDB's TTL
+// monitor does every 60 seconds.
+func (s *Server) ttlLoop(every time.Duration) {
+	tk := time.NewTicker(every)
+	defer tk.Stop()
+	for {
+		select {
+		case <-s.ttlStop:
+			return
+		case <-tk.C:
+			s.expire(time.Now())
+		}
+	}
+}
+
+func (s *Server) expire(now time.Time) {
+	st := s.store.view()
+	for db, colls := range st.dbs {
+		for name, c := range colls {
+			for _, ix := range c.indexes {
+				if ix.ttl == nil || len(ix.fields) != 1 {
+					continue
+				}
+				cutoff := now.Add(-time.Duration(*ix.ttl) * time.Second).UnixMilli()
+				var ids []bsoncore.Value
+				c.docs.Scan(func(r *record) bool {
+					for _, v := range fanValues(r.doc, ix.fields[0].path) {
+						if v.Type == bsoncore.TypeDateTime && v.DateTime() <= cutoff {
+							ids = append(ids, r.id)
+							break
+						}
+					}
+					return true
+				})
+				if len(ids) == 0 {
+					continue
+				}
+				_ = s.store.write(context.Background(), func(t *tx) error {
+					col, _ := t.mut(db, name, false)
+					if col == nil {
+						return nil
+					}
+					for _, id := range ids {
+						t.deleteDoc(col, id)
+					}
+					return nil
+				})
+			}
+		}
+	}
+}

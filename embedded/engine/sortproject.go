@@ -1,0 +1,314 @@
+package engine
+
+import (
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// sortSpec is a compiled sort: fields and directions.
+type sortSpec struct {
+	keys []sortKeyField
+}
+
+type sortKeyField struct {
+	path string
+	desc bool
+}
+
+func compileSort(spec bsoncore.Document) (*sortSpec, error) {
+	s := &sortSpec{}
+	for _, e := range elements(spec) {
+		v := e.Value()
+		if v.Type == bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.BadValue, "$meta sort is not supported by oidkit's server (it has no text search)")
+		}
+		if !isNumber(v) || (numberFloat(v) != 1 && numberFloat(v) != -1) {
+			return nil, mongoerr.New(mongoerr.Location(15975), "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
+		}
+		s.keys = append(s.keys, sortKeyField{e.Key(), numberFloat(v) < 0})
+	}
+	return s, nil
+}
+
+func (s *sortSpec) compare(a, b bsoncore.Document) int {
+	for _, k := range s.keys {
+		c := compareValues(sortKey(a, k.path, k.desc), sortKey(b, k.path, k.desc))
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// projection is a compiled find projection.
+type projection struct {
+	include bool
+	idOff   bool
+	fields  []projField
+}
+
+type projField struct {
+	path  string
+	expr  *expr // a computed field
+	slice []int // $slice
+	elem  *Filter
+	pos   bool // "a.$"
+}
+
+func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, error) {
+	p := &projection{}
+	mode := 0 // 1 include, -1 exclude
+	for _, e := range elements(spec) {
+		k, v := e.Key(), e.Value()
+		if k == "_id" && (isNumber(v) || v.Type == bsoncore.TypeBoolean) {
+			if !truthy(v) {
+				p.idOff = true
+			}
+			continue
+		}
+		f := projField{path: k}
+		switch {
+		case strings.HasSuffix(k, ".$"):
+			f.path, f.pos = strings.TrimSuffix(k, ".$"), true
+			if mode == -1 {
+				return nil, mongoerr.New(mongoerr.Location(31395), "positional projection cannot be used with exclusion")
+			}
+			mode = 1
+		case isNumber(v) || v.Type == bsoncore.TypeBoolean:
+			m := 1
+			if !truthy(v) {
+				m = -1
+			}
+			if mode != 0 && mode != m {
+				if m == -1 {
+					return nil, mongoerr.New(mongoerr.Location(31254), "Cannot do exclusion on field %s in inclusion projection", k)
+				}
+				return nil, mongoerr.New(mongoerr.Location(31253), "Cannot do inclusion on field %s in exclusion projection", k)
+			}
+			mode = m
+		case v.Type == bsoncore.TypeEmbeddedDocument && len(elements(bsoncore.Document(v.Data))) == 1 && elements(bsoncore.Document(v.Data))[0].Key() == "$slice":
+			sv := elements(bsoncore.Document(v.Data))[0].Value()
+			switch {
+			case isNumber(sv):
+				f.slice = []int{int(numberFloat(sv))}
+			case sv.Type == bsoncore.TypeArray && len(arrayValues(sv)) == 2:
+				a := arrayValues(sv)
+				if numberFloat(a[1]) <= 0 {
+					return nil, mongoerr.New(mongoerr.Location(28724), "Second argument to $slice must be a positive number")
+				}
+				f.slice = []int{int(numberFloat(a[0])), int(numberFloat(a[1]))}
+			default:
+				return nil, mongoerr.New(mongoerr.Location(28667), "$slice takes a number or an array of two numbers")
+			}
+		case v.Type == bsoncore.TypeEmbeddedDocument && len(elements(bsoncore.Document(v.Data))) == 1 && elements(bsoncore.Document(v.Data))[0].Key() == "$elemMatch":
+			ev := elements(bsoncore.Document(v.Data))[0].Value()
+			fl, err := compileFilter(bsoncore.Document(ev.Data), vars)
+			if err != nil {
+				return nil, err
+			}
+			f.elem = fl
+			if mode == -1 {
+				return nil, mongoerr.New(mongoerr.Location(31395), "Cannot use $elemMatch projection with exclusion")
+			}
+			mode = 1
+		default:
+			ex, err := compileExpr(v, vars)
+			if err != nil {
+				return nil, err
+			}
+			f.expr = ex
+			if mode == -1 {
+				return nil, mongoerr.New(mongoerr.Location(31252), "Cannot use expression other than $meta in exclusion projection")
+			}
+			mode = 1
+		}
+		p.fields = append(p.fields, f)
+	}
+	p.include = mode == 1
+	if mode == 0 {
+		p.include = false
+	}
+	return p, nil
+}
+
+// apply projects doc; matchPos serves "a.$".
+func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Document {
+	if p == nil {
+		return doc
+	}
+	if p.include {
+		out := &mdoc{}
+		if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
+			out.set("_id", toM(id))
+		}
+		src := toMDoc(doc)
+		for _, f := range p.fields {
+			switch {
+			case f.expr != nil:
+				v, err := f.expr.eval(doc, nil)
+				if err == nil && v.Type != 0 {
+					setMPath(out, f.path, toM(v))
+				}
+			case f.slice != nil:
+				// a $slice in an inclusion projection keeps the other fields only if included
+				copyPath(src, out, strings.Split(f.path, "."))
+				sliceAt(out, f.path, f.slice)
+			case f.elem != nil:
+				v := lookup(doc, f.path)
+				if v.Type == bsoncore.TypeArray {
+					for _, e := range arrayValues(v) {
+						if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
+							setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
+							break
+						}
+					}
+				}
+			case f.pos:
+				v := lookup(doc, f.path)
+				if v.Type == bsoncore.TypeArray && matchPos >= 0 {
+					vals := arrayValues(v)
+					if matchPos < len(vals) {
+						setMPath(out, f.path, toM(vArray([]bsoncore.Value{vals[matchPos]})))
+					}
+				}
+			default:
+				copyPath(src, out, strings.Split(f.path, "."))
+			}
+		}
+		return idFirstM(out).build()
+	}
+	out := toMDoc(doc)
+	if p.idOff {
+		out.remove("_id")
+	}
+	for _, f := range p.fields {
+		switch {
+		case f.slice != nil:
+			sliceAt(out, f.path, f.slice)
+		case f.elem != nil:
+			v := lookup(doc, f.path)
+			out.remove(f.path)
+			if v.Type == bsoncore.TypeArray {
+				for _, e := range arrayValues(v) {
+					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
+						setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
+						break
+					}
+				}
+			}
+		default:
+			removePath(&mval{doc: out}, strings.Split(f.path, "."))
+		}
+	}
+	return out.build()
+}
+
+func idFirstM(d *mdoc) *mdoc {
+	if _, i := d.get("_id"); i > 0 {
+		v := d.vals[i]
+		d.remove("_id")
+		d.keys = append([]string{"_id"}, d.keys...)
+		d.vals = append([]*mval{v}, d.vals...)
+	}
+	return d
+}
+
+func setMPath(d *mdoc, path string, v *mval) {
+	parts := strings.Split(path, ".")
+	cur := d
+	for _, p := range parts[:len(parts)-1] {
+		next, _ := cur.get(p)
+		if next == nil || next.doc == nil {
+			next = &mval{doc: &mdoc{}}
+			cur.set(p, next)
+		}
+		cur = next.doc
+	}
+	cur.set(parts[len(parts)-1], v)
+}
+
+// copyPath copies what parts reach in src into dst, through arrays of
+// documents as an inclusion projection does.
+func copyPath(src, dst *mdoc, parts []string) {
+	v, _ := src.get(parts[0])
+	if v == nil {
+		return
+	}
+	if len(parts) == 1 {
+		dst.set(parts[0], v)
+		return
+	}
+	switch {
+	case v.doc != nil:
+		d, _ := dst.get(parts[0])
+		if d == nil || d.doc == nil {
+			d = &mval{doc: &mdoc{}}
+			dst.set(parts[0], d)
+		}
+		copyPath(v.doc, d.doc, parts[1:])
+	case v.isA:
+		d, _ := dst.get(parts[0])
+		out := &mval{isA: true}
+		for i, e := range v.arr {
+			if e.doc == nil {
+				continue
+			}
+			var target *mdoc
+			if d != nil && d.isA && i < len(d.arr) && d.arr[i].doc != nil {
+				target = d.arr[i].doc
+			} else {
+				target = &mdoc{}
+			}
+			copyPath(e.doc, target, parts[1:])
+			out.arr = append(out.arr, &mval{doc: target})
+		}
+		dst.set(parts[0], out)
+	}
+}
+
+func removePath(v *mval, parts []string) {
+	switch {
+	case v.doc != nil:
+		if len(parts) == 1 {
+			v.doc.remove(parts[0])
+			return
+		}
+		if c, _ := v.doc.get(parts[0]); c != nil {
+			removePath(c, parts[1:])
+		}
+	case v.isA:
+		for _, e := range v.arr {
+			removePath(e, parts)
+		}
+	}
+}
+
+func sliceAt(d *mdoc, path string, s []int) {
+	v := getPath(d, strings.Split(path, "."))
+	if v == nil || !v.isA {
+		return
+	}
+	n := len(v.arr)
+	var from, to int
+	if len(s) == 1 {
+		if s[0] >= 0 {
+			from, to = 0, min(s[0], n)
+		} else {
+			from, to = max(n+s[0], 0), n
+		}
+	} else {
+		from = s[0]
+		if from < 0 {
+			from = max(n+from, 0)
+		}
+		from = min(from, n)
+		to = min(from+s[1], n)
+	}
+	v.arr = v.arr[from:to]
+}

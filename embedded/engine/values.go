@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+func vInt32(i int32) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeInt32, Data: bsoncore.AppendInt32(nil, i)}
+}
+func vInt64(i int64) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeInt64, Data: bsoncore.AppendInt64(nil, i)}
+}
+func vDouble(f float64) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeDouble, Data: bsoncore.AppendDouble(nil, f)}
+}
+func vString(s string) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeString, Data: bsoncore.AppendString(nil, s)}
+}
+func vBool(b bool) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeBoolean, Data: bsoncore.AppendBoolean(nil, b)}
+}
+func vNull() bsoncore.Value { return bsoncore.Value{Type: bsoncore.TypeNull} }
+func vDate(ms int64) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeDateTime, Data: bsoncore.AppendDateTime(nil, ms)}
+}
+func vDoc(d bsoncore.Document) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeEmbeddedDocument, Data: d}
+}
+func vArray(vals []bsoncore.Value) bsoncore.Value {
+	return bsoncore.Value{Type: bsoncore.TypeArray, Data: bsoncore.BuildArray(nil, vals...)}
+}
+
+// intValue is i as an int32 when it fits, else an int64.
+func intValue(i int64) bsoncore.Value {
+	if i >= math.MinInt32 && i <= math.MaxInt32 {
+		return vInt32(int32(i))
+	}
+	return vInt64(i)
+}
+
+// arrayValues is the elements of an array value.
+func arrayValues(v bsoncore.Value) []bsoncore.Value {
+	vals, _ := bsoncore.Document(v.Data).Values()
+	return vals
+}
+
+// elements is the elements of a document; malformed documents have none.
+func elements(d bsoncore.Document) []bsoncore.Element {
+	els, err := d.Elements()
+	if err != nil {
+		return nil
+	}
+	return els
+}
+
+// wider is the numeric type of a result of a and b: decimal, then double,
+// then int64, then int32.
+func wider(a, b bsoncore.Type) bsoncore.Type {
+	rank := func(t bsoncore.Type) int {
+		switch t {
+		case bsoncore.TypeDecimal128:
+			return 4
+		case bsoncore.TypeDouble:
+			return 3
+		case bsoncore.TypeInt64:
+			return 2
+		}
+		return 1
+	}
+	if rank(a) >= rank(b) {
+		return a
+	}
+	return b
+}
+
+// arith adds (op '+') or multiplies (op '*') two numbers with MongoDB's
+// promotion: int32 overflow gives int64, int64 overflow double, decimals
+// stay decimal.
+func arith(op byte, a, b bsoncore.Value) bsoncore.Value {
+	t := wider(a.Type, b.Type)
+	switch t {
+	case bsoncore.TypeInt32, bsoncore.TypeInt64:
+		x, _ := intOf(a)
+		y, _ := intOf(b)
+		var r int64
+		overflow := false
+		if op == '+' {
+			r = x + y
+			overflow = (x > 0 && y > 0 && r < 0) || (x < 0 && y < 0 && r >= 0)
+		} else {
+			r = x * y
+			overflow = x != 0 && (r/x != y || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
+		}
+		if overflow {
+			if op == '+' {
+				return vDouble(float64(x) + float64(y))
+			}
+			return vDouble(float64(x) * float64(y))
+		}
+		if t == bsoncore.TypeInt32 && r >= math.MinInt32 && r <= math.MaxInt32 {
+			return vInt32(int32(r))
+		}
+		return vInt64(r)
+	case bsoncore.TypeDouble:
+		if op == '+' {
+			return vDouble(numberFloat(a) + numberFloat(b))
+		}
+		return vDouble(numberFloat(a) * numberFloat(b))
+	}
+	ra, _ := bigOf(a)
+	rb, _ := bigOf(b)
+	if ra == nil || rb == nil {
+		return decimalValue(bson.NewDecimal128(0x7c00000000000000, 0)) // NaN
+	}
+	if op == '+' {
+		ra.Add(ra, rb)
+	} else {
+		ra.Mul(ra, rb)
+	}
+	d, err := bson.ParseDecimal128(ra.FloatString(20))
+	if err != nil {
+		f, _ := ra.Float64()
+		d, _ = bson.ParseDecimal128(strconv.FormatFloat(f, 'g', -1, 64))
+	}
+	return decimalValue(trimDecimal(d))
+}
+
+func trimDecimal(d bson.Decimal128) bson.Decimal128 {
+	s := d.String()
+	if strings.Contains(s, ".") && !strings.ContainsAny(s, "Ee") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		if nd, err := bson.ParseDecimal128(s); err == nil {
+			return nd
+		}
+	}
+	return d
+}
+
+func decimalValue(d bson.Decimal128) bsoncore.Value {
+	h, l := d.GetBytes()
+	return bsoncore.Value{Type: bsoncore.TypeDecimal128, Data: bsoncore.AppendDecimal128(nil, h, l)}
+}
+
+// shell renders a value as the shell prints it in error messages:
+// { email: "a@b.c" }.
+func shell(v bsoncore.Value) string {
+	switch v.Type {
+	case 0:
+		return "null"
+	case bsoncore.TypeNull:
+		return "null"
+	case bsoncore.TypeString:
+		return strconv.Quote(v.StringValue())
+	case bsoncore.TypeInt32:
+		return strconv.Itoa(int(v.Int32()))
+	case bsoncore.TypeInt64:
+		return strconv.FormatInt(v.Int64(), 10)
+	case bsoncore.TypeDouble:
+		f := v.Double()
+		if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			return strconv.FormatFloat(f, 'f', 1, 64)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case bsoncore.TypeObjectID:
+		return "ObjectId('" + bson.ObjectID(v.ObjectID()).Hex() + "')"
+	case bsoncore.TypeBoolean:
+		return strconv.FormatBool(v.Boolean())
+	case bsoncore.TypeEmbeddedDocument:
+		return shellDoc(bsoncore.Document(v.Data), false)
+	case bsoncore.TypeArray:
+		return shellDoc(bsoncore.Document(v.Data), true)
+	case bsoncore.TypeDecimal128:
+		h, l := v.Decimal128()
+		return "NumberDecimal(\"" + bson.NewDecimal128(h, l).String() + "\")"
+	case bsoncore.TypeDateTime:
+		return "new Date(" + strconv.FormatInt(v.DateTime(), 10) + ")"
+	}
+	return v.String()
+}
+
+func shellDoc(d bsoncore.Document, array bool) string {
+	var b strings.Builder
+	if array {
+		b.WriteString("[ ")
+	} else {
+		b.WriteString("{ ")
+	}
+	for i, e := range elements(d) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !array {
+			b.WriteString(e.Key())
+			b.WriteString(": ")
+		}
+		b.WriteString(shell(e.Value()))
+	}
+	if array {
+		b.WriteString(" ]")
+	} else {
+		b.WriteString(" }")
+	}
+	return b.String()
+}
