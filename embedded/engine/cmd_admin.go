@@ -34,7 +34,7 @@ func init() {
 		"find": cmdFind, "count": cmdCount, "distinct": cmdDistinct, "aggregate": cmdAggregate,
 		"insert": cmdInsert, "update": cmdUpdate, "delete": cmdDelete, "findAndModify": cmdFindAndModify, "findandmodify": cmdFindAndModify,
 		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdOK,
-		"startSession": cmdStartSession, "getLog": cmdGetLog,
+		"startSession": cmdStartSession, "bulkWrite": cmdBulkWrite, "getLog": cmdGetLog,
 	}
 }
 

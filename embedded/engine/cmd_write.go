@@ -23,11 +23,6 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), maxDocSize)
 	}
 	els := elements(d)
-	for _, e := range els {
-		if strings.HasPrefix(e.Key(), "$") {
-			return nil, mongoerr.New(mongoerr.BadValue, "Document can't have $ prefixed field names: %s", e.Key())
-		}
-	}
 	id, err := d.LookupErr("_id")
 	if err != nil {
 		b := bsoncore.NewDocumentBuilder().AppendValue("_id", newObjectID())

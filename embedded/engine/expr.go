@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -962,6 +963,12 @@ func compileOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			}
 			return vDoc(b.Build()), nil
 		})
+	case "$rand":
+		return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) {
+			return vDouble(rand.Float64()), nil
+		}}, nil
+	case "$getField", "$setField", "$unsetField":
+		return compileFieldOps(op, v, vars)
 	case "$sum", "$avg", "$max", "$min":
 		return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 			if len(x) == 1 && x[0].Type == bsoncore.TypeArray {
@@ -1309,4 +1316,95 @@ func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
 		}
 	}
 	return bb.Build()
+}
+
+// compileFieldOps compiles $getField, $setField and $unsetField, which
+// name fields that may hold dots or start with '$'.
+func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	var field, input, value *expr
+	var err error
+	if v.Type == bsoncore.TypeEmbeddedDocument && op != "$getField" || v.Type == bsoncore.TypeEmbeddedDocument && func() bool { _, e := bsoncore.Document(v.Data).LookupErr("field"); return e == nil }() {
+		d := bsoncore.Document(v.Data)
+		if field, err = optExpr(d, "field", vars); err != nil {
+			return nil, err
+		}
+		if input, err = optExpr(d, "input", vars); err != nil {
+			return nil, err
+		}
+		if value, err = optExpr(d, "value", vars); err != nil {
+			return nil, err
+		}
+	} else if field, err = compileExpr(v, vars); err != nil {
+		return nil, err
+	}
+	if field == nil {
+		return nil, mongoerr.New(mongoerr.Location(3041702), "%s requires 'field' to be specified", op)
+	}
+	if input == nil {
+		input = &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+			if cur, ok := local["CURRENT"]; ok {
+				return cur, nil
+			}
+			return vDoc(root), nil
+		}}
+	}
+	if op == "$setField" && value == nil {
+		return nil, mongoerr.New(mongoerr.Location(4161102), "$setField requires 'value' to be specified")
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		fv, err := field.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		if fv.Type != bsoncore.TypeString {
+			return missing, mongoerr.New(mongoerr.Location(3041704), "%s requires 'field' to evaluate to type String, but got %s", op, typeName(fv.Type))
+		}
+		name := fv.StringValue()
+		in, err := input.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		if nullish(in) {
+			if op == "$getField" {
+				return missing, nil
+			}
+			return vNull(), nil
+		}
+		if in.Type != bsoncore.TypeEmbeddedDocument {
+			if op == "$getField" {
+				return missing, nil
+			}
+			return missing, mongoerr.New(mongoerr.Location(4161105), "%s requires 'input' to evaluate to type Object", op)
+		}
+		d := bsoncore.Document(in.Data)
+		if op == "$getField" {
+			r, err := d.LookupErr(name)
+			if err != nil {
+				return missing, nil
+			}
+			return r, nil
+		}
+		var nv bsoncore.Value
+		if op == "$setField" {
+			if nv, err = value.eval(root, local); err != nil {
+				return missing, err
+			}
+		}
+		b := bsoncore.NewDocumentBuilder()
+		set := false
+		for _, e := range elements(d) {
+			if e.Key() == name {
+				if nv.Type != 0 {
+					b.AppendValue(name, nv)
+				}
+				set = true
+				continue
+			}
+			b.AppendValue(e.Key(), e.Value())
+		}
+		if !set && nv.Type != 0 {
+			b.AppendValue(name, nv)
+		}
+		return vDoc(b.Build()), nil
+	}}, nil
 }

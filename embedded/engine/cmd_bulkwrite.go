@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"bytes"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// cmdBulkWrite is MongoDB 8.0's bulkWrite: inserts, updates and deletes
+// over several namespaces, one result per operation.
+func cmdBulkWrite(c *call) (bsoncore.Document, error) {
+	var nss [][2]string
+	for _, v := range arrayValues(c.arg("nsInfo")) {
+		nsv, _ := bsoncore.Document(v.Data).LookupErr("ns")
+		db, coll, err := splitNS(toStr(nsv))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkNamespace(db, coll); err != nil {
+			return nil, err
+		}
+		nss = append(nss, [2]string{db, coll})
+	}
+	ord := ordered(c)
+	errorsOnly := truthy(c.arg("errorsOnly"))
+	vars := c.vars()
+	var nErr, nIns, nMatch, nMod, nUps, nDel int
+	var results []bsoncore.Value
+	for i, ov := range arrayValues(c.arg("ops")) {
+		op := bsoncore.Document(ov.Data)
+		els := elements(op)
+		if len(els) == 0 {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "empty bulkWrite operation")
+		}
+		kind := els[0].Key()
+		idx, ok := intOf(els[0].Value())
+		if !ok || idx < 0 || int(idx) >= len(nss) {
+			return nil, mongoerr.New(mongoerr.BadValue, "BulkWrite ops entry %d has an invalid nsInfo index", i)
+		}
+		db, name := nss[idx][0], nss[idx][1]
+		res := bsoncore.NewDocumentBuilder()
+		err := c.srv.store.write(c.ctx, func(t *tx) error {
+			switch kind {
+			case "insert":
+				dv, err := op.LookupErr("document")
+				if err != nil || dv.Type != bsoncore.TypeEmbeddedDocument {
+					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'bulkWrite.ops.document' is missing but a required field")
+				}
+				d, err := withID(bsoncore.Document(dv.Data))
+				if err != nil {
+					return err
+				}
+				col, err := t.mut(db, name, true)
+				if err != nil {
+					return err
+				}
+				if err := t.putDoc(col, d, true); err != nil {
+					return err
+				}
+				nIns++
+				res.AppendInt32("n", 1)
+			case "update":
+				fv, _ := op.LookupErr("filter")
+				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+				if err != nil {
+					return err
+				}
+				uv, _ := op.LookupErr("updateMods")
+				up, err := compileUpdate(uv, arrayFiltersOf(op), vars)
+				if err != nil {
+					return err
+				}
+				multi, upsert := false, false
+				if v, err := op.LookupErr("multi"); err == nil {
+					multi = truthy(v)
+				}
+				if v, err := op.LookupErr("upsert"); err == nil {
+					upsert = truthy(v)
+				}
+				if cv, err := op.LookupErr("collation"); err == nil {
+					if err := checkCollation(cv); err != nil {
+						return err
+					}
+				}
+				r, err := runUpdate(t, db, name, f, nil, up, multi, upsert, c)
+				if err != nil {
+					return err
+				}
+				nMatch += r.matched
+				nMod += r.modified
+				n := r.matched
+				res.AppendInt32("n", 0)
+				if r.upserted.Type != 0 {
+					nUps++
+					n = 1
+				}
+				res = bsoncore.NewDocumentBuilder().AppendInt32("n", int32(n)).AppendInt32("nModified", int32(r.modified))
+				if r.upserted.Type != 0 {
+					res.AppendDocument("upserted", bsoncore.NewDocumentBuilder().AppendValue("_id", r.upserted).Build())
+				}
+			case "delete":
+				fv, _ := op.LookupErr("filter")
+				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+				if err != nil {
+					return err
+				}
+				if cv, err := op.LookupErr("collation"); err == nil {
+					if err := checkCollation(cv); err != nil {
+						return err
+					}
+				}
+				limit := 1
+				if v, err := op.LookupErr("multi"); err == nil && truthy(v) {
+					limit = 0
+				}
+				docs, _, err := selectDocs(t.st.coll(db, name), f, nil, 0, limit, c.deadline)
+				if err != nil {
+					return err
+				}
+				if len(docs) > 0 {
+					col, _ := t.mut(db, name, false)
+					for _, d := range docs {
+						id, _ := d.LookupErr("_id")
+						t.deleteDoc(col, id)
+					}
+				}
+				nDel += len(docs)
+				res.AppendInt32("n", int32(len(docs)))
+			default:
+				return mongoerr.New(mongoerr.FailedToParse, "Unrecognized bulkWrite operation: %s", kind)
+			}
+			return nil
+		})
+		if err != nil {
+			nErr++
+			e := mongoerr.As(err)
+			eb := bsoncore.NewDocumentBuilder().AppendDouble("ok", 0).AppendInt32("idx", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("codeName", e.Code.Name()).AppendString("errmsg", e.Msg)
+			for _, el := range elements(e.Extra) {
+				eb.AppendValue(el.Key(), el.Value())
+			}
+			eb.AppendInt32("n", 0)
+			results = append(results, vDoc(eb.Build()))
+			if ord {
+				break
+			}
+			continue
+		}
+		if !errorsOnly {
+			d := res.Build()
+			ob := bsoncore.NewDocumentBuilder().AppendDouble("ok", 1).AppendInt32("idx", int32(i))
+			for _, el := range elements(d) {
+				if el.Key() == "n" && bytes.Equal(el.Value().Data, nil) {
+					continue
+				}
+				ob.AppendValue(el.Key(), el.Value())
+			}
+			results = append(results, vDoc(ob.Build()))
+		}
+	}
+	cur := bsoncore.NewDocumentBuilder().AppendInt64("id", 0).AppendArray("firstBatch", bsoncore.BuildArray(nil, results...)).AppendString("ns", "admin.$cmd.bulkWrite").Build()
+	return newReply().b.AppendDocument("cursor", cur).AppendInt32("nErrors", int32(nErr)).AppendInt32("nInserted", int32(nIns)).
+		AppendInt32("nMatched", int32(nMatch)).AppendInt32("nModified", int32(nMod)).AppendInt32("nUpserted", int32(nUps)).
+		AppendInt32("nDeleted", int32(nDel)).AppendDouble("ok", 1).Build(), nil
+}
