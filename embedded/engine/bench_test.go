@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// seedUsers fills app.users with n documents and a unique email index.
+func seedUsers(b *testing.B, n int) *mongo.Collection {
+	c, _ := serve(b, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("users")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "email", Value: 1}}, Options: options.Index().SetUnique(true)}); err != nil {
+		b.Fatal(err)
+	}
+	batch := make([]any, 0, 1000)
+	for i := 0; i < n; i++ {
+		batch = append(batch, bson.D{{Key: "_id", Value: i}, {Key: "email", Value: fmt.Sprintf("u%d@x.io", i)}, {Key: "age", Value: i % 90}, {Key: "n", Value: 0}})
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := coll.InsertMany(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	return coll
+}
+
+// BenchmarkQueries runs each query on 100 and on 100,000 documents in the
+// same run: the goal is that the larger costs within 2x of the smaller.
+func BenchmarkQueries(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{100, 100000} {
+		coll := seedUsers(b, n)
+		b.Run(fmt.Sprintf("FindOneByID/docs=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				var m bson.Raw
+				if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: i % n}}).Decode(&m); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("FindOneByUniqueField/docs=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				var m bson.Raw
+				if err := coll.FindOne(ctx, bson.D{{Key: "email", Value: fmt.Sprintf("u%d@x.io", i%n)}}).Decode(&m); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("UpdateOneByID/docs=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: i % n}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("CountDocumentsAll/docs=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := coll.EstimatedDocumentCount(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("SortedLimitedFindOnIndex/docs=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				cur, err := coll.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "email", Value: 1}}).SetLimit(10))
+				if err != nil {
+					b.Fatal(err)
+				}
+				var rows []bson.Raw
+				if err := cur.All(ctx, &rows); err != nil || len(rows) != 10 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
