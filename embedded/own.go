@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -103,3 +105,22 @@ func (s *Server) closeOwn() {
 		_ = os.RemoveAll(s.sockDir)
 	}
 }
+
+// ErrNoClone is returned by CloneDatabase on a server that cannot clone.
+var ErrNoClone = errors.New("the embedded server clones databases only with oidkit's own engine")
+
+// CloneDatabase makes database to a copy of database from in O(1) of
+// their documents: both share the data until either writes. Only
+// oidkit's own engine can (ErrNoClone otherwise).
+func (s *Server) CloneDatabase(ctx context.Context, from, to string) error {
+	if s.store == nil {
+		return ErrNoClone
+	}
+	return s.store.CloneDatabase(ctx, from, to)
+}
+
+// OwnEngine reports whether s runs oidkit's own engine.
+func (s *Server) OwnEngine() bool { return s.own != nil }
+
+// OwnEngineChosen reports whether Start will run oidkit's own engine.
+func OwnEngineChosen() bool { return ownEngine() }

@@ -88,3 +88,38 @@ func BenchmarkQueries(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCloneDatabase clones a database of 100 and of 10,000 documents
+// in the same run: the copy-on-write clone costs the same for both.
+func BenchmarkCloneDatabase(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{100, 10000} {
+		st := newStore()
+		_ = st.write(ctx, func(t *tx) error {
+			col, _ := t.mut("tpl", "users", true)
+			for i := 0; i < n; i++ {
+				_ = t.putDoc(col, mustMarshal(b, bson.D{{Key: "_id", Value: i}, {Key: "email", Value: fmt.Sprintf("u%d@x.io", i)}}), true)
+			}
+			_, err := t.createIndex(col, mustMarshal(b, bson.D{{Key: "key", Value: bson.D{{Key: "email", Value: 1}}}, {Key: "unique", Value: true}}))
+			return err
+		})
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := st.CloneDatabase(ctx, "tpl", fmt.Sprintf("c%d", i)); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+func mustMarshal(b *testing.B, v any) []byte {
+	out, err := bson.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}

@@ -635,3 +635,22 @@ func (t *tx) replay(op bsoncore.Document) error {
 	}
 	return nil
 }
+
+// CloneDatabase makes database to a copy of database from, in time that
+// does not grow with the number of documents: the copy shares the
+// original's B-trees until either side writes (copy on write).
+func (s *Store) CloneDatabase(ctx context.Context, from, to string) error {
+	return s.write(ctx, func(t *tx) error {
+		if _, ok := t.st.dbs[from]; !ok {
+			return mongoerr.New(mongoerr.NamespaceNotFound, "database %s does not exist", from)
+		}
+		if _, ok := t.st.dbs[to]; ok {
+			return mongoerr.New(mongoerr.NamespaceExists, "database %s already exists", to)
+		}
+		if err := checkNamespace(to, "x"); err != nil {
+			return err
+		}
+		t.cloneDatabase(from, to)
+		return nil
+	})
+}

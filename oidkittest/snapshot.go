@@ -1,0 +1,105 @@
+package oidkittest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/embedded"
+)
+
+// snapshotBackend is the embedded server when it runs oidkit's own engine:
+// one server for the test binary; a template is loaded once into a
+// database of its own, and each test's database is a copy-on-write clone
+// of it, made in microseconds whatever the template holds.
+type snapshotBackend struct {
+	mu     sync.Mutex
+	dir    string
+	srv    *embedded.Server
+	client *mongo.Client
+	err    error
+	tpls   map[string]*snapTemplate
+}
+
+type snapTemplate struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+func (e *snapshotBackend) shared() (*embedded.Server, *mongo.Client, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.srv == nil && e.err == nil {
+		r, err := rootDir()
+		if err != nil {
+			return nil, nil, err
+		}
+		e.dir = filepath.Join(r, "shared")
+		e.srv, e.client, e.err = startEmbedded(e.dir)
+	}
+	return e.srv, e.client, e.err
+}
+
+func (e *snapshotBackend) open(t testing.TB, c *content, keep bool) (*handle, error) {
+	srv, client, err := e.shared()
+	if err != nil {
+		return nil, err
+	}
+	name := dbName(t, false)
+	db := client.Database(name)
+	dir := e.dir
+	if !c.empty() {
+		tpl, err := e.template(c)
+		if err != nil {
+			return nil, err
+		}
+		if err := srv.CloneDatabase(context.Background(), tpl, name); err != nil {
+			return nil, fmt.Errorf("embedded server: cloning the template into %s: %w", name, err)
+		}
+	}
+	t.Cleanup(func() {
+		if keep || t.Failed() {
+			markKept(filepath.Base(dir))
+			kept(t, name, fmt.Sprintf("in the shared data directory %s (after the test binary exits: oidkit server --data-dir %s)", dir, dir))
+			return
+		}
+		if err := db.Drop(context.Background()); err != nil {
+			t.Errorf("oidkittest: dropping database %s: %v", name, err)
+		}
+	})
+	return &handle{db: db, uri: srv.URI()}, nil
+}
+
+// template is the database holding c, loaded once per test binary.
+func (e *snapshotBackend) template(c *content) (string, error) {
+	e.mu.Lock()
+	if e.tpls == nil {
+		e.tpls = map[string]*snapTemplate{}
+	}
+	tpl := e.tpls[c.key]
+	if tpl == nil {
+		tpl = &snapTemplate{name: fmt.Sprintf("%s_%d", tplDB, len(e.tpls))}
+		e.tpls[c.key] = tpl
+	}
+	client := e.client
+	e.mu.Unlock()
+	tpl.once.Do(func() {
+		tpl.err = c.load(context.Background(), client.Database(tpl.name), false)
+	})
+	return tpl.name, tpl.err
+}
+
+func (e *snapshotBackend) close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.srv != nil {
+		stopEmbedded(e.srv, e.client)
+		e.srv, e.client = nil, nil
+	}
+	return nil
+}
