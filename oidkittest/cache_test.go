@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/oidkit/oidkit/embedded"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/seed"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
