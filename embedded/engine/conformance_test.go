@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+func ext(t *testing.T, s string) bsoncore.Document {
+	t.Helper()
+	var d bson.D
+	if err := bson.UnmarshalExtJSON([]byte(s), false, &d); err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	b, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestQueryConformance: examples of MongoDB's manual ("Query and
+// Projection Operators", "Query an Array", "Query for Null or Missing
+// Fields", "Comparison/Sort Order"), each a document, a filter and whether
+// the filter matches.
+func TestQueryConformance(t *testing.T) {
+	cases := []struct {
+		doc, filter string
+		want        bool
+	}{
+		{`{"a": 1}`, `{"a": {"$numberLong": "1"}}`, true},
+		{`{"a": 1}`, `{"a": 1.0}`, true},
+		{`{"a": {"$numberDecimal": "1.0"}}`, `{"a": 1}`, true},
+		{`{"b": 1}`, `{"a": null}`, true},
+		{`{"a": null}`, `{"a": null}`, true},
+		{`{"a": [1, null]}`, `{"a": null}`, true},
+		{`{"a": 0}`, `{"a": null}`, false},
+		{`{"a": [1, 5]}`, `{"a": 5}`, true},
+		{`{"a": [1, 5]}`, `{"a": [1, 5]}`, true},
+		{`{"a": [1, 5]}`, `{"a": [5, 1]}`, false},
+		{`{"a": [[1, 5]]}`, `{"a": [1, 5]}`, true},
+		{`{"a": [1, 15]}`, `{"a": {"$gt": 10, "$lt": 5}}`, true},
+		{`{"a": [1, 15]}`, `{"a": {"$elemMatch": {"$gt": 10, "$lt": 5}}}`, false},
+		{`{"a": [8, 15]}`, `{"a": {"$elemMatch": {"$gt": 5, "$lt": 10}}}`, true},
+		{`{"a": "x"}`, `{"a": {"$gt": 1}}`, false},
+		{`{"a": 2}`, `{"a": {"$gt": "1"}}`, false},
+		{`{"a": [{"b": 1}, {"b": 2}]}`, `{"a.b": 2}`, true},
+		{`{"a": [{"b": 1}, {"b": 2}]}`, `{"a.1.b": 2}`, true},
+		{`{"a": [{"b": 1}, {"b": 2}]}`, `{"a.0.b": 2}`, false},
+		{`{"a": [{"b": 1}, {"c": 2}]}`, `{"a.b": {"$exists": true}}`, true},
+		{`{"a": [{"c": 2}]}`, `{"a.b": {"$exists": true}}`, false},
+		{`{"a": [1, 2]}`, `{"a": {"$ne": 2}}`, false},
+		{`{"a": [1, 2]}`, `{"a": {"$nin": [3, 4]}}`, true},
+		{`{"a": [1, 2, 3]}`, `{"a": {"$all": [3, 1]}}`, true},
+		{`{"a": [1, 2, 3]}`, `{"a": {"$size": 3}}`, true},
+		{`{"a": [1, 2, 3]}`, `{"a": {"$size": 2}}`, false},
+		{`{"a": 5.5}`, `{"a": {"$type": "number"}}`, true},
+		{`{"a": [1, "x"]}`, `{"a": {"$type": "string"}}`, true},
+		{`{"a": "Hello"}`, `{"a": {"$regex": "^hel", "$options": "i"}}`, true},
+		{`{"a": "Hello"}`, `{"a": {"$regularExpression": {"pattern": "^hel", "options": ""}}}`, false},
+		{`{"a": "Hello"}`, `{"a": {"$in": [{"$regularExpression": {"pattern": "llo$", "options": ""}}]}}`, true},
+		{`{"a": 10}`, `{"a": {"$mod": [4, 2]}}`, true},
+		{`{"a": 10}`, `{"$expr": {"$gt": ["$a", 9]}}`, true},
+		{`{"a": 10, "b": 12}`, `{"$expr": {"$gt": ["$a", "$b"]}}`, false},
+		{`{"a": 5}`, `{"$or": [{"a": 1}, {"a": {"$gte": 5}}]}`, true},
+		{`{"a": 5}`, `{"$nor": [{"a": 1}, {"a": {"$gte": 5}}]}`, false},
+		{`{"a": 5}`, `{"a": {"$not": {"$gt": 6}}}`, true},
+		{`{"b": 1}`, `{"a": {"$not": {"$gt": 6}}}`, true},
+		{`{"a": 54}`, `{"a": {"$bitsAllSet": [1, 2, 4, 5]}}`, true},
+		{`{"a": {"$minKey": 1}}`, `{"a": {"$lt": null}}`, false},
+		{`{"a": {"b": 1, "c": 2}}`, `{"a": {"b": 1, "c": 2}}`, true},
+		{`{"a": {"b": 1, "c": 2}}`, `{"a": {"c": 2, "b": 1}}`, false},
+		{`{"a": {"b": 1}}`, `{"$jsonSchema": {"required": ["a"], "properties": {"a": {"bsonType": "object"}}}}`, true},
+		{`{"a": 1}`, `{"$jsonSchema": {"required": ["b"]}}`, false},
+	}
+	for _, c := range cases {
+		f, err := compileFilter(ext(t, c.filter), nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.filter, err)
+			continue
+		}
+		if got := f.Match(ext(t, c.doc)); got != c.want {
+			t.Errorf("%s matches %s = %v, want %v", c.filter, c.doc, got, c.want)
+		}
+	}
+}
+
+// TestQueryRefusals: operators the server does not have are refused by
+// name, with MongoDB's codes.
+func TestQueryRefusals(t *testing.T) {
+	for filter, code := range map[string]int32{
+		`{"$text": {"$search": "x"}}`: 2,
+		`{"$where": "true"}`:          2,
+		`{"a": {"$near": [0, 0]}}`:    2,
+		`{"a": {"$foo": 1}}`:          2,
+		`{"$foo": 1}`:                 2,
+		`{"$expr": {"$bogus": 1}}`:    168,
+		`{"a": {"$regex": "("}}`:      51091,
+		`{"a": {"$in": 1}}`:           2,
+		`{"$and": []}`:                2,
+	} {
+		_, err := compileFilter(ext(t, filter), nil)
+		if err == nil || int32(mongoErrCode(err)) != code {
+			t.Errorf("%s: %v; want code %d", filter, err, code)
+		}
+	}
+}
+
+// TestUpdateConformance: examples of MongoDB's manual for each update
+// operator: the document before, the update, the document after.
+func TestUpdateConformance(t *testing.T) {
+	cases := []struct {
+		doc, filter, update, af, want string
+	}{
+		{`{"_id": 1, "a": 1}`, `{}`, `{"$set": {"b.c": 2}}`, ``, `{"_id": 1, "a": 1, "b": {"c": 2}}`},
+		{`{"_id": 1, "a": [1, 2]}`, `{}`, `{"$set": {"a.4": 9}}`, ``, `{"_id": 1, "a": [1, 2, null, null, 9]}`},
+		{`{"_id": 1, "a": 1, "b": 2}`, `{}`, `{"$unset": {"a": ""}}`, ``, `{"_id": 1, "b": 2}`},
+		{`{"_id": 1, "a": 2147483647}`, `{}`, `{"$inc": {"a": 1}}`, ``, `{"_id": 1, "a": {"$numberLong": "2147483648"}}`},
+		{`{"_id": 1, "a": 2}`, `{}`, `{"$mul": {"a": 2.5}}`, ``, `{"_id": 1, "a": 5.0}`},
+		{`{"_id": 1}`, `{}`, `{"$mul": {"a": 2}}`, ``, `{"_id": 1, "a": 0}`},
+		{`{"_id": 1, "a": 5}`, `{}`, `{"$min": {"a": 3}, "$max": {"b": 1}}`, ``, `{"_id": 1, "a": 3, "b": 1}`},
+		{`{"_id": 1, "a": 1, "z": 0}`, `{}`, `{"$rename": {"a": "b.c"}}`, ``, `{"_id": 1, "z": 0, "b": {"c": 1}}`},
+		{`{"_id": 1, "s": [5, 1]}`, `{}`, `{"$push": {"s": {"$each": [3, 9], "$sort": -1, "$slice": 3}}}`, ``, `{"_id": 1, "s": [9, 5, 3]}`},
+		{`{"_id": 1, "s": [5, 1]}`, `{}`, `{"$push": {"s": {"$each": [7], "$position": 0}}}`, ``, `{"_id": 1, "s": [7, 5, 1]}`},
+		{`{"_id": 1, "s": [1, 2]}`, `{}`, `{"$addToSet": {"s": {"$each": [2.0, 3]}}}`, ``, `{"_id": 1, "s": [1, 2, 3]}`},
+		{`{"_id": 1, "s": [1, 2, 3]}`, `{}`, `{"$pop": {"s": -1}}`, ``, `{"_id": 1, "s": [2, 3]}`},
+		{`{"_id": 1, "s": [1, 5, 8]}`, `{}`, `{"$pull": {"s": {"$gte": 5}}}`, ``, `{"_id": 1, "s": [1]}`},
+		{`{"_id": 1, "s": [{"x": 1}, {"x": 2}]}`, `{}`, `{"$pull": {"s": {"x": 2}}}`, ``, `{"_id": 1, "s": [{"x": 1}]}`},
+		{`{"_id": 1, "s": [1, 2, 1]}`, `{}`, `{"$pullAll": {"s": [1]}}`, ``, `{"_id": 1, "s": [2]}`},
+		{`{"_id": 1, "a": 13}`, `{}`, `{"$bit": {"a": {"and": 10}}}`, ``, `{"_id": 1, "a": 8}`},
+		{`{"_id": 1, "g": [80, 95, 85]}`, `{"g": 95}`, `{"$set": {"g.$": 96}}`, ``, `{"_id": 1, "g": [80, 96, 85]}`},
+		{`{"_id": 1, "g": [80, 95, 85]}`, `{}`, `{"$inc": {"g.$[]": 1}}`, ``, `{"_id": 1, "g": [81, 96, 86]}`},
+		{`{"_id": 1, "g": [80, 95, 85]}`, `{}`, `{"$set": {"g.$[e]": 100}}`, `[{"e": {"$gte": 85}}]`, `{"_id": 1, "g": [80, 100, 100]}`},
+		{`{"_id": 1, "a": 1}`, `{}`, `{"b": 2}`, ``, `{"_id": 1, "b": 2}`},
+	}
+	for _, c := range cases {
+		var afs []bsoncore.Value
+		if c.af != "" {
+			afs = arrayValues(lookup(ext(t, `{"x": `+c.af+`}`), "x"))
+		}
+		u, err := compileUpdate(vDoc(ext(t, c.update)), afs, nil)
+		if err != nil {
+			t.Errorf("%s: %v", c.update, err)
+			continue
+		}
+		f, _ := compileFilter(ext(t, c.filter), nil)
+		doc := ext(t, c.doc)
+		_, pos := f.MatchPos(doc)
+		got, err := u.apply(doc, pos, false)
+		if err != nil {
+			t.Errorf("%s on %s: %v", c.update, c.doc, err)
+			continue
+		}
+		if want := ext(t, c.want); string(got) != string(want) {
+			t.Errorf("%s on %s = %s, want %s", c.update, c.doc, bson.Raw(got), bson.Raw(want))
+		}
+	}
+}
+
+// TestUpdateRefusals: errors with MongoDB's codes.
+func TestUpdateRefusals(t *testing.T) {
+	doc := ext(t, `{"_id": 1, "a": "x", "n": 5}`)
+	for update, code := range map[string]int32{
+		`{"$inc": {"a": 1}}`:                   14,
+		`{"$set": {"_id": 2}}`:                 66,
+		`{"$set": {"a.b": 1}}`:                 28,
+		`{"$set": {"n": 1}, "$inc": {"n": 1}}`: 40,
+		`{"$foo": {"n": 1}}`:                   9,
+		`{"$set": {"g.$": 1}}`:                 2,
+	} {
+		u, err := compileUpdate(vDoc(ext(t, update)), nil, nil)
+		if err == nil {
+			_, err = u.apply(doc, -1, false)
+		}
+		if err == nil || int32(mongoErrCode(err)) != code {
+			t.Errorf("%s: %v; want code %d", update, err, code)
+		}
+	}
+}
+
+func mongoErrCode(err error) int32 { return int32(mongoerr.As(err).Code) }
