@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -78,6 +79,45 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 				})
 				scanned = true
 				break outer
+			}
+		}
+	}
+	if !scanned {
+	ranges:
+		for _, rc := range f.rangesOrNil() {
+			for _, ix := range col.indexes {
+				if ix.partial != nil || ix.sparse || ix.fields[0].path != rc.path || (ix.multikey && rc.in == nil) {
+					continue
+				}
+				p.stage, p.index = "IXSCAN", ix
+				seen := map[string]bool{}
+				take := func(en ientry) {
+					p.keysSeen++
+					k := string(rune(en.id.Type)) + string(en.id.Data)
+					if seen[k] {
+						return
+					}
+					seen[k] = true
+					if d, ok := col.get(en.id); ok {
+						p.docsSeen++
+						cands = append(cands, d)
+					}
+				}
+				if rc.in != nil {
+					for _, v := range rc.in {
+						ix.tree.Ascend(ientry{vals: []bsoncore.Value{v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+							if compareValues(en.vals[0], v) != 0 {
+								return false
+							}
+							take(en)
+							return true
+						})
+					}
+				} else {
+					scanRange(ix, rc, take)
+				}
+				scanned = true
+				break ranges
 			}
 		}
 	}
@@ -597,4 +637,93 @@ func filterOrEmpty(d bsoncore.Document) bsoncore.Document {
 		return bsoncore.NewDocumentBuilder().Build()
 	}
 	return d
+}
+
+func (f *Filter) rangesOrNil() []rangeCond {
+	if f == nil {
+		return nil
+	}
+	return f.ranges
+}
+
+// scanRange visits the entries of ix whose first value lies within rc's
+// bounds, within the bounds' type class as MongoDB's comparisons are.
+func scanRange(ix *index, rc rangeCond, take func(ientry)) {
+	class := rc.lo
+	if class.Type == 0 {
+		class = rc.hi
+	}
+	in := func(v bsoncore.Value) bool {
+		if typeOrder(v.Type) != typeOrder(class.Type) {
+			return false
+		}
+		if rc.lo.Type != 0 {
+			c := compareValues(v, rc.lo)
+			if c < 0 || c == 0 && !rc.loIncl {
+				return false
+			}
+		}
+		if rc.hi.Type != 0 {
+			c := compareValues(v, rc.hi)
+			if c > 0 || c == 0 && !rc.hiIncl {
+				return false
+			}
+		}
+		return true
+	}
+	// the index is ordered by its first field (ascending or descending):
+	// start at the end of the class nearest the scan and stop past it
+	desc := ix.fields[0].desc
+	var start bsoncore.Value
+	switch {
+	case !desc && rc.lo.Type != 0:
+		start = rc.lo
+	case desc && rc.hi.Type != 0:
+		start = rc.hi
+	default:
+		start = classStart(class, desc)
+	}
+	ix.tree.Ascend(ientry{vals: []bsoncore.Value{start}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+		v := en.vals[0]
+		if typeOrder(v.Type) != typeOrder(class.Type) {
+			// before the class (an exclusive bound's equal values are skipped
+			// by in) or after it
+			c := cmpInt(typeOrder(v.Type), typeOrder(class.Type))
+			if desc {
+				c = -c
+			}
+			return c < 0
+		}
+		if in(v) {
+			take(en)
+			return true
+		}
+		// past the far bound?
+		if !desc && rc.hi.Type != 0 && compareValues(v, rc.hi) > 0 || desc && rc.lo.Type != 0 && compareValues(v, rc.lo) < 0 {
+			return false
+		}
+		return true
+	})
+}
+
+// classStart is the least (or, descending, the greatest) value of v's type
+// class that an index scan starts from.
+func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
+	if isNumber(v) {
+		if desc {
+			return vDouble(math.Inf(1))
+		}
+		return vDouble(math.NaN())
+	}
+	if desc {
+		// the greatest values of a class are unknown: start at the class after
+		return bsoncore.Value{Type: bsoncore.TypeMaxKey}
+	}
+	switch v.Type {
+	case bsoncore.TypeString, bsoncore.TypeSymbol:
+		return vString("")
+	case bsoncore.TypeDateTime:
+		return vDate(math.MinInt64)
+	}
+	return bsoncore.Value{Type: bsoncore.TypeMinKey}
 }

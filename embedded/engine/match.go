@@ -19,8 +19,18 @@ type valuePred func(v bsoncore.Value) bool
 
 // Filter is a compiled query filter.
 type Filter struct {
-	m   matcher
-	eqs []equality
+	m      matcher
+	eqs    []equality
+	ranges []rangeCond
+}
+
+// rangeCond is a top-level condition an index can serve: bounds, or the
+// values of an $in.
+type rangeCond struct {
+	path           string
+	lo, hi         bsoncore.Value // missing: unbounded
+	loIncl, hiIncl bool
+	in             []bsoncore.Value
 }
 
 type equality struct {
@@ -76,6 +86,9 @@ func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (
 			} else if err == nil && f != nil && top && isOperatorDoc(v) {
 				if ev, ok := bsoncore.Document(v.Data).LookupErr("$eq"); ok == nil {
 					f.eqs = append(f.eqs, equality{k, ev})
+				}
+				if rc, ok := rangeOf(k, bsoncore.Document(v.Data)); ok {
+					f.ranges = append(f.ranges, rc)
 				}
 			}
 		}
@@ -703,4 +716,41 @@ func typeArg(v bsoncore.Value) string {
 		return typeNames[bsoncore.Type(n)]
 	}
 	return ""
+}
+
+// rangeOf reads the bounds of {$gt, $gte, $lt, $lte} or the values of
+// {$in} on one field, when an index scan can serve them.
+func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
+	rc := rangeCond{path: path}
+	ok := false
+	for _, e := range elements(ops) {
+		v := e.Value()
+		switch e.Key() {
+		case "$gt", "$gte":
+			if !indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
+				return rc, false
+			}
+			rc.lo, rc.loIncl, ok = v, e.Key() == "$gte", true
+		case "$lt", "$lte":
+			if !indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
+				return rc, false
+			}
+			rc.hi, rc.hiIncl, ok = v, e.Key() == "$lte", true
+		case "$in":
+			if v.Type != bsoncore.TypeArray {
+				return rc, false
+			}
+			for _, x := range arrayValues(v) {
+				if !indexable(x) {
+					return rc, false
+				}
+				rc.in = append(rc.in, x)
+			}
+			ok = true
+		}
+	}
+	if rc.in != nil && (rc.lo.Type != 0 || rc.hi.Type != 0) {
+		return rc, false
+	}
+	return rc, ok
 }
