@@ -16,8 +16,14 @@ import (
 // engine (package engine) instead of FerretDB.
 const EngineEnv = "OIDKIT_EMBEDDED_ENGINE"
 
+// The engines Options.Engine names.
+const (
+	EngineOwn      = "oidkit"
+	EngineFerretDB = "ferretdb"
+)
+
 // ownEngine reports whether Start runs oidkit's own engine.
-func ownEngine() bool { return os.Getenv(EngineEnv) == "oidkit" }
+func ownEngine() bool { return os.Getenv(EngineEnv) == EngineOwn }
 
 // ErrFerretDBData is returned when a data directory holds the previous
 // embedded server's SQLite files, which oidkit's own engine cannot read.

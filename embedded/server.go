@@ -72,6 +72,10 @@ type Options struct {
 	// even when written to io.Discard).
 	Logger *slog.Logger
 
+	// Engine picks the server: EngineOwn, EngineFerretDB, or empty for
+	// the one EngineEnv names (FerretDB when it names none).
+	Engine string
+
 	// socket, when set, makes the server listen on a Unix socket in a
 	// fresh temporary directory instead of TCP, and URI name it.
 	socket bool
@@ -119,7 +123,7 @@ func Start(opts Options) (*Server, error) {
 		return nil, err
 	}
 	var s *Server
-	if ownEngine() {
+	if opts.Engine == EngineOwn || opts.Engine == "" && ownEngine() {
 		s, err = startOwn(abs, dir, opts)
 	} else {
 		s, err = start(abs, dir, opts)

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -58,5 +59,33 @@ func TestVerifyDBPart(t *testing.T) {
 				checkRows(t, rep, []wantRow{{"users: documents equal (BSON bytes)", StatusFail, 1, "document 25 (_id " + show(rawValueOf(c.ID(25))) + ")"}})
 			}
 		})
+	}
+}
+
+// TestVerifyDBPartUnderMongoDBProfile: under MongoDB's profile the server
+// converts every ObjectID _id of the collection with $toDate, while the
+// read covers one part; the part passes (it failed with "server converted
+// 30 ObjectID _ids, the read found 10"). Run on oidkit's own engine, which
+// has $toDate.
+func TestVerifyDBPartUnderMongoDBProfile(t *testing.T) {
+	_, cl := mongotest.Start(t, mongotest.OwnEngine())
+	ctx := context.Background()
+	plan := &seed.Plan{DB: "partmongo", Seed: 4, Seeded: true,
+		Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 30}}}
+	ds := seedInto(t, cl, plan)
+	c := ds.Collection("users")
+	for i := range int64(3) {
+		e, err := ExpectPart(ctx, ds, c, seed.Part{I: i, N: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := VerifyDB(ctx, cl, ExpectedSet{Verify: []*Expected{e}}, DBOptions{Profile: rules.MongoDB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := row(t, rep, "users: timestamp on server ($toDate)"); r.Mismatches != 0 || r.Cases < 10 || r.skipped {
+			t.Errorf("part %d: $toDate row %+v; want a pass over at least 10 documents", i, r)
+		}
+		checkRows(t, rep, nil)
 	}
 }
