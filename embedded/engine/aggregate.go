@@ -18,7 +18,7 @@ type pipelineEnv struct {
 	db    string
 	vars  *exprVars
 	read  func(db, coll string) []bsoncore.Document
-	write func(db, coll string, docs []bsoncore.Document, replace bool) error
+	write func(db, coll string, docs []bsoncore.Document, mode string) error // mode: $out, or $merge's whenMatched
 	count func(db, coll string) int
 }
 
@@ -326,6 +326,14 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		return compileOut(name, arg, env)
 	case "$bucket":
 		return compileBucket(arg, env)
+	case "$listLocalSessions":
+		// sessions live in the drivers; the server lists the one asking
+		return func([]bsoncore.Document) ([]bsoncore.Document, error) {
+			var u [16]byte
+			copy(u[:], processID[:])
+			id := bsoncore.NewDocumentBuilder().AppendBinary("id", 4, u[:]).Build()
+			return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendDocument("_id", id).AppendDateTime("lastUse", env.vars.now.UnixMilli()).Build()}, nil
+		}, nil
 	case "$changeStream":
 		return nil, mongoerr.New(mongoerr.CommandNotSupported, "$changeStream is not supported by oidkit's server yet")
 	}
@@ -623,7 +631,10 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 
 func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	db, coll := env.db, ""
-	replace := name == "$out"
+	mode := "$out"
+	if name == "$merge" {
+		mode = "merge"
+	}
 	switch arg.Type {
 	case bsoncore.TypeString:
 		coll = arg.StringValue()
@@ -641,7 +652,10 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 			for _, k := range []string{"on", "whenMatched", "whenNotMatched", "let"} {
 				if v, err := d.LookupErr(k); err == nil {
 					s := toStr(v)
-					if k == "whenMatched" && s != "replace" && s != "merge" || k == "whenNotMatched" && s != "insert" || k == "on" && s != "_id" || k == "let" {
+					if k == "whenMatched" {
+						mode = s
+					}
+					if k == "whenMatched" && s != "replace" && s != "merge" && s != "fail" && s != "keepExisting" || k == "whenNotMatched" && s != "insert" || k == "on" && s != "_id" || k == "let" {
 						return nil, mongoerr.New(mongoerr.NotImplemented, "$merge with %s %s is not supported by oidkit's server yet", k, shell(v))
 					}
 				}
@@ -659,7 +673,7 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 		return nil, mongoerr.New(mongoerr.Location(16990), "%s requires a collection name", name)
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		return nil, env.write(db, coll, in, replace)
+		return nil, env.write(db, coll, in, mode)
 	}, nil
 }
 

@@ -84,7 +84,13 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 						return err
 					}
 				}
-				r, err := runUpdate(t, db, name, f, nil, up, multi, upsert, c)
+				var srt *sortSpec
+				if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
+					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+						return err
+					}
+				}
+				r, err := runUpdate(t, db, name, f, srt, up, multi, upsert, c)
 				if err != nil {
 					return err
 				}

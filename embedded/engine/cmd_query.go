@@ -442,9 +442,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 			}
 			return out
 		},
-		write: func(db, coll string, docs []bsoncore.Document, replace bool) error {
+		write: func(db, coll string, docs []bsoncore.Document, mode string) error {
 			return c.srv.store.write(c.ctx, func(t *tx) error {
-				if replace {
+				if mode == "$out" {
 					var keep []bsoncore.Document
 					if old := t.st.coll(db, coll); old != nil {
 						for _, ix := range old.indexes {
@@ -471,7 +471,15 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 					if err != nil {
 						return err
 					}
-					if err := t.putDoc(col, d, replace); err != nil {
+					id, _ := d.LookupErr("_id")
+					old, exists := col.get(id)
+					switch {
+					case exists && mode == "keepExisting":
+						continue
+					case exists && mode == "merge":
+						d = idFirst(mergeDocs(old, d))
+					}
+					if err := t.putDoc(col, d, mode == "$out" || mode == "fail"); err != nil {
 						return err
 					}
 				}

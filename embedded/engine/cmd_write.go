@@ -262,7 +262,13 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 				if multi && up.isReplacement() {
 					return mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
 				}
-				r, err := runUpdate(t, c.db, name, f, nil, up, multi, upsert, c)
+				var srt *sortSpec
+				if sv, err := sd.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
+					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+						return err
+					}
+				}
+				r, err := runUpdate(t, c.db, name, f, srt, up, multi, upsert, c)
 				if err != nil {
 					return err
 				}

@@ -178,14 +178,14 @@ func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
 			return exprPath(v, parts), nil
 		}}, nil
 	}
+	if name != "CURRENT" {
+		return nil, mongoerr.New(mongoerr.Location(17276), "Use of undefined variable: %s", name)
+	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		if lv, ok := local[name]; ok {
 			return exprPath(lv, parts), nil
 		}
-		if name == "CURRENT" {
-			return exprPath(vDoc(root), parts), nil
-		}
-		return missing, mongoerr.New(mongoerr.Location(17276), "Use of undefined variable: %s", name)
+		return exprPath(vDoc(root), parts), nil
 	}}, nil
 }
 

@@ -199,6 +199,14 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 		if err != nil {
 			return nil, err
 		}
+		// a pipeline that leaves _id out keeps the document's own
+		if _, err := out.LookupErr("_id"); err != nil && oldID.Type != 0 {
+			b := bsoncore.NewDocumentBuilder().AppendValue("_id", oldID)
+			for _, e := range elements(out) {
+				b.AppendValue(e.Key(), e.Value())
+			}
+			out = b.Build()
+		}
 	default:
 		root := toMDoc(doc)
 		now := time.Now()
