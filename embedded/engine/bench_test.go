@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -122,4 +123,41 @@ func mustMarshal(b *testing.B, v any) []byte {
 		b.Fatal(err)
 	}
 	return out
+}
+
+// BenchmarkMemoryPerMillion stores 1,000,000 documents of 120 bytes with a
+// unique secondary index and reports the heap they take beside their BSON
+// bytes: heap-bytes/doc and bson-bytes/doc.
+func BenchmarkMemoryPerMillion(b *testing.B) {
+	const n = 1000000
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		st := newStore()
+		bsonBytes := 0
+		err := st.write(context.Background(), func(t *tx) error {
+			col, _ := t.mut("d", "users", true)
+			if _, err := t.createIndex(col, mustMarshal(b, bson.D{{Key: "key", Value: bson.D{{Key: "email", Value: 1}}}, {Key: "unique", Value: true}})); err != nil {
+				return err
+			}
+			for i := 0; i < n; i++ {
+				d := mustMarshal(b, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "email", Value: fmt.Sprintf("user%07d@example.com", i)}, {Key: "name", Value: "Ada Lovelace"}, {Key: "age", Value: int32(i % 90)}, {Key: "active", Value: i%2 == 0}})
+				bsonBytes += len(d)
+				if err := t.putDoc(col, d, true); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heap-bytes/doc")
+		b.ReportMetric(float64(bsonBytes)/n, "bson-bytes/doc")
+		runtime.KeepAlive(st)
+	}
 }
