@@ -27,12 +27,13 @@ func TestPartsConcurrentKillResume(t *testing.T) {
 			// long after the others, so the kill lands mid-way however
 			// fast the machine; a find by _id scans the collection on
 			// FerretDB, so the wait below is slow to notice.
-			args = append(args, "--batch", "5")
+			args = append(args, "--batch", "2")
 		}
 		procs[i] = start(t, 5*time.Minute, nil, append(args, "--part", fmt.Sprintf("%d/%d", i, parts))...)
 	}
-	// Document 1000 of the victim's 6000 is in: it is under way.
-	waitForDoc(t, s, g, victim*6000+1000, procs[victim])
+	// Document 100 of the victim's 6000 is in: it is under way, with
+	// 2,950 batches still to write when the kill is sent.
+	waitForDoc(t, s, g, victim*6000+100, procs[victim])
 	if err := procs[victim].cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
