@@ -52,8 +52,8 @@ func ExampleStart() {
 	var le *embedded.LockedError
 	fmt.Println("second server locked out:", errors.As(err, &le))
 	// Output:
-	// server: FerretDB
-	// one write at a time: true
-	// $toDate: false $sample: false Decimal128: false
+	// server: MongoDB
+	// one write at a time: false
+	// $toDate: true $sample: true Decimal128: true
 	// second server locked out: true
 }

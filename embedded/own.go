@@ -2,7 +2,6 @@ package embedded
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -11,19 +10,6 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/engine"
 )
-
-// EngineEnv picks the server under Start: "oidkit" runs oidkit's own
-// engine (package engine) instead of FerretDB.
-const EngineEnv = "OIDKIT_EMBEDDED_ENGINE"
-
-// The engines Options.Engine names.
-const (
-	EngineOwn      = "oidkit"
-	EngineFerretDB = "ferretdb"
-)
-
-// ownEngine reports whether Start runs oidkit's own engine.
-func ownEngine() bool { return os.Getenv(EngineEnv) == EngineOwn }
 
 // ErrFerretDBData is returned when a data directory holds the previous
 // embedded server's SQLite files, which oidkit's own engine cannot read.
@@ -84,7 +70,6 @@ func startOwn(abs, dir string, opts Options) (*Server, error) {
 	}
 	srv := engine.NewServer(st, ln)
 	s := &Server{own: srv, store: st, done: make(chan struct{}), grace: DrainGrace}
-	s.cancel = func() {}
 	go func() {
 		defer close(s.done)
 		_ = srv.Serve()
@@ -112,21 +97,8 @@ func (s *Server) closeOwn() {
 	}
 }
 
-// ErrNoClone is returned by CloneDatabase on a server that cannot clone.
-var ErrNoClone = errors.New("the embedded server clones databases only with oidkit's own engine")
-
 // CloneDatabase makes database to a copy of database from in O(1) of
-// their documents: both share the data until either writes. Only
-// oidkit's own engine can (ErrNoClone otherwise).
+// their documents: both share the data until either writes.
 func (s *Server) CloneDatabase(ctx context.Context, from, to string) error {
-	if s.store == nil {
-		return ErrNoClone
-	}
 	return s.store.CloneDatabase(ctx, from, to)
 }
-
-// OwnEngine reports whether s runs oidkit's own engine.
-func (s *Server) OwnEngine() bool { return s.own != nil }
-
-// OwnEngineChosen reports whether Start will run oidkit's own engine.
-func OwnEngineChosen() bool { return ownEngine() }

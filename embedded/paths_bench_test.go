@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -27,14 +28,15 @@ import (
 // benchDB is the database every path of BenchmarkPathsVsSQLite writes.
 const benchDB = "bench"
 
-// sqliteTable is one of FerretDB's tables as it stored it: the statements
-// that made it (the table and its _id index first, then the secondary
-// indexes, which seed creates after the documents) and its JSON rows.
+// sqlitePragmas are the baseline's: a WAL journal synced at checkpoints,
+// as durable against a killed process as the server's journal.
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(wal)&_pragma=synchronous(normal)"
+
+// sqliteTable is one collection as the baseline stores it: a table keyed
+// by the _id's BSON value with the document's BSON beside it.
 type sqliteTable struct {
-	name   string
-	create []string // CREATE TABLE and the unique index on _id
-	after  []string // the other indexes
-	rows   []string
+	name string
+	rows [][2][]byte // _id value, document
 }
 
 // pathCost is one round of one path: the embedded command and SQLite's
@@ -46,19 +48,19 @@ type pathCost struct {
 
 // BenchmarkPathsVsSQLite runs, in one process and one round after the
 // other, each command path on the embedded server beside modernc SQLite's
-// own work on the rows FerretDB stored for it:
+// own work on the same documents:
 //
 //   - seed-users, seed-employees, seed-shop: run.Seed (what `oidkit seed`
-//     runs: generation, the checks of rules.FerretDB, seed.WorkersFor's inserters, the run
-//     manifest, the plan's indexes after the documents) against a prepared
-//     INSERT of the same rows (the run manifest's few among them) in
-//     transactions of 1,000 into tables made by FerretDB's own statements,
-//     secondary indexes after the rows;
+//     runs: generation, the checks of the server's profile, the inserters,
+//     the run manifest, the plan's indexes after the documents) against a
+//     prepared INSERT of the same documents (the run manifest's few among
+//     them) as BSON, keyed by _id, in transactions of 1,000 (SQLite gets no
+//     secondary index: the plan's indexes cost the server alone);
 //   - load-users: fixtures.Load of an Extended JSON file of the users
 //     against the same SQLite insert of the rows it stored;
 //   - verify-users and export-users: verify.VerifyDB of the seeded users and
 //     fixtures.ExportFile of them to a file, against SQLite's own read of
-//     the rows (SELECT of FerretDB's JSON column, every row scanned).
+//     the rows (SELECT of the BSON column, every row scanned).
 //
 // Metrics are, per path, the median over rounds of the embedded rate over
 // SQLite's, by wall clock and by CPU time (getrusage of the whole process);
@@ -136,8 +138,7 @@ func BenchmarkPathsVsSQLite(b *testing.B) {
 }
 
 // benchServer starts a server over a fresh directory and connects to it;
-// stop (which may be called again) disconnects and closes it, so that its
-// SQLite file can be read.
+// stop (which may be called again) disconnects and closes it.
 func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
 	b.Helper()
 	dir = b.TempDir()
@@ -159,17 +160,18 @@ func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
 	}
 }
 
-// seedPath is run.Seed of plan into a fresh server, then the same rows
-// into SQLite itself; the rows are read out of the first round's file.
+// seedPath is run.Seed of plan into a fresh server, then the same
+// documents into SQLite itself; they are read back from the first round's
+// server.
 func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
 	return func(b *testing.B, base *[]sqliteTable) []pathCost {
-		dir, cl, stop := benchServer(b)
+		_, cl, stop := benchServer(b)
+		defer stop()
 		var res *run.Result
 		var err error
 		emb := measure(func() {
-			res, err = run.Seed(context.Background(), cl.Database(benchDB), plan(), run.Options{Profile: rules.FerretDB})
+			res, err = run.Seed(context.Background(), cl.Database(benchDB), plan(), run.Options{Profile: rules.MongoDB})
 		})
-		stop()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -180,7 +182,7 @@ func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCos
 		if res.Inserted != want || want == 0 {
 			b.Fatalf("seed inserted %d documents, the plan has %d", res.Inserted, want)
 		}
-		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: int(res.Inserted)}}
+		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, cl), docs: int(res.Inserted)}}
 	}
 }
 
@@ -188,33 +190,34 @@ func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCos
 // rows into SQLite itself.
 func loadPath(file string, n int) func(*testing.B, *[]sqliteTable) []pathCost {
 	return func(b *testing.B, base *[]sqliteTable) []pathCost {
-		dir, cl, stop := benchServer(b)
+		_, cl, stop := benchServer(b)
+		defer stop()
 		var res *fixtures.Result
 		var err error
 		emb := measure(func() {
 			res, err = fixtures.Load(context.Background(), cl.Database(benchDB).Collection("users"),
-				[]fixtures.Source{fixtures.FileSource(file)}, fixtures.LoadOptions{Profile: rules.FerretDB})
+				[]fixtures.Source{fixtures.FileSource(file)}, fixtures.LoadOptions{Profile: rules.MongoDB})
 		})
-		stop()
 		if err != nil {
 			b.Fatal(err)
 		}
 		if t := res.Total(); t.Inserted != int64(n) {
 			b.Fatalf("load inserted %d documents of %d", t.Inserted, n)
 		}
-		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, dir), docs: n}}
+		return []pathCost{{emb: emb, base: sqliteBaseline(b, base, cl), docs: n}}
 	}
 }
 
 // readPaths seeds plan (not measured), then verifies it with
 // verify.VerifyDB and exports it with fixtures.ExportFile, then reads the
-// rows with SQLite itself; both are against that one read.
+// same documents back from a SQLite file holding them; both are against
+// that one read.
 func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
 	return func(b *testing.B, _ *[]sqliteTable) []pathCost {
 		ctx := context.Background()
-		dir, cl, stop := benchServer(b)
+		_, cl, stop := benchServer(b)
 		defer stop()
-		res, err := run.Seed(ctx, cl.Database(benchDB), plan(), run.Options{Profile: rules.FerretDB})
+		res, err := run.Seed(ctx, cl.Database(benchDB), plan(), run.Options{Profile: rules.MongoDB})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -223,7 +226,7 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 			b.Fatal(err)
 		}
 		var rep *verify.Report
-		vc := measure(func() { rep, err = verify.VerifyDB(ctx, cl, set, verify.DBOptions{Profile: rules.FerretDB}) })
+		vc := measure(func() { rep, err = verify.VerifyDB(ctx, cl, set, verify.DBOptions{Profile: rules.MongoDB}) })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -241,9 +244,11 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 		if exp.Documents != res.Inserted {
 			b.Fatalf("exported %d documents, seeded %d", exp.Documents, res.Inserted)
 		}
-		stop()
+		var tables []sqliteTable
+		path := filepath.Join(b.TempDir(), "bench.sqlite")
+		sqliteWrite(b, path, serverTables(b, cl, &tables))
 		var rows int
-		rc := measure(func() { rows = sqliteRead(b, filepath.Join(dir, benchDB+".sqlite"), "users") })
+		rc := measure(func() { rows = sqliteRead(b, path, "users") })
 		if int64(rows) != res.Inserted {
 			b.Fatalf("SQLite read %d rows of users, seeded %d", rows, res.Inserted)
 		}
@@ -251,143 +256,96 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 	}
 }
 
-// sqliteBaseline writes the rows of *base (read out of dir's file in the
-// first round) into a fresh SQLite file and returns how long that took.
-func sqliteBaseline(b *testing.B, base *[]sqliteTable, dir string) cost {
+// sqliteBaseline writes the documents of *base (read from cl's server in
+// the first round) into a fresh SQLite file and returns how long that took.
+func sqliteBaseline(b *testing.B, base *[]sqliteTable, cl *mongo.Client) cost {
 	b.Helper()
-	if *base == nil {
-		*base = ferretTables(b, filepath.Join(dir, benchDB+".sqlite"))
+	tables := serverTables(b, cl, base)
+	return sqliteWrite(b, filepath.Join(b.TempDir(), "bench.sqlite"), tables)
+}
+
+// serverTables reads every collection of benchDB from cl's server into
+// *base, unless the first round did.
+func serverTables(b *testing.B, cl *mongo.Client, base *[]sqliteTable) []sqliteTable {
+	b.Helper()
+	if *base != nil {
+		return *base
 	}
-	path := filepath.Join(b.TempDir(), "bench.sqlite")
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(wal)&_pragma=auto_vacuum(none)&"+SQLitePragmas)
+	ctx := context.Background()
+	names, err := cl.Database(benchDB).ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		cur, err := cl.Database(benchDB).Collection(name).Find(ctx, bson.D{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := sqliteTable{name: name}
+		for cur.Next(ctx) {
+			doc := slices.Clone([]byte(cur.Current))
+			t.rows = append(t.rows, [2][]byte{bson.Raw(doc).Lookup("_id").Value, doc})
+		}
+		if err := cur.Err(); err != nil {
+			b.Fatal(err)
+		}
+		_ = cur.Close(ctx)
+		*base = append(*base, t)
+	}
+	return *base
+}
+
+// sqliteWrite creates a table per collection at path and inserts its rows
+// by a prepared INSERT in transactions of 1,000; the cost is the inserts'.
+func sqliteWrite(b *testing.B, path string, tables []sqliteTable) cost {
+	b.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?"+sqlitePragmas)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	exec := func(stmts []string) {
-		for _, s := range stmts {
-			if _, err := db.Exec(s); err != nil {
-				b.Fatalf("%s: %v", s, err)
-			}
+	for _, t := range tables {
+		if _, err := db.Exec(`CREATE TABLE "` + t.name + `" (id BLOB NOT NULL PRIMARY KEY, doc BLOB NOT NULL)`); err != nil {
+			b.Fatal(err)
 		}
 	}
-	for _, t := range *base {
-		exec(t.create)
-	}
 	return measure(func() {
-		for _, t := range *base {
-			sqliteWriteTable(b, db, t.name, t.rows)
-			exec(t.after)
+		for _, t := range tables {
+			for k := 0; k < len(t.rows); k += 1000 {
+				tx, err := db.Begin()
+				if err != nil {
+					b.Fatal(err)
+				}
+				ins, err := tx.Prepare(`INSERT INTO "` + t.name + `" (id, doc) VALUES (?, ?)`)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range t.rows[k:min(k+1000, len(t.rows))] {
+					if _, err := ins.Exec(r[0], r[1]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_ = ins.Close()
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 	})
 }
 
-// sqliteWriteTable inserts rows into table by a prepared INSERT in
-// transactions of 1,000.
-func sqliteWriteTable(b *testing.B, db *sql.DB, table string, rows []string) {
-	for k := 0; k < len(rows); k += 1000 {
-		tx, err := db.Begin()
-		if err != nil {
-			b.Fatal(err)
-		}
-		ins, err := tx.Prepare(`INSERT INTO "` + table + `" (_ferretdb_sjson) VALUES (?)`)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, r := range rows[k:min(k+1000, len(rows))] {
-			if _, err := ins.Exec(r); err != nil {
-				b.Fatal(err)
-			}
-		}
-		_ = ins.Close()
-		if err := tx.Commit(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// ferretTables reads every collection table of FerretDB's SQLite file at
-// path (its own metadata tables left out): statements and rows.
-func ferretTables(b *testing.B, path string) []sqliteTable {
+// sqliteRead reads every row of table in the SQLite file at path (its
+// BSON column, in the table's order) and returns how many it read.
+func sqliteRead(b *testing.B, path, table string) int {
 	b.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	var names []string
-	q, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\_ferretdb%' ESCAPE '\' AND name NOT LIKE 'sqlite%' ORDER BY name`)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for q.Next() {
-		var s string
-		if err := q.Scan(&s); err != nil {
-			b.Fatal(err)
-		}
-		names = append(names, s)
-	}
-	if err := q.Err(); err != nil {
-		b.Fatal(err)
-	}
-	var tables []sqliteTable
-	for _, name := range names {
-		t := sqliteTable{name: name}
-		q, err := db.Query(`SELECT name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type DESC`, name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for q.Next() {
-			var iname, s string
-			if err := q.Scan(&iname, &s); err != nil {
-				b.Fatal(err)
-			}
-			if strings.HasPrefix(s, "CREATE TABLE") || strings.HasSuffix(iname, "_id_") {
-				t.create = append(t.create, s)
-			} else {
-				t.after = append(t.after, s)
-			}
-		}
-		if err := q.Err(); err != nil {
-			b.Fatal(err)
-		}
-		r, err := db.Query(`SELECT _ferretdb_sjson FROM "` + name + `"`)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for r.Next() {
-			var s string
-			if err := r.Scan(&s); err != nil {
-				b.Fatal(err)
-			}
-			t.rows = append(t.rows, s)
-		}
-		if err := r.Err(); err != nil {
-			b.Fatal(err)
-		}
-		_ = r.Close()
-		tables = append(tables, t)
-		b.Logf("SQLite table %s: %d rows, %.0f B of JSON each; %s", name, len(t.rows), avgLen(t.rows), strings.Join(append(t.create, t.after...), "; "))
-	}
-	return tables
-}
-
-// sqliteRead reads every row of FerretDB's table for collection coll in the
-// SQLite file at path, as FerretDB reads a collection (its JSON column, in
-// natural order), and returns how many it read.
-func sqliteRead(b *testing.B, path, coll string) int {
-	b.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	var table string
-	if err := db.QueryRow(`SELECT table_name FROM _ferretdb_collections WHERE name = ?`, coll).Scan(&table); err != nil {
-		b.Fatal(err)
-	}
-	r, err := db.Query(`SELECT _ferretdb_sjson FROM "` + table + `"`)
+	r, err := db.Query(`SELECT doc FROM "` + table + `"`)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/embedded/engine"
 	"github.com/oidkit/oidkit/rules"
 )
 
@@ -57,8 +58,8 @@ func TestStartInsertFindRestart(t *testing.T) {
 	if err := c2.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		t.Fatal(err)
 	}
-	if !rules.IsFerretDB(bi) {
-		t.Fatalf("buildInfo does not identify FerretDB: %v", bi)
+	if rules.IsFerretDB(bi) || bi["version"] != engine.Version {
+		t.Fatalf("buildInfo = %v; want oidkit's engine claiming MongoDB %s", bi, engine.Version)
 	}
 }
 

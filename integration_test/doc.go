@@ -6,7 +6,7 @@
 // The server the suite talks to is chosen by the environment:
 //
 //   - default: a container built from a scratch image holding the static
-//     oidkit binary (embedded FerretDB, SQLite backend);
+//     oidkit binary (oidkit's own embedded server);
 //   - OIDKIT_TEST_MONGO_IMAGE=mongo:8.0: real MongoDB through the
 //     testcontainers mongodb module (needs a registry to pull from);
 //   - OIDKIT_TEST_URI=mongodb://...: an existing server; scenarios that stop,

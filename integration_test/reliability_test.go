@@ -110,6 +110,24 @@ func waitForMatch(t *testing.T, coll *mongo.Collection, filter bson.D, p *proc) 
 	t.Fatalf("%v not stored within a minute", filter)
 }
 
+// fixtureDoc is document k (from 0) of an Extended JSON file, one per line.
+func fixtureDoc(t *testing.T, file string, k int) bson.D {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if k >= len(lines) {
+		t.Fatalf("%s has %d documents, not %d", file, len(lines), k+1)
+	}
+	var d bson.D
+	if err := bson.UnmarshalExtJSON([]byte(lines[k]), false, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // kill9 kills p with SIGKILL and waits for it.
 func kill9(t *testing.T, p *proc) result {
 	t.Helper()
@@ -164,16 +182,17 @@ func TestReliabilityKillSeed(t *testing.T) {
 	}
 }
 
-// kill -9 of `oidkit seed` into the embedded server mid-write: the SQLite
-// database and the data-dir lock of a dead process recover; --resume
+// kill -9 of `oidkit seed` into the embedded server mid-write: the
+// journal and the data-dir lock of a dead process recover; --resume
 // completes the run.
 func TestReliabilityKillSeedEmbedded(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	plan := []string{"--data-dir", dir, "--seed", "32", "-n", "20000", "--quiet"}
-	p := start(t, 2*time.Minute, nil, append([]string{"seed"}, plan...)...)
-	// The write-ahead log grows as batches commit; 256 KiB is a few batches.
+	plan := []string{"--data-dir", dir, "--seed", "32", "-n", "100000", "--quiet"}
+	p := start(t, 2*time.Minute, nil, append([]string{"seed", "--batch", "100"}, plan...)...)
+	// The journal grows as batches are acknowledged; 256 KiB is a few
+	// batches of the 100,000 documents.
 	waitFor(t, p, func() bool {
-		fi, err := os.Stat(filepath.Join(dir, "oidkit.sqlite-wal"))
+		fi, err := os.Stat(filepath.Join(dir, "journal"))
 		return err == nil && fi.Size() > 256<<10
 	})
 	kill9(t, p)
@@ -209,16 +228,14 @@ func relFixture(t *testing.T, file string, args ...string) {
 
 // kill -9 of `oidkit load` mid-way; loading the file again finishes it:
 // exactly the file's documents, verify db --fixture passes. The upsert case
-// replaces every document of a full collection with a changed version, so it
-// is killed while new versions wait in the pending collection.
+// replaces every document of a full collection with a changed version, and
+// is killed once a tenth of them are in.
 func TestReliabilityKillLoad(t *testing.T) {
 	dir := t.TempDir()
 	first, changed := filepath.Join(dir, "items.ndjson"), filepath.Join(dir, "changed", "items.ndjson")
 	big := filepath.Join(dir, "big", "items.ndjson")
-	// Small for upsert: FerretDB replaces by _id with a scan of the table,
-	// so the upsert case costs O(n²). Larger for insert, so that the load
-	// is still running when half of it is stored (3,000 took a second).
-	const n, bigN = 3000, 30000
+	// Large enough that the load is still running when the moment comes.
+	const n, bigN = 30000, 30000
 	relFixture(t, first, "--seed", "33", "-n", strconv.Itoa(n), "--id", "int", "--collection", "items")
 	if err := os.Mkdir(filepath.Dir(big), 0o755); err != nil {
 		t.Fatal(err)
@@ -244,7 +261,7 @@ func TestReliabilityKillLoad(t *testing.T) {
 			if mode == "insert" {
 				waitForCount(t, db.Collection("items"), bigN/2, p)
 			} else {
-				waitForMatch(t, db.Collection("items.oidkit-pending"), bson.D{}, p)
+				waitForMatch(t, db.Collection("items"), fixtureDoc(t, changed, n/10), p)
 			}
 			kill9(t, p)
 			if r := run(t, 2*time.Minute, nil, args...); r.code != 0 {

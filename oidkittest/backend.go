@@ -26,7 +26,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/rules"
 )
@@ -78,9 +77,6 @@ func backendFor(uri, image string) (backend, error) {
 		return newRemote(uri, "")
 	case image != "":
 		return startContainer(image)
-	}
-	if embedded.OwnEngineChosen() {
-		return &snapshotBackend{}, nil
 	}
 	return &embeddedBackend{}, nil
 }

@@ -10,51 +10,45 @@
 // # Backends
 //
 // By default the tests run on the embedded server (package embedded:
-// FerretDB with SQLite in the test process, nothing to download, no
-// Docker), started once per test binary when a test first asks. With
-// OIDKIT_TEST_URI set they run on that MongoDB, and with
+// oidkit's own MongoDB-compatible server in the test process, nothing to
+// download, no Docker), started once per test binary when a test first
+// asks. With OIDKIT_TEST_URI set they run on that MongoDB, and with
 // OIDKIT_TEST_MONGO_IMAGE (such as mongo:8.0) on one container of that
 // image per test binary, started through Testcontainers' mongodb module
 // (it needs Docker and the image; without them New fails the test saying
 // so). The same test file runs unchanged on all three (tested with
 // examples/gotest, the image backend with oidkit's own server in a
 // container, not a real mongod: docs/oidkittest.md). Pick a real MongoDB
-// for code that needs what the embedded server does not do (transactions,
-// change streams, $lookup, $toDate...: see package embedded).
+// for code that needs what the embedded server does not do (docs/server.md
+// lists it: non-simple collation, $text, geospatial queries, views).
 //
 //	feature                  embedded               OIDKIT_TEST_URI, _IMAGE
 //	New, WithPlan,           yes                    yes
 //	  WithFixtures, Keep
-//	Verify                   yes                    yes, plus the server-side
-//	                                                timestamp row
+//	Verify                   yes                    yes
 //	URI, DBName              yes                    yes
-//	template                 a SQLite file, cached  the documents, in memory,
-//	                         on disk (CacheEnv)     per test binary
-//	a clone costs            a copy of the file     an InsertMany of every
-//	                         (13.5 MB for 10,000    document and the indexes
-//	                         users) and a share of
-//	                         a clone server
+//	template                 a database of the      the documents, in memory,
+//	                         shared server          per test binary
+//	a clone costs            a copy-on-write        an InsertMany of every
+//	                         snapshot, whatever     document and the indexes
+//	                         the template holds
 //	marker collection        none                   oidkittest_marker
-//	Close, Main              stop the servers,      disconnect; terminate
-//	                         remove the files       the container
-//	keep a test's data       its data directory,    the database, logged
-//	                         logged
+//	Close, Main              stop the server,       disconnect; terminate
+//	                         remove its files       the container
+//	keep a test's data       its database in the    the database, logged
+//	                         data directory, logged
 //
-// A clone of the embedded server is the template's file copied under the
-// test's database name into the data directory of a clone server that
-// starts after the copy (FerretDB reads the files of its directory only
-// when it starts). The tests that ask for a clone of one template while
-// the previous clone server is being made share the next one, at most 16:
-// New with a template costs a copy of its file, milliseconds for 10,000
-// documents, and no insert; 64 parallel tests need a few servers, not 64
-// (figures: docs/benchmarks.md, section oidkittest).
+// A clone on the embedded server is a snapshot of the template's database
+// under the test's database name (embedded.Server.CloneDatabase): the two
+// share every document until either writes, so New costs the same for a
+// template of 100 documents or of 10,000, and 64 parallel tests share one
+// server (figures: docs/server.md).
 //
 // # Isolation and cleanup
 //
 // Every New gets a database no other test sees, named after the test (so
 // tests with t.Parallel never see each other's writes). At the end of the
-// test the database is dropped (and a clone server, once the last of its
-// tests has ended, stopped and its data directory removed), unless the test
+// test the database is dropped, unless the test
 // failed or Keep or OIDKIT_TEST_KEEP=1 asks to keep it: then the test's log
 // says where it is. The shared embedded server, the templates and the
 // container live until Close, which Main calls after the last test:
@@ -78,17 +72,10 @@
 // distinct plan (or set of fixture files) is loaded once into a template,
 // keyed by a hash of the plan's run manifest (plan, seed, time base, span,
 // document format) or of the fixture files' names and bytes, and each test
-// gets a copy. On the embedded server the template is the SQLite file of a
-// stopped server, and it is cached on disk between test binaries (in
-// oidkit/oidkittest under os.UserCacheDir; CacheEnv turns it off or moves
-// it), keyed also by the versions that shape its bytes: oidkit, gofakeit,
-// the driver, FerretDB and SQLite, Go, and the cache's format (and the test
-// binary's build ID while any of those modules has no version, as oidkit
-// has while it is developed). An entry is written to a temporary file and
-// renamed, so test binaries building one template at once are safe, and
-// it carries its SHA-256: a truncated or corrupt entry is rebuilt, never
-// used. Elsewhere the template is the documents the server returned, kept
-// in memory for the test binary, and a copy inserts them.
+// gets a copy. On the embedded server the template is a database of the
+// shared server, loaded once per test binary (a template of 10,000 users
+// loads in well under a second); elsewhere it is the documents the server
+// returned, kept in memory for the test binary, and a copy inserts them.
 //
 // # Bad input
 //
@@ -99,6 +86,5 @@
 // cannot start, and contradictory options: WithPlan twice, an unseeded
 // plan (its documents could not be rebuilt by Verify), a collection that
 // comes from both the plan and fixtures or from two fixture sets, both
-// OIDKIT_TEST_URI and OIDKIT_TEST_MONGO_IMAGE, a CacheEnv that is neither
-// off nor absolute.
+// OIDKIT_TEST_URI and OIDKIT_TEST_MONGO_IMAGE.
 package oidkittest

@@ -30,5 +30,5 @@ func ExampleOpen() {
 		return
 	}
 	fmt.Println(t.Embedded, profile.Name(), profile.IsFerretDB())
-	// Output: true FerretDB true
+	// Output: true MongoDB false
 }

@@ -68,7 +68,7 @@ func TestVerifyDBPart(t *testing.T) {
 // 30 ObjectID _ids, the read found 10"). Run on oidkit's own engine, which
 // has $toDate.
 func TestVerifyDBPartUnderMongoDBProfile(t *testing.T) {
-	_, cl := mongotest.Start(t, mongotest.OwnEngine())
+	_, cl := mongotest.Start(t)
 	ctx := context.Background()
 	plan := &seed.Plan{DB: "partmongo", Seed: 4, Seeded: true,
 		Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 30}}}

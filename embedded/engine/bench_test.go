@@ -68,10 +68,17 @@ func BenchmarkQueries(b *testing.B) {
 				i++
 			}
 		})
-		b.Run(fmt.Sprintf("CountDocumentsAll/docs=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("EstimatedDocumentCount/docs=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := coll.EstimatedDocumentCount(ctx); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("CountDocumentsAll/docs=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if got, err := coll.CountDocuments(ctx, bson.D{}); err != nil || got != int64(n) {
+					b.Fatal(got, err)
 				}
 			}
 		})
@@ -88,6 +95,41 @@ func BenchmarkQueries(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGroupVsReadAll runs, on 100,000 documents in the same run, a
+// $group of every document by a field and a read of every document: the
+// goal is that the $group costs at most half of the read.
+func BenchmarkGroupVsReadAll(b *testing.B) {
+	ctx := context.Background()
+	coll := seedUsers(b, 100000)
+	b.Run("Group", func(b *testing.B) {
+		for b.Loop() {
+			cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$age"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var rows []bson.Raw
+			if err := cur.All(ctx, &rows); err != nil || len(rows) != 90 {
+				b.Fatal(len(rows), err)
+			}
+		}
+	})
+	b.Run("ReadAll", func(b *testing.B) {
+		for b.Loop() {
+			cur, err := coll.Find(ctx, bson.D{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			k := 0
+			for cur.Next(ctx) {
+				k++
+			}
+			if cur.Err() != nil || k != 100000 {
+				b.Fatal(k, cur.Err())
+			}
+		}
+	})
 }
 
 // BenchmarkCloneDatabase clones a database of 100 and of 10,000 documents

@@ -130,7 +130,7 @@ func cmdGetLog(c *call) (bsoncore.Document, error) {
 // dataSize is the BSON bytes of a collection's documents.
 func dataSize(col *collection) int64 {
 	var n int64
-	col.docs.Scan(func(r *record) bool { n += int64(len(r.doc)); return true })
+	col.scan(func(r *record) bool { n += int64(len(r.doc)); return true })
 	return n
 }
 

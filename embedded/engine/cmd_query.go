@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"time"
@@ -163,7 +164,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 	}
 	if !scanned {
 		var err error
-		col.docs.Scan(func(r *record) bool {
+		col.scan(func(r *record) bool {
 			p.docsSeen++
 			if p.docsSeen%4096 == 0 {
 				if err = deadline(); err != nil {
@@ -438,7 +439,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 		read: func(db, coll string) []bsoncore.Document {
 			var out []bsoncore.Document
 			if col := st.coll(db, coll); col != nil {
-				col.docs.Scan(func(r *record) bool { out = append(out, r.doc); return true })
+				col.scan(func(r *record) bool { out = append(out, r.doc); return true })
 			}
 			return out
 		},
@@ -491,7 +492,13 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	var docs []bsoncore.Document
 	var err error
 	col := st.coll(c.db, name)
-	if len(stages) > 0 {
+	if n, ok := countAllPipeline(stages, col); ok {
+		// CountDocuments({}): [{$match: {}}, {$group: {_id: 1, n: {$sum: 1}}}]
+		if n > 0 {
+			docs = []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).AppendValue("n", intValue(int64(n))).Build()}
+		}
+		stages = nil
+	} else if len(stages) > 0 {
 		els := elements(bsoncore.Document(stages[0].Data))
 		if len(els) == 1 && els[0].Key() == "$collStats" {
 			cs := bsoncore.NewDocumentBuilder().AppendString("ns", c.db+"."+name)
@@ -734,4 +741,24 @@ func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
 		return vDate(math.MinInt64)
 	}
 	return bsoncore.Value{Type: bsoncore.TypeMinKey}
+}
+
+// countAllGroup is the $group stage of the driver's CountDocuments.
+var countAllGroup = bsoncore.NewDocumentBuilder().AppendDocument("$group", bsoncore.NewDocumentBuilder().
+	AppendInt32("_id", 1).AppendDocument("n", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()).Build()
+
+// emptyMatch is {$match: {}}.
+var emptyMatch = bsoncore.NewDocumentBuilder().AppendDocument("$match", bsoncore.NewDocumentBuilder().Build()).Build()
+
+// countAllPipeline reports whether stages count every document of col
+// (CountDocuments with an empty filter), and the count, from metadata.
+func countAllPipeline(stages []bsoncore.Value, col *collection) (int, bool) {
+	if len(stages) != 2 || stages[0].Type != bsoncore.TypeEmbeddedDocument || stages[1].Type != bsoncore.TypeEmbeddedDocument ||
+		!bytes.Equal(stages[0].Data, emptyMatch) || !bytes.Equal(stages[1].Data, countAllGroup) {
+		return 0, false
+	}
+	if col == nil {
+		return 0, true
+	}
+	return col.docs.Len(), true
 }

@@ -49,13 +49,16 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var ErrCorrupt = errors.New("data directory is corrupt")
 
 type journal struct {
-	dir   string
-	f     *os.File
-	size  int64
-	mu    sync.Mutex
-	dirty bool
-	stop  chan struct{}
-	done  chan struct{}
+	dir  string
+	f    *os.File
+	size int64
+	// nextCheckpoint is the journal size past which a write folds the
+	// journal into a new checkpoint.
+	nextCheckpoint int64
+	mu             sync.Mutex
+	dirty          bool
+	stop           chan struct{}
+	done           chan struct{}
 }
 
 func frame(dst []byte, payload []byte) []byte {
@@ -160,7 +163,7 @@ func openStore(dir string) (*Store, error) {
 		return nil, err
 	}
 	s.cur.Store(t.st)
-	s.journal = &journal{dir: dir, f: jf, size: good, stop: make(chan struct{}), done: make(chan struct{})}
+	s.journal = &journal{dir: dir, f: jf, size: good, nextCheckpoint: checkpointAfter, stop: make(chan struct{}), done: make(chan struct{})}
 	go s.journal.syncLoop()
 	return s, nil
 }
@@ -203,8 +206,13 @@ func (j *journal) append(ops []bsoncore.Document, st *state) error {
 	}
 	j.size += int64(len(rec))
 	j.dirty = true
-	if j.size > checkpointAfter {
-		return j.checkpoint(st)
+	if j.size > j.nextCheckpoint {
+		// The record is in the journal: the write stands whether or not
+		// the checkpoint can be written now (a full disk); a failed one
+		// is tried again after another checkpointAfter bytes.
+		if err := j.checkpoint(st); err != nil {
+			j.nextCheckpoint = j.size + checkpointAfter
+		}
 	}
 	return nil
 }
@@ -241,7 +249,7 @@ func (j *journal) checkpoint(st *state) error {
 					err = write(bsoncore.NewDocumentBuilder().AppendString("o", "ci").AppendString("db", db).AppendString("c", name).AppendDocument("spec", spec.Build()).Build())
 				}
 			}
-			c.docs.Scan(func(r *record) bool {
+			c.scan(func(r *record) bool {
 				err = write(bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", db).AppendString("c", name).AppendDocument("d", r.doc).Build())
 				return err == nil
 			})
@@ -274,6 +282,7 @@ func (j *journal) checkpoint(st *state) error {
 		return err
 	}
 	j.size = 0
+	j.nextCheckpoint = checkpointAfter
 	return j.f.Sync()
 }
 

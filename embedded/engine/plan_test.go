@@ -70,7 +70,7 @@ func TestIndexScansAgreeWithCollectionScans(t *testing.T) {
 				ixRanges++
 			}
 			var want []bsoncore.Document
-			col.docs.Scan(func(r *record) bool {
+			col.scan(func(r *record) bool {
 				if f.Match(r.doc) {
 					want = append(want, r.doc)
 				}

@@ -45,7 +45,8 @@ type Server struct {
 	conns   map[net.Conn]*conn
 	closing bool
 	wg      sync.WaitGroup
-	busy    sync.WaitGroup // requests in flight
+	busy    int           // requests in flight, under mu
+	idle    chan struct{} // closed by the last request to end once closing
 
 	cursors cursors
 	connID  atomic.Int64
@@ -117,12 +118,15 @@ func (s *Server) Serve() error {
 func (s *Server) Shutdown(grace time.Duration) {
 	s.mu.Lock()
 	s.closing = true
+	s.idle = make(chan struct{})
+	if s.busy == 0 {
+		close(s.idle)
+	}
+	idle := s.idle
 	s.mu.Unlock()
 	_ = s.ln.Close()
-	done := make(chan struct{})
-	go func() { s.busy.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-idle:
 	case <-time.After(grace):
 	}
 	s.mu.Lock()
@@ -157,9 +161,11 @@ func (s *Server) serveConn(cn *conn) {
 		if err != nil {
 			return
 		}
-		s.busy.Add(1)
+		if !s.begin() {
+			return
+		}
 		reply := s.handle(ctx, cn, m)
-		s.busy.Done()
+		s.end()
 		if m.opcode == opMsg && m.flags&flagMoreToCome != 0 {
 			continue
 		}
@@ -167,6 +173,28 @@ func (s *Server) serveConn(cn *conn) {
 		if _, err := cn.c.Write(out); err != nil {
 			return
 		}
+	}
+}
+
+// begin counts a request in flight; false once the server is closing:
+// the request is not run and its connection is closed.
+func (s *Server) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.busy++
+	return true
+}
+
+// end counts a request out, telling Shutdown when the last one ends.
+func (s *Server) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.busy--
+	if s.closing && s.busy == 0 {
+		close(s.idle)
 	}
 }
 
@@ -424,7 +452,7 @@ func (s *Server) expire(now time.Time) {
 				}
 				cutoff := now.Add(-time.Duration(*ix.ttl) * time.Second).UnixMilli()
 				var ids []bsoncore.Value
-				c.docs.Scan(func(r *record) bool {
+				c.scan(func(r *record) bool {
 					for _, v := range fanValues(r.doc, ix.fields[0].path) {
 						if v.Type == bsoncore.TypeDateTime && v.DateTime() <= cutoff {
 							ids = append(ids, r.id)

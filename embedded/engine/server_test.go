@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"testing"
@@ -15,6 +16,14 @@ import (
 // serve starts a server over a store in dir ("" memory) and a driver
 // client connected to it.
 func serve(t testing.TB, dir string) (*mongo.Client, *Store) {
+	t.Helper()
+	_, c, st := serveURI(t, dir)
+	return c, st
+}
+
+// serveUnmanaged starts a server over a store in dir and a client of it
+// that the test stops itself (as a kill -9 would, or not at all).
+func serveUnmanaged(t testing.TB, dir string) (*mongo.Client, *Server, *Store) {
 	t.Helper()
 	st, err := Open(dir)
 	if err != nil {
@@ -30,12 +39,20 @@ func serve(t testing.TB, dir string) (*mongo.Client, *Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, srv, st
+}
+
+// serveURI is serve that also returns the server's URI.
+func serveURI(t testing.TB, dir string) (string, *mongo.Client, *Store) {
+	t.Helper()
+	c, srv, st := serveUnmanaged(t, dir)
+	uri := "mongodb://" + srv.addr + "/"
 	t.Cleanup(func() {
 		_ = c.Disconnect(context.Background())
 		srv.Shutdown(0)
 		_ = st.Close()
 	})
-	return c, st
+	return uri, c, st
 }
 
 func TestDriverCRUD(t *testing.T) {
@@ -165,15 +182,8 @@ func TestConcurrentIncrementsLoseNothing(t *testing.T) {
 // after it is opened again, from the checkpoint and from the journal alone.
 func TestReopenKeepsAcknowledgedWrites(t *testing.T) {
 	dir := t.TempDir()
-	st, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	srv := NewServer(st, ln)
-	go srv.Serve()
+	c, srv, st := serveUnmanaged(t, dir)
 	ctx := context.Background()
-	c, _ := mongo.Connect(options.Client().ApplyURI("mongodb://" + ln.Addr().String() + "/"))
 	coll := c.Database("d").Collection("c")
 	_, _ = coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}}, Options: options.Index().SetUnique(true)})
 	for i := 0; i < 100; i++ {
@@ -204,5 +214,96 @@ func TestReopenKeepsAcknowledgedWrites(t *testing.T) {
 	defer st3.Close()
 	if col := st3.view().coll("d", "c"); col == nil || col.docs.Len() != 99 {
 		t.Fatalf("after checkpoint: %v", col)
+	}
+}
+
+// A find without a sort returns documents in natural order, as MongoDB
+// does: the order of insertion, whatever their _ids; an update keeps a
+// document's place, a deleted and re-inserted one goes last; the order
+// survives the journal and a checkpoint.
+func TestNaturalOrder(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	ids := func(c *mongo.Client) []string {
+		t.Helper()
+		cur, err := c.Database("d").Collection("c").Find(ctx, bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for cur.Next(ctx) {
+			got = append(got, cur.Current.Lookup("_id").StringValue())
+		}
+		return got
+	}
+	want := "[m a z b]"
+	func() {
+		c, srv, st := serveUnmanaged(t, dir)
+		coll := c.Database("d").Collection("c")
+		for _, id := range []string{"m", "b", "a", "z"} {
+			if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: id}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: "a"}}, bson.D{{Key: "$set", Value: bson.D{{Key: "x", Value: 1}}}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: "b"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: "b"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(ids(c)); got != want {
+			t.Fatalf("natural order %s, want %s", got, want)
+		}
+		_ = c.Disconnect(ctx)
+		srv.Shutdown(0)
+		st.journal.f.Close() // as after kill -9: the journal alone
+	}()
+	for _, stage := range []string{"journal", "checkpoint"} {
+		c, st := serve(t, dir)
+		if got := fmt.Sprint(ids(c)); got != want {
+			t.Fatalf("after reopening from the %s: natural order %s, want %s", stage, got, want)
+		}
+		_ = c.Disconnect(ctx)
+		_ = st.Close()
+	}
+}
+
+// CountDocuments with an empty filter answers from the collection's size:
+// the same figure a scan gives, after inserts and deletes, with skip and
+// limit, and 0 for a collection that does not exist.
+func TestCountDocumentsAll(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	count := func(opts ...options.Lister[options.CountOptions]) int64 {
+		t.Helper()
+		n, err := coll.CountDocuments(ctx, bson.D{}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("missing collection: %d", n)
+	}
+	for i := range 50 {
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := coll.DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: 8}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 42 {
+		t.Fatalf("count: %d, want 42", n)
+	}
+	if n := count(options.Count().SetSkip(40)); n != 2 {
+		t.Fatalf("count with skip 40: %d, want 2", n)
+	}
+	if n := count(options.Count().SetLimit(5)); n != 5 {
+		t.Fatalf("count with limit 5: %d, want 5", n)
 	}
 }

@@ -3,10 +3,12 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/tidwall/btree"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -14,14 +16,13 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// record is a stored document and its _id.
+// record is a stored document, its _id and its place in the collection's
+// natural order (insertion order; an update keeps the place, as MongoDB's
+// record ids do).
 type record struct {
 	id  bsoncore.Value
 	doc bsoncore.Document
-}
-
-func recordLess(a, b *record) bool {
-	return compareValues(a.id, b.id) < 0 || compareValues(a.id, b.id) == 0 && typeOrder(a.id.Type) == typeOrder(b.id.Type) && a.id.Type < b.id.Type && false
+	seq uint64
 }
 
 // ientry is one key of a secondary index.
@@ -72,18 +73,28 @@ func (ix *index) cmpVals(a, b []bsoncore.Value) int {
 type collection struct {
 	db, name string
 	opts     bsoncore.Document
-	docs     *btree.BTreeG[*record]
+	docs     *btree.BTreeG[*record] // by _id
+	natural  *btree.BTreeG[*record] // by seq: the order of a scan
+	nextSeq  uint64
 	indexes  []*index // secondary indexes, in creation order
 }
 
 func newCollection(db, name string, opts bsoncore.Document) *collection {
-	return &collection{db: db, name: name, opts: opts, docs: btree.NewBTreeGOptions(func(a, b *record) bool {
-		return compareValues(a.id, b.id) < 0
-	}, btree.Options{NoLocks: true})}
+	return &collection{db: db, name: name, opts: opts,
+		docs: btree.NewBTreeGOptions(func(a, b *record) bool {
+			return compareValues(a.id, b.id) < 0
+		}, btree.Options{NoLocks: true}),
+		natural: btree.NewBTreeGOptions(func(a, b *record) bool {
+			return a.seq < b.seq
+		}, btree.Options{NoLocks: true}),
+	}
 }
 
+// scan calls fn with every record in natural order until fn returns false.
+func (c *collection) scan(fn func(*record) bool) { c.natural.Scan(fn) }
+
 func (c *collection) clone() *collection {
-	n := &collection{db: c.db, name: c.name, opts: c.opts, docs: c.docs.Copy()}
+	n := &collection{db: c.db, name: c.name, opts: c.opts, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq}
 	for _, ix := range c.indexes {
 		cp := *ix
 		cp.tree = ix.tree.Copy()
@@ -232,6 +243,9 @@ func (s *Store) write(ctx context.Context, fn func(t *tx) error) error {
 	}
 	if s.journal != nil {
 		if err := s.journal.append(t.ops, t.st); err != nil {
+			if errors.Is(err, syscall.ENOSPC) {
+				return mongoerr.New(mongoerr.OutOfDiskSpace, "the disk is full: journal write failed, nothing written: %v", err)
+			}
 			return mongoerr.New(mongoerr.InternalError, "journal write failed, nothing written: %v", err)
 		}
 	}
@@ -336,7 +350,15 @@ func (t *tx) putDoc(c *collection, doc bsoncore.Document, insert bool) error {
 			ch.ix.multikey = true
 		}
 	}
-	c.docs.Set(&record{id: id, doc: doc})
+	r := &record{id: id, doc: doc}
+	if prev, ok := c.docs.Get(r); ok {
+		r.seq = prev.seq
+	} else {
+		r.seq = c.nextSeq
+		c.nextSeq++
+	}
+	c.docs.Set(r)
+	c.natural.Set(r)
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("d", doc).Build())
 	return nil
 }
@@ -384,7 +406,9 @@ func (t *tx) deleteDoc(c *collection, id bsoncore.Value) {
 			ix.tree.Delete(ientry{k, id})
 		}
 	}
-	c.docs.Delete(&record{id: id})
+	if r, ok := c.docs.Delete(&record{id: id}); ok {
+		c.natural.Delete(r)
+	}
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "d").AppendString("db", c.db).AppendString("c", c.name).AppendValue("id", id).Build())
 }
 
@@ -413,7 +437,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 	}
 	var entries []ientry
 	var ierr error
-	c.docs.Scan(func(r *record) bool {
+	c.scan(func(r *record) bool {
 		ks, multi, err := ix.keys(r.doc)
 		if err != nil {
 			ierr = err

@@ -62,11 +62,13 @@ const (
 	ExceededMemoryLimit                Code = 146
 	QueryFeatureNotAllowed             Code = 224
 	APIStrictError                     Code = 323
+	OutOfDiskSpace                     Code = 14031
 )
 
 // names maps a code to MongoDB's code name.
 var names = map[Code]string{
 	InternalError:                      "InternalError",
+	OutOfDiskSpace:                     "OutOfDiskSpace",
 	BadValue:                           "BadValue",
 	NoSuchKey:                          "NoSuchKey",
 	FailedToParse:                      "FailedToParse",

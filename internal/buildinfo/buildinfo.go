@@ -10,11 +10,10 @@ import (
 	"strings"
 )
 
-// Modules are the modules whose versions Format prints: the
-// server and the drivers oidkit is built with decide what it can talk to and
-// what verify ids compares against.
+// Modules are the modules whose versions Format prints: the drivers
+// oidkit is built with decide what it can talk to and what verify ids
+// compares against.
 var Modules = []string{
-	"github.com/FerretDB/FerretDB",
 	"go.mongodb.org/mongo-driver/v2",
 	"go.mongodb.org/mongo-driver",
 }

@@ -154,14 +154,14 @@ func TestSeedIndexConflict(t *testing.T) {
 	}
 }
 
-// FerretDB refuses a TTL index: seed says so before writing anything,
+// The embedded server refuses a text index: seed says so before writing anything,
 // naming the index and the server's reason, and exits 1; the scratch
 // collection it tried the index on is gone.
 func TestSeedIndexRefusedByServer(t *testing.T) {
 	uri, client, ctx := startServer(t)
-	plan := writePlan(t, `{"db": "r", "collections": [{"name": "users", "kind": "user", "count": 10, "indexes": [{"key": {"createdAt": 1}, "expireAfterSeconds": 3600}]}]}`)
+	plan := writePlan(t, `{"db": "r", "collections": [{"name": "users", "kind": "user", "count": 10, "indexes": [{"key": {"email": "text"}}]}]}`)
 	out, errOut, code := runApp(t, ctx, "", "seed", "--uri", uri, "--plan", plan, "--seed", "1", "--quiet")
-	if code != ExitFailure || !strings.Contains(errOut, `index "createdAt_1" on r.users: the server refused {"key":{"createdAt":1},"name":"createdAt_1","expireAfterSeconds":3600}: NotImplemented: Index option "expireAfterSeconds" is not implemented yet; nothing was written`) {
+	if code != ExitFailure || !strings.Contains(errOut, `index "email_text" on r.users: the server refused {"key":{"email":"text"},"name":"email_text"}: CannotCreateIndex: index type 'text' is not supported`) || !strings.Contains(errOut, "; nothing was written") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	t.Logf("%s", errOut)
@@ -302,7 +302,7 @@ func TestLoadIndexConflictAndDryRun(t *testing.T) {
 	}
 }
 
-// A sidecar index the server refuses (FerretDB: TTL) stops load before the
+// A sidecar index the server refuses (the embedded one: text) stops load before the
 // drop: the collection keeps its documents, exit 1 naming the index.
 func TestLoadRefusedIndexBeforeDrop(t *testing.T) {
 	uri, client, ctx := startServer(t)
@@ -311,7 +311,7 @@ func TestLoadRefusedIndexBeforeDrop(t *testing.T) {
 	if err := os.WriteFile(data, []byte("{\"_id\":1,\"at\":{\"$date\":\"2024-01-01T00:00:00Z\"}}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "events.metadata.json"), []byte(`{"indexes":[{"v":2,"key":{"at":1},"name":"at_1","expireAfterSeconds":60}]}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "events.metadata.json"), []byte(`{"indexes":[{"v":2,"key":{"at":"text"},"name":"at_text"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	coll := client.Database("e").Collection("events")
@@ -319,7 +319,7 @@ func TestLoadRefusedIndexBeforeDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := runApp(t, ctx, "", "load", "--uri", uri, "--db", "e", "--quiet", "--drop", data)
-	if code != ExitFailure || !strings.Contains(errOut, `index "at_1" on e.events: the server refused`) || !strings.Contains(errOut, `"expireAfterSeconds" is not implemented`) ||
+	if code != ExitFailure || !strings.Contains(errOut, `index "at_text" on e.events: the server refused`) || !strings.Contains(errOut, `index type 'text' is not supported`) ||
 		!strings.Contains(errOut, "nothing was written") || strings.Contains(errOut, ".go:") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}

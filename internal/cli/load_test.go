@@ -267,8 +267,8 @@ func TestLoadUsageErrors(t *testing.T) {
 }
 
 // --drop drops nothing until every document has passed every check that
-// can run before writing, the server's own included (FerretDB refuses
-// Decimal128).
+// can run before writing, the server's profile included (MongoDB's refuses
+// a top-level '$' key).
 func TestLoadDropKeepsCollectionOnBadInput(t *testing.T) {
 	uri, client, ctx := startServer(t)
 	dir := t.TempDir()
@@ -278,7 +278,7 @@ func TestLoadDropKeepsCollectionOnBadInput(t *testing.T) {
 		t.Fatalf("%d %s %s", code, out, errOut)
 	}
 	bad := filepath.Join(dir, "bad.ndjson")
-	_ = os.WriteFile(bad, []byte("{\"_id\":3,\"p\":{\"$numberDecimal\":\"1.5\"}}\n"), 0o644)
+	_ = os.WriteFile(bad, []byte("{\"_id\":3,\"$p\":1}\n"), 0o644)
 	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--drop", "--collection", "keep", bad)
 	if code != ExitUsage || !strings.Contains(errOut, bad+":1:") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s; want exit 2 naming %s:1", code, out, errOut, bad)
@@ -323,15 +323,15 @@ func TestLoadInsertAgainFinishes(t *testing.T) {
 }
 
 // What the server would refuse or change is found before anything is
-// written: a dotted key near the end of a file for FerretDB (the embedded
-// server) is listed with its line, field and reason, exit 2, and the
-// collection is not even created; --dry-run finds the same.
+// written: a top-level '$' key near the end of a file is listed with its
+// line, field and reason, exit 2, and the collection is not even created;
+// --dry-run finds the same.
 func TestLoadRefusesWhatTheServerRefuses(t *testing.T) {
 	uri, client, ctx := startServer(t)
 	var b strings.Builder
 	for i := 1; i <= 2500; i++ {
 		if i == 2400 {
-			fmt.Fprintf(&b, `{"_id":%d,"a.b":1}`+"\n", i)
+			fmt.Fprintf(&b, `{"_id":%d,"$a":1}`+"\n", i)
 			continue
 		}
 		fmt.Fprintf(&b, `{"_id":%d,"a":{"b":1}}`+"\n", i)
@@ -340,7 +340,7 @@ func TestLoadRefusesWhatTheServerRefuses(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := "oidkit: " + path + `:2400: FerretDB refuses field "a.b" = "a.b": key contains '.'` + "\n" +
+	want := "oidkit: " + path + `:2400: refused by MongoDB's rules: MongoDB refuses field "$a" = "$a": key starts with '$'` + "\n" +
 		"oidkit: 1 of 2500 documents are invalid (listed above); nothing was loaded\n"
 	for _, dry := range []bool{false, true} {
 		args := []string{"load", "--uri", uri, path}
@@ -363,7 +363,7 @@ func TestLoadListsTheFirstProblems(t *testing.T) {
 	uri, _, _ := startServer(t)
 	var b strings.Builder
 	for i := 1; i <= maxListed+50; i++ {
-		fmt.Fprintf(&b, `{"_id":%d,"x":{"$numberDouble":"-0.0"}}`+"\n", i)
+		fmt.Fprintf(&b, `{"_id":%d,"$x":1}`+"\n", i)
 	}
 	path := filepath.Join(t.TempDir(), "zeros.ndjson")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -374,7 +374,7 @@ func TestLoadListsTheFirstProblems(t *testing.T) {
 	if code != ExitUsage || len(lines) != maxListed+2 {
 		t.Fatalf("exit %d, %d lines of stderr; want exit 2 and %d:\n%s", code, len(lines), maxListed+2, errOut)
 	}
-	last := fmt.Sprintf(`oidkit: %s:%d: FerretDB refuses field "x" = -0.0: -0.0 (the target stores it as 0)`, path, maxListed)
+	last := fmt.Sprintf(`oidkit: %s:%d: refused by MongoDB's rules: MongoDB refuses field "$x" = "$x": key starts with '$'`, path, maxListed)
 	if lines[maxListed-1] != last || lines[maxListed] != "oidkit: ... and 50 more" {
 		t.Errorf("lines %d and %d:\n%s\n%s\nwant\n%s\noidkit: ... and 50 more", maxListed, maxListed+1, lines[maxListed-1], lines[maxListed], last)
 	}
@@ -394,7 +394,7 @@ func TestLoadUniqueClashesNamedBeforeWriting(t *testing.T) {
 	var lines []string
 	for _, d := range before[:10] {
 		email := d.Lookup("email").StringValue()
-		lines = append(lines, fmt.Sprintf(`{"_id":{"$oid":"%s"},"email":%q}`, bson.NewObjectID().Hex(), email))
+		lines = append(lines, fmt.Sprintf(`{"_id":{"$oid":"%s"},"email":%q,"username":"fresh%d"}`, bson.NewObjectID().Hex(), email, len(lines)))
 	}
 	ten := filepath.Join(dir, "ten.ndjson")
 	if err := os.WriteFile(ten, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
@@ -415,7 +415,7 @@ func TestLoadUniqueClashesNamedBeforeWriting(t *testing.T) {
 		}
 	}
 	twice := filepath.Join(dir, "twice.ndjson")
-	if err := os.WriteFile(twice, []byte(`{"_id":1,"email":"a@example.com"}`+"\n"+`{"_id":2,"email":"a@example.com"}`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(twice, []byte(`{"_id":1,"email":"a@example.com","username":"u1"}`+"\n"+`{"_id":2,"email":"a@example.com","username":"u2"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runApp(t, t.Context(), "", "load", "--uri", uri, "--collection", "users", twice)

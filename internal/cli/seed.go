@@ -22,7 +22,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
-		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d into the embedded server or any FerretDB, %d otherwise", seed.WorkersFor(rules.FerretDB), seed.WorkersFor(rules.MongoDB)), Usage: "concurrent inserters (the embedded server's SQLite backend writes one batch at a time)"}},
+		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a FerretDB", seed.WorkersFor(rules.MongoDB), seed.WorkersFor(rules.FerretDB)), Usage: "concurrent inserters (FerretDB writes one batch at a time)"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),

@@ -215,12 +215,12 @@ func TestSeedRefusedTemplateKeepsCollection(t *testing.T) {
 	mustSeed(t, "--uri", uri, "--seed", "1", "-n", "100", "--collection", "keep")
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
-	if err := os.WriteFile(bad, []byte(`{"name": "{firstname}", "addr": {"geo.lat": "{latitude}"}}`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`{"name": "{firstname}", "deep": `+strings.Repeat(`{"a": `, 100)+`"{latitude}"`+strings.Repeat("}", 101)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, extra := range [][]string{{"--drop"}, {}} {
 		out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri, "--template", bad, "-n", "10", "--collection", "keep"}, extra...)...)
-		if code != ExitUsage || !strings.Contains(errOut, "oidkit.keep") || !strings.Contains(errOut, `"addr.geo.lat"`) || !strings.Contains(errOut, "key contains '.'") {
+		if code != ExitUsage || !strings.Contains(errOut, "oidkit.keep") || !strings.Contains(errOut, `"deep`+strings.Repeat(".a", 100)+`"`) || !strings.Contains(errOut, "level 101 (at most 100)") {
 			t.Errorf("seed %v: exit %d\nstdout %s\nstderr %s", extra, code, out, errOut)
 		}
 	}

@@ -15,7 +15,7 @@ func (a *App) serverCommand() *ucli.Command {
 		Name:      "server",
 		Usage:     "run the embedded MongoDB-compatible server on a port",
 		UsageText: "oidkit server [--listen 127.0.0.1:27017] [--data-dir DIR]",
-		Description: "Exposes the embedded server (FerretDB, SQLite backend) over --data-dir so that\n" +
+		Description: "Exposes the embedded server (oidkit's own, MongoDB 8.0's protocol) over --data-dir so that\n" +
 			"any MongoDB client can look at seeded data. Prints the connection string, then\n" +
 			"runs until SIGINT or SIGTERM. In a container, listen on 0.0.0.0:27017.",
 		Flags: []ucli.Flag{

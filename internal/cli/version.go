@@ -16,7 +16,7 @@ const flagVersion = "version"
 func (a *App) versionCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "version",
-		Usage:     "print the version, commit, Go version and the FerretDB and driver versions (as --version)",
+		Usage:     "print the version, commit, Go version and the driver versions (as --version)",
 		UsageText: "oidkit version   (or oidkit --version)",
 		Action:    a.runVersion,
 	}

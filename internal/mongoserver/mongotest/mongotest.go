@@ -18,13 +18,6 @@ type Option func(*config)
 
 type config struct {
 	dataDir string
-	engine  string
-}
-
-// OwnEngine runs oidkit's own engine (embedded.EngineOwn) whatever the
-// environment says.
-func OwnEngine() Option {
-	return func(c *config) { c.engine = embedded.EngineOwn }
 }
 
 // DataDir makes the server keep its data in dir instead of a new temporary
@@ -48,7 +41,7 @@ func Start(t testing.TB, opts ...Option) (uri string, client *mongo.Client) {
 	if cfg.dataDir == "" {
 		cfg.dataDir = t.TempDir()
 	}
-	s, err := embedded.Start(embedded.Options{DataDir: cfg.dataDir, Engine: cfg.engine})
+	s, err := embedded.Start(embedded.Options{DataDir: cfg.dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}

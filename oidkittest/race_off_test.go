@@ -1,5 +1,0 @@
-//go:build !race
-
-package oidkittest
-
-const raceEnabled = false
