@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -396,6 +398,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		}
 		var groups []*group
 		index := map[string][]*group{}
+		var kb []byte
 		for _, doc := range in {
 			id, err := idE.eval(doc, nil)
 			if err != nil {
@@ -404,9 +407,10 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			if id.Type == 0 {
 				id = vNull()
 			}
-			k := groupKey(id)
+			kb = appendGroupKey(kb[:0], id)
+			bucket := index[string(kb)]
 			var g *group
-			for _, c := range index[k] {
+			for _, c := range bucket {
 				if valuesEqual(c.id, id) {
 					g = c
 					break
@@ -417,7 +421,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				for _, a := range accs {
 					g.accs = append(g.accs, newAccumulator(a.op))
 				}
-				index[k] = append(index[k], g)
+				index[string(kb)] = append(bucket, g)
 				groups = append(groups, g)
 			}
 			for i, a := range accs {
@@ -440,15 +444,25 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	}, nil
 }
 
-// groupKey buckets values that may be equal: numbers by their float value.
-func groupKey(v bsoncore.Value) string {
-	if isNumber(v) {
-		return "n" + toStr(vDouble(numberFloat(v)))
+// appendGroupKey appends to dst a key that buckets values that may be
+// equal: numbers of every type by their float value (the bucket's values
+// are then compared exactly), documents and arrays by their rendering,
+// others by type and bytes.
+func appendGroupKey(dst []byte, v bsoncore.Value) []byte {
+	switch {
+	case isNumber(v):
+		f := numberFloat(v)
+		switch {
+		case f == 0:
+			f = 0 // -0 too
+		case math.IsNaN(f):
+			f = math.NaN()
+		}
+		return binary.BigEndian.AppendUint64(append(dst, 'n'), math.Float64bits(f))
+	case v.Type == bsoncore.TypeEmbeddedDocument || v.Type == bsoncore.TypeArray:
+		return append(append(dst, 'd'), shell(v)...)
 	}
-	if v.Type == bsoncore.TypeEmbeddedDocument || v.Type == bsoncore.TypeArray {
-		return "d" + shell(v)
-	}
-	return string(rune(v.Type)) + string(v.Data)
+	return append(append(dst, byte(v.Type)), v.Data...)
 }
 
 func compileUnwind(arg bsoncore.Value) (stage, error) {

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/oid"
 )
 
 // handler runs a command.
@@ -41,6 +42,7 @@ func init() {
 func cmdOK(c *call) (bsoncore.Document, error) { return newReply().ok(), nil }
 
 func cmdHello(c *call) (bsoncore.Document, error) {
+	c.awaitTopologyChange()
 	b := newReply().b
 	if c.name == "hello" {
 		b.AppendBoolean("isWritablePrimary", true)
@@ -63,7 +65,38 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 
 func newReplyFrom(b *bsoncore.DocumentBuilder) reply { return reply{b} }
 
-var processID = [12]byte{'o', 'i', 'd', 'k', 'i', 't', 0, 0, 0, 0, 0, 1}
+// processID names this process in topologyVersion: a restarted server
+// has another, so drivers know its state is new.
+var processID = [12]byte(oid.New())
+
+// awaitTopologyChange is the wait of an awaitable hello: a driver that
+// sends the topologyVersion it last saw and maxAwaitTimeMS asks to be
+// answered when the topology changes or the time is up. The topology of
+// this server never changes while it runs, so the answer waits the whole
+// time, or until the server shuts down or the request is cancelled.
+// Answering at once would have the driver's monitor ask again at once,
+// thousands of times a second.
+func (c *call) awaitTopologyChange() {
+	tv, mt := c.arg("topologyVersion"), c.arg("maxAwaitTimeMS")
+	if tv.Type != bsoncore.TypeEmbeddedDocument || !isNumber(mt) {
+		return
+	}
+	pid, err := bsoncore.Document(tv.Data).LookupErr("processId")
+	if err != nil || pid.Type != bsoncore.TypeObjectID || [12]byte(pid.Data) != processID {
+		return // another process's version: answer at once
+	}
+	wait := time.Duration(numberFloat(mt) * float64(time.Millisecond))
+	if wait <= 0 {
+		return
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-c.ctx.Done():
+	case <-c.srv.stopping:
+	}
+}
 
 func cmdBuildInfo(c *call) (bsoncore.Document, error) {
 	va := bsoncore.BuildArray(nil, vInt32(8), vInt32(0), vInt32(0), vInt32(0))

@@ -437,10 +437,12 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	st := c.srv.store.view()
 	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: c.vars(),
 		read: func(db, coll string) []bsoncore.Document {
-			var out []bsoncore.Document
-			if col := st.coll(db, coll); col != nil {
-				col.scan(func(r *record) bool { out = append(out, r.doc); return true })
+			col := st.coll(db, coll)
+			if col == nil {
+				return nil
 			}
+			out := make([]bsoncore.Document, 0, col.docs.Len())
+			col.scan(func(r *record) bool { out = append(out, r.doc); return true })
 			return out
 		},
 		write: func(db, coll string, docs []bsoncore.Document, mode string) error {

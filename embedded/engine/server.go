@@ -41,12 +41,13 @@ type Server struct {
 	addr    string
 	started time.Time
 
-	mu      sync.Mutex
-	conns   map[net.Conn]*conn
-	closing bool
-	wg      sync.WaitGroup
-	busy    int           // requests in flight, under mu
-	idle    chan struct{} // closed by the last request to end once closing
+	mu       sync.Mutex
+	conns    map[net.Conn]*conn
+	closing  bool
+	wg       sync.WaitGroup
+	busy     int           // requests in flight, under mu
+	stopping chan struct{} // closed when Shutdown begins
+	idle     chan struct{} // closed by the last request to end once closing
 
 	cursors cursors
 	connID  atomic.Int64
@@ -76,7 +77,7 @@ func (s *Store) Close() error {
 
 // NewServer serves st on ln.
 func NewServer(st *Store, ln net.Listener) *Server {
-	s := &Server{store: st, ln: ln, addr: ln.Addr().String(), started: time.Now(), conns: map[net.Conn]*conn{}, ttlStop: make(chan struct{})}
+	s := &Server{store: st, ln: ln, addr: ln.Addr().String(), started: time.Now(), conns: map[net.Conn]*conn{}, ttlStop: make(chan struct{}), stopping: make(chan struct{})}
 	s.cursors.m = map[int64]*cursor{}
 	go s.ttlLoop(60 * time.Second)
 	return s
@@ -118,6 +119,7 @@ func (s *Server) Serve() error {
 func (s *Server) Shutdown(grace time.Duration) {
 	s.mu.Lock()
 	s.closing = true
+	close(s.stopping)
 	s.idle = make(chan struct{})
 	if s.busy == 0 {
 		close(s.idle)
