@@ -36,12 +36,18 @@ func init() {
 		"insert": cmdInsert, "update": cmdUpdate, "delete": cmdDelete, "findAndModify": cmdFindAndModify, "findandmodify": cmdFindAndModify,
 		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdOK,
 		"startSession": cmdStartSession, "bulkWrite": cmdBulkWrite, "getLog": cmdGetLog,
+		"configureFailPoint": cmdConfigureFailPoint,
 	}
 }
 
 func cmdOK(c *call) (bsoncore.Document, error) { return newReply().ok(), nil }
 
 func cmdHello(c *call) (bsoncore.Document, error) {
+	if cl := c.arg("client"); cl.Type == bsoncore.TypeEmbeddedDocument {
+		if app, err := bsoncore.Document(cl.Data).LookupErr("application", "name"); err == nil && app.Type == bsoncore.TypeString {
+			c.conn.appName = app.StringValue()
+		}
+	}
 	c.awaitTopologyChange()
 	b := newReply().b
 	if c.name == "hello" {
@@ -50,7 +56,7 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 		b.AppendBoolean("ismaster", true)
 	}
 	now := time.Now()
-	b.AppendDocument("topologyVersion", bsoncore.NewDocumentBuilder().AppendObjectID("processId", processID).AppendInt64("counter", 0).Build()).
+	b.AppendDocument("topologyVersion", topologyVersion()).
 		AppendInt32("maxBsonObjectSize", maxDocSize).
 		AppendInt32("maxMessageSizeBytes", maxMessageSize).
 		AppendInt32("maxWriteBatchSize", 100000).
@@ -251,7 +257,10 @@ func batchSizeOf(cur bsoncore.Value) int {
 		return 0
 	}
 	if v, err := bsoncore.Document(cur.Data).LookupErr("batchSize"); err == nil && isNumber(v) {
-		return int(numberFloat(v))
+		if n := int(numberFloat(v)); n > 0 {
+			return n
+		}
+		return zeroBatch
 	}
 	return 0
 }

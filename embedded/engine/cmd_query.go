@@ -324,10 +324,13 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 			docs[i] = proj.apply(d, pos)
 		}
 	}
-	if bs == 0 && !c.hasArg("batchSize") {
+	switch {
+	case bs == 0 && !c.hasArg("batchSize"):
 		bs = 101
+	case bs == 0:
+		bs = zeroBatch
 	}
-	if limit > 0 && (bs == 0 || limit <= bs) {
+	if limit > 0 && bs != zeroBatch && limit <= bs {
 		single = true
 		bs = limit
 	}

@@ -40,6 +40,9 @@ type equality struct {
 
 // compileFilter compiles a query filter as MongoDB's find takes it.
 func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
+	if filter == nil {
+		filter = emptyDoc // a command without a filter matches everything
+	}
 	f := &Filter{}
 	m, err := compileAnd(filter, vars, f, true)
 	if err != nil {
@@ -754,3 +757,6 @@ func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
 	}
 	return rc, ok
 }
+
+// emptyDoc is {}.
+var emptyDoc = bsoncore.NewDocumentBuilder().Build()

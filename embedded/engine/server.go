@@ -49,10 +49,11 @@ type Server struct {
 	stopping chan struct{} // closed when Shutdown begins
 	idle     chan struct{} // closed by the last request to end once closing
 
-	cursors cursors
-	connID  atomic.Int64
-	opID    atomic.Int64
-	ttlStop chan struct{}
+	cursors     cursors
+	failCommand failCommand
+	connID      atomic.Int64
+	opID        atomic.Int64
+	ttlStop     chan struct{}
 }
 
 // Open opens the store in dir ("" keeps everything in memory).
@@ -141,9 +142,10 @@ func (s *Server) Shutdown(grace time.Duration) {
 }
 
 type conn struct {
-	c   net.Conn
-	id  int64
-	srv *Server
+	c       net.Conn
+	id      int64
+	srv     *Server
+	appName string // the client's application name, from its handshake
 }
 
 func (s *Server) serveConn(cn *conn) {
@@ -168,6 +170,9 @@ func (s *Server) serveConn(cn *conn) {
 		}
 		reply := s.handle(ctx, cn, m)
 		s.end()
+		if reply == nil { // a fail point closes the connection
+			return
+		}
 		if m.opcode == opMsg && m.flags&flagMoreToCome != 0 {
 			continue
 		}
@@ -232,7 +237,24 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 	if _, err := m.cmd.LookupErr("startTransaction"); err == nil {
 		return errorReply(mongoerr.New(mongoerr.IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos"))
 	}
+	var wce bsoncore.Document
+	var wceLabels []string
+	if name != "configureFailPoint" {
+		if f := s.failCommand.hit(name, cn.appName); f != nil {
+			answer, reply := f.apply(ctx, name, m.cmd)
+			if !answer {
+				return nil
+			}
+			if reply != nil {
+				return reply
+			}
+			wce, wceLabels = f.wce, f.wceLabels(name, m.cmd)
+		}
+	}
 	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name})
+	if err == nil && wce != nil {
+		res = withWriteConcernError(res, wce, wceLabels)
+	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
@@ -305,7 +327,23 @@ func errorReply(err error) bsoncore.Document {
 	for _, el := range elements(e.Extra) {
 		b.AppendValue(el.Key(), el.Value())
 	}
+	if stateChangeCodes[int32(e.Code)] {
+		b.AppendDocument("topologyVersion", topologyVersion())
+	}
 	return b.Build()
+}
+
+// stateChangeCodes are the "not primary" and "node is recovering" codes
+// of MongoDB's SDAM specification. An error with one of them carries the
+// server's topologyVersion, as MongoDB's do: a driver then knows the
+// server has not changed (only a fail point can produce them here) and
+// keeps using it, instead of waiting for its next heartbeat.
+var stateChangeCodes = map[int32]bool{10107: true, 13435: true, 10058: true, 11600: true, 11602: true, 13436: true, 189: true, 91: true}
+
+// topologyVersion is the server's: this process, and a counter that
+// never moves, since a standalone's topology never changes.
+func topologyVersion() bsoncore.Document {
+	return bsoncore.NewDocumentBuilder().AppendObjectID("processId", processID).AppendInt64("counter", 0).Build()
 }
 
 // cursors are the open cursors of the server.
@@ -341,6 +379,9 @@ func (cs *cursors) open(ns string, docs []bsoncore.Document, noTimeout bool) int
 
 // batch takes up to n documents (n <= 0: as many as fit) of at most
 // 16 MiB in all.
+// zeroBatch is the batch size of a first batch asked to be empty.
+const zeroBatch = -1
+
 func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Document) {
 	size := 0
 	i := 0
@@ -358,8 +399,13 @@ func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Doc
 
 // cursorReply answers with a first batch and, if documents remain, a
 // cursor for getMore.
+// A batchSize of zeroBatch asks for an empty first batch (batchSize: 0
+// given); 0 means no limit but the message size.
 func (c *call) cursorReply(ns string, docs []bsoncore.Document, batchSize int, single bool) bsoncore.Document {
 	first, rest := batch(docs, batchSize)
+	if batchSize == zeroBatch {
+		first, rest = nil, docs
+	}
 	var id int64
 	if len(rest) > 0 && !single {
 		id = c.srv.cursors.open(ns, rest, truthy(c.arg("noCursorTimeout")))

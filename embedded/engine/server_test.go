@@ -307,3 +307,37 @@ func TestCountDocumentsAll(t *testing.T) {
 		t.Fatalf("count with limit 5: %d, want 5", n)
 	}
 }
+
+// batchSize 0 asks for an empty first batch (find and aggregate); the
+// documents then come with getMore.
+func TestBatchSizeZero(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	for i := range 5 {
+		if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, open := range map[string]func() (*mongo.Cursor, error){
+		"find": func() (*mongo.Cursor, error) { return coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(0)) },
+		"aggregate": func() (*mongo.Cursor, error) {
+			return coll.Aggregate(ctx, mongo.Pipeline{}, options.Aggregate().SetBatchSize(0))
+		},
+	} {
+		cur, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := cur.RemainingBatchLength(); n != 0 {
+			t.Errorf("%s: first batch of %d documents; want none", name, n)
+		}
+		n := 0
+		for cur.Next(ctx) {
+			n++
+		}
+		if cur.Err() != nil || n != 5 {
+			t.Errorf("%s: %d documents, %v; want the 5 through getMore", name, n, cur.Err())
+		}
+	}
+}

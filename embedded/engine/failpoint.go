@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// Fault injection as mongod does it with test commands enabled:
+//
+//	{configureFailPoint: "failCommand", mode: "alwaysOn" | "off" | {times: N} | {skip: N},
+//	 data: {failCommands: [names], errorCode, errorLabels, closeConnection,
+//	        blockConnection, blockTimeMS, writeConcernError, appName}}
+//
+// A command named in failCommands (from a client whose application name is
+// appName, when given) then fails with errorCode, has its connection closed
+// without an answer, is held for blockTimeMS first, or runs and answers
+// with writeConcernError. configureFailPoint and the handshake's hello are
+// never failed unless named. Test commands are always on: the server is
+// for tests.
+
+// failCommand is the state of the failCommand fail point.
+type failCommand struct {
+	mu      sync.Mutex
+	on      bool
+	times   int // >0: fail this many more times; 0 with on: always
+	skip    int // commands to let through first
+	entered int64
+	cmds    map[string]bool
+	code    int32
+	labels  []string
+	hasLbl  bool // errorLabels given, even empty: exactly those
+	close   bool
+	block   time.Duration
+	wce     bsoncore.Document
+	appName string
+}
+
+// fault is what a fail point does to one command.
+type fault struct {
+	code   int32
+	labels []string
+	hasLbl bool
+	close  bool
+	block  time.Duration
+	wce    bsoncore.Document
+}
+
+// hit reports the fault for a command named name from a client named
+// app, counting it, or nil.
+func (f *failCommand) hit(name, app string) *fault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.on || !f.cmds[name] || f.appName != "" && f.appName != app {
+		return nil
+	}
+	if f.skip > 0 {
+		f.skip--
+		return nil
+	}
+	f.entered++
+	if f.times > 0 {
+		f.times--
+		if f.times == 0 {
+			f.on = false
+		}
+	}
+	return &fault{code: f.code, labels: f.labels, hasLbl: f.hasLbl, close: f.close, block: f.block, wce: f.wce}
+}
+
+func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
+	name := c.arg("configureFailPoint")
+	if name.Type != bsoncore.TypeString {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "configureFailPoint: expected the fail point's name as a string")
+	}
+	if name.StringValue() != "failCommand" {
+		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand only", name.StringValue())
+	}
+	f := &c.srv.failCommand
+	next := failCommand{}
+	mode := c.arg("mode")
+	switch {
+	case mode.Type == bsoncore.TypeString && mode.StringValue() == "alwaysOn":
+		next.on = true
+	case mode.Type == bsoncore.TypeString && mode.StringValue() == "off":
+	case mode.Type == bsoncore.TypeEmbeddedDocument:
+		md := bsoncore.Document(mode.Data)
+		if v, err := md.LookupErr("times"); err == nil && isNumber(v) {
+			next.on, next.times = numberFloat(v) > 0, int(numberFloat(v))
+		} else if v, err := md.LookupErr("skip"); err == nil && isNumber(v) {
+			next.on, next.skip = true, int(numberFloat(v))
+		} else {
+			return nil, mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected {times: N} or {skip: N}", shell(mode))
+		}
+	default:
+		return nil, mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected \"alwaysOn\", \"off\", {times: N} or {skip: N}", shell(mode))
+	}
+	if d := c.arg("data"); d.Type == bsoncore.TypeEmbeddedDocument {
+		next.cmds = map[string]bool{}
+		for _, el := range elements(bsoncore.Document(d.Data)) {
+			v := el.Value()
+			switch el.Key() {
+			case "failCommands":
+				for _, n := range arrayValues(v) {
+					if n.Type == bsoncore.TypeString {
+						next.cmds[n.StringValue()] = true
+					}
+				}
+			case "errorCode":
+				next.code = int32(numberFloat(v))
+			case "errorLabels":
+				next.hasLbl = true
+				for _, l := range arrayValues(v) {
+					if l.Type == bsoncore.TypeString {
+						next.labels = append(next.labels, l.StringValue())
+					}
+				}
+			case "closeConnection":
+				next.close = truthy(v)
+			case "blockConnection":
+				if !truthy(v) {
+					next.block = -1
+				}
+			case "blockTimeMS":
+				if next.block >= 0 {
+					next.block = time.Duration(numberFloat(v) * float64(time.Millisecond))
+				}
+			case "writeConcernError":
+				if v.Type == bsoncore.TypeEmbeddedDocument {
+					next.wce = bsoncore.Document(v.Data)
+				}
+			case "appName":
+				if v.Type == bsoncore.TypeString {
+					next.appName = v.StringValue()
+				}
+			}
+		}
+		if next.block < 0 {
+			next.block = 0
+		}
+	}
+	f.mu.Lock()
+	count := f.entered
+	next.entered = f.entered
+	f.on, f.times, f.skip, f.cmds, f.code, f.labels, f.hasLbl = next.on, next.times, next.skip, next.cmds, next.code, next.labels, next.hasLbl
+	f.close, f.block, f.wce, f.appName = next.close, next.block, next.wce, next.appName
+	f.mu.Unlock()
+	return newReply().b.AppendInt64("count", count).AppendDouble("ok", 1).Build(), nil
+}
+
+// retryableCodes are the codes MongoDB labels RetryableWriteError on a
+// retryable write (the retryable-writes specification's list).
+var retryableCodes = map[int32]bool{6: true, 7: true, 89: true, 91: true, 189: true, 262: true, 9001: true, 10107: true,
+	11600: true, 11602: true, 13435: true, 13436: true, 64: true}
+
+// retryableWrite reports whether cmd is a write a driver may retry.
+func retryableWrite(name string, cmd bsoncore.Document) bool {
+	switch name {
+	case "insert", "update", "delete", "findAndModify", "bulkWrite", "commitTransaction", "abortTransaction":
+		_, err := cmd.LookupErr("txnNumber")
+		return err == nil || name == "commitTransaction" || name == "abortTransaction"
+	}
+	return false
+}
+
+// apply runs the fault f on command name: false when the connection is
+// to be closed without an answer; otherwise reply, if not nil, is the
+// command's answer instead of running it, and wce, if set, is appended to
+// the answer of the command run.
+func (f *fault) apply(ctx context.Context, name string, cmd bsoncore.Document) (answer bool, reply bsoncore.Document) {
+	if f.block > 0 {
+		t := time.NewTimer(f.block)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	if f.close {
+		return false, nil
+	}
+	if f.code != 0 {
+		e := &mongoerr.Error{Code: mongoerr.Code(f.code), Msg: "Failing command via 'failCommand' failpoint"}
+		switch {
+		case f.hasLbl:
+			e.Labels = f.labels
+		case retryableCodes[f.code] && retryableWrite(name, cmd):
+			e.Labels = []string{"RetryableWriteError"}
+		}
+		return true, errorReply(e)
+	}
+	return true, nil
+}
+
+// wceLabels are the labels of the answer carrying the writeConcernError:
+// those the fail point names (in writeConcernError.errorLabels, or
+// errorLabels), else RetryableWriteError for a retryable code on a
+// retryable write, as MongoDB labels them.
+func (f *fault) wceLabels(name string, cmd bsoncore.Document) []string {
+	if v, err := f.wce.LookupErr("errorLabels"); err == nil {
+		var out []string
+		for _, l := range arrayValues(v) {
+			if l.Type == bsoncore.TypeString {
+				out = append(out, l.StringValue())
+			}
+		}
+		return out
+	}
+	if f.hasLbl {
+		return f.labels
+	}
+	if v, err := f.wce.LookupErr("code"); err == nil && isNumber(v) && retryableCodes[int32(numberFloat(v))] && retryableWrite(name, cmd) {
+		return []string{"RetryableWriteError"}
+	}
+	return nil
+}
+
+// withWriteConcernError appends the fail point's writeConcernError to a
+// successful reply.
+func withWriteConcernError(reply, wce bsoncore.Document, labels []string) bsoncore.Document {
+	b := bsoncore.NewDocumentBuilder()
+	for _, el := range elements(reply) {
+		if el.Key() == "errorLabels" {
+			continue
+		}
+		b.AppendValue(el.Key(), el.Value())
+	}
+	w := bsoncore.NewDocumentBuilder()
+	for _, el := range elements(wce) {
+		if el.Key() != "errorLabels" {
+			w.AppendValue(el.Key(), el.Value())
+		}
+	}
+	if c, err := wce.LookupErr("code"); err == nil && isNumber(c) && stateChangeCodes[int32(numberFloat(c))] {
+		if _, err := wce.LookupErr("topologyVersion"); err != nil {
+			w.AppendDocument("topologyVersion", topologyVersion())
+		}
+	}
+	b.AppendDocument("writeConcernError", w.Build())
+	if len(labels) > 0 {
+		vals := make([]bsoncore.Value, len(labels))
+		for i, l := range labels {
+			vals[i] = vString(l)
+		}
+		b.AppendArray("errorLabels", bsoncore.BuildArray(nil, vals...))
+	}
+	return b.Build()
+}
