@@ -314,6 +314,9 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.BadValue, "BatchSize value must be non-negative, but received: %d", bs)
 	}
 	col := c.srv.store.view().coll(c.db, name)
+	if err := checkHint(col, c.arg("hint")); err != nil {
+		return nil, err
+	}
 	docs, _, err := selectDocs(col, f, s, skip, limit, c.deadline)
 	if err != nil {
 		return nil, err
@@ -766,4 +769,58 @@ func countAllPipeline(stages []bsoncore.Value, col *collection) (int, bool) {
 		return 0, true
 	}
 	return col.docs.Len(), true
+}
+
+// checkHint refuses a hint that names no index of col, as MongoDB does
+// (BadValue); a hint on a collection that does not exist is accepted.
+func checkHint(col *collection, h bsoncore.Value) error {
+	if col == nil {
+		return nil
+	}
+	bad := mongoerr.New(mongoerr.BadValue, "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index")
+	switch h.Type {
+	case 0, bsoncore.TypeNull:
+		return nil
+	case bsoncore.TypeString:
+		if h.StringValue() == "_id_" || col.index(h.StringValue()) != nil {
+			return nil
+		}
+		return bad
+	case bsoncore.TypeEmbeddedDocument:
+		key := bsoncore.Document(h.Data)
+		els := elements(key)
+		if len(els) == 1 && (els[0].Key() == "$natural" || els[0].Key() == "_id") {
+			return nil
+		}
+		for _, ix := range col.indexes {
+			if sameKeyPattern(ix.key, key) {
+				return nil
+			}
+		}
+		return bad
+	}
+	return mongoerr.New(mongoerr.FailedToParse, "hint must be a string or an object, not %s", typeName(h.Type))
+}
+
+// sameKeyPattern reports whether two index key patterns name the same
+// fields in the same order and directions (1 and 1.0 alike).
+func sameKeyPattern(a, b bsoncore.Document) bool {
+	ea, eb := elements(a), elements(b)
+	if len(ea) != len(eb) {
+		return false
+	}
+	for i := range ea {
+		if ea[i].Key() != eb[i].Key() || compareValues(ea[i].Value(), eb[i].Value()) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupOr is d's field k, or the missing value.
+func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
+	if v, err := d.LookupErr(k); err == nil {
+		return v
+	}
+	return missing
 }

@@ -244,6 +244,9 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 						return err
 					}
 				}
+				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
+					return err
+				}
 				f, err := compileFilter(bsoncore.Document(q.Data), vars)
 				if err != nil {
 					return err
@@ -324,6 +327,9 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 					if err := checkCollation(cv); err != nil {
 						return err
 					}
+				}
+				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
+					return err
 				}
 				f, err := compileFilter(bsoncore.Document(q.Data), vars)
 				if err != nil {

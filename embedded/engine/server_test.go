@@ -341,3 +341,33 @@ func TestBatchSizeZero(t *testing.T) {
 		}
 	}
 }
+
+// A hint must name an index of the collection, by name or by key pattern.
+func TestHintNamesAnIndex(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}, {Key: "a", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []any{"a_1", bson.D{{Key: "a", Value: 1}}, bson.D{{Key: "a", Value: 1.0}}, "_id_", bson.D{{Key: "$natural", Value: -1}}} {
+		if err := coll.FindOne(ctx, bson.D{}, options.FindOne().SetHint(h)).Err(); err != nil {
+			t.Errorf("hint %v: %v", h, err)
+		}
+	}
+	var se mongo.ServerError
+	for _, h := range []any{"b_1", bson.D{{Key: "a", Value: -1}}} {
+		if err := coll.FindOne(ctx, bson.D{}, options.FindOne().SetHint(h)).Err(); !errors.As(err, &se) || !se.HasErrorCode(2) {
+			t.Errorf("find with hint %v: %v; want BadValue", h, err)
+		}
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{}, bson.D{{Key: "$set", Value: bson.D{{Key: "x", Value: 1}}}}, options.UpdateOne().SetHint("b_1")); !errors.As(err, &se) || !se.HasErrorCode(2) {
+		t.Errorf("update with a hint to no index: %v; want BadValue", err)
+	}
+	if _, err := coll.DeleteOne(ctx, bson.D{}, options.DeleteOne().SetHint("b_1")); !errors.As(err, &se) || !se.HasErrorCode(2) {
+		t.Errorf("delete with a hint to no index: %v; want BadValue", err)
+	}
+}
