@@ -6,6 +6,7 @@
 //	db := oidkittest.New(t, oidkittest.WithPlan(plan))        // a seeded *seed.Plan
 //	db := oidkittest.New(t, oidkittest.WithFixtures(fsys, "testdata/*.ndjson"))
 //	oidkittest.Verify(t, db) // fails t unless db holds exactly what New put there
+//	faulty := oidkittest.FailCommand(t, db, oidkittest.FailPoint{Commands: []string{"insert"}, Times: 1, ErrorCode: 11602})
 //
 // # Backends
 //
