@@ -37,6 +37,7 @@ func init() {
 		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdOK,
 		"startSession": cmdStartSession, "bulkWrite": cmdBulkWrite, "getLog": cmdGetLog,
 		"configureFailPoint": cmdConfigureFailPoint,
+		"commitTransaction":  cmdCommitTransaction, "abortTransaction": cmdAbortTransaction,
 	}
 }
 
@@ -56,6 +57,16 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 		b.AppendBoolean("ismaster", true)
 	}
 	now := time.Now()
+	// A one-node replica set, so that drivers allow transactions: the
+	// node is named by the address the client reached.
+	me := c.conn.c.LocalAddr().String()
+	b.AppendString("setName", ReplicaSetName).AppendInt32("setVersion", 1).
+		AppendArray("hosts", bsoncore.BuildArray(nil, vString(me))).
+		AppendString("primary", me).AppendString("me", me).AppendBoolean("secondary", false).
+		AppendObjectID("electionId", electionID).
+		AppendDocument("lastWrite", bsoncore.NewDocumentBuilder().
+			AppendDocument("opTime", bsoncore.NewDocumentBuilder().AppendTimestamp("ts", uint32(now.Unix()), 1).AppendInt64("t", 1).Build()).
+			AppendDateTime("lastWriteDate", now.UnixMilli()).Build())
 	b.AppendDocument("topologyVersion", topologyVersion()).
 		AppendInt32("maxBsonObjectSize", maxDocSize).
 		AppendInt32("maxMessageSizeBytes", maxMessageSize).
@@ -70,6 +81,13 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 }
 
 func newReplyFrom(b *bsoncore.DocumentBuilder) reply { return reply{b} }
+
+// ReplicaSetName is the name of the one-node replica set the server
+// presents (hello's setName).
+const ReplicaSetName = "oidkit"
+
+// electionID is the primary's election id: one election, at start.
+var electionID = [12]byte{0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 1}
 
 // processID names this process in topologyVersion: a restarted server
 // has another, so drivers know its state is new.
@@ -174,7 +192,7 @@ func dataSize(col *collection) int64 {
 }
 
 func cmdListDatabases(c *call) (bsoncore.Document, error) {
-	st := c.srv.store.view()
+	st := c.view()
 	names := make([]string, 0, len(st.dbs))
 	for db := range st.dbs {
 		names = append(names, db)
@@ -214,7 +232,7 @@ func cmdListDatabases(c *call) (bsoncore.Document, error) {
 }
 
 func cmdListCollections(c *call) (bsoncore.Document, error) {
-	st := c.srv.store.view()
+	st := c.view()
 	var filter *Filter
 	if f := c.arg("filter"); f.Type == bsoncore.TypeEmbeddedDocument {
 		var err error
@@ -283,7 +301,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 			opts.AppendValue(e.Key(), e.Value())
 		}
 	}
-	return newReply().ok(), c.srv.store.write(c.ctx, func(t *tx) error {
+	return newReply().ok(), c.write(func(t *tx) error {
 		if t.st.coll(c.db, name) != nil {
 			return mongoerr.New(mongoerr.NamespaceExists, "Collection %s.%s already exists.", c.db, name)
 		}
@@ -302,7 +320,7 @@ func cmdDrop(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	var n int32
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		if col := t.st.coll(c.db, name); col != nil {
 			n = int32(len(col.indexes) + 1)
 		}
@@ -313,7 +331,7 @@ func cmdDrop(c *call) (bsoncore.Document, error) {
 }
 
 func cmdDropDatabase(c *call) (bsoncore.Document, error) {
-	err := c.srv.store.write(c.ctx, func(t *tx) error { t.dropDatabase(c.db); return nil })
+	err := c.write(func(t *tx) error { t.dropDatabase(c.db); return nil })
 	return newReply().b.AppendString("dropped", c.db).AppendDouble("ok", 1).Build(), err
 }
 
@@ -338,7 +356,7 @@ func cmdRename(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	dropTarget := truthy(c.arg("dropTarget"))
-	return newReply().ok(), c.srv.store.write(c.ctx, func(t *tx) error {
+	return newReply().ok(), c.write(func(t *tx) error {
 		if t.st.coll(fdb, fc) == nil {
 			return mongoerr.New(mongoerr.NamespaceNotFound, "Source collection %s.%s does not exist", fdb, fc)
 		}
@@ -361,7 +379,7 @@ func cmdCollMod(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.srv.store.view().coll(c.db, name) == nil {
+	if c.view().coll(c.db, name) == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist: %s.%s", c.db, name)
 	}
 	return newReply().ok(), nil
@@ -379,7 +397,7 @@ func cmdCreateIndexes(c *call) (bsoncore.Document, error) {
 	var before, after int32
 	created := false
 	made := 0
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		created = t.st.coll(c.db, name) == nil
 		col, err := t.mut(c.db, name, true)
 		if err != nil {
@@ -416,7 +434,7 @@ func cmdListIndexes(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	if col == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist: %s.%s", c.db, name)
 	}
@@ -434,7 +452,7 @@ func cmdDropIndexes(c *call) (bsoncore.Document, error) {
 	}
 	target := c.arg("index")
 	var n int32
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		col, err := t.mut(c.db, name, false)
 		if err != nil {
 			return err
@@ -490,7 +508,7 @@ func cmdDropIndexes(c *call) (bsoncore.Document, error) {
 }
 
 func cmdDBStats(c *call) (bsoncore.Document, error) {
-	st := c.srv.store.view()
+	st := c.view()
 	var objs, size int64
 	var idx int32
 	for _, col := range st.dbs[c.db] {
@@ -523,7 +541,7 @@ func cmdCollStats(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	if col == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "Collection [%s.%s] not found.", c.db, name)
 	}
@@ -539,7 +557,7 @@ func cmdValidate(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	if col == nil {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "Collection '%s.%s' does not exist to validate.", c.db, name)
 	}

@@ -41,7 +41,7 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 		}
 		db, name := nss[idx][0], nss[idx][1]
 		res := bsoncore.NewDocumentBuilder()
-		err := c.srv.store.write(c.ctx, func(t *tx) error {
+		err := c.write(func(t *tx) error {
 			switch kind {
 			case "insert":
 				dv, err := op.LookupErr("document")

@@ -313,7 +313,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if bs < 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "BatchSize value must be non-negative, but received: %d", bs)
 	}
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	if err := checkHint(col, c.arg("hint")); err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	qd, err := docArg(c, "query")
 	if err != nil {
 		return nil, err
@@ -397,7 +397,7 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := selectDocs(c.srv.store.view().coll(c.db, name), f, nil, 0, 0, c.deadline)
+	docs, _, err := selectDocs(c.view().coll(c.db, name), f, nil, 0, 0, c.deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -440,7 +440,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	stages := arrayValues(pv)
-	st := c.srv.store.view()
+	st := c.view()
 	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: c.vars(),
 		read: func(db, coll string) []bsoncore.Document {
 			col := st.coll(db, coll)
@@ -452,7 +452,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 			return out
 		},
 		write: func(db, coll string, docs []bsoncore.Document, mode string) error {
-			return c.srv.store.write(c.ctx, func(t *tx) error {
+			return c.write(func(t *tx) error {
 				if mode == "$out" {
 					var keep []bsoncore.Document
 					if old := t.st.coll(db, coll); old != nil {
@@ -579,7 +579,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
 	}
 	name := toStr(els[0].Value())
-	col := c.srv.store.view().coll(c.db, name)
+	col := c.view().coll(c.db, name)
 	var filterDoc bsoncore.Document
 	var sortDoc bsoncore.Document
 	switch els[0].Key() {

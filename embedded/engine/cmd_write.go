@@ -85,7 +85,7 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 	ord := ordered(c)
 	n := 0
 	var werrs []bsoncore.Value
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		col, err := t.mut(c.db, name, true)
 		if err != nil {
 			return err
@@ -227,7 +227,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 	vars := c.vars()
 	var n, nMod int
 	var werrs, upserts []bsoncore.Value
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		for i, sv := range stmts {
 			err := func() error {
 				if sv.Type != bsoncore.TypeEmbeddedDocument {
@@ -315,7 +315,7 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 	vars := c.vars()
 	n := 0
 	var werrs []bsoncore.Value
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		for i, sv := range stmts {
 			err := func() error {
 				sd := bsoncore.Document(sv.Data)
@@ -424,7 +424,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	}
 	var value bsoncore.Value = vNull()
 	last := bsoncore.NewDocumentBuilder()
-	err = c.srv.store.write(c.ctx, func(t *tx) error {
+	err = c.write(func(t *tx) error {
 		if remove {
 			docs, _, err := selectDocs(t.st.coll(c.db, name), f, s, 0, 1, c.deadline)
 			if err != nil {

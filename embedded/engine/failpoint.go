@@ -155,16 +155,46 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 // retryableCodes are the codes MongoDB labels RetryableWriteError on a
 // retryable write (the retryable-writes specification's list).
 var retryableCodes = map[int32]bool{6: true, 7: true, 89: true, 91: true, 189: true, 262: true, 9001: true, 10107: true,
-	11600: true, 11602: true, 13435: true, 13436: true, 64: true}
+	11600: true, 11602: true, 13435: true, 13436: true}
 
-// retryableWrite reports whether cmd is a write a driver may retry.
+// transientCodes fail a transaction in a way that running it again may
+// not: WriteConflict, NoSuchTransaction, LockTimeout, SnapshotUnavailable,
+// PreparedTransactionInProgress.
+var transientCodes = map[int32]bool{112: true, 251: true, 24: true, 246: true, 267: true}
+
+// retryableWrite reports whether cmd is a write a driver may retry: a
+// write with a txnNumber outside a transaction, or the end of one.
 func retryableWrite(name string, cmd bsoncore.Document) bool {
 	switch name {
-	case "insert", "update", "delete", "findAndModify", "bulkWrite", "commitTransaction", "abortTransaction":
+	case "commitTransaction", "abortTransaction":
+		return true
+	case "insert", "update", "delete", "findAndModify", "bulkWrite":
 		_, err := cmd.LookupErr("txnNumber")
-		return err == nil || name == "commitTransaction" || name == "abortTransaction"
+		return err == nil && !inTransactionCmd(cmd)
 	}
 	return false
+}
+
+// inTransactionCmd reports whether cmd runs inside a transaction.
+func inTransactionCmd(cmd bsoncore.Document) bool {
+	return sessionArgsOf(cmd).autocommitFalse
+}
+
+// failLabels are the labels MongoDB puts on an error of code in command
+// name: TransientTransactionError inside a transaction (but on its
+// commit or abort) for a write conflict, a missing transaction or a
+// retryable code; RetryableWriteError for a retryable code on a retryable
+// write.
+func failLabels(code int32, name string, cmd bsoncore.Document) []string {
+	inTxn := inTransactionCmd(cmd)
+	ending := name == "commitTransaction" || name == "abortTransaction"
+	switch {
+	case inTxn && transientCodes[code], inTxn && !ending && retryableCodes[code]:
+		return []string{"TransientTransactionError"}
+	case retryableCodes[code] && retryableWrite(name, cmd):
+		return []string{"RetryableWriteError"}
+	}
+	return nil
 }
 
 // apply runs the fault f on command name: false when the connection is
@@ -185,11 +215,10 @@ func (f *fault) apply(ctx context.Context, name string, cmd bsoncore.Document) (
 	}
 	if f.code != 0 {
 		e := &mongoerr.Error{Code: mongoerr.Code(f.code), Msg: "Failing command via 'failCommand' failpoint"}
-		switch {
-		case f.hasLbl:
+		if f.hasLbl {
 			e.Labels = f.labels
-		case retryableCodes[f.code] && retryableWrite(name, cmd):
-			e.Labels = []string{"RetryableWriteError"}
+		} else {
+			e.Labels = failLabels(f.code, name, cmd)
 		}
 		return true, errorReply(e)
 	}
@@ -235,12 +264,12 @@ func withWriteConcernError(reply, wce bsoncore.Document, labels []string) bsonco
 			w.AppendValue(el.Key(), el.Value())
 		}
 	}
+	b.AppendDocument("writeConcernError", w.Build())
 	if c, err := wce.LookupErr("code"); err == nil && isNumber(c) && stateChangeCodes[int32(numberFloat(c))] {
-		if _, err := wce.LookupErr("topologyVersion"); err != nil {
-			w.AppendDocument("topologyVersion", topologyVersion())
+		if _, err := reply.LookupErr("topologyVersion"); err != nil {
+			b.AppendDocument("topologyVersion", topologyVersion())
 		}
 	}
-	b.AppendDocument("writeConcernError", w.Build())
 	if len(labels) > 0 {
 		vals := make([]bsoncore.Value, len(labels))
 		for i, l := range labels {

@@ -28,14 +28,21 @@ func TestFailCommand(t *testing.T) {
 	ctx := context.Background()
 	coll := c.Database("d").Collection("c")
 
+	// 91 is retryable: the driver retries the insert once (a retryable
+	// write, labelled RetryableWriteError), so one failure is not seen
+	// and two are.
 	setFailCommand(t, c, bson.D{{Key: "times", Value: 1}}, bson.D{{Key: "failCommands", Value: bson.A{"insert"}}, {Key: "errorCode", Value: 91}})
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 0}}); err != nil {
+		t.Fatalf("insert retried after one failure: %v", err)
+	}
+	setFailCommand(t, c, bson.D{{Key: "times", Value: 2}}, bson.D{{Key: "failCommands", Value: bson.A{"insert"}}, {Key: "errorCode", Value: 91}})
 	_, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}})
 	var se mongo.ServerError
-	if !errors.As(err, &se) || !se.HasErrorCode(91) {
-		t.Fatalf("first insert: %v; want code 91 from the fail point", err)
+	if !errors.As(err, &se) || !se.HasErrorCode(91) || !se.HasErrorLabel("RetryableWriteError") {
+		t.Fatalf("insert failed twice: %v; want code 91 labelled RetryableWriteError", err)
 	}
 	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}}); err != nil {
-		t.Fatalf("second insert, the fail point spent: %v", err)
+		t.Fatalf("insert, the fail point spent: %v", err)
 	}
 
 	// The driver retries a read once after a network error: the second
@@ -96,6 +103,9 @@ func TestFailCommand(t *testing.T) {
 	var we mongo.WriteException
 	if !errors.As(err, &we) || we.WriteConcernError == nil || we.WriteConcernError.Code != 64 {
 		t.Fatalf("insert with a write concern error: %v", err)
+	}
+	if n, _ := coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: 0}}); n != 1 {
+		t.Errorf("the retried insert stored %d documents; want 1", n)
 	}
 	if n, _ := coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: 2}}); n != 1 {
 		t.Errorf("the write under a write concern error was not made")

@@ -50,6 +50,7 @@ type Server struct {
 	idle     chan struct{} // closed by the last request to end once closing
 
 	cursors     cursors
+	sessions    sessions
 	failCommand failCommand
 	connID      atomic.Int64
 	opID        atomic.Int64
@@ -234,8 +235,22 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
 		defer cancel()
 	}
-	if _, err := m.cmd.LookupErr("startTransaction"); err == nil {
-		return errorReply(mongoerr.New(mongoerr.IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos"))
+	sa := sessionArgsOf(m.cmd)
+	x, err := s.transactionFor(name, sa)
+	if err != nil {
+		return errorReply(err)
+	}
+	if x != nil {
+		if !inTransaction[name] {
+			return errorReply(mongoerr.New(mongoerr.OperationNotSupportedInTransaction, "Cannot run '%s' in a multi-document transaction.", name))
+		}
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		if x.status == txnAborted {
+			return errorReply(noSuchTransaction(x.number))
+		}
+	} else if r := s.retried(name, sa); r != nil {
+		return r
 	}
 	var wce bsoncore.Document
 	var wceLabels []string
@@ -251,9 +266,16 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 			wce, wceLabels = f.wce, f.wceLabels(name, m.cmd)
 		}
 	}
-	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name})
+	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name, txn: x})
+	if err == nil && x == nil {
+		s.remember(name, sa, res) // a retry gets the answer, not the injected fault
+	}
 	if err == nil && wce != nil {
 		res = withWriteConcernError(res, wce, wceLabels)
+	}
+	if x != nil && x.status == txnActive && (err != nil || hasWriteErrors(res)) {
+		// an error inside a transaction aborts it, as in MongoDB
+		x.status, x.t = txnAborted, nil
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -267,6 +289,12 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		return errorReply(err)
 	}
 	return res
+}
+
+// hasWriteErrors reports whether a write's reply lists write errors.
+func hasWriteErrors(reply bsoncore.Document) bool {
+	_, err := reply.LookupErr("writeErrors")
+	return err == nil
 }
 
 func indexByte(s string, c byte) int {
@@ -283,6 +311,7 @@ type call struct {
 	ctx  context.Context
 	srv  *Server
 	conn *conn
+	txn  *txn // the transaction the command is part of, if any
 	db   string
 	cmd  bsoncore.Document
 	name string

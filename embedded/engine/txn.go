@@ -1,0 +1,313 @@
+package engine
+
+import (
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// Sessions and multi-document transactions, as MongoDB's drivers use
+// them on a replica set:
+//
+//   - a transaction starts with a command carrying lsid, txnNumber,
+//     startTransaction: true and autocommit: false; the next commands of
+//     the session carry the same txnNumber and autocommit: false;
+//   - it reads a snapshot of the whole store taken when it starts (every
+//     collection and database), plus its own writes, which nothing
+//     outside it sees;
+//   - commitTransaction publishes its writes at once, in one journal
+//     record (all or nothing across a kill), unless a document it wrote
+//     was written by someone else since the snapshot: then it fails with
+//     WriteConflict (112) labelled TransientTransactionError, nothing
+//     is written, and the driver's WithTransaction runs it again;
+//   - abortTransaction, a new transaction on the session, or
+//     transactionLifetimeLimit (60 s) without a commit discard it.
+//
+// A retryable write (txnNumber without autocommit) retried with the same
+// txnNumber gets the first answer again and writes nothing twice.
+
+// transactionLifetime is MongoDB's transactionLifetimeLimitSeconds.
+const transactionLifetime = 60 * time.Second
+
+type txnStatus int
+
+const (
+	txnActive txnStatus = iota
+	txnCommitted
+	txnAborted
+)
+
+// txn is one multi-document transaction.
+type txn struct {
+	mu      sync.Mutex // one command of the transaction at a time
+	number  int64
+	status  txnStatus
+	base    *state // the snapshot it started from
+	t       *tx    // its writes, over base
+	started time.Time
+}
+
+// session is what the server keeps of a logical session.
+type session struct {
+	mu  sync.Mutex
+	txn *txn
+	// the last retryable write: its txnNumber, command name and answer
+	retryNumber int64
+	retryName   string
+	retryReply  bsoncore.Document
+	lastUse     time.Time
+}
+
+// sessions are the server's logical sessions, by lsid.
+type sessions struct {
+	mu sync.Mutex
+	m  map[string]*session
+}
+
+func (ss *sessions) get(id string) *session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.m == nil {
+		ss.m = map[string]*session{}
+	}
+	now := time.Now()
+	s := ss.m[id]
+	if s == nil {
+		// forget sessions idle past MongoDB's 30 minutes
+		for k, o := range ss.m {
+			if now.Sub(o.lastUse) > 30*time.Minute {
+				delete(ss.m, k)
+			}
+		}
+		s = &session{}
+		ss.m[id] = s
+	}
+	s.lastUse = now
+	return s
+}
+
+// noSuchTransaction is the error of a command for a transaction that is
+// not running.
+func noSuchTransaction(n int64) error {
+	return &mongoerr.Error{Code: mongoerr.NoSuchTransaction, Msg: "Transaction with { txnNumber: " + toStr(vInt64(n)) + " } has been aborted.",
+		Labels: []string{"TransientTransactionError"}}
+}
+
+// sessionArgs are the session fields of a command.
+type sessionArgs struct {
+	lsid      string
+	txnNumber int64
+	hasTxn    bool
+	autocommitFalse,
+	start bool
+}
+
+func sessionArgsOf(cmd bsoncore.Document) sessionArgs {
+	var a sessionArgs
+	if v, err := cmd.LookupErr("lsid"); err == nil && v.Type == bsoncore.TypeEmbeddedDocument {
+		if id, err := bsoncore.Document(v.Data).LookupErr("id"); err == nil {
+			a.lsid = string(id.Data)
+		}
+	}
+	if v, err := cmd.LookupErr("txnNumber"); err == nil {
+		a.txnNumber, a.hasTxn = numberInt64(v), true
+	}
+	if v, err := cmd.LookupErr("autocommit"); err == nil && v.Type == bsoncore.TypeBoolean && !v.Boolean() {
+		a.autocommitFalse = true
+	}
+	if v, err := cmd.LookupErr("startTransaction"); err == nil && truthy(v) {
+		a.start = true
+	}
+	return a
+}
+
+func numberInt64(v bsoncore.Value) int64 {
+	if i, ok := intOf(v); ok {
+		return i
+	}
+	return int64(numberFloat(v))
+}
+
+// transactionFor finds (or starts) the transaction a command belongs to;
+// nil when the command is not part of one.
+func (s *Server) transactionFor(name string, a sessionArgs) (*txn, error) {
+	if !a.autocommitFalse {
+		if a.start {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "startTransaction requires autocommit: false")
+		}
+		return nil, nil
+	}
+	if a.lsid == "" || !a.hasTxn {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "autocommit: false requires a session (lsid) and a txnNumber")
+	}
+	sess := s.sessions.get(a.lsid)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	cur := sess.txn
+	if a.start {
+		if cur != nil && a.txnNumber < cur.number {
+			return nil, mongoerr.New(mongoerr.TransactionTooOld, "txnNumber %d is less than last txnNumber %d seen in this session", a.txnNumber, cur.number)
+		}
+		if cur != nil && a.txnNumber == cur.number {
+			return nil, mongoerr.New(mongoerr.ConflictingOperationInProgress, "transaction %d has already started", a.txnNumber)
+		}
+		base := s.store.view()
+		t := &tx{st: &state{dbs: make(map[string]map[string]*collection, len(base.dbs))}, touched: map[*collection]bool{}}
+		for db, colls := range base.dbs {
+			t.st.dbs[db] = colls
+		}
+		n := &txn{number: a.txnNumber, base: base, t: t, started: time.Now()}
+		sess.txn = n
+		return n, nil
+	}
+	if cur == nil || cur.number != a.txnNumber {
+		return nil, noSuchTransaction(a.txnNumber)
+	}
+	if cur.status == txnActive && time.Since(cur.started) > transactionLifetime {
+		cur.status = txnAborted
+	}
+	switch cur.status {
+	case txnCommitted:
+		if name == "commitTransaction" {
+			return cur, nil // a retried commit: answered again
+		}
+		if name == "abortTransaction" {
+			return nil, mongoerr.New(mongoerr.TransactionCommitted, "Transaction %d has been committed.", a.txnNumber)
+		}
+		return nil, mongoerr.New(mongoerr.TransactionCommitted, "Transaction %d has been committed.", a.txnNumber)
+	case txnAborted:
+		return nil, noSuchTransaction(a.txnNumber)
+	}
+	return cur, nil
+}
+
+func cmdCommitTransaction(c *call) (bsoncore.Document, error) {
+	x := c.txn
+	if x == nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "commitTransaction must be run within a transaction")
+	}
+	if x.status == txnCommitted {
+		return newReply().ok(), nil
+	}
+	err := c.srv.store.write(c.ctx, func(ct *tx) error {
+		for _, op := range x.t.ops {
+			if conflict(x.base, ct.st, op) {
+				return &mongoerr.Error{Code: mongoerr.WriteConflict,
+					Msg:    "Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.",
+					Labels: []string{"TransientTransactionError"}}
+			}
+		}
+		for _, op := range x.t.ops {
+			if err := ct.replay(op); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		x.status = txnAborted
+		return nil, err
+	}
+	x.status = txnCommitted
+	x.t = nil
+	return newReply().ok(), nil
+}
+
+func cmdAbortTransaction(c *call) (bsoncore.Document, error) {
+	if c.txn == nil {
+		return nil, mongoerr.New(mongoerr.InvalidOptions, "abortTransaction must be run within a transaction")
+	}
+	c.txn.status = txnAborted
+	c.txn.t = nil
+	return newReply().ok(), nil
+}
+
+// conflict reports whether the document a transaction's op wrote was
+// written by someone else since the transaction's snapshot.
+func conflict(base, cur *state, op bsoncore.Document) bool {
+	o, _ := op.LookupErr("o")
+	var id bsoncore.Value
+	switch toStr(o) {
+	case "p":
+		d, _ := op.LookupErr("d")
+		id, _ = bsoncore.Document(d.Data).LookupErr("_id")
+	case "d":
+		id, _ = op.LookupErr("id")
+	default:
+		return false
+	}
+	db, _ := op.LookupErr("db")
+	c, _ := op.LookupErr("c")
+	return recordOf(base, toStr(db), toStr(c), id) != recordOf(cur, toStr(db), toStr(c), id)
+}
+
+func recordOf(st *state, db, c string, id bsoncore.Value) *record {
+	col := st.coll(db, c)
+	if col == nil {
+		return nil
+	}
+	r, _ := col.docs.Get(&record{id: id})
+	return r
+}
+
+// write runs fn as the command's write: inside its transaction when it is
+// part of one (seen by the transaction alone until commit), else
+// published at once.
+func (c *call) write(fn func(t *tx) error) error {
+	if c.txn != nil {
+		return fn(c.txn.t)
+	}
+	return c.srv.store.write(c.ctx, fn)
+}
+
+// view is the state the command reads: its transaction's snapshot and
+// writes, or the store's current state.
+func (c *call) view() *state {
+	if c.txn != nil {
+		return c.txn.t.st
+	}
+	return c.srv.store.view()
+}
+
+// retried answers a retryable write sent again with the txnNumber of the
+// session's last one: the first answer, nothing written twice.
+func (s *Server) retried(name string, a sessionArgs) bsoncore.Document {
+	if a.lsid == "" || !a.hasTxn || a.autocommitFalse || !isWriteCommand(name) {
+		return nil
+	}
+	sess := s.sessions.get(a.lsid)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.retryName == name && sess.retryNumber == a.txnNumber && sess.retryReply != nil {
+		return sess.retryReply
+	}
+	return nil
+}
+
+// remember keeps the answer of a retryable write for a retry of it.
+func (s *Server) remember(name string, a sessionArgs, reply bsoncore.Document) {
+	if a.lsid == "" || !a.hasTxn || a.autocommitFalse || !isWriteCommand(name) {
+		return
+	}
+	sess := s.sessions.get(a.lsid)
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	sess.retryName, sess.retryNumber, sess.retryReply = name, a.txnNumber, reply
+}
+
+func isWriteCommand(name string) bool {
+	switch name {
+	case "insert", "update", "delete", "findAndModify", "bulkWrite":
+		return true
+	}
+	return false
+}
+
+// inTransaction are the commands a transaction may run (MongoDB's list,
+// less what this server does not do).
+var inTransaction = map[string]bool{"find": true, "getMore": true, "killCursors": true, "insert": true, "update": true,
+	"delete": true, "findAndModify": true, "aggregate": true, "distinct": true, "create": true, "createIndexes": true,
+	"bulkWrite": true, "commitTransaction": true, "abortTransaction": true}

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+func stockOf(t *testing.T, ctx context.Context, coll *mongo.Collection, id string) int32 {
+	t.Helper()
+	var d struct {
+		N int32 `bson:"n"`
+	}
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d); err != nil {
+		t.Fatalf("stock of %s: %v", id, err)
+	}
+	return d.N
+}
+
+// A transaction moving stock between two products (two collections of two
+// databases): invisible outside until commit, all visible after; an abort
+// leaves nothing; it reads its snapshot, not later writes of others.
+func TestTransactionCommitAbortIsolation(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	a := c.Database("shop").Collection("stock")
+	b := c.Database("warehouse").Collection("stock")
+	if _, err := a.InsertOne(ctx, bson.D{{Key: "_id", Value: "p1"}, {Key: "n", Value: int32(10)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.InsertOne(ctx, bson.D{{Key: "_id", Value: "p1"}, {Key: "n", Value: int32(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.EndSession(ctx)
+	move := func(sc context.Context) error {
+		if _, err := a.UpdateOne(sc, bson.D{{Key: "_id", Value: "p1"}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: -3}}}}); err != nil {
+			return err
+		}
+		_, err := b.UpdateOne(sc, bson.D{{Key: "_id", Value: "p1"}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 3}}}})
+		return err
+	}
+
+	// Aborted: nothing.
+	if err := sess.StartTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	sc := mongo.NewSessionContext(ctx, sess)
+	if err := move(sc); err != nil {
+		t.Fatal(err)
+	}
+	if got := stockOf(t, sc, a, "p1"); got != 7 {
+		t.Errorf("inside the transaction: %d; want its own write, 7", got)
+	}
+	if got := stockOf(t, ctx, a, "p1"); got != 10 {
+		t.Errorf("outside the transaction before commit: %d; want 10", got)
+	}
+	if err := sess.AbortTransaction(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ga, gb := stockOf(t, ctx, a, "p1"), stockOf(t, ctx, b, "p1"); ga != 10 || gb != 0 {
+		t.Fatalf("after abort: %d and %d; want 10 and 0", ga, gb)
+	}
+
+	// Snapshot: a write by another client after the start is not seen.
+	if err := sess.StartTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	if got := stockOf(t, sc, b, "p1"); got != 0 {
+		t.Fatalf("first read in the transaction: %d", got)
+	}
+	if _, err := a.UpdateOne(ctx, bson.D{{Key: "_id", Value: "p1"}}, bson.D{{Key: "$set", Value: bson.D{{Key: "other", Value: true}}}}); err != nil {
+		t.Fatal(err)
+	}
+	var doc bson.M
+	if err := a.FindOne(sc, bson.D{{Key: "_id", Value: "p1"}}).Decode(&doc); err != nil || doc["other"] != nil {
+		t.Errorf("the transaction saw a write made after its snapshot: %v, %v", doc, err)
+	}
+	_ = sess.AbortTransaction(ctx)
+
+	// Committed with WithTransaction: both visible.
+	if _, err := sess.WithTransaction(ctx, func(sc context.Context) (any, error) { return nil, move(sc) }); err != nil {
+		t.Fatal(err)
+	}
+	if ga, gb := stockOf(t, ctx, a, "p1"), stockOf(t, ctx, b, "p1"); ga != 7 || gb != 3 {
+		t.Fatalf("after commit: %d and %d; want 7 and 3", ga, gb)
+	}
+}
+
+// A document the transaction wrote, written by someone else since its
+// snapshot, makes the commit a WriteConflict labelled
+// TransientTransactionError, with nothing written; WithTransaction then
+// runs the transaction again, and the total is right.
+func TestTransactionWriteConflict(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}, {Key: "n", Value: int32(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.EndSession(ctx)
+	if err := sess.StartTransaction(); err != nil {
+		t.Fatal(err)
+	}
+	sc := mongo.NewSessionContext(ctx, sess)
+	if _, err := coll.UpdateOne(sc, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 100}}}}); err != nil {
+		t.Fatal(err)
+	}
+	err = sess.CommitTransaction(ctx)
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(112) || !se.HasErrorLabel("TransientTransactionError") {
+		t.Fatalf("commit after a conflicting write: %v; want WriteConflict labelled TransientTransactionError", err)
+	}
+	if got := counterOf(t, ctx, coll); got != 100 {
+		t.Fatalf("after the failed commit: n = %d; want the other write's 100 alone", got)
+	}
+
+	runs := 0
+	_, err = sess.WithTransaction(ctx, func(sc context.Context) (any, error) {
+		runs++
+		if _, err := coll.UpdateOne(sc, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
+			return nil, err
+		}
+		if runs == 1 { // another client writes the same document meanwhile
+			if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 10}}}}); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	})
+	if err != nil || runs != 2 {
+		t.Fatalf("WithTransaction: %v after %d runs; want success on the second", err, runs)
+	}
+	if got := counterOf(t, ctx, coll); got != 111 {
+		t.Fatalf("n = %d; want 100 + 10 + 1", got)
+	}
+}
+
+// A retryable write sent again (the driver retries after a write concern
+// error labelled retryable) gets its first answer and writes nothing twice.
+func TestRetryableWriteAnsweredOnce(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	setFailCommand(t, c, bson.D{{Key: "times", Value: 1}}, bson.D{{Key: "failCommands", Value: bson.A{"update"}},
+		{Key: "writeConcernError", Value: bson.D{{Key: "code", Value: 91}, {Key: "errmsg", Value: "shutting down"}}}})
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+		t.Fatalf("update retried after a retryable write concern error: %v", err)
+	}
+	var d struct{ N int32 }
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: 1}}).Decode(&d); err != nil || d.N != 1 {
+		t.Fatalf("n = %d (%v); want 1: the retry must not apply the $inc again", d.N, err)
+	}
+}
+
+// A committed transaction survives a kill (the journal alone); one not
+// committed leaves nothing.
+func TestTransactionDurable(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	func() {
+		c, srv, st := serveUnmanaged(t, dir)
+		coll := c.Database("d").Collection("c")
+		sess, _ := c.StartSession()
+		if _, err := sess.WithTransaction(ctx, func(sc context.Context) (any, error) {
+			for i := range 3 {
+				if _, err := coll.InsertOne(sc, bson.D{{Key: "_id", Value: i}}); err != nil {
+					return nil, err
+				}
+			}
+			return nil, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		_ = sess.StartTransaction()
+		sc := mongo.NewSessionContext(ctx, sess)
+		if _, err := coll.InsertOne(sc, bson.D{{Key: "_id", Value: 99}}); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.Disconnect(ctx)
+		srv.Shutdown(0)
+		st.journal.f.Close() // as after kill -9
+	}()
+	c, _ := serve(t, dir)
+	n, err := c.Database("d").Collection("c").CountDocuments(ctx, bson.D{})
+	if err != nil || n != 3 {
+		t.Fatalf("after a restart: %d documents (%v); want the 3 committed", n, err)
+	}
+}
+
+func counterOf(t *testing.T, ctx context.Context, coll *mongo.Collection) int32 {
+	t.Helper()
+	var d struct {
+		N int32 `bson:"n"`
+	}
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: 1}}).Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	return d.N
+}
