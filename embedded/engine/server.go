@@ -17,6 +17,7 @@ package engine
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"net"
 	"sync"
@@ -52,6 +53,9 @@ type Server struct {
 	cursors     cursors
 	sessions    sessions
 	failCommand failCommand
+	clockMu     sync.Mutex
+	clockT      uint32 // the logical clock: seconds
+	clockI      uint32 // and increment
 	connID      atomic.Int64
 	opID        atomic.Int64
 	ttlStop     chan struct{}
@@ -174,6 +178,7 @@ func (s *Server) serveConn(cn *conn) {
 		if reply == nil { // a fail point closes the connection
 			return
 		}
+		reply = s.withClusterTime(reply)
 		if m.opcode == opMsg && m.flags&flagMoreToCome != 0 {
 			continue
 		}
@@ -272,6 +277,10 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 	}
 	if err == nil && wce != nil {
 		res = withWriteConcernError(res, wce, wceLabels)
+	} else if err == nil && x == nil {
+		if wc := unsatisfiable(m.cmd); wc != nil {
+			res = withWriteConcernError(res, wc, nil)
+		}
 	}
 	if x != nil && x.status == txnActive && (err != nil || hasWriteErrors(res)) {
 		// an error inside a transaction aborts it, as in MongoDB
@@ -289,6 +298,61 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		return errorReply(err)
 	}
 	return res
+}
+
+// unsatisfiable is the write concern error MongoDB's one-node replica
+// set answers a command whose writeConcern it cannot satisfy: w over one
+// node (UnsatisfiableWriteConcern, 100) or a tag set it does not have
+// (UnknownReplWriteConcern, 79); the write itself is made. nil when the
+// write concern is satisfied.
+func unsatisfiable(cmd bsoncore.Document) bsoncore.Document {
+	wc, err := cmd.LookupErr("writeConcern")
+	if err != nil || wc.Type != bsoncore.TypeEmbeddedDocument {
+		return nil
+	}
+	w, err := bsoncore.Document(wc.Data).LookupErr("w")
+	if err != nil {
+		return nil
+	}
+	switch {
+	case isNumber(w) && numberFloat(w) > 1:
+		return bsoncore.NewDocumentBuilder().AppendInt32("code", 100).AppendString("codeName", "UnsatisfiableWriteConcern").
+			AppendString("errmsg", "Not enough data-bearing nodes").Build()
+	case w.Type == bsoncore.TypeString && w.StringValue() != "majority":
+		return bsoncore.NewDocumentBuilder().AppendInt32("code", 79).AppendString("codeName", "UnknownReplWriteConcern").
+			AppendString("errmsg", "No write concern mode named '"+w.StringValue()+"' found in replica set configuration").Build()
+	}
+	return nil
+}
+
+// withClusterTime appends the replica set's logical clock to a reply, as
+// MongoDB does: operationTime and $clusterTime (with a signature of zeros:
+// the server has no keys), which drivers gossip and use for causally
+// consistent sessions. Every answer is at the latest time, so any
+// afterClusterTime a driver sends back is already reached.
+func (s *Server) withClusterTime(reply bsoncore.Document) bsoncore.Document {
+	t, i := s.tick()
+	sig := bsoncore.NewDocumentBuilder().AppendBinary("hash", 0, make([]byte, 20)).AppendInt64("keyId", 0).Build()
+	ct := bsoncore.NewDocumentBuilder().AppendTimestamp("clusterTime", t, i).AppendDocument("signature", sig).Build()
+	out := make([]byte, 0, len(reply)+len(ct)+64)
+	out = append(out, reply[:len(reply)-1]...)
+	out = bsoncore.AppendTimestampElement(out, "operationTime", t, i)
+	out = bsoncore.AppendDocumentElement(out, "$clusterTime", ct)
+	out = append(out, 0)
+	binary.LittleEndian.PutUint32(out, uint32(len(out)))
+	return out
+}
+
+// tick is the next time of the logical clock: seconds and an increment.
+func (s *Server) tick() (uint32, uint32) {
+	now := uint32(time.Now().Unix())
+	s.clockMu.Lock()
+	defer s.clockMu.Unlock()
+	if now > s.clockT {
+		s.clockT, s.clockI = now, 0
+	}
+	s.clockI++
+	return s.clockT, s.clockI
 }
 
 // hasWriteErrors reports whether a write's reply lists write errors.

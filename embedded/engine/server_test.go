@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 )
 
 // serve starts a server over a store in dir ("" memory) and a driver
@@ -369,5 +370,26 @@ func TestHintNamesAnIndex(t *testing.T) {
 	}
 	if _, err := coll.DeleteOne(ctx, bson.D{}, options.DeleteOne().SetHint("b_1")); !errors.As(err, &se) || !se.HasErrorCode(2) {
 		t.Errorf("delete with a hint to no index: %v; want BadValue", err)
+	}
+}
+
+// A write concern a one-node replica set cannot satisfy is a write
+// concern error on a write that was made.
+func TestUnsatisfiableWriteConcern(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	for w, code := range map[any]int{30: 100, "dc-east": 79} {
+		coll := c.Database("d").Collection("c", options.Collection().SetWriteConcern(&writeconcern.WriteConcern{W: w}))
+		_, err := coll.InsertOne(ctx, bson.D{{Key: "w", Value: fmt.Sprint(w)}})
+		var we mongo.WriteException
+		if !errors.As(err, &we) || we.WriteConcernError == nil || we.WriteConcernError.Code != code {
+			t.Errorf("w %v: %v; want write concern error %d", w, err, code)
+		}
+		if n, _ := c.Database("d").Collection("c").CountDocuments(ctx, bson.D{{Key: "w", Value: fmt.Sprint(w)}}); n != 1 {
+			t.Errorf("w %v: the write was not made", w)
+		}
+	}
+	if _, err := c.Database("d").Collection("c", options.Collection().SetWriteConcern(writeconcern.Majority())).InsertOne(ctx, bson.D{}); err != nil {
+		t.Errorf("w majority: %v", err)
 	}
 }
