@@ -34,7 +34,7 @@ func init() {
 		"getMore": cmdGetMore, "killCursors": cmdKillCursors,
 		"find": cmdFind, "count": cmdCount, "distinct": cmdDistinct, "aggregate": cmdAggregate,
 		"insert": cmdInsert, "update": cmdUpdate, "delete": cmdDelete, "findAndModify": cmdFindAndModify, "findandmodify": cmdFindAndModify,
-		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdOK,
+		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdKillOp, "currentOp": cmdCurrentOp,
 		"startSession": cmdStartSession, "bulkWrite": cmdBulkWrite, "getLog": cmdGetLog,
 		"configureFailPoint": cmdConfigureFailPoint,
 		"commitTransaction":  cmdCommitTransaction, "abortTransaction": cmdAbortTransaction,

@@ -209,6 +209,9 @@ func (f *fault) apply(ctx context.Context, name string, cmd bsoncore.Document) (
 		case <-ctx.Done():
 		}
 		t.Stop()
+		if ctx.Err() != nil { // killed (killOp) or timed out while held
+			return true, errorReply(mongoerr.New(mongoerr.Interrupted, "operation was interrupted"))
+		}
 	}
 	if f.close {
 		return false, nil

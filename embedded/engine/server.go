@@ -53,6 +53,7 @@ type Server struct {
 
 	cursors     cursors
 	sessions    sessions
+	ops         operations
 	failCommand failCommand
 	clockMu     sync.Mutex
 	clockT      uint32 // the logical clock: seconds
@@ -241,6 +242,8 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
 		defer cancel()
 	}
+	ctx, done := s.ops.begin(ctx, cn, db, name, m.cmd)
+	defer done()
 	sa := sessionArgsOf(m.cmd)
 	x, err := s.transactionFor(name, sa)
 	if err != nil {
