@@ -248,6 +248,8 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		}, nil
 	case "$lookup":
 		return compileLookup(arg, env)
+	case "$graphLookup":
+		return compileGraphLookup(arg, env)
 	case "$unionWith":
 		coll := ""
 		var sub []stage

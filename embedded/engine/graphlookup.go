@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// compileGraphLookup is $graphLookup: a recursive search of collection
+// from, starting with the values of startWith, following connectFromField
+// to connectToField, breadth first, each document once, up to maxDepth,
+// among the documents restrictSearchWithMatch lets through; the documents
+// found go into the array field as, with their depth in depthField if
+// asked.
+func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	d, err := needDoc("$graphLookup", arg)
+	if err != nil {
+		return nil, err
+	}
+	str := func(k string) (string, bool) {
+		v, err := d.LookupErr(k)
+		if err != nil || v.Type != bsoncore.TypeString {
+			return "", false
+		}
+		return v.StringValue(), true
+	}
+	from, okFrom := str("from")
+	as, okAs := str("as")
+	fromField, okFF := str("connectFromField")
+	toField, okTF := str("connectToField")
+	sv, errStart := d.LookupErr("startWith")
+	switch {
+	case !okFrom:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$graphLookup: 'from' must be a string naming a collection")
+	case !okAs || !okFF || !okTF || errStart != nil:
+		return nil, mongoerr.New(mongoerr.Location(40105), "$graphLookup requires 'as', 'startWith', 'connectFromField' and 'connectToField' to be specified")
+	}
+	start, err := compileExpr(sv, env.vars)
+	if err != nil {
+		return nil, err
+	}
+	depthField, _ := str("depthField")
+	maxDepth := int64(-1)
+	if v, err := d.LookupErr("maxDepth"); err == nil {
+		if !isNumber(v) || numberFloat(v) < 0 {
+			return nil, mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", shell(v))
+		}
+		maxDepth = numberInt64(v)
+	}
+	var restrict *Filter
+	if v, err := d.LookupErr("restrictSearchWithMatch"); err == nil {
+		if v.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", typeName(v.Type))
+		}
+		if restrict, err = compileFilter(bsoncore.Document(v.Data), env.vars); err != nil {
+			return nil, err
+		}
+	}
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		// the searchable documents, by the values of connectToField
+		byKey := map[string][]int{}
+		var docs []bsoncore.Document
+		var kb []byte
+		for _, fd := range env.read(env.db, from) {
+			if restrict != nil && !restrict.Match(fd) {
+				continue
+			}
+			vals := fanValues(fd, toField)
+			if len(vals) == 0 {
+				vals = []bsoncore.Value{vNull()}
+			}
+			for _, v := range vals {
+				kb = appendGroupKey(kb[:0], v)
+				byKey[string(kb)] = append(byKey[string(kb)], len(docs))
+			}
+			docs = append(docs, fd)
+		}
+		out := make([]bsoncore.Document, 0, len(in))
+		for _, doc := range in {
+			sv, err := start.eval(doc, nil)
+			if err != nil {
+				return nil, err
+			}
+			frontier := []bsoncore.Value{sv}
+			if sv.Type == bsoncore.TypeArray {
+				frontier = arrayValues(sv)
+			}
+			seen := map[int]bool{}
+			var found []bsoncore.Value
+			for depth := int64(0); len(frontier) > 0 && (maxDepth < 0 || depth <= maxDepth); depth++ {
+				var next []bsoncore.Value
+				for _, v := range frontier {
+					kb = appendGroupKey(kb[:0], v)
+					for _, i := range byKey[string(kb)] {
+						if seen[i] || !connects(docs[i], toField, v) {
+							continue
+						}
+						seen[i] = true
+						hit := docs[i]
+						if depthField != "" {
+							md := toMDoc(hit)
+							setMPath(md, depthField, toM(vInt64(depth)))
+							hit = md.build()
+						}
+						found = append(found, vDoc(hit))
+						next = append(next, fanValues(docs[i], fromField)...)
+					}
+				}
+				frontier = next
+			}
+			md := toMDoc(doc)
+			setMPath(md, as, toM(vArray(found)))
+			out = append(out, md.build())
+		}
+		return out, nil
+	}, nil
+}
+
+// connects reports whether doc's field holds v (an element of it, for an
+// array), missing counting as null.
+func connects(doc bsoncore.Document, field string, v bsoncore.Value) bool {
+	vals := fanValues(doc, field)
+	if len(vals) == 0 {
+		vals = []bsoncore.Value{vNull()}
+	}
+	for _, w := range vals {
+		if valuesEqual(w, v) || nullish(w) && nullish(v) {
+			return true
+		}
+	}
+	return false
+}
