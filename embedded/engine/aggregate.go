@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -531,6 +532,24 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 	}, nil
 }
 
+// lookupKeys are the values a $lookup equality compares: null for a field
+// missing, null or undefined (they all match each other).
+func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
+	if len(vals) == 0 {
+		return []bsoncore.Value{vNull()}
+	}
+	out := vals
+	for i, v := range vals {
+		if nullish(v) && v.Type != bsoncore.TypeNull {
+			if &out[0] == &vals[0] {
+				out = slices.Clone(vals)
+			}
+			out[i] = vNull()
+		}
+	}
+	return out
+}
+
 func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	d, err := needDoc("$lookup", arg)
 	if err != nil {
@@ -583,31 +602,46 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		foreignDocs := env.read(fromDB, from)
+		// the foreign documents by the values of foreignField (null for
+		// missing or null), so each local value is one lookup
+		var byKey map[string][]int
+		var kb []byte
+		if local != "" {
+			byKey = map[string][]int{}
+			for i, fd := range foreignDocs {
+				for _, b := range lookupKeys(fanValues(fd, foreign)) {
+					kb = appendGroupKey(kb[:0], b)
+					if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
+						byKey[string(kb)] = append(ks, i)
+					}
+				}
+			}
+		}
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, doc := range in {
 			cands := foreignDocs
 			if local != "" {
-				lv := fanValues(doc, local)
-				if len(lv) == 0 {
-					lv = []bsoncore.Value{vNull()}
-				}
-				var matched []bsoncore.Document
-				for _, fd := range foreignDocs {
-					fv := fanValues(fd, foreign)
-					if len(fv) == 0 {
-						fv = []bsoncore.Value{vNull()}
-					}
-					hit := false
-					for _, a := range lv {
-						for _, b := range fv {
-							if (nullish(a) && nullish(b)) || valuesEqual(a, b) {
-								hit = true
+				hits := map[int]bool{}
+				var order []int
+				for _, a := range lookupKeys(fanValues(doc, local)) {
+					kb = appendGroupKey(kb[:0], a)
+					for _, i := range byKey[string(kb)] {
+						if hits[i] {
+							continue
+						}
+						for _, b := range lookupKeys(fanValues(foreignDocs[i], foreign)) {
+							if valuesEqual(a, b) {
+								hits[i] = true
+								order = append(order, i)
+								break
 							}
 						}
 					}
-					if hit {
-						matched = append(matched, fd)
-					}
+				}
+				slices.Sort(order)
+				matched := make([]bsoncore.Document, len(order))
+				for k, i := range order {
+					matched[k] = foreignDocs[i]
 				}
 				cands = matched
 			}

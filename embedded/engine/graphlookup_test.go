@@ -79,3 +79,60 @@ func TestGraphLookup(t *testing.T) {
 		t.Errorf("a $graphLookup without its fields: %v; want a server error", err)
 	}
 }
+
+// $lookup's equality form, as the manual defines it: a local array
+// matches any of its elements, a missing or null local field matches
+// foreign documents whose field is missing or null, numbers match by
+// value, and the matches come in the foreign collection's order.
+func TestLookupEquality(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("d")
+	if _, err := db.Collection("items").InsertMany(ctx, []any{
+		bson.D{{Key: "_id", Value: "c"}, {Key: "sku", Value: 3}},
+		bson.D{{Key: "_id", Value: "a"}, {Key: "sku", Value: 1}},
+		bson.D{{Key: "_id", Value: "b"}, {Key: "sku", Value: int64(2)}},
+		bson.D{{Key: "_id", Value: "n"}, {Key: "sku", Value: nil}},
+		bson.D{{Key: "_id", Value: "m"}},
+		bson.D{{Key: "_id", Value: "t"}, {Key: "sku", Value: bson.A{5, 6}}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Collection("orders").InsertMany(ctx, []any{
+		bson.D{{Key: "_id", Value: 1}, {Key: "sku", Value: 1.0}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "sku", Value: bson.A{3, 2, 1}}},
+		bson.D{{Key: "_id", Value: 3}},
+		bson.D{{Key: "_id", Value: 4}, {Key: "sku", Value: 6}},
+		bson.D{{Key: "_id", Value: 5}, {Key: "sku", Value: 9}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := db.Collection("orders").Aggregate(ctx, mongo.Pipeline{{{Key: "$lookup", Value: bson.D{
+		{Key: "from", Value: "items"}, {Key: "localField", Value: "sku"}, {Key: "foreignField", Value: "sku"}, {Key: "as", Value: "items"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		ID    int32 `bson:"_id"`
+		Items []struct {
+			ID string `bson:"_id"`
+		} `bson:"items"`
+	}
+	if err := cur.All(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	got := map[int32]string{}
+	for _, r := range rows {
+		var ids []string
+		for _, it := range r.Items {
+			ids = append(ids, it.ID)
+		}
+		got[r.ID] = fmt.Sprint(ids)
+	}
+	want := map[int32]string{1: "[a]", 2: "[c a b]", 3: "[n m]", 4: "[t]", 5: "[]"}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("order %d: items %s; want %s", id, got[id], w)
+		}
+	}
+}
