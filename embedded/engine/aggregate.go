@@ -323,7 +323,7 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 			}
 			return out, nil
 		}, nil
-	case "$collStats":
+	case "$collStats", "$indexStats":
 		return func([]bsoncore.Document) ([]bsoncore.Document, error) {
 			return nil, nil // replaced by the aggregate command, which knows the namespace
 		}, nil

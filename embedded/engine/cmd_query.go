@@ -522,6 +522,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 			}
 			docs = []bsoncore.Document{cs.Build()}
 			stages = stages[1:]
+		} else if len(els) == 1 && els[0].Key() == "$indexStats" {
+			docs = indexStats(col, c)
+			stages = stages[1:]
 		} else if len(els) == 1 && els[0].Key() == "$match" && els[0].Value().Type == bsoncore.TypeEmbeddedDocument {
 			f, err := compileFilter(bsoncore.Document(els[0].Value().Data), env.vars)
 			if err != nil {
@@ -823,4 +826,29 @@ func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
 		return v
 	}
 	return missing
+}
+
+// indexStats is what $indexStats shows of each index of col: name, key,
+// host, the spec, and accesses (not counted here: ops 0 since the start).
+func indexStats(col *collection, c *call) []bsoncore.Document {
+	if col == nil {
+		return nil
+	}
+	host := ""
+	if c.conn != nil && c.conn.c != nil {
+		host = c.conn.c.LocalAddr().String()
+	}
+	specs := []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32("v", 2).AppendDocument("key", idKey).AppendString("name", "_id_").Build()}
+	for _, ix := range col.indexes {
+		specs = append(specs, ix.spec)
+	}
+	out := make([]bsoncore.Document, 0, len(specs))
+	for _, sp := range specs {
+		name, _ := sp.LookupErr("name")
+		key, _ := sp.LookupErr("key")
+		acc := bsoncore.NewDocumentBuilder().AppendInt64("ops", 0).AppendDateTime("since", c.srv.started.UnixMilli()).Build()
+		out = append(out, bsoncore.NewDocumentBuilder().AppendValue("name", name).AppendValue("key", key).
+			AppendString("host", host).AppendDocument("accesses", acc).AppendDocument("spec", sp).Build())
+	}
+	return out
 }

@@ -136,3 +136,27 @@ func TestLookupEquality(t *testing.T) {
 		}
 	}
 }
+
+// $indexStats lists every index with its name, key and spec.
+func TestIndexStats(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "a", Value: -1}}}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$indexStats", Value: bson.D{}}}, {{Key: "$sort", Value: bson.D{{Key: "name", Value: 1}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Name     string `bson:"name"`
+		Key      bson.D `bson:"key"`
+		Accesses struct {
+			Ops int64 `bson:"ops"`
+		} `bson:"accesses"`
+	}
+	if err := cur.All(ctx, &rows); err != nil || len(rows) != 2 || rows[0].Name != "_id_" || rows[1].Name != "a_-1" || rows[1].Key[0].Key != "a" {
+		t.Fatalf("$indexStats: %+v, %v", rows, err)
+	}
+}
