@@ -375,6 +375,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	type accSpec struct {
 		name, op string
 		e        *expr
+		obj      *objAccSpec // an accumulator with an object argument
 	}
 	var accs []accSpec
 	for _, el := range elements(d) {
@@ -385,6 +386,14 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			return nil, mongoerr.New(mongoerr.Location(40234), "The field '%s' must be an accumulator object", el.Key())
 		}
 		a := elements(bsoncore.Document(el.Value().Data))[0]
+		if objectAccumulators[a.Key()] {
+			obj, err := compileObjectAccumulator(a.Key(), a.Value(), env.vars)
+			if err != nil {
+				return nil, err
+			}
+			accs = append(accs, accSpec{name: el.Key(), op: a.Key(), obj: obj})
+			continue
+		}
 		if !accumulatorOps[a.Key()] {
 			return nil, mongoerr.New(mongoerr.Location(15952), "unknown group operator '%s'", a.Key())
 		}
@@ -392,12 +401,13 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		accs = append(accs, accSpec{el.Key(), a.Key(), e})
+		accs = append(accs, accSpec{name: el.Key(), op: a.Key(), e: e})
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		type group struct {
 			id   bsoncore.Value
 			accs []*accumulator
+			objs []*objAcc
 		}
 		var groups []*group
 		index := map[string][]*group{}
@@ -423,11 +433,22 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				g = &group{id: id}
 				for _, a := range accs {
 					g.accs = append(g.accs, newAccumulator(a.op))
+					var o *objAcc
+					if a.obj != nil {
+						o = &objAcc{spec: a.obj}
+					}
+					g.objs = append(g.objs, o)
 				}
 				index[string(kb)] = append(bucket, g)
 				groups = append(groups, g)
 			}
 			for i, a := range accs {
+				if a.obj != nil {
+					if err := g.objs[i].add(doc); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				v, err := a.e.eval(doc, nil)
 				if err != nil {
 					return nil, err
@@ -439,6 +460,10 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		for _, g := range groups {
 			b := bsoncore.NewDocumentBuilder().AppendValue("_id", g.id)
 			for i, a := range accs {
+				if a.obj != nil {
+					b.AppendValue(a.name, g.objs[i].result())
+					continue
+				}
 				b.AppendValue(a.name, g.accs[i].result())
 			}
 			out = append(out, b.Build())

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// The object-argument accumulators on the manual's game scores.
+func TestObjectAccumulators(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("gamescores")
+	var docs []any
+	for _, r := range []struct {
+		p, g string
+		s    int32
+	}{{"PlayerA", "G1", 31}, {"PlayerB", "G1", 33}, {"PlayerC", "G1", 99}, {"PlayerD", "G1", 1},
+		{"PlayerA", "G2", 10}, {"PlayerB", "G2", 14}, {"PlayerC", "G2", 66}, {"PlayerD", "G2", 80}} {
+		docs = append(docs, bson.D{{Key: "playerId", Value: r.p}, {Key: "gameId", Value: r.g}, {Key: "score", Value: r.s}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	pair := bson.A{"$playerId", "$score"}
+	bySc := bson.D{{Key: "score", Value: -1}}
+	group := bson.D{{Key: "_id", Value: "$gameId"},
+		{Key: "topN", Value: bson.D{{Key: "$topN", Value: bson.D{{Key: "output", Value: pair}, {Key: "sortBy", Value: bySc}, {Key: "n", Value: 3}}}}},
+		{Key: "bottomN", Value: bson.D{{Key: "$bottomN", Value: bson.D{{Key: "output", Value: pair}, {Key: "sortBy", Value: bySc}, {Key: "n", Value: 3}}}}},
+		{Key: "top", Value: bson.D{{Key: "$top", Value: bson.D{{Key: "output", Value: pair}, {Key: "sortBy", Value: bySc}}}}},
+		{Key: "bottom", Value: bson.D{{Key: "$bottom", Value: bson.D{{Key: "output", Value: pair}, {Key: "sortBy", Value: bySc}}}}},
+		{Key: "firstN", Value: bson.D{{Key: "$firstN", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "n", Value: 2}}}}},
+		{Key: "lastN", Value: bson.D{{Key: "$lastN", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "n", Value: 2}}}}},
+		{Key: "maxN", Value: bson.D{{Key: "$maxN", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "n", Value: 2}}}}},
+		{Key: "minN", Value: bson.D{{Key: "$minN", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "n", Value: 2}}}}},
+		{Key: "median", Value: bson.D{{Key: "$median", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "method", Value: "approximate"}}}}},
+		{Key: "pcts", Value: bson.D{{Key: "$percentile", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "p", Value: bson.A{0.25, 1}}, {Key: "method", Value: "approximate"}}}}},
+	}
+	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$group", Value: group}}, {{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []bson.M
+	if err := cur.All(ctx, &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("%d groups, %v", len(rows), err)
+	}
+	g1 := rows[0]
+	for k, want := range map[string]string{
+		"topN":    "[[PlayerC 99] [PlayerB 33] [PlayerA 31]]",
+		"bottomN": "[[PlayerB 33] [PlayerA 31] [PlayerD 1]]",
+		"top":     "[PlayerC 99]",
+		"bottom":  "[PlayerD 1]",
+		"firstN":  "[31 33]",
+		"lastN":   "[99 1]",
+		"maxN":    "[99 33]",
+		"minN":    "[1 31]",
+		"median":  "31",
+		"pcts":    "[1 99]",
+	} {
+		if got := fmt.Sprint(g1[k]); got != want {
+			t.Errorf("G1 %s = %s; want %s", k, got, want)
+		}
+	}
+	if got := fmt.Sprint(rows[1]["topN"]); got != "[[PlayerD 80] [PlayerC 66] [PlayerB 14]]" {
+		t.Errorf("G2 topN = %s", got)
+	}
+	_, err = coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil},
+		{Key: "x", Value: bson.D{{Key: "$firstN", Value: bson.D{{Key: "input", Value: "$score"}, {Key: "n", Value: 0}}}}}}}}})
+	if err == nil {
+		t.Error("$firstN with n 0 was accepted; want an error naming n")
+	}
+}
