@@ -73,3 +73,49 @@ func TestObjectAccumulators(t *testing.T) {
 		t.Error("$firstN with n 0 was accepted; want an error naming n")
 	}
 }
+
+// $bucketAuto on the manual's artwork prices: 4 buckets of 2, each max the
+// next one's min; equal values stay in one bucket.
+func TestBucketAuto(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("artwork")
+	var docs []any
+	for _, p := range []float64{199.99, 280.00, 76.04, 167.30, 483.00, 385.00, 159.00, 118.42} {
+		docs = append(docs, bson.D{{Key: "price", Value: p}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	run := func(spec bson.D) string {
+		t.Helper()
+		cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$bucketAuto", Value: spec}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []struct {
+			ID struct {
+				Min float64 `bson:"min"`
+				Max float64 `bson:"max"`
+			} `bson:"_id"`
+			Count int32 `bson:"count"`
+		}
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		s := ""
+		for _, r := range rows {
+			s += fmt.Sprintf("[%v,%v)%d ", r.ID.Min, r.ID.Max, r.Count)
+		}
+		return s
+	}
+	if got := run(bson.D{{Key: "groupBy", Value: "$price"}, {Key: "buckets", Value: 4}}); got != "[76.04,159)2 [159,199.99)2 [199.99,385)2 [385,483)2 " {
+		t.Errorf("4 buckets: %s", got)
+	}
+	if _, err := coll.InsertMany(ctx, []any{bson.D{{Key: "price", Value: 159.00}}, bson.D{{Key: "price", Value: 159.00}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(bson.D{{Key: "groupBy", Value: "$price"}, {Key: "buckets", Value: 4}}); got != "[76.04,167.3)5 [167.3,385)3 [385,483)2 " {
+		t.Errorf("4 buckets with 159 thrice: %s", got)
+	}
+}
