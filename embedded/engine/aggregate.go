@@ -754,6 +754,21 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 	}, nil
 }
 
+// compileBucketGroup is the $group of $bucket and $bucketAuto: by the
+// bucket each document was tagged with (__bucket), with the stage's output
+// accumulators (a count by default).
+func compileBucketGroup(d bsoncore.Document, env *pipelineEnv) (stage, error) {
+	outSpec := bsoncore.NewDocumentBuilder().AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
+	if ov, err := d.LookupErr("output"); err == nil && ov.Type == bsoncore.TypeEmbeddedDocument {
+		outSpec = bsoncore.Document(ov.Data)
+	}
+	gspec := bsoncore.NewDocumentBuilder().AppendString("_id", "$__bucket")
+	for _, el := range elements(outSpec) {
+		gspec.AppendValue(el.Key(), el.Value())
+	}
+	return compileGroup(vDoc(gspec.Build()), env)
+}
+
 func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	d, err := needDoc("$bucket", arg)
 	if err != nil {
@@ -773,15 +788,7 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	outSpec := bsoncore.NewDocumentBuilder().AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
-	if ov, err := d.LookupErr("output"); err == nil {
-		outSpec = bsoncore.Document(ov.Data)
-	}
-	gspec := bsoncore.NewDocumentBuilder().AppendString("_id", "$__bucket")
-	for _, el := range elements(outSpec) {
-		gspec.AppendValue(el.Key(), el.Value())
-	}
-	g, err := compileGroup(vDoc(gspec.Build()), env)
+	g, err := compileBucketGroup(d, env)
 	if err != nil {
 		return nil, err
 	}

@@ -35,15 +35,7 @@ func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	outSpec := bsoncore.NewDocumentBuilder().AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
-	if ov, err := d.LookupErr("output"); err == nil && ov.Type == bsoncore.TypeEmbeddedDocument {
-		outSpec = bsoncore.Document(ov.Data)
-	}
-	gspec := bsoncore.NewDocumentBuilder().AppendString("_id", "$__bucket")
-	for _, el := range elements(outSpec) {
-		gspec.AppendValue(el.Key(), el.Value())
-	}
-	g, err := compileGroup(vDoc(gspec.Build()), env)
+	g, err := compileBucketGroup(d, env)
 	if err != nil {
 		return nil, err
 	}
