@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -117,5 +118,75 @@ func TestBucketAuto(t *testing.T) {
 	}
 	if got := run(bson.D{{Key: "groupBy", Value: "$price"}, {Key: "buckets", Value: 4}}); got != "[76.04,167.3)5 [167.3,385)3 [385,483)2 " {
 		t.Errorf("4 buckets with 159 thrice: %s", got)
+	}
+}
+
+// $setWindowFields on the manual's cake sales: a running total per state,
+// ranks, and the next sale's quantity.
+func TestSetWindowFields(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("cakeSales")
+	type sale struct {
+		id    int32
+		state string
+		date  string
+		qty   int32
+	}
+	var docs []any
+	for _, s := range []sale{{0, "CA", "2020-05-18", 120}, {1, "WA", "2021-03-20", 140}, {2, "CA", "2021-01-11", 145},
+		{3, "WA", "2020-02-08", 104}, {4, "CA", "2019-05-18", 162}, {5, "WA", "2019-01-08", 102}} {
+		docs = append(docs, bson.D{{Key: "_id", Value: s.id}, {Key: "state", Value: s.state}, {Key: "orderDate", Value: s.date}, {Key: "quantity", Value: s.qty}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	stage := bson.D{{Key: "$setWindowFields", Value: bson.D{
+		{Key: "partitionBy", Value: "$state"}, {Key: "sortBy", Value: bson.D{{Key: "orderDate", Value: 1}}},
+		{Key: "output", Value: bson.D{
+			{Key: "running", Value: bson.D{{Key: "$sum", Value: "$quantity"}, {Key: "window", Value: bson.D{{Key: "documents", Value: bson.A{"unbounded", "current"}}}}}},
+			{Key: "total", Value: bson.D{{Key: "$sum", Value: "$quantity"}}},
+			{Key: "n", Value: bson.D{{Key: "$documentNumber", Value: bson.D{}}}},
+			{Key: "next", Value: bson.D{{Key: "$shift", Value: bson.D{{Key: "output", Value: "$quantity"}, {Key: "by", Value: 1}, {Key: "default", Value: "none"}}}}},
+		}},
+	}}}
+	cur, err := coll.Aggregate(ctx, mongo.Pipeline{stage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []bson.M
+	if err := cur.All(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%v:%v/%v#%v>%v", r["_id"], r["running"], r["total"], r["n"], r["next"]))
+	}
+	want := "[4:162/427#1>120 0:282/427#2>145 2:427/427#3>none 5:102/346#1>104 3:206/346#2>140 1:346/346#3>none]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("windows:\n got %v\nwant %s", got, want)
+	}
+	rank := bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "sortBy", Value: bson.D{{Key: "state", Value: 1}}},
+		{Key: "output", Value: bson.D{{Key: "r", Value: bson.D{{Key: "$rank", Value: bson.D{}}}}, {Key: "d", Value: bson.D{{Key: "$denseRank", Value: bson.D{}}}}}}}}}
+	cur, err = coll.Aggregate(ctx, mongo.Pipeline{rank})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = nil
+	if err := cur.All(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%v%v/%v", r["state"], r["r"], r["d"]))
+	}
+	if fmt.Sprint(got) != "[CA1/1 CA1/1 CA1/1 WA4/2 WA4/2 WA4/2]" {
+		t.Errorf("ranks: %v", got)
+	}
+	_, err = coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$setWindowFields", Value: bson.D{{Key: "output", Value: bson.D{
+		{Key: "x", Value: bson.D{{Key: "$sum", Value: 1}, {Key: "window", Value: bson.D{{Key: "range", Value: bson.A{-1, 1}}}}}}}}}}}})
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(238) {
+		t.Errorf("a range window: %v; want NotImplemented", err)
 	}
 }

@@ -333,6 +333,8 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		return compileBucket(arg, env)
 	case "$bucketAuto":
 		return compileBucketAuto(arg, env)
+	case "$setWindowFields":
+		return compileSetWindowFields(arg, env)
 	case "$listLocalSessions":
 		// sessions live in the drivers; the server lists the one asking
 		return func([]bsoncore.Document) ([]bsoncore.Document, error) {
