@@ -190,3 +190,35 @@ func TestSetWindowFields(t *testing.T) {
 		t.Errorf("a range window: %v; want NotImplemented", err)
 	}
 }
+
+// $redact keeps, prunes or descends into each level by its expression.
+func TestRedact(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("r")
+	doc := bson.D{{Key: "_id", Value: 1}, {Key: "level", Value: 1},
+		{Key: "acct", Value: bson.D{{Key: "level", Value: 5}, {Key: "x", Value: 1}}},
+		{Key: "items", Value: bson.A{bson.D{{Key: "level", Value: 1}, {Key: "a", Value: 1}}, bson.D{{Key: "level", Value: 5}, {Key: "b", Value: 2}}, 7}}}
+	if _, err := coll.InsertMany(ctx, []any{doc, bson.D{{Key: "_id", Value: 2}, {Key: "level", Value: 9}}}); err != nil {
+		t.Fatal(err)
+	}
+	cond := bson.D{{Key: "$cond", Value: bson.D{{Key: "if", Value: bson.D{{Key: "$lte", Value: bson.A{"$level", 3}}}},
+		{Key: "then", Value: "$$DESCEND"}, {Key: "else", Value: "$$PRUNE"}}}}
+	cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$redact", Value: cond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []bson.Raw
+	if err := cur.All(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"_id": {"$numberInt":"1"},"level": {"$numberInt":"1"},"items": [{"level": {"$numberInt":"1"},"a": {"$numberInt":"1"}},{"$numberInt":"7"}]}`
+	if len(rows) != 1 || rows[0].String() != want {
+		t.Errorf("$redact: %v; want [%s]", rows, want)
+	}
+	_, err = coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$redact", Value: "$level"}}})
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(17053) {
+		t.Errorf("$redact answering a number: %v; want 17053", err)
+	}
+}
