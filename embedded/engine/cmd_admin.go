@@ -23,7 +23,7 @@ func init() {
 	commands = map[string]handler{
 		"hello": cmdHello, "isMaster": cmdHello, "ismaster": cmdHello,
 		"buildInfo": cmdBuildInfo, "buildinfo": cmdBuildInfo,
-		"ping": cmdOK, "endSessions": cmdOK, "refreshSessions": cmdOK, "logout": cmdOK,
+		"ping": cmdOK, "endSessions": cmdEndSessions, "killSessions": cmdEndSessions, "killAllSessions": cmdKillAllSessions, "refreshSessions": cmdOK, "logout": cmdOK,
 		"getParameter": cmdGetParameter, "serverStatus": cmdServerStatus, "connectionStatus": cmdConnectionStatus,
 		"whatsmyuri": cmdWhatsMyURI, "hostInfo": cmdHostInfo, "getCmdLineOpts": cmdCmdLine,
 		"listDatabases": cmdListDatabases, "listCollections": cmdListCollections,

@@ -53,6 +53,7 @@ type Server struct {
 
 	cursors     cursors
 	sessions    sessions
+	locks       writeLocks
 	ops         operations
 	failCommand failCommand
 	clockMu     sync.Mutex
@@ -255,7 +256,7 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		}
 		x.mu.Lock()
 		defer x.mu.Unlock()
-		if x.status == txnAborted {
+		if x.getStatus() == txnAborted {
 			return errorReply(noSuchTransaction(x.number))
 		}
 	} else if r := s.retried(name, sa); r != nil {
@@ -275,7 +276,14 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 			wce, wceLabels = f.wce, f.wceLabels(name, m.cmd)
 		}
 	}
+	opsBefore := 0
+	if x != nil && x.t != nil {
+		opsBefore = len(x.t.ops)
+	}
 	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name, txn: x})
+	if err == nil && x != nil && x.getStatus() == txnActive && x.t != nil && len(x.t.ops) > opsBefore {
+		err = s.claim(x, x.t.ops[opsBefore:])
+	}
 	if err == nil && x == nil {
 		s.remember(name, sa, res) // a retry gets the answer, not the injected fault
 	}
@@ -286,9 +294,11 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 			res = withWriteConcernError(res, wc, nil)
 		}
 	}
-	if x != nil && x.status == txnActive && (err != nil || hasWriteErrors(res)) {
+	if x != nil && x.getStatus() == txnActive && (err != nil || hasWriteErrors(res)) {
 		// an error inside a transaction aborts it, as in MongoDB
-		x.status, x.t = txnAborted, nil
+		x.setStatus(txnAborted)
+		x.t = nil
+		s.release(x)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()

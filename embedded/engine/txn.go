@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -44,10 +45,142 @@ const (
 type txn struct {
 	mu      sync.Mutex // one command of the transaction at a time
 	number  int64
-	status  txnStatus
-	base    *state // the snapshot it started from
-	t       *tx    // its writes, over base
+	status  atomic.Int32 // a txnStatus; read by other transactions' conflict checks
+	base    *state       // the snapshot it started from
+	t       *tx          // its writes, over base
 	started time.Time
+	keys    []string // the documents it holds (writeLocks), under writeLocks.mu
+}
+
+// writeLocks are the documents active transactions have written, each
+// with its writer: a second transaction writing one of them meets a
+// WriteConflict at once, as on MongoDB.
+type writeLocks struct {
+	mu sync.Mutex
+	m  map[string]*txn
+}
+
+// writeConflict is the error of a write that conflicts with another.
+func writeConflict() error {
+	return &mongoerr.Error{Code: mongoerr.WriteConflict,
+		Msg:    "Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.",
+		Labels: []string{"TransientTransactionError"}}
+}
+
+// claim takes the documents x's new ops wrote: a document written by
+// someone else since x's snapshot, or written by another active
+// transaction, is a WriteConflict, and x is aborted.
+func (s *Server) claim(x *txn, ops []bsoncore.Document) error {
+	cur := s.store.view()
+	s.locks.mu.Lock()
+	defer s.locks.mu.Unlock()
+	if s.locks.m == nil {
+		s.locks.m = map[string]*txn{}
+	}
+	for _, op := range ops {
+		key, ok := opKey(op)
+		if !ok {
+			continue
+		}
+		owner := s.locks.m[key]
+		held := owner != nil && owner != x && owner.getStatus() == txnActive && time.Since(owner.started) <= transactionLifetime
+		if held || conflict(x.base, cur, op) {
+			x.setStatus(txnAborted)
+			x.t = nil
+			s.releaseLocked(x)
+			return writeConflict()
+		}
+		if owner != x {
+			s.locks.m[key] = x
+			x.keys = append(x.keys, key)
+		}
+	}
+	return nil
+}
+
+// release gives up the documents x holds.
+func (s *Server) release(x *txn) {
+	s.locks.mu.Lock()
+	defer s.locks.mu.Unlock()
+	s.releaseLocked(x)
+}
+
+func (s *Server) releaseLocked(x *txn) {
+	for _, k := range x.keys {
+		if s.locks.m[k] == x {
+			delete(s.locks.m, k)
+		}
+	}
+	x.keys = nil
+}
+
+// opKey names the document a journal op writes: database, collection and
+// _id (numbers by value).
+func opKey(op bsoncore.Document) (string, bool) {
+	o, _ := op.LookupErr("o")
+	var id bsoncore.Value
+	switch toStr(o) {
+	case "p":
+		d, _ := op.LookupErr("d")
+		id, _ = bsoncore.Document(d.Data).LookupErr("_id")
+	case "d":
+		id, _ = op.LookupErr("id")
+	default:
+		return "", false
+	}
+	db, _ := op.LookupErr("db")
+	c, _ := op.LookupErr("c")
+	return string(appendGroupKey([]byte(toStr(db)+"\x00"+toStr(c)+"\x00"), id)), true
+}
+
+func (x *txn) getStatus() txnStatus  { return txnStatus(x.status.Load()) }
+func (x *txn) setStatus(s txnStatus) { x.status.Store(int32(s)) }
+
+// endSession aborts the session's transaction, if one is running, and
+// forgets the session.
+func (s *Server) endSession(id string) {
+	s.sessions.mu.Lock()
+	sess := s.sessions.m[id]
+	delete(s.sessions.m, id)
+	s.sessions.mu.Unlock()
+	if sess == nil {
+		return
+	}
+	sess.mu.Lock()
+	x := sess.txn
+	sess.mu.Unlock()
+	if x != nil && x.getStatus() == txnActive {
+		x.setStatus(txnAborted)
+		s.release(x)
+	}
+}
+
+// cmdEndSessions ends the sessions named (endSessions, killSessions):
+// their transactions are aborted, as MongoDB does.
+func cmdEndSessions(c *call) (bsoncore.Document, error) {
+	for _, v := range arrayValues(elements(c.cmd)[0].Value()) {
+		if v.Type != bsoncore.TypeEmbeddedDocument {
+			continue
+		}
+		if id, err := bsoncore.Document(v.Data).LookupErr("id"); err == nil {
+			c.srv.endSession(string(id.Data))
+		}
+	}
+	return newReply().ok(), nil
+}
+
+// cmdKillAllSessions ends every session.
+func cmdKillAllSessions(c *call) (bsoncore.Document, error) {
+	c.srv.sessions.mu.Lock()
+	ids := make([]string, 0, len(c.srv.sessions.m))
+	for id := range c.srv.sessions.m {
+		ids = append(ids, id)
+	}
+	c.srv.sessions.mu.Unlock()
+	for _, id := range ids {
+		c.srv.endSession(id)
+	}
+	return newReply().ok(), nil
 }
 
 // session is what the server keeps of a logical session.
@@ -160,16 +293,21 @@ func (s *Server) transactionFor(name string, a sessionArgs) (*txn, error) {
 			t.st.dbs[db] = colls
 		}
 		n := &txn{number: a.txnNumber, base: base, t: t, started: time.Now()}
+		if cur != nil && cur.getStatus() == txnActive {
+			cur.setStatus(txnAborted) // a new transaction on the session ends the old one
+			s.release(cur)
+		}
 		sess.txn = n
 		return n, nil
 	}
 	if cur == nil || cur.number != a.txnNumber {
 		return nil, noSuchTransaction(a.txnNumber)
 	}
-	if cur.status == txnActive && time.Since(cur.started) > transactionLifetime {
-		cur.status = txnAborted
+	if cur.getStatus() == txnActive && time.Since(cur.started) > transactionLifetime {
+		cur.setStatus(txnAborted)
+		s.release(cur)
 	}
-	switch cur.status {
+	switch cur.getStatus() {
 	case txnCommitted:
 		if name == "commitTransaction" {
 			return cur, nil // a retried commit: answered again
@@ -189,7 +327,7 @@ func cmdCommitTransaction(c *call) (bsoncore.Document, error) {
 	if x == nil {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "commitTransaction must be run within a transaction")
 	}
-	if x.status == txnCommitted {
+	if x.getStatus() == txnCommitted {
 		return newReply().ok(), nil
 	}
 	err := c.srv.store.write(c.ctx, func(ct *tx) error {
@@ -207,11 +345,12 @@ func cmdCommitTransaction(c *call) (bsoncore.Document, error) {
 		}
 		return nil
 	})
+	c.srv.release(x)
 	if err != nil {
-		x.status = txnAborted
+		x.setStatus(txnAborted)
 		return nil, err
 	}
-	x.status = txnCommitted
+	x.setStatus(txnCommitted)
 	x.t = nil
 	return newReply().ok(), nil
 }
@@ -220,8 +359,9 @@ func cmdAbortTransaction(c *call) (bsoncore.Document, error) {
 	if c.txn == nil {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "abortTransaction must be run within a transaction")
 	}
-	c.txn.status = txnAborted
+	c.txn.setStatus(txnAborted)
 	c.txn.t = nil
+	c.srv.release(c.txn)
 	return newReply().ok(), nil
 }
 

@@ -212,3 +212,59 @@ func counterOf(t *testing.T, ctx context.Context, coll *mongo.Collection) int32 
 	}
 	return d.N
 }
+
+// A transaction writing a document another active transaction wrote, or
+// one written by anyone since its snapshot, meets WriteConflict at that
+// write (labelled TransientTransactionError), as on MongoDB; once the
+// first ends, the document is free.
+func TestTransactionWriteConflictAtWrite(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("c")
+	if _, err := coll.InsertMany(ctx, []any{bson.D{{Key: "_id", Value: 1}, {Key: "n", Value: int32(0)}}, bson.D{{Key: "_id", Value: 2}, {Key: "n", Value: int32(0)}}}); err != nil {
+		t.Fatal(err)
+	}
+	inc := bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}
+	s1, _ := c.StartSession()
+	defer s1.EndSession(ctx)
+	s2, _ := c.StartSession()
+	defer s2.EndSession(ctx)
+	_ = s1.StartTransaction()
+	_ = s2.StartTransaction()
+	sc1, sc2 := mongo.NewSessionContext(ctx, s1), mongo.NewSessionContext(ctx, s2)
+	if _, err := coll.UpdateOne(sc1, bson.D{{Key: "_id", Value: 1}}, inc); err != nil {
+		t.Fatal(err)
+	}
+	_, err := coll.UpdateOne(sc2, bson.D{{Key: "_id", Value: 1}}, inc)
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(112) || !se.HasErrorLabel("TransientTransactionError") {
+		t.Fatalf("second transaction writing the same document: %v; want WriteConflict at once", err)
+	}
+	if err := s1.CommitTransaction(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_ = s2.AbortTransaction(ctx)
+
+	// Written since the snapshot: the write itself conflicts.
+	_ = s2.StartTransaction()
+	if err := coll.FindOne(sc2, bson.D{{Key: "_id", Value: 2}}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 2}}, inc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := coll.UpdateOne(sc2, bson.D{{Key: "_id", Value: 2}}, inc); !errors.As(err, &se) || !se.HasErrorCode(112) {
+		t.Fatalf("a write to a document changed since the snapshot: %v; want WriteConflict", err)
+	}
+	_ = s2.AbortTransaction(ctx)
+
+	// Free again: a new transaction writes document 1.
+	if _, err := s2.WithTransaction(ctx, func(sc context.Context) (any, error) {
+		return coll.UpdateOne(sc, bson.D{{Key: "_id", Value: 1}}, inc)
+	}); err != nil {
+		t.Fatalf("after the first transaction ended: %v", err)
+	}
+	if got := counterOf(t, ctx, coll); got != 2 {
+		t.Fatalf("n = %d; want 2", got)
+	}
+}
