@@ -117,8 +117,17 @@ func (s *Server) releaseLocked(x *txn) {
 // opKey names the document a journal op writes: database, collection and
 // _id (numbers by value).
 func opKey(op bsoncore.Document) (string, bool) {
+	db, c, id, ok := opDoc(op)
+	if !ok {
+		return "", false
+	}
+	return string(appendGroupKey([]byte(db+"\x00"+c+"\x00"), id)), true
+}
+
+// opDoc is the document a journal op writes (a put or a delete):
+// database, collection and _id.
+func opDoc(op bsoncore.Document) (db, c string, id bsoncore.Value, ok bool) {
 	o, _ := op.LookupErr("o")
-	var id bsoncore.Value
 	switch toStr(o) {
 	case "p":
 		d, _ := op.LookupErr("d")
@@ -126,11 +135,11 @@ func opKey(op bsoncore.Document) (string, bool) {
 	case "d":
 		id, _ = op.LookupErr("id")
 	default:
-		return "", false
+		return "", "", id, false
 	}
-	db, _ := op.LookupErr("db")
-	c, _ := op.LookupErr("c")
-	return string(appendGroupKey([]byte(toStr(db)+"\x00"+toStr(c)+"\x00"), id)), true
+	dv, _ := op.LookupErr("db")
+	cv, _ := op.LookupErr("c")
+	return toStr(dv), toStr(cv), id, true
 }
 
 func (x *txn) getStatus() txnStatus  { return txnStatus(x.status.Load()) }
@@ -368,20 +377,8 @@ func cmdAbortTransaction(c *call) (bsoncore.Document, error) {
 // conflict reports whether the document a transaction's op wrote was
 // written by someone else since the transaction's snapshot.
 func conflict(base, cur *state, op bsoncore.Document) bool {
-	o, _ := op.LookupErr("o")
-	var id bsoncore.Value
-	switch toStr(o) {
-	case "p":
-		d, _ := op.LookupErr("d")
-		id, _ = bsoncore.Document(d.Data).LookupErr("_id")
-	case "d":
-		id, _ = op.LookupErr("id")
-	default:
-		return false
-	}
-	db, _ := op.LookupErr("db")
-	c, _ := op.LookupErr("c")
-	return recordOf(base, toStr(db), toStr(c), id) != recordOf(cur, toStr(db), toStr(c), id)
+	db, c, id, ok := opDoc(op)
+	return ok && recordOf(base, db, c, id) != recordOf(cur, db, c, id)
 }
 
 func recordOf(st *state, db, c string, id bsoncore.Value) *record {
