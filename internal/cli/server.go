@@ -17,7 +17,9 @@ func (a *App) serverCommand() *ucli.Command {
 		UsageText: "oidkit server [--listen 127.0.0.1:27017] [--data-dir DIR]",
 		Description: "Exposes the embedded server (oidkit's own, MongoDB 8.0's protocol) over --data-dir so that\n" +
 			"any MongoDB client can look at seeded data. Prints the connection string, then\n" +
-			"runs until SIGINT or SIGTERM. In a container, listen on 0.0.0.0:27017.",
+			"runs until SIGINT or SIGTERM. It presents a one-node replica set (transactions\n" +
+			"work); in a container, listen on 0.0.0.0:27017 and connect from outside with\n" +
+			"directConnection=true, since the node names its own address.",
 		Flags: []ucli.Flag{
 			listenFlag(envListen, "127.0.0.1:27017", "TCP address `host:port` to listen on"),
 			dataDirFlag("data directory"),
