@@ -222,3 +222,46 @@ func TestRedact(t *testing.T) {
 		t.Errorf("$redact answering a number: %v; want 17053", err)
 	}
 }
+
+// $fill: a constant, the last value carried forward, and a linear
+// interpolation by the sort field, per partition.
+func TestFill(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("prices")
+	if _, err := coll.InsertMany(ctx, []any{
+		bson.D{{Key: "s", Value: "a"}, {Key: "t", Value: 4}, {Key: "p", Value: 40}},
+		bson.D{{Key: "s", Value: "a"}, {Key: "t", Value: 1}, {Key: "p", Value: 10}},
+		bson.D{{Key: "s", Value: "a"}, {Key: "t", Value: 2}, {Key: "p", Value: nil}},
+		bson.D{{Key: "s", Value: "a"}, {Key: "t", Value: 3}},
+		bson.D{{Key: "s", Value: "b"}, {Key: "t", Value: 1}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(output bson.D) string {
+		t.Helper()
+		cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$fill", Value: bson.D{{Key: "partitionBy", Value: "$s"},
+			{Key: "sortBy", Value: bson.D{{Key: "t", Value: 1}}}, {Key: "output", Value: output}}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.M
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, fmt.Sprintf("%v%v=%v", r["s"], r["t"], r["p"]))
+		}
+		return fmt.Sprint(got)
+	}
+	if got := run(bson.D{{Key: "p", Value: bson.D{{Key: "value", Value: 0}}}}); got != "[a1=10 a2=0 a3=0 a4=40 b1=0]" {
+		t.Errorf("value: %s", got)
+	}
+	if got := run(bson.D{{Key: "p", Value: bson.D{{Key: "method", Value: "locf"}}}}); got != "[a1=10 a2=10 a3=10 a4=40 b1=<nil>]" {
+		t.Errorf("locf: %s", got)
+	}
+	if got := run(bson.D{{Key: "p", Value: bson.D{{Key: "method", Value: "linear"}}}}); got != "[a1=10 a2=20 a3=30 a4=40 b1=<nil>]" {
+		t.Errorf("linear: %s", got)
+	}
+}

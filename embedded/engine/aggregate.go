@@ -337,6 +337,8 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		return compileSetWindowFields(arg, env)
 	case "$redact":
 		return compileRedact(arg, env)
+	case "$fill":
+		return compileFill(arg, env)
 	case "$listLocalSessions":
 		// sessions live in the drivers; the server lists the one asking
 		return func([]bsoncore.Document) ([]bsoncore.Document, error) {
