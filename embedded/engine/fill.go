@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
@@ -18,18 +16,11 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var partition *expr
-	if v, err := d.LookupErr("partitionBy"); err == nil {
-		if partition, err = compileExpr(v, env.vars); err != nil {
-			return nil, err
-		}
+	ps, err := compilePartitionSpec("$fill", d, env)
+	if err != nil {
+		return nil, err
 	}
-	var sortBy *sortSpec
-	if v, err := d.LookupErr("sortBy"); err == nil && v.Type == bsoncore.TypeEmbeddedDocument {
-		if sortBy, err = compileSort(bsoncore.Document(v.Data)); err != nil {
-			return nil, err
-		}
-	}
+	sortBy := ps.sort
 	ov, err := d.LookupErr("output")
 	if err != nil || ov.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$fill requires 'output' to be an object")
@@ -61,30 +52,13 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		// partitions in order of first appearance; documents in sortBy order
-		var order []string
-		parts := map[string][]bsoncore.Document{}
-		var kb []byte
-		for _, doc := range in {
-			key := vNull()
-			if partition != nil {
-				v, err := partition.eval(doc, nil)
-				if err != nil {
-					return nil, err
-				}
-				key = nullIfMissing(v)
-			}
-			kb = appendGroupKey(kb[:0], key)
-			if _, ok := parts[string(kb)]; !ok {
-				order = append(order, string(kb))
-			}
-			parts[string(kb)] = append(parts[string(kb)], doc)
+		parts, err := ps.split(in)
+		if err != nil {
+			return nil, err
 		}
 		out := make([]bsoncore.Document, 0, len(in))
-		for _, k := range order {
-			docs := parts[k]
-			if sortBy != nil {
-				slices.SortStableFunc(docs, sortBy.compare)
-			}
+		for _, p := range parts {
+			docs := p.docs
 			filled := make([]map[string]bsoncore.Value, len(docs))
 			for i := range filled {
 				filled[i] = map[string]bsoncore.Value{}

@@ -21,21 +21,11 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	if err != nil {
 		return nil, err
 	}
-	var partition *expr
-	if v, err := d.LookupErr("partitionBy"); err == nil {
-		if partition, err = compileExpr(v, env.vars); err != nil {
-			return nil, err
-		}
+	ps, err := compilePartitionSpec("$setWindowFields", d, env)
+	if err != nil {
+		return nil, err
 	}
-	var sortBy *sortSpec
-	if v, err := d.LookupErr("sortBy"); err == nil {
-		if v.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "$setWindowFields: sortBy must be an object")
-		}
-		if sortBy, err = compileSort(bsoncore.Document(v.Data)); err != nil {
-			return nil, err
-		}
-	}
+	sortBy := ps.sort
 	ov, err := d.LookupErr("output")
 	if err != nil || ov.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields requires 'output' to be an object")
@@ -119,43 +109,14 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		// partitions in the order of their keys, each sorted by sortBy
-		type part struct {
-			key  bsoncore.Value
-			docs []bsoncore.Document
+		parts, err := ps.split(in)
+		if err != nil {
+			return nil, err
 		}
-		var parts []*part
-		byKey := map[string][]*part{}
-		var kb []byte
-		for _, doc := range in {
-			key := vNull()
-			if partition != nil {
-				v, err := partition.eval(doc, nil)
-				if err != nil {
-					return nil, err
-				}
-				key = nullIfMissing(v)
-			}
-			kb = appendGroupKey(kb[:0], key)
-			var p *part
-			for _, c := range byKey[string(kb)] {
-				if valuesEqual(c.key, key) {
-					p = c
-				}
-			}
-			if p == nil {
-				p = &part{key: key}
-				byKey[string(kb)] = append(byKey[string(kb)], p)
-				parts = append(parts, p)
-			}
-			p.docs = append(p.docs, doc)
-		}
-		slices.SortStableFunc(parts, func(a, b *part) int { return compareValues(a.key, b.key) })
+		slices.SortStableFunc(parts, func(a, b *partition) int { return compareValues(a.key, b.key) })
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, p := range parts {
 			docs := p.docs
-			if sortBy != nil {
-				slices.SortStableFunc(docs, sortBy.compare)
-			}
 			results := make([][]bsoncore.Value, len(outs))
 			for j, w := range outs {
 				res := make([]bsoncore.Value, len(docs))

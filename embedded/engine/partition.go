@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// partitionSpec is the partitionBy and sortBy of $setWindowFields and
+// $fill.
+type partitionSpec struct {
+	by   *expr
+	sort *sortSpec
+}
+
+func compilePartitionSpec(stageName string, d bsoncore.Document, env *pipelineEnv) (partitionSpec, error) {
+	var p partitionSpec
+	if v, err := d.LookupErr("partitionBy"); err == nil {
+		if p.by, err = compileExpr(v, env.vars); err != nil {
+			return p, err
+		}
+	}
+	if v, err := d.LookupErr("sortBy"); err == nil {
+		if v.Type != bsoncore.TypeEmbeddedDocument {
+			return p, mongoerr.New(mongoerr.TypeMismatch, "%s: sortBy must be an object", stageName)
+		}
+		if p.sort, err = compileSort(bsoncore.Document(v.Data)); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// partition is one partition's key and documents.
+type partition struct {
+	key  bsoncore.Value
+	docs []bsoncore.Document
+}
+
+// split cuts in into partitions, in the order they first appear, each
+// sorted by sortBy.
+func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
+	var parts []*partition
+	byKey := map[string][]*partition{}
+	var kb []byte
+	for _, doc := range in {
+		key := vNull()
+		if p.by != nil {
+			v, err := p.by.eval(doc, nil)
+			if err != nil {
+				return nil, err
+			}
+			key = nullIfMissing(v)
+		}
+		kb = appendGroupKey(kb[:0], key)
+		var pt *partition
+		for _, c := range byKey[string(kb)] {
+			if valuesEqual(c.key, key) {
+				pt = c
+			}
+		}
+		if pt == nil {
+			pt = &partition{key: key}
+			byKey[string(kb)] = append(byKey[string(kb)], pt)
+			parts = append(parts, pt)
+		}
+		pt.docs = append(pt.docs, doc)
+	}
+	if p.sort != nil {
+		for _, pt := range parts {
+			slices.SortStableFunc(pt.docs, p.sort.compare)
+		}
+	}
+	return parts, nil
+}
