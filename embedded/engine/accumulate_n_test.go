@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -263,5 +264,67 @@ func TestFill(t *testing.T) {
 	}
 	if got := run(bson.D{{Key: "p", Value: bson.D{{Key: "method", Value: "linear"}}}}); got != "[a1=10 a2=20 a3=30 a4=40 b1=<nil>]" {
 		t.Errorf("linear: %s", got)
+	}
+}
+
+// $densify fills the gaps of a numeric field, per partition, and of dates
+// by a unit.
+func TestDensify(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("readings")
+	if _, err := coll.InsertMany(ctx, []any{
+		bson.D{{Key: "s", Value: "a"}, {Key: "x", Value: 0}},
+		bson.D{{Key: "s", Value: "a"}, {Key: "x", Value: 4}},
+		bson.D{{Key: "s", Value: "b"}, {Key: "x", Value: 2}},
+		bson.D{{Key: "s", Value: "b"}, {Key: "x", Value: 3}},
+		bson.D{{Key: "s", Value: "b"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(c *mongo.Collection, spec bson.D, key string) string {
+		t.Helper()
+		cur, err := c.Aggregate(ctx, mongo.Pipeline{{{Key: "$densify", Value: spec}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.M
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, fmt.Sprintf("%v%v", r["s"], r[key]))
+		}
+		return fmt.Sprint(got)
+	}
+	rng := func(bounds any) bson.D {
+		return bson.D{{Key: "field", Value: "x"}, {Key: "partitionByFields", Value: bson.A{"s"}},
+			{Key: "range", Value: bson.D{{Key: "step", Value: 2}, {Key: "bounds", Value: bounds}}}}
+	}
+	if got := run(coll, rng("partition"), "x"); got != "[b<nil> a0 a2 a4 b2 b3]" {
+		t.Errorf("partition: %s", got)
+	}
+	if got := run(coll, rng("full"), "x"); got != "[b<nil> a0 a2 a4 b0 b2 b3 b4]" {
+		t.Errorf("full: %s", got)
+	}
+	if got := run(coll, rng(bson.A{1, 4}), "x"); got != "[b<nil> a0 a1 a3 a4 b1 b2 b3]" {
+		t.Errorf("[1, 4): %s", got)
+	}
+	days := c.Database("d").Collection("days")
+	d0 := time.Date(2024, 1, 30, 0, 0, 0, 0, time.UTC)
+	if _, err := days.InsertMany(ctx, []any{bson.D{{Key: "s", Value: "m"}, {Key: "t", Value: d0}}, bson.D{{Key: "s", Value: "m"}, {Key: "t", Value: d0.AddDate(0, 0, 3)}}}); err != nil {
+		t.Fatal(err)
+	}
+	spec := bson.D{{Key: "field", Value: "t"}, {Key: "range", Value: bson.D{{Key: "step", Value: 1}, {Key: "unit", Value: "day"}, {Key: "bounds", Value: "full"}}}}
+	cur, err := days.Aggregate(ctx, mongo.Pipeline{{{Key: "$densify", Value: spec}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		T time.Time `bson:"t"`
+	}
+	if err := cur.All(ctx, &rows); err != nil || len(rows) != 4 || !rows[2].T.Equal(d0.AddDate(0, 0, 2)) {
+		t.Errorf("days: %v, %v; want 4 days from %v", rows, err, d0)
 	}
 }

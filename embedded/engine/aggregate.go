@@ -339,6 +339,8 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		return compileRedact(arg, env)
 	case "$fill":
 		return compileFill(arg, env)
+	case "$densify":
+		return compileDensify(arg, env)
 	case "$listLocalSessions":
 		// sessions live in the drivers; the server lists the one asking
 		return func([]bsoncore.Document) ([]bsoncore.Document, error) {
