@@ -151,14 +151,7 @@ func TestSetWindowFields(t *testing.T) {
 			{Key: "next", Value: bson.D{{Key: "$shift", Value: bson.D{{Key: "output", Value: "$quantity"}, {Key: "by", Value: 1}, {Key: "default", Value: "none"}}}}},
 		}},
 	}}}
-	cur, err := coll.Aggregate(ctx, mongo.Pipeline{stage})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []bson.M
-	if err := cur.All(ctx, &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows := aggregateM(t, coll, mongo.Pipeline{stage})
 	var got []string
 	for _, r := range rows {
 		got = append(got, fmt.Sprintf("%v:%v/%v#%v>%v", r["_id"], r["running"], r["total"], r["n"], r["next"]))
@@ -169,14 +162,7 @@ func TestSetWindowFields(t *testing.T) {
 	}
 	rank := bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "sortBy", Value: bson.D{{Key: "state", Value: 1}}},
 		{Key: "output", Value: bson.D{{Key: "r", Value: bson.D{{Key: "$rank", Value: bson.D{}}}}, {Key: "d", Value: bson.D{{Key: "$denseRank", Value: bson.D{}}}}}}}}}
-	cur, err = coll.Aggregate(ctx, mongo.Pipeline{rank})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows = nil
-	if err := cur.All(ctx, &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows = aggregateM(t, coll, mongo.Pipeline{rank})
 	got = nil
 	for _, r := range rows {
 		got = append(got, fmt.Sprintf("%v%v/%v", r["state"], r["r"], r["d"]))
@@ -184,7 +170,7 @@ func TestSetWindowFields(t *testing.T) {
 	if fmt.Sprint(got) != "[CA1/1 CA1/1 CA1/1 WA4/2 WA4/2 WA4/2]" {
 		t.Errorf("ranks: %v", got)
 	}
-	_, err = coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$setWindowFields", Value: bson.D{{Key: "output", Value: bson.D{
+	_, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$setWindowFields", Value: bson.D{{Key: "output", Value: bson.D{
 		{Key: "x", Value: bson.D{{Key: "$sum", Value: 1}, {Key: "window", Value: bson.D{{Key: "range", Value: bson.A{-1, 1}}}}}}}}}}}})
 	var se mongo.ServerError
 	if !errors.As(err, &se) || !se.HasErrorCode(238) {
@@ -241,15 +227,8 @@ func TestFill(t *testing.T) {
 	}
 	run := func(output bson.D) string {
 		t.Helper()
-		cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$fill", Value: bson.D{{Key: "partitionBy", Value: "$s"},
+		rows := aggregateM(t, coll, mongo.Pipeline{{{Key: "$fill", Value: bson.D{{Key: "partitionBy", Value: "$s"},
 			{Key: "sortBy", Value: bson.D{{Key: "t", Value: 1}}}, {Key: "output", Value: output}}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []bson.M
-		if err := cur.All(ctx, &rows); err != nil {
-			t.Fatal(err)
-		}
 		var got []string
 		for _, r := range rows {
 			got = append(got, fmt.Sprintf("%v%v=%v", r["s"], r["t"], r["p"]))
@@ -284,14 +263,7 @@ func TestDensify(t *testing.T) {
 	}
 	run := func(c *mongo.Collection, spec bson.D, key string) string {
 		t.Helper()
-		cur, err := c.Aggregate(ctx, mongo.Pipeline{{{Key: "$densify", Value: spec}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []bson.M
-		if err := cur.All(ctx, &rows); err != nil {
-			t.Fatal(err)
-		}
+		rows := aggregateM(t, c, mongo.Pipeline{{{Key: "$densify", Value: spec}}})
 		var got []string
 		for _, r := range rows {
 			got = append(got, fmt.Sprintf("%v%v", r["s"], r[key]))
@@ -327,4 +299,18 @@ func TestDensify(t *testing.T) {
 	if err := cur.All(ctx, &rows); err != nil || len(rows) != 4 || !rows[2].T.Equal(d0.AddDate(0, 0, 2)) {
 		t.Errorf("days: %v, %v; want 4 days from %v", rows, err, d0)
 	}
+}
+
+// aggregateM runs pipeline on coll and returns its documents.
+func aggregateM(t *testing.T, coll *mongo.Collection, pipeline mongo.Pipeline) []bson.M {
+	t.Helper()
+	cur, err := coll.Aggregate(context.Background(), pipeline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []bson.M
+	if err := cur.All(context.Background(), &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
