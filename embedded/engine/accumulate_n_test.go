@@ -314,3 +314,30 @@ func aggregateM(t *testing.T, coll *mongo.Collection, pipeline mongo.Pipeline) [
 	}
 	return rows
 }
+
+// $bucket by boundaries: numbers of any type fall in [b[i], b[i+1]); a
+// value outside, or missing, goes to default; without default it is an
+// error (40066).
+func TestBucket(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("artists")
+	if _, err := coll.InsertMany(ctx, []any{bson.D{{Key: "y", Value: 1840}}, bson.D{{Key: "y", Value: int64(1845)}},
+		bson.D{{Key: "y", Value: 1865}}, bson.D{{Key: "y", Value: 1875.0}}, bson.D{{Key: "y", Value: 1920}}, bson.D{}}); err != nil {
+		t.Fatal(err)
+	}
+	spec := bson.D{{Key: "groupBy", Value: "$y"}, {Key: "boundaries", Value: bson.A{1840, 1850, 1880}}, {Key: "default", Value: "Other"},
+		{Key: "output", Value: bson.D{{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}, {Key: "ys", Value: bson.D{{Key: "$push", Value: "$y"}}}}}}
+	var got []string
+	for _, r := range aggregateM(t, coll, mongo.Pipeline{{{Key: "$bucket", Value: spec}}}) {
+		got = append(got, fmt.Sprintf("%v:%v%v", r["_id"], r["n"], r["ys"]))
+	}
+	if fmt.Sprint(got) != "[1840:2[1840 1845] 1850:2[1865 1875] Other:2[1920]]" {
+		t.Errorf("$bucket: %v", got)
+	}
+	_, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$bucket", Value: bson.D{{Key: "groupBy", Value: "$y"}, {Key: "boundaries", Value: bson.A{1840, 1850}}}}}})
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(40066) {
+		t.Errorf("a value outside the boundaries without default: %v; want 40066", err)
+	}
+}

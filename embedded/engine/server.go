@@ -346,8 +346,7 @@ func unsatisfiable(cmd bsoncore.Document) bsoncore.Document {
 // afterClusterTime a driver sends back is already reached.
 func (s *Server) withClusterTime(reply bsoncore.Document) bsoncore.Document {
 	t, i := s.tick()
-	sig := bsoncore.NewDocumentBuilder().AppendBinary("hash", 0, make([]byte, 20)).AppendInt64("keyId", 0).Build()
-	ct := bsoncore.NewDocumentBuilder().AppendTimestamp("clusterTime", t, i).AppendDocument("signature", sig).Build()
+	ct := bsoncore.NewDocumentBuilder().AppendTimestamp("clusterTime", t, i).AppendDocument("signature", clusterTimeSignature).Build()
 	out := make([]byte, 0, len(reply)+len(ct)+64)
 	out = append(out, reply[:len(reply)-1]...)
 	out = bsoncore.AppendTimestampElement(out, "operationTime", t, i)
@@ -356,6 +355,9 @@ func (s *Server) withClusterTime(reply bsoncore.Document) bsoncore.Document {
 	binary.LittleEndian.PutUint32(out, uint32(len(out)))
 	return out
 }
+
+// clusterTimeSignature signs $clusterTime with no key: a hash of zeros.
+var clusterTimeSignature = bsoncore.NewDocumentBuilder().AppendBinary("hash", 0, make([]byte, 20)).AppendInt64("keyId", 0).Build()
 
 // tick is the next time of the logical clock: seconds and an increment.
 func (s *Server) tick() (uint32, uint32) {
