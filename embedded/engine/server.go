@@ -281,8 +281,8 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		opsBefore = len(x.t.ops)
 	}
 	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name, txn: x})
-	if err == nil && x != nil && x.getStatus() == txnActive && x.t != nil && len(x.t.ops) > opsBefore {
-		err = s.claim(x, x.t.ops[opsBefore:])
+	if x != nil {
+		err = s.afterInTransaction(x, opsBefore, res, err)
 	}
 	if err == nil && x == nil {
 		s.remember(name, sa, res) // a retry gets the answer, not the injected fault
@@ -293,12 +293,6 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		if wc := unsatisfiable(m.cmd); wc != nil {
 			res = withWriteConcernError(res, wc, nil)
 		}
-	}
-	if x != nil && x.getStatus() == txnActive && (err != nil || hasWriteErrors(res)) {
-		// an error inside a transaction aborts it, as in MongoDB
-		x.setStatus(txnAborted)
-		x.t = nil
-		s.release(x)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()

@@ -98,6 +98,36 @@ func (s *Server) claim(x *txn, ops []bsoncore.Document) error {
 	return nil
 }
 
+// afterInTransaction claims the documents a command of transaction x
+// wrote (opsBefore: x's ops before it) and aborts x when the command
+// failed, as MongoDB does; it returns the command's error, or the
+// conflict found.
+func (s *Server) afterInTransaction(x *txn, opsBefore int, res bsoncore.Document, err error) error {
+	if err == nil && x.getStatus() == txnActive && x.t != nil && len(x.t.ops) > opsBefore {
+		err = s.claim(x, x.t.ops[opsBefore:])
+	}
+	if x.getStatus() == txnActive && (err != nil || hasWriteErrors(res)) {
+		s.abort(x)
+	}
+	return err
+}
+
+// abort ends x from one of its own commands (x.mu held): its writes are
+// dropped and its documents released.
+func (s *Server) abort(x *txn) {
+	x.setStatus(txnAborted)
+	x.t = nil
+	s.release(x)
+}
+
+// discard ends x from outside its commands (endSessions, a newer
+// transaction on the session, its lifetime): its documents are released
+// and its next command finds it aborted.
+func (s *Server) discard(x *txn) {
+	x.setStatus(txnAborted)
+	s.release(x)
+}
+
 // release gives up the documents x holds.
 func (s *Server) release(x *txn) {
 	s.locks.mu.Lock()
@@ -159,8 +189,7 @@ func (s *Server) endSession(id string) {
 	x := sess.txn
 	sess.mu.Unlock()
 	if x != nil && x.getStatus() == txnActive {
-		x.setStatus(txnAborted)
-		s.release(x)
+		s.discard(x)
 	}
 }
 
@@ -303,8 +332,7 @@ func (s *Server) transactionFor(name string, a sessionArgs) (*txn, error) {
 		}
 		n := &txn{number: a.txnNumber, base: base, t: t, started: time.Now()}
 		if cur != nil && cur.getStatus() == txnActive {
-			cur.setStatus(txnAborted) // a new transaction on the session ends the old one
-			s.release(cur)
+			s.discard(cur) // a new transaction on the session ends the old one
 		}
 		sess.txn = n
 		return n, nil
@@ -313,8 +341,7 @@ func (s *Server) transactionFor(name string, a sessionArgs) (*txn, error) {
 		return nil, noSuchTransaction(a.txnNumber)
 	}
 	if cur.getStatus() == txnActive && time.Since(cur.started) > transactionLifetime {
-		cur.setStatus(txnAborted)
-		s.release(cur)
+		s.discard(cur)
 	}
 	switch cur.getStatus() {
 	case txnCommitted:
@@ -368,9 +395,7 @@ func cmdAbortTransaction(c *call) (bsoncore.Document, error) {
 	if c.txn == nil {
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "abortTransaction must be run within a transaction")
 	}
-	c.txn.setStatus(txnAborted)
-	c.txn.t = nil
-	c.srv.release(c.txn)
+	c.srv.abort(c.txn)
 	return newReply().ok(), nil
 }
 
