@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"math"
 	"sort"
 	"time"
@@ -658,13 +657,6 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		AppendDocument("serverInfo", bsoncore.NewDocumentBuilder().AppendString("version", Version).Build()).AppendDouble("ok", 1).Build(), nil
 }
 
-func filterOrEmpty(d bsoncore.Document) bsoncore.Document {
-	if d == nil {
-		return bsoncore.NewDocumentBuilder().Build()
-	}
-	return d
-}
-
 func (f *Filter) rangesOrNil() []rangeCond {
 	if f == nil {
 		return nil
@@ -754,101 +746,10 @@ func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeMinKey}
 }
 
-// countAllGroup is the $group stage of the driver's CountDocuments.
-var countAllGroup = bsoncore.NewDocumentBuilder().AppendDocument("$group", bsoncore.NewDocumentBuilder().
-	AppendInt32("_id", 1).AppendDocument("n", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()).Build()
-
-// emptyMatch is {$match: {}}.
-var emptyMatch = bsoncore.NewDocumentBuilder().AppendDocument("$match", bsoncore.NewDocumentBuilder().Build()).Build()
-
-// countAllPipeline reports whether stages count every document of col
-// (CountDocuments with an empty filter), and the count, from metadata.
-func countAllPipeline(stages []bsoncore.Value, col *collection) (int, bool) {
-	if len(stages) != 2 || stages[0].Type != bsoncore.TypeEmbeddedDocument || stages[1].Type != bsoncore.TypeEmbeddedDocument ||
-		!bytes.Equal(stages[0].Data, emptyMatch) || !bytes.Equal(stages[1].Data, countAllGroup) {
-		return 0, false
-	}
-	if col == nil {
-		return 0, true
-	}
-	return col.docs.Len(), true
-}
-
-// checkHint refuses a hint that names no index of col, as MongoDB does
-// (BadValue); a hint on a collection that does not exist is accepted.
-func checkHint(col *collection, h bsoncore.Value) error {
-	if col == nil {
-		return nil
-	}
-	bad := mongoerr.New(mongoerr.BadValue, "error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index")
-	switch h.Type {
-	case 0, bsoncore.TypeNull:
-		return nil
-	case bsoncore.TypeString:
-		if h.StringValue() == "_id_" || col.index(h.StringValue()) != nil {
-			return nil
-		}
-		return bad
-	case bsoncore.TypeEmbeddedDocument:
-		key := bsoncore.Document(h.Data)
-		els := elements(key)
-		if len(els) == 1 && (els[0].Key() == "$natural" || els[0].Key() == "_id") {
-			return nil
-		}
-		for _, ix := range col.indexes {
-			if sameKeyPattern(ix.key, key) {
-				return nil
-			}
-		}
-		return bad
-	}
-	return mongoerr.New(mongoerr.FailedToParse, "hint must be a string or an object, not %s", typeName(h.Type))
-}
-
-// sameKeyPattern reports whether two index key patterns name the same
-// fields in the same order and directions (1 and 1.0 alike).
-func sameKeyPattern(a, b bsoncore.Document) bool {
-	ea, eb := elements(a), elements(b)
-	if len(ea) != len(eb) {
-		return false
-	}
-	for i := range ea {
-		if ea[i].Key() != eb[i].Key() || compareValues(ea[i].Value(), eb[i].Value()) != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // lookupOr is d's field k, or the missing value.
 func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
 	if v, err := d.LookupErr(k); err == nil {
 		return v
 	}
 	return missing
-}
-
-// indexStats is what $indexStats shows of each index of col: name, key,
-// host, the spec, and accesses (not counted here: ops 0 since the start).
-func indexStats(col *collection, c *call) []bsoncore.Document {
-	if col == nil {
-		return nil
-	}
-	host := ""
-	if c.conn != nil && c.conn.c != nil {
-		host = c.conn.c.LocalAddr().String()
-	}
-	specs := []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32("v", 2).AppendDocument("key", idKey).AppendString("name", "_id_").Build()}
-	for _, ix := range col.indexes {
-		specs = append(specs, ix.spec)
-	}
-	out := make([]bsoncore.Document, 0, len(specs))
-	for _, sp := range specs {
-		name, _ := sp.LookupErr("name")
-		key, _ := sp.LookupErr("key")
-		acc := bsoncore.NewDocumentBuilder().AppendInt64("ops", 0).AppendDateTime("since", c.srv.started.UnixMilli()).Build()
-		out = append(out, bsoncore.NewDocumentBuilder().AppendValue("name", name).AppendValue("key", key).
-			AppendString("host", host).AppendDocument("accesses", acc).AppendDocument("spec", sp).Build())
-	}
-	return out
 }

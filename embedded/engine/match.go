@@ -40,9 +40,7 @@ type equality struct {
 
 // compileFilter compiles a query filter as MongoDB's find takes it.
 func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
-	if filter == nil {
-		filter = emptyDoc // a command without a filter matches everything
-	}
+	filter = filterOrEmpty(filter) // a command without a filter matches everything
 	f := &Filter{}
 	m, err := compileAnd(filter, vars, f, true)
 	if err != nil {
@@ -758,5 +756,10 @@ func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
 	return rc, ok
 }
 
-// emptyDoc is {}.
-var emptyDoc = bsoncore.NewDocumentBuilder().Build()
+// filterOrEmpty is d, or {} for a filter not given.
+func filterOrEmpty(d bsoncore.Document) bsoncore.Document {
+	if d == nil {
+		return bsoncore.NewDocumentBuilder().Build()
+	}
+	return d
+}
