@@ -69,6 +69,8 @@ func needDoc(name string, arg bsoncore.Value) (bsoncore.Document, error) {
 
 func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	switch name {
+	case "$changeStream":
+		return nil, mongoerr.New(mongoerr.Location(40602), "$changeStream is only valid as the first stage in a pipeline")
 	case "$match":
 		d, err := needDoc(name, arg)
 		if err != nil {
@@ -348,8 +350,6 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 			id := bsoncore.NewDocumentBuilder().AppendBinary("id", 4, u[:]).Build()
 			return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendDocument("_id", id).AppendDateTime("lastUse", env.vars.now.UnixMilli()).Build()}, nil
 		}, nil
-	case "$changeStream":
-		return nil, mongoerr.New(mongoerr.CommandNotSupported, "$changeStream is not supported by oidkit's server yet")
 	}
 	return nil, mongoerr.New(mongoerr.Location(40324), "Unrecognized pipeline stage name: '%s'", name)
 }

@@ -185,11 +185,7 @@ func cmdGetLog(c *call) (bsoncore.Document, error) {
 }
 
 // dataSize is the BSON bytes of a collection's documents.
-func dataSize(col *collection) int64 {
-	var n int64
-	col.scan(func(r *record) bool { n += int64(len(r.doc)); return true })
-	return n
-}
+func dataSize(col *collection) int64 { return col.bytes }
 
 func cmdListDatabases(c *call) (bsoncore.Document, error) {
 	st := c.view()
@@ -256,7 +252,7 @@ func cmdListCollections(c *call) (bsoncore.Document, error) {
 				opts = bsoncore.NewDocumentBuilder().Build()
 			}
 			b.AppendDocument("options", opts).
-				AppendDocument("info", bsoncore.NewDocumentBuilder().AppendBoolean("readOnly", false).Build()).
+				AppendDocument("info", bsoncore.NewDocumentBuilder().AppendBoolean("readOnly", false).AppendBinary("uuid", 4, col.uuid[:]).Build()).
 				AppendDocument("idIndex", bsoncore.NewDocumentBuilder().AppendInt32("v", 2).AppendDocument("key", idKey).AppendString("name", "_id_").Build())
 		}
 		d := b.Build()
@@ -288,15 +284,20 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"capped", "timeseries", "viewOn", "clusteredIndex", "encryptedFields"} {
+	if err := checkCappedOptions(c.arg("capped"), c.arg("size"), c.arg("max")); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"timeseries", "viewOn", "clusteredIndex", "encryptedFields"} {
 		if v := c.arg(k); v.Type != 0 && truthy(v) {
 			return nil, mongoerr.New(mongoerr.NotImplemented, "create with '%s' is not supported by oidkit's server", k)
 		}
 	}
 	opts := bsoncore.NewDocumentBuilder()
 	for _, e := range elements(c.cmd)[1:] {
-		switch e.Key() {
-		case "$db", "lsid", "$clusterTime", "writeConcern", "txnNumber", "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors", "comment":
+		switch {
+		case genericArgs[e.Key()]:
+		case e.Key() == "size" && truthy(c.arg("capped")):
+			opts.AppendInt64("size", (int64(numberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
 		default:
 			opts.AppendValue(e.Key(), e.Value())
 		}
@@ -309,7 +310,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 		if err != nil {
 			return err
 		}
-		col.opts = opts.Build()
+		t.setOptions(col, opts.Build())
 		return nil
 	})
 }
@@ -367,22 +368,131 @@ func cmdRename(c *call) (bsoncore.Document, error) {
 			if !dropTarget {
 				return mongoerr.New(mongoerr.NamespaceExists, "target namespace exists")
 			}
+			dropped := t.st.coll(tdb, tc).uuid
 			t.dropCollection(tdb, tc)
+			t.changes = t.changes[:len(t.changes)-1] // the rename event tells it
+			t.rename(fdb, fc, tdb, tc)
+			t.changes[len(t.changes)-1].dropTarget = &dropped
+			return nil
 		}
 		t.rename(fdb, fc, tdb, tc)
 		return nil
 	})
 }
 
+// genericArgs are the fields every command may carry, which are not
+// options of what it does.
+var genericArgs = map[string]bool{"$db": true, "lsid": true, "$clusterTime": true, "writeConcern": true, "txnNumber": true,
+	"$readPreference": true, "apiVersion": true, "apiStrict": true, "apiDeprecationErrors": true, "comment": true,
+	"maxTimeMS": true, "readConcern": true, "autocommit": true, "startTransaction": true}
+
+// collModOptions are the collection options collMod sets.
+var collModOptions = map[string]bool{"validator": true, "validationLevel": true, "validationAction": true,
+	"changeStreamPreAndPostImages": true, "expireAfterSeconds": true}
+
+// cmdCollMod changes a collection's options (validator, validation level
+// and action, changeStreamPreAndPostImages) and an index's
+// expireAfterSeconds or hidden flag; change streams see a modify event.
 func cmdCollMod(c *call) (bsoncore.Document, error) {
 	name, err := c.collName()
 	if err != nil {
 		return nil, err
 	}
-	if c.view().coll(c.db, name) == nil {
-		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist: %s.%s", c.db, name)
+	set := map[string]bsoncore.Value{}
+	var order []string
+	var ixMod bsoncore.Document
+	for _, e := range elements(c.cmd)[1:] {
+		k := e.Key()
+		switch {
+		case genericArgs[k]:
+		case k == "index":
+			if e.Value().Type != bsoncore.TypeEmbeddedDocument {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'collMod.index' is the wrong type '%s', expected type 'object'", typeName(e.Value().Type))
+			}
+			ixMod = bsoncore.Document(e.Value().Data)
+		case collModOptions[k]:
+			set[k] = e.Value()
+			order = append(order, k)
+		default:
+			return nil, mongoerr.New(mongoerr.Location(40415), "BSON field 'collMod.%s' is an unknown field.", k)
+		}
 	}
-	return newReply().ok(), nil
+	reply := newReply().b
+	err = c.write(func(t *tx) error {
+		col, err := t.mut(c.db, name, false)
+		if err != nil {
+			return err
+		}
+		if col == nil {
+			return mongoerr.New(mongoerr.NamespaceNotFound, "ns does not exist: %s.%s", c.db, name)
+		}
+		if ixMod != nil {
+			if err := modifyIndex(t, col, ixMod, reply); err != nil {
+				return err
+			}
+		}
+		b := bsoncore.NewDocumentBuilder()
+		for _, e := range elements(col.opts) {
+			if _, replaced := set[e.Key()]; !replaced {
+				b.AppendValue(e.Key(), e.Value())
+			}
+		}
+		for _, k := range order {
+			b.AppendValue(k, set[k])
+		}
+		t.setOptions(col, b.Build())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newReplyFrom(reply).ok(), nil
+}
+
+// modifyIndex applies collMod's index field: the index named by name or
+// keyPattern gets a new expireAfterSeconds or hidden flag, the old and
+// new values reported as MongoDB does.
+func modifyIndex(t *tx, col *collection, mod bsoncore.Document, reply *bsoncore.DocumentBuilder) error {
+	var ix *index
+	for _, x := range col.indexes {
+		if n, err := mod.LookupErr("name"); err == nil && toStr(n) == x.name {
+			ix = x
+		}
+		if kp, err := mod.LookupErr("keyPattern"); err == nil && kp.Type == bsoncore.TypeEmbeddedDocument && equalDocs(bsoncore.Document(kp.Data), x.key) {
+			ix = x
+		}
+	}
+	if ix == nil {
+		return mongoerr.New(mongoerr.IndexNotFound, "cannot find index %s for ns %s.%s", shell(vDoc(mod)), col.db, col.name)
+	}
+	spec := bsoncore.NewDocumentBuilder()
+	changed := map[string]bsoncore.Value{}
+	for _, k := range []string{"expireAfterSeconds", "hidden"} {
+		if v, err := mod.LookupErr(k); err == nil {
+			changed[k] = v
+			if old, err := ix.spec.LookupErr(k); err == nil {
+				reply.AppendValue(k+"_old", old)
+			}
+			reply.AppendValue(k+"_new", v)
+		}
+	}
+	for _, e := range elements(ix.spec) {
+		if _, ok := changed[e.Key()]; !ok {
+			spec.AppendValue(e.Key(), e.Value())
+		}
+	}
+	for _, k := range []string{"expireAfterSeconds", "hidden"} {
+		if v, ok := changed[k]; ok {
+			spec.AppendValue(k, v)
+		}
+	}
+	n := len(t.changes)
+	t.dropIndex(col, ix.name)
+	if _, err := t.createIndex(col, spec.Build()); err != nil {
+		return err
+	}
+	t.changes = t.changes[:n] // one modify event, not a drop and a create
+	return nil
 }
 
 func cmdCreateIndexes(c *call) (bsoncore.Document, error) {
@@ -531,9 +641,16 @@ func collStatsDoc(db, name string, col *collection) bsoncore.Document {
 	if count > 0 {
 		avg = size / count
 	}
-	return bsoncore.NewDocumentBuilder().AppendString("ns", db+"."+name).AppendInt64("count", count).AppendInt64("size", size).
+	b := bsoncore.NewDocumentBuilder().AppendString("ns", db+"."+name).AppendInt64("count", count).AppendInt64("size", size).
 		AppendInt64("avgObjSize", avg).AppendInt64("storageSize", size).AppendInt32("nindexes", nidx).AppendInt64("totalIndexSize", 0).
-		AppendInt64("totalSize", size).AppendBoolean("capped", false).Build()
+		AppendInt64("totalSize", size)
+	if col != nil {
+		if size, max, ok := cappedLimits(col.opts); ok {
+			b.AppendBoolean("capped", true).AppendInt64("max", max).AppendInt64("maxSize", size)
+			return b.Build()
+		}
+	}
+	return b.AppendBoolean("capped", false).Build()
 }
 
 func cmdCollStats(c *call) (bsoncore.Document, error) {

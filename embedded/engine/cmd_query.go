@@ -316,6 +316,10 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if err := checkHint(col, c.arg("hint")); err != nil {
 		return nil, err
 	}
+	tailable := truthy(c.arg("tailable"))
+	if tailable && s != nil {
+		return nil, mongoerr.New(mongoerr.BadValue, "error processing query: cannot use tailable option with a sort other than {$natural: 1}")
+	}
 	docs, _, err := selectDocs(col, f, s, skip, limit, c.deadline)
 	if err != nil {
 		return nil, err
@@ -331,6 +335,9 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 		bs = 101
 	case bs == 0:
 		bs = zeroBatch
+	}
+	if tailable {
+		return openTailable(c, name, col, f, proj, docs, bs)
 	}
 	if limit > 0 && bs != zeroBatch && limit <= bs {
 		single = true
@@ -494,6 +501,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 				return nil
 			})
 		},
+	}
+	if isChangeStream(stages) {
+		return openChangeStream(c, name, stages, env)
 	}
 	// a leading $match reads through an index; $collStats answers from metadata
 	var docs []bsoncore.Document

@@ -153,7 +153,10 @@ func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi,
 		if err != nil {
 			return r, err
 		}
-		if err := t.putDoc(mc, nd, false); err != nil {
+		t.replacing = u.isReplacement()
+		err = t.putDoc(mc, nd, false)
+		t.replacing = false
+		if err != nil {
 			return r, err
 		}
 		r.modified++

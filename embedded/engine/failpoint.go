@@ -77,11 +77,16 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 	if name.Type != bsoncore.TypeString {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "configureFailPoint: expected the fail point's name as a string")
 	}
-	if name.StringValue() != "failCommand" {
-		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand only", name.StringValue())
-	}
-	f := &c.srv.failCommand
+	var f *failCommand
 	next := failCommand{}
+	switch name.StringValue() {
+	case "failCommand":
+		f = &c.srv.failCommand
+	case "failGetMoreAfterCursorCheckout":
+		f = &c.srv.failGetMoreAfterCheckout
+	default:
+		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand and failGetMoreAfterCursorCheckout", name.StringValue())
+	}
 	mode := c.arg("mode")
 	switch {
 	case mode.Type == bsoncore.TypeString && mode.StringValue() == "alwaysOn":
@@ -143,6 +148,9 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 			next.block = 0
 		}
 	}
+	if f == &c.srv.failGetMoreAfterCheckout {
+		next.cmds = map[string]bool{"getMore": true}
+	}
 	f.mu.Lock()
 	count := f.entered
 	next.entered = f.entered
@@ -150,6 +158,25 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 	f.close, f.block, f.wce, f.appName = next.close, next.block, next.wce, next.appName
 	f.mu.Unlock()
 	return newReply().b.AppendInt64("count", count).AppendDouble("ok", 1).Build(), nil
+}
+
+// resumableCodes are the codes MongoDB labels ResumableChangeStreamError
+// on a change stream's getMore: a driver resumes the stream after them.
+var resumableCodes = map[int32]bool{6: true, 7: true, 89: true, 91: true, 189: true, 262: true, 9001: true, 10107: true,
+	11600: true, 11602: true, 13435: true, 13436: true, 63: true, 150: true, 13388: true, 234: true, 133: true, 43: true}
+
+// failGetMore is the failGetMoreAfterCursorCheckout fail point on a
+// getMore of cursor cur: the error it answers, the cursor killed, or nil.
+func (s *Server) failGetMore(cur *cursor) error {
+	f := s.failGetMoreAfterCheckout.hit("getMore", "")
+	if f == nil || f.code == 0 {
+		return nil
+	}
+	e := &mongoerr.Error{Code: mongoerr.Code(f.code), Msg: "Failing command via 'failGetMoreAfterCursorCheckout' failpoint"}
+	if _, stream := cur.src.(*changeStream); stream && resumableCodes[f.code] {
+		e.Labels = []string{"ResumableChangeStreamError"}
+	}
+	return e
 }
 
 // retryableCodes are the codes MongoDB labels RetryableWriteError on a

@@ -235,7 +235,10 @@ func (j *journal) checkpoint(st *state) error {
 			if err != nil {
 				break
 			}
-			err = write(bsoncore.NewDocumentBuilder().AppendString("o", "c").AppendString("db", db).AppendString("c", name).Build())
+			err = write(bsoncore.NewDocumentBuilder().AppendString("o", "c").AppendString("db", db).AppendString("c", name).AppendBinary("u", 4, c.uuid[:]).Build())
+			if err == nil && len(c.opts) > 5 {
+				err = write(bsoncore.NewDocumentBuilder().AppendString("o", "o").AppendString("db", db).AppendString("c", name).AppendDocument("opts", c.opts).Build())
+			}
 			for _, ix := range c.indexes {
 				if err == nil {
 					spec := bsoncore.NewDocumentBuilder().AppendDocument("key", ix.key).AppendString("name", ix.name)

@@ -56,12 +56,11 @@ type Server struct {
 	locks       writeLocks
 	ops         operations
 	failCommand failCommand
-	clockMu     sync.Mutex
-	clockT      uint32 // the logical clock: seconds
-	clockI      uint32 // and increment
-	connID      atomic.Int64
-	opID        atomic.Int64
-	ttlStop     chan struct{}
+	// failGetMoreAfterCheckout fails getMores once their cursor is taken
+	failGetMoreAfterCheckout failCommand
+	connID                   atomic.Int64
+	opID                     atomic.Int64
+	ttlStop                  chan struct{}
 }
 
 // Open opens the store in dir ("" keeps everything in memory).
@@ -238,7 +237,7 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 	if !ok {
 		return errorReply(mongoerr.New(mongoerr.CommandNotFound, "no such command: '%s'", name))
 	}
-	if v, err := m.cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 {
+	if v, err := m.cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 && name != "getMore" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
 		defer cancel()
@@ -354,16 +353,7 @@ func (s *Server) withClusterTime(reply bsoncore.Document) bsoncore.Document {
 var clusterTimeSignature = bsoncore.NewDocumentBuilder().AppendBinary("hash", 0, make([]byte, 20)).AppendInt64("keyId", 0).Build()
 
 // tick is the next time of the logical clock: seconds and an increment.
-func (s *Server) tick() (uint32, uint32) {
-	now := uint32(time.Now().Unix())
-	s.clockMu.Lock()
-	defer s.clockMu.Unlock()
-	if now > s.clockT {
-		s.clockT, s.clockI = now, 0
-	}
-	s.clockI++
-	return s.clockT, s.clockI
-}
+func (s *Server) tick() (uint32, uint32) { return s.store.clock.tick() }
 
 // hasWriteErrors reports whether a write's reply lists write errors.
 func hasWriteErrors(reply bsoncore.Document) bool {
@@ -461,22 +451,50 @@ type cursor struct {
 	docs      []bsoncore.Document
 	lastUsed  time.Time
 	noTimeout bool
+	src       source // nil: the cursor ends with docs
+	busy      bool   // a getMore is waiting on src
 }
+
+// source feeds a cursor that outlives its documents: a change stream, a
+// tailable cursor on a capped collection.
+type source interface {
+	// next is up to n documents (n <= 0: as many as fit a reply),
+	// waiting up to wait for the first.
+	next(c *call, n int, wait time.Duration) ([]bsoncore.Document, error)
+	// ended reports that no document will come.
+	ended() bool
+	// postBatch is the resume token after the last batch, nil for none.
+	postBatch() bsoncore.Document
+}
+
+// awaitDefault is how long a getMore on an awaitData cursor waits when
+// it has no maxTimeMS, as on MongoDB.
+const awaitDefault = time.Second
 
 // cursorTimeout is MongoDB's cursorTimeoutMillis.
 const cursorTimeout = 10 * time.Minute
 
 func (cs *cursors) open(ns string, docs []bsoncore.Document, noTimeout bool) int64 {
+	return cs.add(&cursor{ns: ns, docs: docs, noTimeout: noTimeout})
+}
+
+// openSource opens a cursor fed by src.
+func (cs *cursors) openSource(ns string, src source) int64 {
+	return cs.add(&cursor{ns: ns, src: src})
+}
+
+func (cs *cursors) add(cur *cursor) int64 {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	now := time.Now()
 	for id, c := range cs.m {
-		if !c.noTimeout && now.Sub(c.lastUsed) > cursorTimeout {
+		if !c.noTimeout && !c.busy && now.Sub(c.lastUsed) > cursorTimeout {
 			delete(cs.m, id)
 		}
 	}
 	cs.next++
-	cs.m[cs.next] = &cursor{ns: ns, docs: docs, lastUsed: now, noTimeout: noTimeout}
+	cur.lastUsed = now
+	cs.m[cs.next] = cur
 	return cs.next
 }
 
@@ -513,15 +531,21 @@ func (c *call) cursorReply(ns string, docs []bsoncore.Document, batchSize int, s
 	if len(rest) > 0 && !single {
 		id = c.srv.cursors.open(ns, rest, truthy(c.arg("noCursorTimeout")))
 	}
-	return cursorDoc(id, ns, "firstBatch", first)
+	return cursorDoc(id, ns, "firstBatch", first, nil)
 }
 
-func cursorDoc(id int64, ns, key string, docs []bsoncore.Document) bsoncore.Document {
+// cursorDoc is a cursor's reply; postBatch, when not nil, is its
+// postBatchResumeToken.
+func cursorDoc(id int64, ns, key string, docs []bsoncore.Document, postBatch bsoncore.Document) bsoncore.Document {
 	vals := make([]bsoncore.Value, len(docs))
 	for i, d := range docs {
 		vals[i] = vDoc(d)
 	}
-	cur := bsoncore.NewDocumentBuilder().AppendArray(key, bsoncore.BuildArray(nil, vals...)).AppendInt64("id", id).AppendString("ns", ns).Build()
+	cb := bsoncore.NewDocumentBuilder().AppendArray(key, bsoncore.BuildArray(nil, vals...)).AppendInt64("id", id).AppendString("ns", ns)
+	if postBatch != nil {
+		cb.AppendDocument("postBatchResumeToken", postBatch)
+	}
+	cur := cb.Build()
 	return bsoncore.NewDocumentBuilder().AppendDocument("cursor", cur).AppendDouble("ok", 1).Build()
 }
 
@@ -547,6 +571,14 @@ func cmdGetMore(c *call) (bsoncore.Document, error) {
 	if v := c.arg("batchSize"); isNumber(v) {
 		n = int(numberFloat(v))
 	}
+	if err := c.srv.failGetMore(cur); err != nil {
+		delete(cs.m, id)
+		cs.mu.Unlock()
+		return nil, err
+	}
+	if cur.src != nil {
+		return getMoreSource(c, id, cur, n)
+	}
 	docs, rest := batch(cur.docs, n)
 	cur.docs = rest
 	cur.lastUsed = time.Now()
@@ -555,7 +587,43 @@ func cmdGetMore(c *call) (bsoncore.Document, error) {
 		id = 0
 	}
 	cs.mu.Unlock()
-	return cursorDoc(id, cur.ns, "nextBatch", docs), nil
+	return cursorDoc(id, cur.ns, "nextBatch", docs, nil), nil
+}
+
+// getMoreSource answers a getMore on a cursor fed by a source, called
+// with the cursors' lock held: it waits for documents without it.
+func getMoreSource(c *call, id int64, cur *cursor, n int) (bsoncore.Document, error) {
+	cs := &c.srv.cursors
+	if cur.busy {
+		cs.mu.Unlock()
+		return nil, mongoerr.New(mongoerr.CursorInUse, "cursor id %d is already in use", id)
+	}
+	cur.busy = true
+	cs.mu.Unlock()
+	wait := awaitDefault
+	if v := c.arg("maxTimeMS"); isNumber(v) {
+		wait = time.Duration(numberFloat(v) * float64(time.Millisecond))
+	}
+	docs, err := cur.src.next(c, n, wait)
+	cs.mu.Lock()
+	cur.busy = false
+	cur.lastUsed = time.Now()
+	if err != nil || cur.src.ended() {
+		delete(cs.m, id)
+		id = 0
+	}
+	cs.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return cursorDoc(id, cur.ns, "nextBatch", docs, cur.src.postBatch()), nil
+}
+
+// kill closes a cursor.
+func (cs *cursors) kill(id int64) {
+	cs.mu.Lock()
+	delete(cs.m, id)
+	cs.mu.Unlock()
 }
 
 func cmdKillCursors(c *call) (bsoncore.Document, error) {

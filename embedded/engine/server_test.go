@@ -193,6 +193,10 @@ func TestReopenKeepsAcknowledgedWrites(t *testing.T) {
 		}
 	}
 	_, _ = coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: 7}})
+	if err := c.Database("d").CreateCollection(ctx, "capped", options.CreateCollection().SetCapped(true).SetSizeInBytes(4096).SetMaxDocuments(2)); err != nil {
+		t.Fatal(err)
+	}
+	uuid := st.view().coll("d", "capped").uuid
 	_ = c.Disconnect(ctx)
 	srv.Shutdown(0)
 	// no Close: as after kill -9, only the journal holds the writes
@@ -215,6 +219,16 @@ func TestReopenKeepsAcknowledgedWrites(t *testing.T) {
 	defer st3.Close()
 	if col := st3.view().coll("d", "c"); col == nil || col.docs.Len() != 99 {
 		t.Fatalf("after checkpoint: %v", col)
+	}
+	// a collection's options and UUID survive the journal and a checkpoint
+	for _, st := range []*Store{st2, st3} {
+		capped := st.view().coll("d", "capped")
+		if capped == nil || capped.uuid != uuid {
+			t.Fatalf("capped collection after reopen: %v", capped)
+		}
+		if _, max, ok := cappedLimits(capped.opts); !ok || max != 2 {
+			t.Errorf("capped options after reopen: %s", capped.opts)
+		}
 	}
 }
 

@@ -3,12 +3,15 @@ package engine
 import (
 	"bytes"
 	"context"
+	crand "crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/tidwall/btree"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -72,10 +75,12 @@ func (ix *index) cmpVals(a, b []bsoncore.Value) int {
 // collection is a collection's documents and indexes.
 type collection struct {
 	db, name string
+	uuid     [16]byte // the collection's UUID, made at its creation
 	opts     bsoncore.Document
 	docs     *btree.BTreeG[*record] // by _id
 	natural  *btree.BTreeG[*record] // by seq: the order of a scan
 	nextSeq  uint64
+	bytes    int64    // the documents' BSON size in all
 	indexes  []*index // secondary indexes, in creation order
 }
 
@@ -94,7 +99,7 @@ func newCollection(db, name string, opts bsoncore.Document) *collection {
 func (c *collection) scan(fn func(*record) bool) { c.natural.Scan(fn) }
 
 func (c *collection) clone() *collection {
-	n := &collection{db: c.db, name: c.name, opts: c.opts, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq}
+	n := &collection{db: c.db, name: c.name, uuid: c.uuid, opts: c.opts, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq, bytes: c.bytes}
 	for _, ix := range c.indexes {
 		cp := *ix
 		cp.tree = ix.tree.Copy()
@@ -204,6 +209,8 @@ type Store struct {
 	cur     atomic.Pointer[state]
 	mu      sync.Mutex // one writer at a time
 	journal *journal   // nil: memory only
+	changes changeLog  // what published writes changed, for change streams
+	clock   clock      // the logical clock writes and replies are stamped with
 }
 
 func newStore() *Store {
@@ -220,6 +227,12 @@ type tx struct {
 	st      *state
 	touched map[*collection]bool
 	ops     []bsoncore.Document
+	changes []changeEvent // what the ops change, as change streams tell it
+
+	replacing bool              // putDoc stores a replacement document
+	uuid      *[16]byte         // the UUID mut gives the next collection it creates (replay)
+	lsid      bsoncore.Document // the session of a transaction's commit
+	txnNumber int64
 }
 
 // write runs fn on a copy of the current state and publishes it, after
@@ -250,6 +263,9 @@ func (s *Store) write(ctx context.Context, fn func(t *tx) error) error {
 		}
 	}
 	s.cur.Store(t.st)
+	ct, ci := s.clock.tick()
+	stamp(t.changes, ct, ci, time.Now())
+	s.changes.add(t.changes)
 	return nil
 }
 
@@ -271,9 +287,15 @@ func (t *tx) mut(db, name string, create bool) (*collection, error) {
 			return nil, err
 		}
 		c = newCollection(db, name, nil)
+		if t.uuid != nil {
+			c.uuid, t.uuid = *t.uuid, nil
+		} else {
+			c.uuid = newUUID()
+		}
 		t.touched[c] = true
 		nm[name] = c
-		t.log(bsoncore.NewDocumentBuilder().AppendString("o", "c").AppendString("db", db).AppendString("c", name).Build())
+		t.log(bsoncore.NewDocumentBuilder().AppendString("o", "c").AppendString("db", db).AppendString("c", name).AppendBinary("u", 4, c.uuid[:]).Build())
+		t.note(changeEvent{kind: chCreate, db: db, coll: name})
 		return c, nil
 	}
 	if !t.touched[c] {
@@ -359,7 +381,27 @@ func (t *tx) putDoc(c *collection, doc bsoncore.Document, insert bool) error {
 	}
 	c.docs.Set(r)
 	c.natural.Set(r)
-	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("d", doc).Build())
+	c.bytes += int64(len(doc))
+	if exists {
+		c.bytes -= int64(len(old))
+	}
+	op := bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("d", doc)
+	ch := changeEvent{kind: chUpdate, db: c.db, coll: c.name, id: id, doc: doc, images: c.keepsImages()}
+	switch {
+	case !exists:
+		ch.kind = chInsert
+	case t.replacing:
+		ch.kind = chReplace
+		op.AppendString("k", "r")
+	}
+	if exists {
+		ch.prev = old
+	}
+	t.log(op.Build())
+	t.note(ch)
+	if !exists {
+		t.trimCapped(c)
+	}
 	return nil
 }
 
@@ -408,8 +450,10 @@ func (t *tx) deleteDoc(c *collection, id bsoncore.Value) {
 	}
 	if r, ok := c.docs.Delete(&record{id: id}); ok {
 		c.natural.Delete(r)
+		c.bytes -= int64(len(r.doc))
 	}
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "d").AppendString("db", c.db).AppendString("c", c.name).AppendValue("id", id).Build())
+	t.note(changeEvent{kind: chDelete, db: c.db, coll: c.name, id: id, prev: old, images: c.keepsImages()})
 }
 
 // createIndex builds a secondary index over c's documents.
@@ -471,6 +515,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 	}
 	c.indexes = append(c.indexes, ix)
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "ci").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("spec", spec).Build())
+	t.note(changeEvent{kind: chCreateIndex, db: c.db, coll: c.name, spec: ix.spec})
 	return true, nil
 }
 
@@ -539,12 +584,24 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 	return ix, nil
 }
 
+// setOptions sets a collection's options (create, collMod).
+func (t *tx) setOptions(c *collection, opts bsoncore.Document) {
+	c.opts = opts
+	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "o").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("opts", opts).Build())
+	if n := len(t.changes); n > 0 && t.changes[n-1].kind == chCreate && t.changes[n-1].db == c.db && t.changes[n-1].coll == c.name {
+		t.changes[n-1].spec = opts
+		return
+	}
+	t.note(changeEvent{kind: chModify, db: c.db, coll: c.name, spec: opts})
+}
+
 // dropIndex removes a secondary index.
 func (t *tx) dropIndex(c *collection, name string) bool {
 	for i, ix := range c.indexes {
 		if ix.name == name {
 			c.indexes = append(c.indexes[:i:i], c.indexes[i+1:]...)
 			t.log(bsoncore.NewDocumentBuilder().AppendString("o", "di").AppendString("db", c.db).AppendString("c", c.name).AppendString("name", name).Build())
+			t.note(changeEvent{kind: chDropIndex, db: c.db, coll: c.name, spec: bsoncore.NewDocumentBuilder().AppendString("name", name).Build()})
 			return true
 		}
 	}
@@ -555,6 +612,7 @@ func (t *tx) dropCollection(db, name string) bool {
 	if t.st.dbs[db][name] == nil {
 		return false
 	}
+	t.note(changeEvent{kind: chDrop, db: db, coll: name})
 	nm := make(map[string]*collection, len(t.st.dbs[db]))
 	for k, v := range t.st.dbs[db] {
 		if k != name {
@@ -574,6 +632,15 @@ func (t *tx) dropDatabase(db string) {
 	if _, ok := t.st.dbs[db]; !ok {
 		return
 	}
+	names := make([]string, 0, len(t.st.dbs[db]))
+	for name := range t.st.dbs[db] {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.note(changeEvent{kind: chDrop, db: db, coll: name})
+	}
+	t.note(changeEvent{kind: chDropDatabase, db: db})
 	delete(t.st.dbs, db)
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "X").AppendString("db", db).Build())
 }
@@ -586,6 +653,7 @@ func (t *tx) rename(db, from, toDB, to string) {
 	}
 	t.dropCollection(db, from)
 	t.ops = t.ops[:len(t.ops)-1]
+	t.changes = t.changes[:len(t.changes)-1]
 	nc := c.clone()
 	nc.db, nc.name = toDB, to
 	nm := make(map[string]*collection, len(t.st.dbs[toDB])+1)
@@ -596,6 +664,7 @@ func (t *tx) rename(db, from, toDB, to string) {
 	t.st.dbs[toDB] = nm
 	t.touched[nc] = true
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "r").AppendString("db", db).AppendString("c", from).AppendString("tdb", toDB).AppendString("tc", to).Build())
+	t.note(changeEvent{kind: chRename, db: db, coll: from, toDB: toDB, to: to, uuid: c.uuid})
 }
 
 // cloneDatabase makes database to a copy of from in O(collections).
@@ -604,6 +673,7 @@ func (t *tx) cloneDatabase(from, to string) {
 	for name, c := range t.st.dbs[from] {
 		nc := c.clone()
 		nc.db = to
+		nc.uuid = cloneUUID(c.uuid, to)
 		nm[name] = nc
 		t.touched[nc] = true
 	}
@@ -620,7 +690,13 @@ func (t *tx) replay(op bsoncore.Document) error {
 	db, c := str("db"), str("c")
 	switch str("o") {
 	case "c":
+		if u, err := op.LookupErr("u"); err == nil && u.Type == bsoncore.TypeBinary {
+			if _, data := u.Binary(); len(data) == 16 {
+				t.uuid = (*[16]byte)(data)
+			}
+		}
 		_, err := t.mut(db, c, true)
+		t.uuid = nil
 		return err
 	case "x":
 		t.dropCollection(db, c)
@@ -649,7 +725,16 @@ func (t *tx) replay(op bsoncore.Document) error {
 			return err
 		}
 		d, _ := op.LookupErr("d")
+		t.replacing = str("k") == "r"
+		defer func() { t.replacing = false }()
 		return t.putDoc(col, bsoncore.Document(d.Data), false)
+	case "o":
+		col, err := t.mut(db, c, true)
+		if err != nil {
+			return err
+		}
+		o, _ := op.LookupErr("opts")
+		t.setOptions(col, bsoncore.Document(o.Data))
 	case "d":
 		col, _ := t.mut(db, c, false)
 		if col != nil {
@@ -677,4 +762,24 @@ func (s *Store) CloneDatabase(ctx context.Context, from, to string) error {
 		t.cloneDatabase(from, to)
 		return nil
 	})
+}
+
+// newUUID is a random (version 4) UUID.
+func newUUID() [16]byte {
+	var u [16]byte
+	_, _ = crand.Read(u[:])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return u
+}
+
+// cloneUUID is the UUID of a clone of a collection into database db: a
+// function of both, so that a replayed clone gets the same UUID.
+func cloneUUID(orig [16]byte, db string) [16]byte {
+	h := sha256.Sum256(append(orig[:], db...))
+	var u [16]byte
+	copy(u[:], h[:16])
+	u[6] = u[6]&0x0f | 0x40
+	u[8] = u[8]&0x3f | 0x80
+	return u
 }

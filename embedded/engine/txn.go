@@ -367,6 +367,9 @@ func cmdCommitTransaction(c *call) (bsoncore.Document, error) {
 		return newReply().ok(), nil
 	}
 	err := c.srv.store.write(c.ctx, func(ct *tx) error {
+		if v, err := c.cmd.LookupErr("lsid"); err == nil && v.Type == bsoncore.TypeEmbeddedDocument {
+			ct.lsid, ct.txnNumber = bsoncore.Document(v.Data), x.number
+		}
 		for _, op := range x.t.ops {
 			if conflict(x.base, ct.st, op) {
 				return &mongoerr.Error{Code: mongoerr.WriteConflict,

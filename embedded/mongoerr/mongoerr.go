@@ -63,6 +63,11 @@ const (
 	QueryFeatureNotAllowed             Code = 224
 	APIStrictError                     Code = 323
 	OutOfDiskSpace                     Code = 14031
+	NoMatchingDocument                 Code = 47
+	InvalidResumeToken                 Code = 260
+	ChangeStreamFatalError             Code = 280
+	ChangeStreamHistoryLost            Code = 286
+	CursorInUse                        Code = 292
 )
 
 // names maps a code to MongoDB's code name.
@@ -116,12 +121,29 @@ var names = map[Code]string{
 	ExceededMemoryLimit:                "ExceededMemoryLimit",
 	QueryFeatureNotAllowed:             "QueryFeatureNotAllowed",
 	APIStrictError:                     "APIStrictError",
+	NoMatchingDocument:                 "NoMatchingDocument",
+	InvalidResumeToken:                 "InvalidResumeToken",
+	ChangeStreamFatalError:             "ChangeStreamFatalError",
+	ChangeStreamHistoryLost:            "ChangeStreamHistoryLost",
+	CursorInUse:                        "CursorInUse",
 }
+
+// otherNames name the codes the server does not raise itself but a fail
+// point may inject: MongoDB's names for them.
+var otherNames = map[Code]string{6: "HostUnreachable", 7: "HostNotFound", 24: "LockTimeout", 63: "StaleShardVersion",
+	89: "NetworkTimeout", 91: "ShutdownInProgress", 133: "FailedToSatisfyReadPreference", 150: "StaleEpoch",
+	189: "PrimarySteppedDown", 216: "ElectionInProgress", 234: "RetryChangeStream", 246: "SnapshotUnavailable",
+	262: "ExceededTimeLimit", 267: "PreparedTransactionInProgress", 9001: "SocketException", 10058: "LegacyNotPrimary",
+	10107: "NotWritablePrimary", 11600: "InterruptedAtShutdown", 11602: "InterruptedDueToReplStateChange",
+	13388: "StaleConfig", 13435: "NotPrimaryNoSecondaryOk", 13436: "NotPrimaryOrSecondary"}
 
 // Name is MongoDB's code name for c; codes MongoDB names only by number
 // ("Location" codes) are named "Location<code>".
 func (c Code) Name() string {
 	if n, ok := names[c]; ok {
+		return n
+	}
+	if n, ok := otherNames[c]; ok {
 		return n
 	}
 	return fmt.Sprintf("Location%d", int32(c))
