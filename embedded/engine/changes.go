@@ -67,6 +67,14 @@ func (p position) less(q position) bool {
 	return p.n < q.n
 }
 
+// prev is the position just before p.
+func (p position) prev() position {
+	if p.n > 0 {
+		return position{p.t, p.i, p.n - 1}
+	}
+	return before(p.t, p.i)
+}
+
 // changeLog is a ring of the latest changes.
 type changeLog struct {
 	mu    sync.Mutex

@@ -44,37 +44,46 @@ type changeStream struct {
 	stages       []stage
 	store        *Store
 	invalidated  bool // the invalidate event has been sent: the cursor ends
+	split        bool // $changeStreamSplitLargeEvent: events over 16 MiB come in fragments
+	skipTo       int  // fragments of the event at skipAt already seen (a resume from a fragment)
+	skipAt       position
 }
 
 // token is a resume token for position p: {_data: hex}.
-func token(p position, kind byte) bsoncore.Document {
-	var b [13]byte
+func token(p position, kind byte) bsoncore.Document { return fragmentToken(p, kind, 0) }
+
+// fragmentToken is the token of fragment frag (from 1) of a split event;
+// 0 for a whole event.
+func fragmentToken(p position, kind byte, frag int) bsoncore.Document {
+	var b [14]byte
 	binary.BigEndian.PutUint32(b[0:], p.t)
 	binary.BigEndian.PutUint32(b[4:], p.i)
 	binary.BigEndian.PutUint32(b[8:], p.n)
 	b[12] = kind
+	b[13] = byte(frag)
 	return bsoncore.NewDocumentBuilder().AppendString("_data", "82"+strings.ToUpper(hex.EncodeToString(b[:]))).Build()
 }
 
-// parseToken reads a resume token made by token.
-func parseToken(v bsoncore.Value) (position, byte, error) {
+// parseToken reads a resume token made by token: its position, kind and
+// fragment.
+func parseToken(v bsoncore.Value) (position, byte, int, error) {
 	bad := mongoerr.New(mongoerr.Location(50811), "KeyString format error: the resume token is not one this server made: %s", shell(v))
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return position{}, 0, mongoerr.New(mongoerr.TypeMismatch, "resume token must be an object, not %s", typeName(v.Type))
+		return position{}, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "resume token must be an object, not %s", typeName(v.Type))
 	}
 	d, err := bsoncore.Document(v.Data).LookupErr("_data")
 	if err != nil || d.Type != bsoncore.TypeString {
-		return position{}, 0, bad
+		return position{}, 0, 0, bad
 	}
 	s := d.StringValue()
 	if !strings.HasPrefix(s, "82") {
-		return position{}, 0, bad
+		return position{}, 0, 0, bad
 	}
 	b, err := hex.DecodeString(s[2:])
-	if err != nil || len(b) != 13 || b[12] > tokHighWater {
-		return position{}, 0, bad
+	if err != nil || len(b) != 14 || b[12] > tokHighWater {
+		return position{}, 0, 0, bad
 	}
-	return position{binary.BigEndian.Uint32(b[0:]), binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])}, b[12], nil
+	return position{binary.BigEndian.Uint32(b[0:]), binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])}, b[12], int(b[13]), nil
 }
 
 // before is the position just before the first change of time (t, i).
@@ -90,11 +99,18 @@ func before(t, i uint32) position {
 
 // isChangeStream reports whether a pipeline opens a change stream.
 func isChangeStream(stages []bsoncore.Value) bool {
-	if len(stages) == 0 || stages[0].Type != bsoncore.TypeEmbeddedDocument {
-		return false
+	return len(stages) > 0 && stageName(stages[0]) == "$changeStream"
+}
+
+// stageName is the name of a pipeline stage, "" if it is not one.
+func stageName(sv bsoncore.Value) string {
+	if sv.Type != bsoncore.TypeEmbeddedDocument {
+		return ""
 	}
-	els := elements(bsoncore.Document(stages[0].Data))
-	return len(els) == 1 && els[0].Key() == "$changeStream"
+	if els := elements(bsoncore.Document(sv.Data)); len(els) == 1 {
+		return els[0].Key()
+	}
+	return ""
 }
 
 // openChangeStream answers an aggregate whose first stage is $changeStream.
@@ -163,7 +179,14 @@ func openChangeStream(c *call, name string, stages []bsoncore.Value, env *pipeli
 	case strings.HasPrefix(name, "system."):
 		return nil, mongoerr.New(mongoerr.InvalidNamespace, "$changeStream may not be opened on the internal %s.%s collection", c.db, name)
 	}
+	if n := len(stages); n > 1 && stageName(stages[n-1]) == "$changeStreamSplitLargeEvent" {
+		cs.split = true
+		stages = stages[:n-1]
+	}
 	for _, sv := range stages[1:] {
+		if stageName(sv) == "$changeStreamSplitLargeEvent" {
+			return nil, mongoerr.New(mongoerr.Location(7182802), "$changeStreamSplitLargeEvent must be the last stage in the pipeline")
+		}
 		if sv.Type == bsoncore.TypeEmbeddedDocument {
 			if els := elements(bsoncore.Document(sv.Data)); len(els) == 1 && !streamStages[els[0].Key()] {
 				if _, known := compileStage(els[0].Key(), els[0].Value(), env); known != nil && mongoerr.Is(known, mongoerr.Location(40324)) {
@@ -186,9 +209,13 @@ func openChangeStream(c *call, name string, stages []bsoncore.Value, env *pipeli
 		if tok.Type == 0 {
 			tok = startAfter
 		}
-		p, kind, err := parseToken(tok)
+		p, kind, frag, err := parseToken(tok)
 		if err != nil {
 			return nil, err
+		}
+		if frag > 0 { // within a split event: that event again, from the next fragment
+			cs.skipTo, cs.skipAt = frag, p
+			p = p.prev()
 		}
 		if kind == tokInvalidate && resume.Type != 0 {
 			return nil, mongoerr.New(mongoerr.InvalidResumeToken, "cannot resume stream; the resume token was from an invalidate event")
@@ -308,7 +335,21 @@ func (cs *changeStream) events(ev changeEvent) ([]bsoncore.Document, error) {
 				return &mongoerr.Error{Code: mongoerr.ChangeStreamFatalError, Labels: []string{"NonResumableChangeStreamError"},
 					Msg: "Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are allowed."}
 			}
-			out = append(out, doc)
+			if len(doc) <= maxDocSize {
+				out = append(out, doc)
+				continue
+			}
+			if !cs.split {
+				return mongoerr.New(mongoerr.Location(10334), "BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: %s", len(doc), len(doc), shell(vDoc(id)))
+			}
+			frags, err := splitEvent(doc, ev.pos)
+			if err != nil {
+				return err
+			}
+			if ev.pos == cs.skipAt && cs.skipTo > 0 {
+				frags = frags[min(cs.skipTo, len(frags)):]
+			}
+			out = append(out, frags...)
 		}
 		return nil
 	}
@@ -543,4 +584,38 @@ func (u *updateDiff) values(p []pathPart, ov, nv bsoncore.Value) {
 	default:
 		u.set(p, nv)
 	}
+}
+
+// splitEvent cuts an event over 16 MiB into fragments, as
+// $changeStreamSplitLargeEvent does: the top-level fields in order, as
+// many as fit in each, each fragment with its own resume token and
+// splitEvent {fragment, of}.
+func splitEvent(doc bsoncore.Document, p position) ([]bsoncore.Document, error) {
+	const room = maxDocSize - 200 // _id and splitEvent
+	var groups [][]bsoncore.Element
+	size := 0
+	for _, e := range elements(doc) {
+		if e.Key() == "_id" {
+			continue
+		}
+		if len(e) > room {
+			return nil, mongoerr.New(mongoerr.Location(7182803), "Cannot split an event: its field '%s' alone is over 16 MiB", e.Key())
+		}
+		if len(groups) == 0 || size+len(e) > room {
+			groups = append(groups, nil)
+			size = 0
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], e)
+		size += len(e)
+	}
+	out := make([]bsoncore.Document, len(groups))
+	for k, g := range groups {
+		b := bsoncore.NewDocumentBuilder().AppendDocument("_id", fragmentToken(p, tokEvent, k+1)).
+			AppendDocument("splitEvent", bsoncore.NewDocumentBuilder().AppendInt32("fragment", int32(k+1)).AppendInt32("of", int32(len(groups))).Build())
+		for _, e := range g {
+			b.AppendValue(e.Key(), e.Value())
+		}
+		out[k] = b.Build()
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -367,4 +368,57 @@ func TestChangeStreamPreAndPostImages(t *testing.T) {
 	if !asServerError(req.Err(), &se) || !se.HasErrorCode(47) {
 		t.Errorf("required without images: %v, want code 47", req.Err())
 	}
+}
+
+// An event over 16 MiB fails the stream (BSONObjectTooLarge, 10334)
+// unless the pipeline ends with $changeStreamSplitLargeEvent: then it
+// comes in fragments, each with its own token, and a stream resumed from
+// the first fragment's token gets the second.
+func TestChangeStreamSplitLargeEvent(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("app")
+	if err := db.CreateCollection(ctx, "big", options.CreateCollection().SetChangeStreamPreAndPostImages(bson.D{{Key: "enabled", Value: true}})); err != nil {
+		t.Fatal(err)
+	}
+	coll := db.Collection("big")
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}, {Key: "v", Value: strings.Repeat("a", 10<<20)}}); err != nil {
+		t.Fatal(err)
+	}
+	split := mongo.Pipeline{{{Key: "$changeStreamSplitLargeEvent", Value: bson.D{}}}}
+	cs := watch(t, coll, split, options.ChangeStream().SetFullDocument(options.Required))
+	whole := watch(t, coll, nil, options.ChangeStream().SetFullDocument(options.Required))
+	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$set", Value: bson.D{{Key: "v", Value: strings.Repeat("b", 10<<20)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	first := nextEvent(t, cs)
+	if se := first["splitEvent"].(bson.M); se["fragment"] != int32(1) || se["of"] != int32(2) {
+		t.Fatalf("first fragment: %v", se)
+	}
+	tok := cs.ResumeToken()
+	second := nextEvent(t, cs)
+	if se := second["splitEvent"].(bson.M); se["fragment"] != int32(2) || se["of"] != int32(2) {
+		t.Errorf("second fragment: %v", se)
+	}
+	if _, ok := second["updateDescription"]; !ok {
+		t.Errorf("the second fragment lacks updateDescription: %v", keys(second))
+	}
+	resumed := watch(t, coll, split, options.ChangeStream().SetFullDocument(options.Required).SetResumeAfter(tok))
+	if se := nextEvent(t, resumed)["splitEvent"].(bson.M); se["fragment"] != int32(2) {
+		t.Errorf("resumed from fragment 1: got fragment %v", se["fragment"])
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var se mongo.ServerError
+	if whole.Next(cctx) || !asServerError(whole.Err(), &se) || !se.HasErrorCode(10334) {
+		t.Errorf("a 20 MiB event without the split stage: %v, want code 10334", whole.Err())
+	}
+}
+
+func keys(m bson.M) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
