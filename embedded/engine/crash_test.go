@@ -56,33 +56,7 @@ func TestKillNineKeepsAcknowledged(t *testing.T) {
 	dir := t.TempDir()
 	acked := -1
 	for round := 0; round < 5; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan int, 1<<16)
-		go func() {
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				if n, err := strconv.Atoi(sc.Text()); err == nil {
-					lines <- n
-				}
-			}
-			close(lines)
-		}()
-		time.Sleep(time.Duration(200+round*170) * time.Millisecond)
-		_ = cmd.Process.Kill()
-		for n := range lines {
-			if n > acked {
-				acked = n
-			}
-		}
-		_ = cmd.Wait()
+		acked = max(acked, killChildAfter(t, "TestCrashChild", crashChildEnv+"="+dir, time.Duration(200+round*170)*time.Millisecond))
 		st, err := Open(dir)
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
@@ -106,4 +80,38 @@ func TestKillNineKeepsAcknowledged(t *testing.T) {
 		os.MkdirAll(dir, 0o755)
 		acked = -1
 	}
+}
+
+// killChildAfter runs the test named child in a process of its own with
+// env added, kills it with SIGKILL after d, and returns the greatest
+// number it printed (one per line, once acknowledged), or -1.
+func killChildAfter(t *testing.T, child, env string, d time.Duration) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan int, 1<<16)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if n, err := strconv.Atoi(sc.Text()); err == nil {
+				lines <- n
+			}
+		}
+		close(lines)
+	}()
+	time.Sleep(d)
+	_ = cmd.Process.Kill()
+	acked := -1
+	for n := range lines {
+		acked = max(acked, n)
+	}
+	_ = cmd.Wait()
+	return acked
 }

@@ -135,6 +135,27 @@ func TestLookupEquality(t *testing.T) {
 			t.Errorf("order %d: items %s; want %s", id, got[id], w)
 		}
 	}
+	// as naming a field the order has: replaced where it stands
+	if _, err := db.Collection("orders").InsertOne(ctx, bson.D{{Key: "_id", Value: 6}, {Key: "sku", Value: 1}, {Key: "z", Value: true}}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := db.Collection("orders").Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{{Key: "_id", Value: 6}}}},
+		{{Key: "$lookup", Value: bson.D{{Key: "from", Value: "items"}, {Key: "localField", Value: "sku"}, {Key: "foreignField", Value: "sku"}, {Key: "as", Value: "sku"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !raw.Next(ctx) {
+		t.Fatal(raw.Err())
+	}
+	els, _ := raw.Current.Elements()
+	var keys []string
+	for _, e := range els {
+		keys = append(keys, e.Key())
+	}
+	if fmt.Sprint(keys) != "[_id sku z]" || raw.Current.Lookup("sku", "0", "_id").StringValue() != "a" {
+		t.Errorf("as over an existing field: %v", raw.Current)
+	}
 }
 
 // $indexStats lists every index with its name, key and spec.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
@@ -85,7 +86,7 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		if local != "" {
 			byKey = map[string][]int{}
 			for i, fd := range foreignDocs {
-				for _, b := range lookupKeys(fanValues(fd, foreign)) {
+				for _, b := range lookupKeys(fieldValues(fd, foreign)) {
 					kb = appendGroupKey(kb[:0], b)
 					if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
 						byKey[string(kb)] = append(ks, i)
@@ -97,17 +98,15 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		for _, doc := range in {
 			cands := foreignDocs
 			if local != "" {
-				hits := map[int]bool{}
 				var order []int
-				for _, a := range lookupKeys(fanValues(doc, local)) {
+				for _, a := range lookupKeys(fieldValues(doc, local)) {
 					kb = appendGroupKey(kb[:0], a)
 					for _, i := range byKey[string(kb)] {
-						if hits[i] {
+						if slices.Contains(order, i) {
 							continue
 						}
-						for _, b := range lookupKeys(fanValues(foreignDocs[i], foreign)) {
+						for _, b := range lookupKeys(fieldValues(foreignDocs[i], foreign)) {
 							if valuesEqual(a, b) {
-								hits[i] = true
 								order = append(order, i)
 								break
 							}
@@ -143,6 +142,10 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 					return nil, err
 				}
 			}
+			if !strings.Contains(as, ".") {
+				out = append(out, withArrayField(doc, as, cands))
+				continue
+			}
 			vals := make([]bsoncore.Value, len(cands))
 			for i, c := range cands {
 				vals[i] = vDoc(c)
@@ -153,4 +156,47 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		}
 		return out, nil
 	}, nil
+}
+
+// withArrayField is doc with its top-level field name set to an array of
+// docs: in its place if doc has it, else last; the other fields' bytes
+// are copied as they are.
+func withArrayField(doc bsoncore.Document, name string, docs []bsoncore.Document) bsoncore.Document {
+	size := len(doc) + len(name) + 16
+	for _, d := range docs {
+		size += len(d) + 8
+	}
+	appendArray := func(dst []byte) []byte { return appendDocArray(dst, name, docs) }
+	if _, err := doc.LookupErr(name); err != nil { // a new field, last
+		out := append(make([]byte, 0, size), doc[:len(doc)-1]...)
+		out = appendArray(out)
+		out = append(out, 0)
+		return bsoncore.UpdateLength(out, 0, int32(len(out)))
+	}
+	idx, out := bsoncore.ReserveLength(make([]byte, 0, size))
+	done := false
+	for _, e := range elements(doc) {
+		if e.Key() == name {
+			out = appendArray(out)
+			done = true
+			continue
+		}
+		out = append(out, e...)
+	}
+	if !done {
+		out = appendArray(out)
+	}
+	out = append(out, 0)
+	return bsoncore.UpdateLength(out, idx, int32(len(out[idx:])))
+}
+
+// fieldValues is fanValues, without its walk for the common case of a
+// top-level field holding a value that is not an array.
+func fieldValues(doc bsoncore.Document, path string) []bsoncore.Value {
+	if !strings.Contains(path, ".") {
+		if v, err := doc.LookupErr(path); err == nil && v.Type != bsoncore.TypeArray {
+			return []bsoncore.Value{v}
+		}
+	}
+	return fanValues(doc, path)
 }

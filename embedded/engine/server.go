@@ -21,6 +21,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -537,15 +538,19 @@ func (c *call) cursorReply(ns string, docs []bsoncore.Document, batchSize int, s
 // cursorDoc is a cursor's reply; postBatch, when not nil, is its
 // postBatchResumeToken.
 func cursorDoc(id int64, ns, key string, docs []bsoncore.Document, postBatch bsoncore.Document) bsoncore.Document {
-	vals := make([]bsoncore.Value, len(docs))
-	for i, d := range docs {
-		vals[i] = vDoc(d)
+	size := len(key) + len(ns) + len(postBatch) + 64
+	for _, d := range docs {
+		size += len(d) + 8
 	}
-	cb := bsoncore.NewDocumentBuilder().AppendArray(key, bsoncore.BuildArray(nil, vals...)).AppendInt64("id", id).AppendString("ns", ns)
+	ci, cur := bsoncore.ReserveLength(make([]byte, 0, size))
+	cur = appendDocArray(cur, key, docs)
+	cur = bsoncore.AppendInt64Element(cur, "id", id)
+	cur = bsoncore.AppendStringElement(cur, "ns", ns)
 	if postBatch != nil {
-		cb.AppendDocument("postBatchResumeToken", postBatch)
+		cur = bsoncore.AppendDocumentElement(cur, "postBatchResumeToken", postBatch)
 	}
-	cur := cb.Build()
+	cur = append(cur, 0)
+	cur = bsoncore.UpdateLength(cur, ci, int32(len(cur[ci:])))
 	return bsoncore.NewDocumentBuilder().AppendDocument("cursor", cur).AppendDouble("ok", 1).Build()
 }
 
@@ -696,4 +701,16 @@ func (s *Server) expire(now time.Time) {
 			}
 		}
 	}
+}
+
+// appendDocArray appends an array element of documents to dst.
+func appendDocArray(dst []byte, key string, docs []bsoncore.Document) []byte {
+	dst = bsoncore.AppendHeader(dst, bsoncore.TypeArray, key)
+	ai, dst := bsoncore.ReserveLength(dst)
+	var k [20]byte
+	for i, d := range docs {
+		dst = bsoncore.AppendDocumentElement(dst, string(strconv.AppendInt(k[:0], int64(i), 10)), d)
+	}
+	dst = append(dst, 0)
+	return bsoncore.UpdateLength(dst, ai, int32(len(dst[ai:])))
 }

@@ -98,7 +98,14 @@ func newCollection(db, name string, opts bsoncore.Document) *collection {
 // scan calls fn with every record in natural order until fn returns false.
 func (c *collection) scan(fn func(*record) bool) { c.natural.Scan(fn) }
 
+// cloneMu serializes clones: the B-tree's copy-on-write Copy marks the
+// tree it copies, so two transactions cloning one published collection at
+// once would write that mark together.
+var cloneMu sync.Mutex
+
 func (c *collection) clone() *collection {
+	cloneMu.Lock()
+	defer cloneMu.Unlock()
 	n := &collection{db: c.db, name: c.name, uuid: c.uuid, opts: c.opts, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq, bytes: c.bytes}
 	for _, ix := range c.indexes {
 		cp := *ix
