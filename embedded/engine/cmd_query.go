@@ -534,15 +534,14 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 		} else if len(els) == 1 && els[0].Key() == "$indexStats" {
 			docs = indexStats(col, c)
 			stages = stages[1:]
-		} else if len(els) == 1 && els[0].Key() == "$match" && els[0].Value().Type == bsoncore.TypeEmbeddedDocument {
-			f, err := compileFilter(bsoncore.Document(els[0].Value().Data), env.vars)
-			if err != nil {
+		} else if q, n, err := leadingQuery(stages, env.vars); err != nil {
+			return nil, err
+		} else if n > 0 {
+			// a leading $match, $sort, $skip and $limit read as a find does: through an index
+			if docs, _, err = selectDocs(col, q.filter, q.sort, q.skip, q.limit, c.deadline); err != nil {
 				return nil, err
 			}
-			if docs, _, err = selectDocs(col, f, nil, 0, 0, c.deadline); err != nil {
-				return nil, err
-			}
-			stages = stages[1:]
+			stages = stages[n:]
 		} else if len(els) == 1 && els[0].Key() == "$documents" {
 		} else if col != nil {
 			docs = env.read(c.db, name)
@@ -762,4 +761,51 @@ func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
 		return v
 	}
 	return missing
+}
+
+// pushedQuery is what the leading stages of a pipeline ask of the
+// collection, as a find would.
+type pushedQuery struct {
+	filter      *Filter
+	sort        *sortSpec
+	skip, limit int
+}
+
+// leadingQuery reads a pipeline's leading stages that a find can do
+// through an index: [$match] [$sort] [$skip] [$limit], in that order,
+// and how many stages they are.
+func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, error) {
+	q := pushedQuery{}
+	n := 0
+	arg := func(name string) (bsoncore.Value, bool) {
+		if n < len(stages) && stageName(stages[n]) == name {
+			return elements(bsoncore.Document(stages[n].Data))[0].Value(), true
+		}
+		return bsoncore.Value{}, false
+	}
+	var err error
+	if v, ok := arg("$match"); ok && v.Type == bsoncore.TypeEmbeddedDocument {
+		if q.filter, err = compileFilter(bsoncore.Document(v.Data), vars); err != nil {
+			return q, 0, err
+		}
+		n++
+	}
+	if v, ok := arg("$sort"); ok && v.Type == bsoncore.TypeEmbeddedDocument {
+		if q.sort, err = compileSort(bsoncore.Document(v.Data)); err != nil {
+			return q, 0, err
+		}
+		n++
+	}
+	if v, ok := arg("$skip"); ok && isNumber(v) && numberFloat(v) >= 0 && numberFloat(v) == float64(int(numberFloat(v))) {
+		q.skip = int(numberFloat(v))
+		n++
+	}
+	if v, ok := arg("$limit"); ok && isNumber(v) && numberFloat(v) > 0 && numberFloat(v) == float64(int(numberFloat(v))) {
+		q.limit = int(numberFloat(v))
+		n++
+	}
+	if n > 0 && q.filter == nil {
+		q.filter, _ = compileFilter(bsoncore.NewDocumentBuilder().Build(), vars)
+	}
+	return q, n, nil
 }

@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// A pipeline's leading $match, $sort, $skip and $limit, which read
+// through an index, give what the same find gives, and the stages after
+// them see exactly those documents; a $limit before a $skip is not the
+// find's skip-then-limit and is left to the stages.
+func TestLeadingStagesAsFind(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("people")
+	if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "age", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	var docs []any
+	for i := 0; i < 200; i++ {
+		var age any = (i * 37) % 90
+		switch i % 17 {
+		case 3:
+			age = nil
+		case 5:
+			age = bson.A{i % 7, 80 + i%5}
+		case 9:
+			age = fmt.Sprint(i)
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: i}, {Key: "age", Value: age}, {Key: "g", Value: i % 3}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(cur *mongo.Cursor, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []struct {
+			ID int `bson:"_id"`
+		}
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(rows)
+	}
+	filter := bson.D{{Key: "g", Value: bson.D{{Key: "$ne", Value: 1}}}}
+	for _, dir := range []int{1, -1} {
+		sort := bson.D{{Key: "age", Value: dir}, {Key: "_id", Value: 1}}
+		find := ids(coll.Find(ctx, filter, options.Find().SetSort(sort).SetSkip(5).SetLimit(20)))
+		agg := ids(coll.Aggregate(ctx, mongo.Pipeline{
+			{{Key: "$match", Value: filter}}, {{Key: "$sort", Value: sort}}, {{Key: "$skip", Value: 5}}, {{Key: "$limit", Value: 20}},
+			{{Key: "$project", Value: bson.D{{Key: "_id", Value: 1}}}}}))
+		if find != agg {
+			t.Errorf("sort %d: find %s, aggregate %s", dir, find, agg)
+		}
+		// the same stages after one that keeps them from the index: the pipeline's own $sort
+		staged := ids(coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$set", Value: bson.D{{Key: "z", Value: 1}}}},
+			{{Key: "$match", Value: filter}}, {{Key: "$sort", Value: sort}}, {{Key: "$skip", Value: 5}}, {{Key: "$limit", Value: 20}},
+			{{Key: "$project", Value: bson.D{{Key: "_id", Value: 1}}}}}))
+		if staged != agg {
+			t.Errorf("sort %d: through the index %s, in the pipeline %s", dir, agg, staged)
+		}
+	}
+	// $limit then $skip: 10 documents, of which the last 7
+	find := ids(coll.Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetSkip(3).SetLimit(7)))
+	agg := ids(coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}}, {{Key: "$limit", Value: 10}}, {{Key: "$skip", Value: 3}}}))
+	if find != agg {
+		t.Errorf("$limit before $skip: find %s, aggregate %s", find, agg)
+	}
+}
