@@ -281,6 +281,12 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 		opsBefore = len(x.t.ops)
 	}
 	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name, txn: x})
+	for held := (*heldError)(nil); errors.As(err, &held); {
+		// a document it writes is held by a transaction: run it again once that ends
+		if err = s.awaitEnd(ctx, held.x); err == nil {
+			res, err = h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name})
+		}
+	}
 	if x != nil {
 		err = s.afterInTransaction(x, opsBefore, res, err)
 	}
@@ -380,6 +386,8 @@ type call struct {
 	db   string
 	cmd  bsoncore.Document
 	name string
+
+	published bool // a write of this call outside a transaction is published
 }
 
 func (c *call) arg(k string) bsoncore.Value {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,57 @@ type txn struct {
 	t       *tx          // its writes, over base
 	started time.Time
 	keys    []string // the documents it holds (writeLocks), under writeLocks.mu
+
+	ended   chan struct{} // closed when it commits or aborts
+	endOnce sync.Once
+}
+
+// finish tells writers waiting for x that it has ended.
+func (x *txn) finish() {
+	if x.ended != nil {
+		x.endOnce.Do(func() { close(x.ended) })
+	}
+}
+
+// heldError is a write outside a transaction that met a document held by
+// the active transaction x: the command runs again when x ends, as
+// MongoDB's write waits for the transaction's lock.
+type heldError struct{ x *txn }
+
+func (e *heldError) Error() string { return "a document is held by an active transaction" }
+
+// heldBy is the active transaction holding a document that ops write,
+// or nil.
+func (s *Server) heldBy(ops []bsoncore.Document) *txn {
+	s.locks.mu.Lock()
+	defer s.locks.mu.Unlock()
+	if len(s.locks.m) == 0 {
+		return nil
+	}
+	for _, op := range ops {
+		key, ok := opKey(op)
+		if !ok {
+			continue
+		}
+		if owner := s.locks.m[key]; owner != nil && owner.getStatus() == txnActive && time.Since(owner.started) <= transactionLifetime {
+			return owner
+		}
+	}
+	return nil
+}
+
+// awaitEnd waits until x commits, aborts or outlives its lifetime, or
+// ctx ends (its error then).
+func (s *Server) awaitEnd(ctx context.Context, x *txn) error {
+	tm := time.NewTimer(time.Until(x.started.Add(transactionLifetime)))
+	defer tm.Stop()
+	select {
+	case <-x.ended:
+	case <-tm.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
 }
 
 // writeLocks are the documents active transactions have written, each
@@ -136,6 +188,9 @@ func (s *Server) release(x *txn) {
 }
 
 func (s *Server) releaseLocked(x *txn) {
+	if x.getStatus() != txnActive {
+		x.finish()
+	}
 	for _, k := range x.keys {
 		if s.locks.m[k] == x {
 			delete(s.locks.m, k)
@@ -330,7 +385,7 @@ func (s *Server) transactionFor(name string, a sessionArgs) (*txn, error) {
 		for db, colls := range base.dbs {
 			t.st.dbs[db] = colls
 		}
-		n := &txn{number: a.txnNumber, base: base, t: t, started: time.Now()}
+		n := &txn{number: a.txnNumber, base: base, t: t, started: time.Now(), ended: make(chan struct{})}
 		if cur != nil && cur.getStatus() == txnActive {
 			s.discard(cur) // a new transaction on the session ends the old one
 		}
@@ -390,6 +445,7 @@ func cmdCommitTransaction(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	x.setStatus(txnCommitted)
+	x.finish()
 	x.t = nil
 	return newReply().ok(), nil
 }
@@ -425,7 +481,21 @@ func (c *call) write(fn func(t *tx) error) error {
 	if c.txn != nil {
 		return fn(c.txn.t)
 	}
-	return c.srv.store.write(c.ctx, fn)
+	err := c.srv.store.write(c.ctx, func(t *tx) error {
+		if err := fn(t); err != nil {
+			return err
+		}
+		if !c.published { // a command that published nothing yet can run again
+			if x := c.srv.heldBy(t.ops); x != nil {
+				return &heldError{x}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		c.published = true
+	}
+	return err
 }
 
 // view is the state the command reads: its transaction's snapshot and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -94,11 +95,11 @@ func TestTransactionCommitAbortIsolation(t *testing.T) {
 	}
 }
 
-// A document the transaction wrote, written by someone else since its
-// snapshot, makes the commit a WriteConflict labelled
-// TransientTransactionError, with nothing written; WithTransaction then
-// runs the transaction again, and the total is right.
-func TestTransactionWriteConflict(t *testing.T) {
+// A write outside a transaction to a document the transaction wrote
+// waits for the transaction to end, as on MongoDB: it is applied after the
+// commit, on the committed value; one with a deadline that passes first
+// fails with MaxTimeMSExpired and writes nothing.
+func TestTransactionHoldsItsDocuments(t *testing.T) {
 	c, _ := serve(t, "")
 	ctx := context.Background()
 	coll := c.Database("d").Collection("c")
@@ -117,36 +118,52 @@ func TestTransactionWriteConflict(t *testing.T) {
 	if _, err := coll.UpdateOne(sc, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 100}}}}); err != nil {
-		t.Fatal(err)
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	_, err = coll.UpdateOne(short, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1000}}}}, options.UpdateOne())
+	if err == nil {
+		t.Fatal("a write to a document a transaction holds went ahead before the transaction ended")
 	}
-	err = sess.CommitTransaction(ctx)
-	var se mongo.ServerError
-	if !errors.As(err, &se) || !se.HasErrorCode(112) || !se.HasErrorLabel("TransientTransactionError") {
-		t.Fatalf("commit after a conflicting write: %v; want WriteConflict labelled TransientTransactionError", err)
+	done := make(chan error, 1)
+	go func() {
+		_, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 100}}}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the outside write returned (%v) while the transaction held the document", err)
+	case <-time.After(300 * time.Millisecond):
 	}
-	if got := counterOf(t, ctx, coll); got != 100 {
-		t.Fatalf("after the failed commit: n = %d; want the other write's 100 alone", got)
+	if err := sess.CommitTransaction(ctx); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the outside write after the commit: %v", err)
+	}
+	if got := counterOf(t, ctx, coll); got != 101 {
+		t.Fatalf("n = %d; want the transaction's 1 and then the outside write's 100", got)
 	}
 
-	runs := 0
-	_, err = sess.WithTransaction(ctx, func(sc context.Context) (any, error) {
-		runs++
+	// WithTransaction: the waiting write goes after the commit, whichever run it waited on.
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 10}}}})
+		done <- err
+	}()
+	if _, err := sess.WithTransaction(ctx, func(sc context.Context) (any, error) {
 		if _, err := coll.UpdateOne(sc, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}}); err != nil {
 			return nil, err
 		}
-		if runs == 1 { // another client writes the same document meanwhile
-			if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 10}}}}); err != nil {
-				return nil, err
-			}
-		}
+		time.Sleep(150 * time.Millisecond)
 		return nil, nil
-	})
-	if err != nil || runs != 2 {
-		t.Fatalf("WithTransaction: %v after %d runs; want success on the second", err, runs)
+	}); err != nil {
+		t.Fatalf("WithTransaction: %v", err)
 	}
-	if got := counterOf(t, ctx, coll); got != 111 {
-		t.Fatalf("n = %d; want 100 + 10 + 1", got)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := counterOf(t, ctx, coll); got != 112 {
+		t.Fatalf("n = %d; want 101 + 1 + 10", got)
 	}
 }
 
