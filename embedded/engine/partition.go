@@ -53,6 +53,9 @@ func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
 				return nil, err
 			}
 			key = nullIfMissing(v)
+			if key.Type == bsoncore.TypeArray {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "Cannot 'partitionBy' an expression of type array")
+			}
 		}
 		kb = appendGroupKey(kb[:0], key)
 		var pt *partition

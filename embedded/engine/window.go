@@ -11,11 +11,14 @@ import (
 
 // compileSetWindowFields is $setWindowFields: the documents, in the order
 // of partitionBy then sortBy, each given output fields computed over its
-// partition: $documentNumber, $rank, $denseRank, $shift, and the
-// accumulators $sum, $avg, $min, $max, $count, $push, $addToSet, $first,
-// $last, $stdDevPop, $stdDevSamp over a window of documents
-// ([lower, upper] with "unbounded", "current" or an offset; the whole
-// partition when none is given). Range windows are refused by name.
+// partition. The functions: $documentNumber, $rank, $denseRank, $shift,
+// $locf, $linearFill, $expMovingAvg, $derivative, $integral,
+// $covariancePop, $covarianceSamp, the $group accumulators and the
+// object-argument ones ($firstN … $percentile). Windows are
+// documents: [lower, upper] (offsets from the current document) or
+// range: [lower, upper] (values added to the current document's sortBy
+// value, numbers, or dates with a unit); each bound may also be
+// "unbounded" or "current"; the whole partition when none is given.
 func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	d, err := needDoc("$setWindowFields", arg)
 	if err != nil {
@@ -25,85 +28,15 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	if err != nil {
 		return nil, err
 	}
-	sortBy := ps.sort
 	ov, err := d.LookupErr("output")
 	if err != nil || ov.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields requires 'output' to be an object")
 	}
-	type windowOut struct {
-		field, op    string
-		e            *expr // the operator's argument (output for $shift)
-		by           int   // $shift
-		def          *expr // $shift's default
-		lo, hi       int   // offsets from the current document
-		loAll, hiAll bool  // unbounded
-	}
-	var outs []windowOut
+	var outs []*windowFn
 	for _, el := range elements(bsoncore.Document(ov.Data)) {
-		if el.Value().Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields: output field '%s' must be an object", el.Key())
-		}
-		w := windowOut{field: el.Key(), loAll: true, hiAll: true}
-		for _, f := range elements(bsoncore.Document(el.Value().Data)) {
-			switch k := f.Key(); {
-			case k == "window":
-				if f.Value().Type != bsoncore.TypeEmbeddedDocument {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields: 'window' must be an object")
-				}
-				wd := bsoncore.Document(f.Value().Data)
-				if _, err := wd.LookupErr("range"); err == nil {
-					return nil, mongoerr.New(mongoerr.NotImplemented, "$setWindowFields range windows are not supported by oidkit's server (document windows are)")
-				}
-				docs, err := wd.LookupErr("documents")
-				if err != nil || len(arrayValues(docs)) != 2 {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields: window.documents must be [lower, upper]")
-				}
-				b := arrayValues(docs)
-				var ok1, ok2 bool
-				w.lo, w.loAll, ok1 = windowBound(b[0])
-				w.hi, w.hiAll, ok2 = windowBound(b[1])
-				if !ok1 || !ok2 {
-					return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields: a window bound must be \"unbounded\", \"current\" or an integer, found %s", shell(docs))
-				}
-			case strings.HasPrefix(k, "$"):
-				w.op = k
-				switch k {
-				case "$documentNumber", "$rank", "$denseRank":
-					if sortBy == nil {
-						return nil, mongoerr.New(mongoerr.Location(5371602), "%s must be specified with a top level sortBy expression with exactly one element", k)
-					}
-				case "$shift":
-					if f.Value().Type != bsoncore.TypeEmbeddedDocument {
-						return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires an object")
-					}
-					sd := bsoncore.Document(f.Value().Data)
-					out, err1 := sd.LookupErr("output")
-					by, err2 := sd.LookupErr("by")
-					n, ok := intOf(by)
-					if err1 != nil || err2 != nil || !ok {
-						return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'output' and an integer 'by'")
-					}
-					w.by = int(n)
-					if w.e, err = compileExpr(out, env.vars); err != nil {
-						return nil, err
-					}
-					if dv, err := sd.LookupErr("default"); err == nil {
-						if w.def, err = compileExpr(dv, env.vars); err != nil {
-							return nil, err
-						}
-					}
-				default:
-					if !accumulatorOps[k] {
-						return nil, mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", k)
-					}
-					if w.e, err = compileExpr(f.Value(), env.vars); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
-		if w.op == "" {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields: output field '%s' names no window function", w.field)
+		w, err := compileWindowFn(el, ps.sort, env)
+		if err != nil {
+			return nil, err
 		}
 		outs = append(outs, w)
 	}
@@ -116,63 +49,20 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 		slices.SortStableFunc(parts, func(a, b *partition) int { return compareValues(a.key, b.key) })
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, p := range parts {
-			docs := p.docs
+			pt := &windowPartition{docs: p.docs, sort: ps.sort}
+			if ps.sort != nil && len(ps.sort.keys) == 1 {
+				pt.xs = make([]bsoncore.Value, len(p.docs))
+				for i, doc := range p.docs {
+					pt.xs[i] = lookup(doc, ps.sort.keys[0].path)
+				}
+			}
 			results := make([][]bsoncore.Value, len(outs))
 			for j, w := range outs {
-				res := make([]bsoncore.Value, len(docs))
-				rank, dense := 0, 0
-				for i := range docs {
-					tie := i > 0 && sortBy != nil && sortBy.compare(docs[i-1], docs[i]) == 0
-					if !tie {
-						rank, dense = i+1, dense+1
-					}
-					switch w.op {
-					case "$documentNumber":
-						res[i] = vInt32(int32(i + 1))
-					case "$rank":
-						res[i] = vInt32(int32(rank))
-					case "$denseRank":
-						res[i] = vInt32(int32(dense))
-					case "$shift":
-						k := i + w.by
-						switch {
-						case k >= 0 && k < len(docs):
-							v, err := w.e.eval(docs[k], nil)
-							if err != nil {
-								return nil, err
-							}
-							res[i] = nullIfMissing(v)
-						case w.def != nil:
-							v, err := w.def.eval(docs[i], nil)
-							if err != nil {
-								return nil, err
-							}
-							res[i] = nullIfMissing(v)
-						default:
-							res[i] = vNull()
-						}
-					default:
-						lo, hi := 0, len(docs)-1
-						if !w.loAll {
-							lo = max(lo, i+w.lo)
-						}
-						if !w.hiAll {
-							hi = min(hi, i+w.hi)
-						}
-						a := newAccumulator(w.op)
-						for k := lo; k <= hi; k++ {
-							v, err := w.e.eval(docs[k], nil)
-							if err != nil {
-								return nil, err
-							}
-							a.add(v)
-						}
-						res[i] = a.result()
-					}
+				if results[j], err = w.run(pt); err != nil {
+					return nil, err
 				}
-				results[j] = res
 			}
-			for i, doc := range docs {
+			for i, doc := range p.docs {
 				md := toMDoc(doc)
 				for j, w := range outs {
 					setMPath(md, w.field, toM(results[j][i]))
@@ -184,17 +74,378 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	}, nil
 }
 
-// windowBound reads a document window bound: an offset, or unbounded.
-func windowBound(v bsoncore.Value) (offset int, unbounded, ok bool) {
-	if v.Type == bsoncore.TypeString {
-		switch v.StringValue() {
-		case "unbounded":
-			return 0, true, true
-		case "current":
-			return 0, false, true
-		}
-		return 0, false, false
+// windowFn is one output field of $setWindowFields.
+type windowFn struct {
+	field, op string
+	e         *expr       // the function's argument (input, output)
+	obj       *objAccSpec // an accumulator with an object argument
+	by        int         // $shift
+	def       *expr       // $shift's default
+	win       windowSpec
+	unit      string  // $derivative, $integral
+	alpha     *bigNum // $expMovingAvg
+}
+
+// The window functions beyond the $group accumulators, and the rules
+// each has: whether it takes a window, and what sortBy it needs.
+var (
+	rankFns    = map[string]bool{"$documentNumber": true, "$rank": true, "$denseRank": true}
+	noWindowFn = map[string]bool{"$documentNumber": true, "$rank": true, "$denseRank": true, "$shift": true,
+		"$locf": true, "$linearFill": true, "$expMovingAvg": true}
+)
+
+func compileWindowFn(el bsoncore.Element, sortBy *sortSpec, env *pipelineEnv) (*windowFn, error) {
+	if el.Value().Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "The field '%s' must be an object", el.Key())
 	}
-	n, isInt := intOf(v)
-	return int(n), false, isInt
+	w := &windowFn{field: el.Key()}
+	var fnArg, winArg bsoncore.Value
+	for _, f := range elements(bsoncore.Document(el.Value().Data)) {
+		switch k := f.Key(); {
+		case k == "window":
+			winArg = f.Value()
+		case strings.HasPrefix(k, "$"):
+			if w.op != "" {
+				return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
+			}
+			w.op, fnArg = k, f.Value()
+		default:
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Window function found an unknown argument: %s", k)
+		}
+	}
+	if w.op == "" {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Expected a $-prefixed window function, %s", w.field)
+	}
+	if winArg.Type != 0 {
+		if noWindowFn[w.op] {
+			if rankFns[w.op] {
+				return nil, mongoerr.New(mongoerr.FailedToParse, "Rank style window functions take no other arguments")
+			}
+			return nil, mongoerr.New(mongoerr.FailedToParse, "'window' field is not allowed in %s", w.op)
+		}
+		var err error
+		if w.win, err = parseWindow(winArg, sortBy); err != nil {
+			return nil, err
+		}
+	}
+	singleSort := sortBy != nil && len(sortBy.keys) == 1
+	var err error
+	switch op := w.op; {
+	case rankFns[op]:
+		if !singleSort {
+			return nil, mongoerr.New(mongoerr.Location(5371602), "%s must be specified with a top level sortBy expression with exactly one element", op)
+		}
+	case op == "$shift":
+		if fnArg.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
+		}
+		if sortBy == nil {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires a sortBy")
+		}
+		sd := bsoncore.Document(fnArg.Data)
+		out, err1 := sd.LookupErr("output")
+		by, err2 := sd.LookupErr("by")
+		n, ok := wholeNumber(by)
+		if err1 != nil || err2 != nil || !ok || n != int64(int32(n)) {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'output' and an integer 'by'")
+		}
+		w.by = int(n)
+		if w.e, err = compileExpr(out, env.vars); err != nil {
+			return nil, err
+		}
+		if dv, err := sd.LookupErr("default"); err == nil {
+			if w.def, err = compileExpr(dv, env.vars); err != nil {
+				return nil, err
+			}
+		}
+	case op == "$locf":
+		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
+			return nil, err
+		}
+	case op == "$linearFill":
+		if !singleSort {
+			return nil, mongoerr.New(mongoerr.Location(605001), "$linearFill must be specified with a top level sortBy expression with exactly one element")
+		}
+		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
+			return nil, err
+		}
+	case op == "$expMovingAvg":
+		if err := w.compileExpMovingAvg(fnArg, sortBy, env); err != nil {
+			return nil, err
+		}
+	case op == "$derivative" || op == "$integral":
+		if err := w.compileWithUnit(fnArg, sortBy, winArg.Type != 0, env); err != nil {
+			return nil, err
+		}
+	case op == "$covariancePop" || op == "$covarianceSamp":
+		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
+			return nil, err
+		}
+	case objectAccumulators[op]:
+		if w.obj, err = compileObjectAccumulator(op, fnArg, env.vars); err != nil {
+			return nil, err
+		}
+	case accumulatorOps[op]:
+		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", op)
+	}
+	return w, nil
+}
+
+func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env *pipelineEnv) error {
+	if arg.Type != bsoncore.TypeEmbeddedDocument {
+		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg must have exactly one argument that is an object")
+	}
+	d := bsoncore.Document(arg.Data)
+	in, errIn := d.LookupErr("input")
+	if len(elements(d)) != 2 || errIn != nil {
+		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field")
+	}
+	if sortBy == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg requires an explicit 'sortBy'")
+	}
+	var err error
+	if w.e, err = compileExpr(in, env.vars); err != nil {
+		return err
+	}
+	if nv, err := d.LookupErr("N"); err == nil {
+		if !isNumber(nv) {
+			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found type %s", typeName(nv.Type))
+		}
+		n, ok := wholeNumber(nv)
+		if !ok {
+			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found  %s. To use a non-integer, use the 'alpha' argument instead", shell(nv))
+		}
+		if n <= 0 {
+			return mongoerr.New(mongoerr.FailedToParse, "'N' must be greater than zero. Got %d", n)
+		}
+		w.alpha = bigQuo(bigInt(2), bigInt(n+1))
+		return nil
+	}
+	av, err := d.LookupErr("alpha")
+	if err != nil {
+		return mongoerr.New(mongoerr.FailedToParse, "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field")
+	}
+	if !isNumber(av) {
+		return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be a number")
+	}
+	a := numberFloat(av)
+	if !(a > 0 && a < 1) {
+		return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be between 0 and 1 (exclusive), found alpha: %s", shell(av))
+	}
+	w.alpha = bigOfNumber(av)
+	return nil
+}
+
+func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *sortSpec, hasWindow bool, env *pipelineEnv) error {
+	op := w.op
+	if sortBy == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "%s requires a sortBy", op)
+	}
+	if len(sortBy.keys) != 1 {
+		return mongoerr.New(mongoerr.FailedToParse, "%s requires a non-compound sortBy", op)
+	}
+	if arg.Type != bsoncore.TypeEmbeddedDocument {
+		return mongoerr.New(mongoerr.FailedToParse, "%s expects an object, but got a %s: %s", op, typeName(arg.Type), shell(arg))
+	}
+	for _, f := range elements(bsoncore.Document(arg.Data)) {
+		switch f.Key() {
+		case "input":
+			var err error
+			if w.e, err = compileExpr(f.Value(), env.vars); err != nil {
+				return err
+			}
+		case "unit":
+			if f.Value().Type != bsoncore.TypeString {
+				return mongoerr.New(mongoerr.FailedToParse, "unit' must be a string, but got %s", typeName(f.Value().Type))
+			}
+			u := f.Value().StringValue()
+			if !isTimeUnit(u) {
+				return mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", u)
+			}
+			if unitMillis[u] == 0 {
+				return mongoerr.New(mongoerr.Location(5490710), "unit must be 'week' or smaller")
+			}
+			w.unit = u
+		default:
+			return mongoerr.New(mongoerr.FailedToParse, "%s got unexpected argument: %s", op, f.Key())
+		}
+	}
+	if w.e == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "%s requires an 'input' expression", op)
+	}
+	if op == "$derivative" && !hasWindow {
+		return mongoerr.New(mongoerr.FailedToParse, "$derivative requires explicit window bounds")
+	}
+	return nil
+}
+
+// The kinds of a window bound.
+const (
+	boundUnbounded = iota
+	boundCurrent
+	boundOffset
+)
+
+type windowBound struct {
+	kind int
+	off  int            // documents
+	val  bsoncore.Value // range: a number
+}
+
+// windowSpec is a window: set false for the whole partition.
+type windowSpec struct {
+	set, byRange bool
+	unit         string
+	lo, hi       windowBound
+}
+
+func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
+	w := windowSpec{set: true, lo: windowBound{kind: boundUnbounded}, hi: windowBound{kind: boundUnbounded}}
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return w, mongoerr.New(mongoerr.FailedToParse, "'window' field must be an object")
+	}
+	wd := bsoncore.Document(v.Data)
+	nFields := len(elements(wd))
+	docs, errDocs := wd.LookupErr("documents")
+	rng, errRange := wd.LookupErr("range")
+	unit, errUnit := wd.LookupErr("unit")
+	switch {
+	case errDocs == nil && errRange == nil:
+		return w, mongoerr.New(mongoerr.FailedToParse, "Window bounds can specify either 'documents' or 'unit', not both.")
+	case errRange != nil && errUnit == nil:
+		return w, mongoerr.New(mongoerr.FailedToParse, "Window bounds can only specify 'unit' with range-based bounds.")
+	case errRange != nil && errDocs != nil:
+		if nFields != 0 {
+			return w, mongoerr.New(mongoerr.FailedToParse, "'window' field can only contain 'documents' as the only argument or 'range' with an optional 'unit' field")
+		}
+		return w, nil
+	}
+	pair := func(b bsoncore.Value) ([]bsoncore.Value, error) {
+		vals := arrayValues(b)
+		if b.Type != bsoncore.TypeArray || len(vals) != 2 {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s", shell(b))
+		}
+		return vals, nil
+	}
+	parseBound := func(b bsoncore.Value, check func(bsoncore.Value) error) (windowBound, error) {
+		switch b.Type {
+		case bsoncore.TypeString:
+			switch b.StringValue() {
+			case "unbounded":
+				return windowBound{kind: boundUnbounded}, nil
+			case "current":
+				return windowBound{kind: boundCurrent}, nil
+			}
+			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be 'unbounded', 'current', or a number.")
+		case bsoncore.TypeEmbeddedDocument, bsoncore.TypeArray:
+			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
+		}
+		if err := check(b); err != nil {
+			return windowBound{}, err
+		}
+		n, _ := wholeNumber(b)
+		return windowBound{kind: boundOffset, off: int(n), val: b}, nil
+	}
+	var bounds []bsoncore.Value
+	var check func(bsoncore.Value) error
+	var err error
+	if errDocs == nil {
+		if nFields != 1 {
+			return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies documents cannot have other fields")
+		}
+		if bounds, err = pair(docs); err != nil {
+			return w, err
+		}
+		check = func(b bsoncore.Value) error {
+			if n, ok := wholeNumber(b); !ok || n != int64(int32(n)) {
+				return mongoerr.New(mongoerr.FailedToParse, "Numeric document-based bounds must be an integer")
+			}
+			return nil
+		}
+	} else {
+		w.byRange = true
+		if bounds, err = pair(rng); err != nil {
+			return w, err
+		}
+		if errUnit == nil {
+			if nFields != 2 {
+				return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies unit cannot have other fields besides 'range'")
+			}
+			if unit.Type != bsoncore.TypeString {
+				return w, mongoerr.New(mongoerr.FailedToParse, "'unit' must be a string")
+			}
+			if w.unit = unit.StringValue(); !isTimeUnit(w.unit) {
+				return w, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", w.unit)
+			}
+			check = func(b bsoncore.Value) error {
+				if _, ok := wholeNumber(b); !ok {
+					return mongoerr.New(mongoerr.FailedToParse, "With 'unit', range-based bounds must be an integer")
+				}
+				return nil
+			}
+		} else {
+			if nFields != 1 {
+				return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies range cannot have other fields besides 'unit'")
+			}
+			check = func(b bsoncore.Value) error {
+				if !isNumber(b) {
+					return mongoerr.New(mongoerr.FailedToParse, "Range-based bounds expression must be a number")
+				}
+				return nil
+			}
+		}
+	}
+	if w.lo, err = parseBound(bounds[0], check); err != nil {
+		return w, err
+	}
+	if w.hi, err = parseBound(bounds[1], check); err != nil {
+		return w, err
+	}
+	// lower must not exceed upper, "current" counting as 0
+	asValue := func(b windowBound) (bsoncore.Value, bool) {
+		switch b.kind {
+		case boundCurrent:
+			return vInt32(0), true
+		case boundOffset:
+			return b.val, true
+		}
+		return missing, false
+	}
+	lo, ok1 := asValue(w.lo)
+	hi, ok2 := asValue(w.hi)
+	if ok1 && ok2 && compareValues(lo, hi) > 0 {
+		return w, mongoerr.New(mongoerr.Location(5339900), "Lower bound must not exceed upper bound: [%s, %s]", shell(lo), shell(hi))
+	}
+	if !w.byRange {
+		if sortBy == nil && (w.lo.kind != boundUnbounded || w.hi.kind != boundUnbounded) {
+			return w, mongoerr.New(mongoerr.Location(5339901), "Document-based bounds require a sortBy")
+		}
+		return w, nil
+	}
+	if sortBy == nil || len(sortBy.keys) != 1 {
+		return w, mongoerr.New(mongoerr.Location(5339902), "Range-based bounds require sortBy a single field")
+	}
+	if sortBy.keys[0].desc {
+		return w, mongoerr.New(mongoerr.Location(8947401), "Range-based bounds require an ascending sortBy")
+	}
+	return w, nil
+}
+
+// wholeNumber is v as an integer when it is a number without a fraction.
+func wholeNumber(v bsoncore.Value) (int64, bool) {
+	if n, ok := intOf(v); ok {
+		return n, true
+	}
+	if !isNumber(v) {
+		return 0, false
+	}
+	f := numberFloat(v)
+	if f != float64(int64(f)) || f > 1<<62 || f < -(1<<62) {
+		return 0, false
+	}
+	return int64(f), true
 }
