@@ -147,7 +147,20 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 		if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
 			out.set("_id", toM(id))
 		}
-		src := toMDoc(doc)
+		// Only the top-level fields a path is copied from are converted:
+		// copyPath looks up nothing else in src, and a computed field
+		// (aggregation's $project of an expression) needs none of them.
+		var src mdoc
+		from := func(path string) *mdoc {
+			name, _, _ := strings.Cut(path, ".")
+			if _, i := src.get(name); i < 0 {
+				if v, err := doc.LookupErr(name); err == nil {
+					src.keys = append(src.keys, name)
+					src.vals = append(src.vals, toM(v))
+				}
+			}
+			return &src
+		}
 		for _, f := range p.fields {
 			switch {
 			case f.expr != nil:
@@ -157,7 +170,7 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 				}
 			case f.slice != nil:
 				// a $slice in an inclusion projection keeps the other fields only if included
-				copyPath(src, out, strings.Split(f.path, "."))
+				copyPath(from(f.path), out, strings.Split(f.path, "."))
 				sliceAt(out, f.path, f.slice)
 			case f.elem != nil:
 				v := lookup(doc, f.path)
@@ -178,7 +191,7 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 					}
 				}
 			default:
-				copyPath(src, out, strings.Split(f.path, "."))
+				copyPath(from(f.path), out, strings.Split(f.path, "."))
 			}
 		}
 		return idFirstM(out).build()
