@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -66,7 +67,9 @@ type pathCost struct {
 // SQLite's, by wall clock and by CPU time (getrusage of the whole process);
 // 1.0 would be SQLite's own speed. OIDKIT_BENCH_DOCS sets the documents
 // per path (the shop plan gets a quarter as many users, about as many
-// documents in all), OIDKIT_BENCH_PATH keeps the paths whose name holds it.
+// documents in all), OIDKIT_BENCH_PATH keeps the paths whose name holds it,
+// and OIDKIT_BENCH_CPUPROFILE names a directory that gets a CPU profile of
+// each path's embedded work alone (NAME.pprof, the last round's).
 func BenchmarkPathsVsSQLite(b *testing.B) {
 	n := benchDocs(b)
 	defer debug.SetGCPercent(debug.SetGCPercent(runtimetune.GCPercent))
@@ -89,9 +92,9 @@ func BenchmarkPathsVsSQLite(b *testing.B) {
 		run   func(b *testing.B, base *[]sqliteTable) []pathCost
 	}
 	paths := []path{
-		{[]string{"seed-users"}, seedPath(users(seed.KindUser))},
-		{[]string{"seed-employees"}, seedPath(users(seed.KindEmployee))},
-		{[]string{"seed-shop"}, seedPath(shop)},
+		{[]string{"seed-users"}, seedPath("seed-users", users(seed.KindUser))},
+		{[]string{"seed-employees"}, seedPath("seed-employees", users(seed.KindEmployee))},
+		{[]string{"seed-shop"}, seedPath("seed-shop", shop)},
 		{[]string{"load-users"}, loadPath(fixture, n)},
 		{[]string{"verify-users", "export-users"}, readPaths(users(seed.KindUser))},
 	}
@@ -163,13 +166,13 @@ func benchServer(b *testing.B) (dir string, cl *mongo.Client, stop func()) {
 // seedPath is run.Seed of plan into a fresh server, then the same
 // documents into SQLite itself; they are read back from the first round's
 // server.
-func seedPath(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
+func seedPath(name string, plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCost {
 	return func(b *testing.B, base *[]sqliteTable) []pathCost {
 		_, cl, stop := benchServer(b)
 		defer stop()
 		var res *run.Result
 		var err error
-		emb := measure(func() {
+		emb := profiled(b, name, func() {
 			res, err = run.Seed(context.Background(), cl.Database(benchDB), plan(), run.Options{Profile: rules.MongoDB})
 		})
 		if err != nil {
@@ -194,7 +197,7 @@ func loadPath(file string, n int) func(*testing.B, *[]sqliteTable) []pathCost {
 		defer stop()
 		var res *fixtures.Result
 		var err error
-		emb := measure(func() {
+		emb := profiled(b, "load-users", func() {
 			res, err = fixtures.Load(context.Background(), cl.Database(benchDB).Collection("users"),
 				[]fixtures.Source{fixtures.FileSource(file)}, fixtures.LoadOptions{Profile: rules.MongoDB})
 		})
@@ -226,7 +229,7 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 			b.Fatal(err)
 		}
 		var rep *verify.Report
-		vc := measure(func() { rep, err = verify.VerifyDB(ctx, cl, set, verify.DBOptions{Profile: rules.MongoDB}) })
+		vc := profiled(b, "verify-users", func() { rep, err = verify.VerifyDB(ctx, cl, set, verify.DBOptions{Profile: rules.MongoDB}) })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -235,7 +238,7 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 		}
 		var exp *fixtures.ExportFileResult
 		out := filepath.Join(b.TempDir(), "users.ndjson")
-		ec := measure(func() {
+		ec := profiled(b, "export-users", func() {
 			exp, err = fixtures.ExportFile(ctx, cl.Database(benchDB).Collection("users"), out, fixtures.ExportFileOptions{Export: fixtures.ExportOptions{Uncounted: true}})
 		})
 		if err != nil {
@@ -390,4 +393,24 @@ func writeFixture(b *testing.B, plan *seed.Plan, n int) string {
 		b.Fatalf("fixture of %d documents: wrote %d: %v", n, k, err)
 	}
 	return path
+}
+
+// profiled is measure, with a CPU profile of f written to
+// $OIDKIT_BENCH_CPUPROFILE/name.pprof when that variable is set.
+func profiled(b *testing.B, name string, f func()) cost {
+	b.Helper()
+	dir := os.Getenv("OIDKIT_BENCH_CPUPROFILE")
+	if dir == "" {
+		return measure(f)
+	}
+	out, err := os.Create(filepath.Join(dir, name+".pprof"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		b.Fatal(err)
+	}
+	defer pprof.StopCPUProfile()
+	return measure(f)
 }
