@@ -50,36 +50,30 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 		}
 	}
 	if !scanned {
-	outer:
-		for _, e := range f.eqsOrNil() {
-			if !indexable(e.v) {
-				continue
-			}
-			for _, ix := range col.indexes {
-				if ix.partial != nil || ix.fields[0].path != e.path || (ix.sparse && e.v.Type == bsoncore.TypeNull) {
-					continue
+		if ix, prefix, rc := bestPrefix(col, f); ix != nil {
+			p.stage, p.index = "IXSCAN", ix
+			seen := map[string]bool{}
+			take := func(en ientry) {
+				p.keysSeen++
+				k := string(rune(en.id.Type)) + string(en.id.Data)
+				if seen[k] {
+					return
 				}
-				p.stage, p.index = "IXSCAN", ix
-				seen := map[string]bool{}
-				ix.tree.Ascend(ientry{vals: []bsoncore.Value{e.v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
-					if compareValues(en.vals[0], e.v) != 0 {
-						return false
-					}
-					p.keysSeen++
-					k := string(rune(en.id.Type)) + string(en.id.Data)
-					if seen[k] {
-						return true
-					}
-					seen[k] = true
-					if d, ok := col.get(en.id); ok {
-						p.docsSeen++
-						cands = append(cands, d)
-					}
-					return true
-				})
-				scanned = true
-				break outer
+				seen[k] = true
+				if d, ok := col.get(en.id); ok {
+					p.docsSeen++
+					cands = append(cands, d)
+				}
 			}
+			switch {
+			case rc != nil && rc.in != nil:
+				for _, v := range rc.in {
+					scanRange(ix, append(prefix[:len(prefix):len(prefix)], v), nil, take)
+				}
+			default:
+				scanRange(ix, prefix, rc, take)
+			}
+			scanned = true
 		}
 	}
 	if !scanned {
@@ -114,7 +108,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 						})
 					}
 				} else {
-					scanRange(ix, rc, take)
+					scanRange(ix, nil, &rc, take)
 				}
 				scanned = true
 				break ranges
@@ -673,9 +667,22 @@ func (f *Filter) rangesOrNil() []rangeCond {
 	return f.ranges
 }
 
-// scanRange visits the entries of ix whose first value lies within rc's
-// bounds, within the bounds' type class as MongoDB's comparisons are.
-func scanRange(ix *index, rc rangeCond, take func(ientry)) {
+// scanRange visits the entries of ix whose first values equal prefix
+// and, when rc is given, whose next value lies within rc's bounds,
+// within the bounds' type class as MongoDB's comparisons are.
+func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ientry)) {
+	k := len(prefix)
+	samePrefix := func(en ientry) bool { return k == 0 || ix.cmpVals(en.vals[:k], prefix) == 0 }
+	if rc == nil {
+		ix.tree.Ascend(ientry{vals: prefix, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+			if !samePrefix(en) {
+				return false
+			}
+			take(en)
+			return true
+		})
+		return
+	}
 	class := rc.lo
 	if class.Type == 0 {
 		class = rc.hi
@@ -698,9 +705,9 @@ func scanRange(ix *index, rc rangeCond, take func(ientry)) {
 		}
 		return true
 	}
-	// the index is ordered by its first field (ascending or descending):
-	// start at the end of the class nearest the scan and stop past it
-	desc := ix.fields[0].desc
+	// the index is ordered by field k (ascending or descending) within the
+	// prefix: start at the end of the class nearest the scan and stop past it
+	desc := ix.fields[k].desc
 	var start bsoncore.Value
 	switch {
 	case !desc && rc.lo.Type != 0:
@@ -710,8 +717,12 @@ func scanRange(ix *index, rc rangeCond, take func(ientry)) {
 	default:
 		start = classStart(class, desc)
 	}
-	ix.tree.Ascend(ientry{vals: []bsoncore.Value{start}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
-		v := en.vals[0]
+	pivot := append(prefix[:k:k], start)
+	ix.tree.Ascend(ientry{vals: pivot, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+		if !samePrefix(en) {
+			return false
+		}
+		v := en.vals[k]
 		if typeOrder(v.Type) != typeOrder(class.Type) {
 			// before the class (an exclusive bound's equal values are skipped
 			// by in) or after it
@@ -731,6 +742,61 @@ func scanRange(ix *index, rc rangeCond, take func(ientry)) {
 		}
 		return true
 	})
+}
+
+// bestPrefix is the index that serves f's equalities best: the one with
+// the most leading fields held equal by f, then a range (or $in) on the
+// field after them; nil when no index starts with an equality of f.
+func bestPrefix(col *collection, f *Filter) (*index, []bsoncore.Value, *rangeCond) {
+	eqs := f.eqsOrNil()
+	if len(eqs) == 0 {
+		return nil, nil, nil
+	}
+	eqOf := func(path string) (bsoncore.Value, bool) {
+		for _, e := range eqs {
+			if e.path == path && indexable(e.v) {
+				return e.v, true
+			}
+		}
+		return bsoncore.Value{}, false
+	}
+	var best *index
+	var bestPrefix []bsoncore.Value
+	var bestRange *rangeCond
+	score := 0
+	for _, ix := range col.indexes {
+		if ix.partial != nil {
+			continue
+		}
+		var prefix []bsoncore.Value
+		for _, fl := range ix.fields {
+			v, ok := eqOf(fl.path)
+			if !ok || ix.sparse && v.Type == bsoncore.TypeNull {
+				break
+			}
+			prefix = append(prefix, v)
+		}
+		if len(prefix) == 0 {
+			continue
+		}
+		var rc *rangeCond
+		if len(prefix) < len(ix.fields) {
+			for i, r := range f.rangesOrNil() {
+				if r.path == ix.fields[len(prefix)].path && !(ix.multikey && r.in == nil) && !ix.sparse {
+					rc = &f.ranges[i]
+					break
+				}
+			}
+		}
+		sc := 2 * len(prefix)
+		if rc != nil {
+			sc++
+		}
+		if sc > score {
+			best, bestPrefix, bestRange, score = ix, prefix, rc, sc
+		}
+	}
+	return best, bestPrefix, bestRange
 }
 
 // classStart is the least (or, descending, the greatest) value of v's type

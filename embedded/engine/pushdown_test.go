@@ -75,3 +75,73 @@ func TestLeadingStagesAsFind(t *testing.T) {
 		t.Errorf("$limit before $skip: find %s, aggregate %s", find, agg)
 	}
 }
+
+// A compound index serves equalities on its leading fields and a range
+// or $in on the next: explain examines only the matching keys, and the
+// answers equal those of the same documents without any index.
+func TestCompoundIndexBounds(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("app")
+	indexed, plain := db.Collection("events"), db.Collection("events_plain")
+	if _, err := indexed.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "user", Value: 1}, {Key: "at", Value: -1}, {Key: "kind", Value: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	var docs []any
+	for i := 0; i < 2000; i++ {
+		var at any = i % 100
+		if i%13 == 0 {
+			at = fmt.Sprint("s", i%100) // another type class: never in a numeric range
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: i}, {Key: "user", Value: i % 20}, {Key: "at", Value: at}, {Key: "kind", Value: i % 3}})
+	}
+	for _, coll := range []*mongo.Collection{indexed, plain} {
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []bson.D{
+		{{Key: "user", Value: 7}, {Key: "at", Value: bson.D{{Key: "$gte", Value: 40}, {Key: "$lt", Value: 60}}}},
+		{{Key: "user", Value: 7}, {Key: "at", Value: bson.D{{Key: "$gt", Value: 90}}}},
+		{{Key: "user", Value: 7}, {Key: "at", Value: bson.D{{Key: "$lte", Value: 5}}}},
+		{{Key: "user", Value: 7}, {Key: "at", Value: 47}},
+		{{Key: "user", Value: 7}, {Key: "at", Value: 47}, {Key: "kind", Value: bson.D{{Key: "$in", Value: bson.A{0, 2}}}}},
+		{{Key: "user", Value: 7}, {Key: "at", Value: bson.D{{Key: "$in", Value: bson.A{7, 27, "s27"}}}}},
+		{{Key: "at", Value: 47}, {Key: "user", Value: 7}, {Key: "kind", Value: 2}},
+	}
+	for _, q := range cases {
+		ids := func(coll *mongo.Collection) []int {
+			cur, err := coll.Find(ctx, q, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows []struct {
+				ID int `bson:"_id"`
+			}
+			if err := cur.All(ctx, &rows); err != nil {
+				t.Fatal(err)
+			}
+			out := make([]int, len(rows))
+			for i, r := range rows {
+				out[i] = r.ID
+			}
+			return out
+		}
+		got, want := ids(indexed), ids(plain)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%v: with the index %v, without %v", q, got, want)
+			continue
+		}
+		var ex struct {
+			ExecutionStats struct {
+				TotalKeysExamined int `bson:"totalKeysExamined"`
+			} `bson:"executionStats"`
+		}
+		if err := db.RunCommand(ctx, bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "events"}, {Key: "filter", Value: q}}}, {Key: "verbosity", Value: "executionStats"}}).Decode(&ex); err != nil {
+			t.Fatal(err)
+		}
+		if n := ex.ExecutionStats.TotalKeysExamined; n != len(want) {
+			t.Errorf("%v: %d keys examined for %d matches", q, n, len(want))
+		}
+	}
+}
