@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -99,26 +100,47 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 }
 
 // compileBucketAuto is $bucketAuto: the documents sorted by groupBy and
-// cut into at most buckets groups of about the same size, documents with
-// the same groupBy value always in one; each group is
-// {_id: {min, max}, ...output} (count by default), max being the next
-// group's min, or the last value for the last group. granularity is not
-// supported.
+// cut into buckets of round(n/buckets) documents (the last bucket takes
+// the rest), documents with the same groupBy value always in one bucket;
+// each is {_id: {min, max}, ...output} (count by default), max being the
+// next bucket's min, or the last value for the last bucket. With a
+// granularity, every max is rounded up to the series (taking in the
+// documents below it) and the first min down, each min being the bucket
+// before's max; groupBy values must then be non-negative numbers.
 func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	d, err := needDoc("$bucketAuto", arg)
 	if err != nil {
 		return nil, err
 	}
+	for _, el := range elements(d) {
+		switch el.Key() {
+		case "groupBy", "buckets", "output", "granularity":
+		default:
+			return nil, mongoerr.New(mongoerr.Location(40245), "Unrecognized option to $bucketAuto: %s.", el.Key())
+		}
+	}
 	bv, err := d.LookupErr("buckets")
-	if err != nil {
+	if _, errG := d.LookupErr("groupBy"); err != nil || errG != nil {
 		return nil, mongoerr.New(mongoerr.Location(40246), "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
 	}
-	nb, ok := intOf(bv)
-	if !ok || nb <= 0 {
-		return nil, mongoerr.New(mongoerr.Location(40243), "The $bucketAuto 'buckets' field must be greater than 0, but found: %s", shell(bv))
+	if !isNumber(bv) {
+		return nil, mongoerr.New(mongoerr.Location(40241), "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", typeName(bv.Type))
 	}
-	if _, err := d.LookupErr("granularity"); err == nil {
-		return nil, mongoerr.New(mongoerr.NotImplemented, "$bucketAuto with 'granularity' is not supported by oidkit's server")
+	nb, ok := wholeNumber(bv)
+	if !ok || nb != int64(int32(nb)) {
+		return nil, mongoerr.New(mongoerr.Location(40242), "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s", shell(bv))
+	}
+	if nb <= 0 {
+		return nil, mongoerr.New(mongoerr.Location(40243), "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", nb)
+	}
+	var round rounder
+	if gv, err := d.LookupErr("granularity"); err == nil {
+		if gv.Type != bsoncore.TypeString {
+			return nil, mongoerr.New(mongoerr.Location(40261), "The $bucketAuto 'granularity' field must be a string, but found type: %s", typeName(gv.Type))
+		}
+		if round, ok = granularityRounder(gv.StringValue()); !ok {
+			return nil, mongoerr.New(mongoerr.Location(40257), "Rounding granularity not recognized: %s", gv.StringValue())
+		}
 	}
 	bk, err := compileBuckets("$bucketAuto", d, env)
 	if err != nil {
@@ -129,41 +151,84 @@ func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			v   bsoncore.Value
 			doc bsoncore.Document
 		}
+		var err error
 		ks := make([]keyed, len(in))
 		for i, doc := range in {
 			v, err := bk.by.eval(doc, nil)
 			if err != nil {
 				return nil, err
 			}
+			if round != nil {
+				switch {
+				case !isNumber(v):
+					return nil, mongoerr.New(mongoerr.Location(40258), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeName(v.Type))
+				case math.IsNaN(numberFloat(v)):
+					return nil, mongoerr.New(mongoerr.Location(40259), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
+				case numberFloat(v) < 0:
+					return nil, mongoerr.New(mongoerr.Location(40260), "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
+				}
+			}
 			ks[i] = keyed{nullIfMissing(v), doc}
 		}
 		sort.SliceStable(ks, func(i, j int) bool { return compareValues(ks[i].v, ks[j].v) < 0 })
-		approx := float64(len(ks)) / float64(nb)
-		var mins []bsoncore.Value
-		docs := make([]bsoncore.Document, 0, len(ks))
+		size := max(1, int(math.Round(float64(len(ks))/float64(nb))))
+		type bounds struct{ min, max bsoncore.Value }
+		var bs []bounds
 		ids := make([]bsoncore.Value, 0, len(ks))
 		for i := 0; i < len(ks); {
-			b := len(mins)
-			mins = append(mins, ks[i].v)
-			n := 0
-			for i < len(ks) && (float64(n) < approx || int64(b) == nb-1 || compareValues(ks[i].v, ks[i-1].v) == 0) {
-				docs = append(docs, ks[i].doc)
-				ids = append(ids, vInt32(int32(b)))
-				i, n = i+1, n+1
+			b := bounds{min: ks[i].v, max: ks[i].v}
+			if round != nil {
+				if len(bs) > 0 {
+					b.min = bs[len(bs)-1].max
+				} else if b.min, err = round(ks[i].v, false); err != nil {
+					return nil, err
+				}
 			}
+			last := int64(len(bs)+1) == nb
+			take := func() {
+				b.max = ks[i].v
+				ids = append(ids, vInt32(int32(len(bs))))
+				i++
+			}
+			for n := 0; i < len(ks) && (n < size || last); n++ {
+				take()
+			}
+			if round != nil {
+				up, err := round(b.max, true)
+				if err != nil {
+					return nil, err
+				}
+				for i < len(ks) && (compareValues(up, ks[i].v) > 0 || compareValues(b.max, ks[i].v) == 0) {
+					take()
+				}
+				b.max = up
+				if numberFloat(up) == 0 && i < len(ks) {
+					if b.max, err = round(ks[i].v, false); err != nil {
+						return nil, err
+					}
+				}
+			} else {
+				for i < len(ks) && compareValues(b.max, ks[i].v) == 0 {
+					take()
+				}
+				if i < len(ks) {
+					b.max = ks[i].v
+				}
+			}
+			bs = append(bs, b)
+		}
+		docs := make([]bsoncore.Document, len(ks))
+		for i, k := range ks {
+			docs[i] = k.doc
 		}
 		out, err := bk.run(docs, ids)
 		if err != nil {
 			return nil, err
 		}
 		for k, doc := range out {
-			b := int(lookup(doc, "_id").Int32())
-			max := ks[len(ks)-1].v
-			if b+1 < len(mins) {
-				max = mins[b+1]
-			}
+			b := bs[lookup(doc, "_id").Int32()]
 			md := toMDoc(doc)
-			md.set("_id", toM(vDoc(bsoncore.NewDocumentBuilder().AppendValue("min", mins[b]).AppendValue("max", max).Build())))
+			md.set("_id", toM(vDoc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
 			out[k] = md.build()
 		}
 		return out, nil
