@@ -52,6 +52,23 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 	if !scanned {
 		if ix, prefix, rc := bestPrefix(col, f); ix != nil {
 			p.stage, p.index = "IXSCAN", ix
+			if k := len(prefix); rc == nil && s != nil && len(s.keys) == 1 && k < len(ix.fields) && ix.fields[k].path == s.keys[0].path && !ix.multikey {
+				// equalities, then a sort on the next field: the prefix's keys are in that order
+				reverse := ix.fields[k].desc != s.keys[0].desc
+				out, err := inIndexOrder(col, f, &p, skip, limit, deadline, func(visit func(ientry) bool) {
+					within := func(en ientry) bool { return ix.cmpVals(en.vals[:k], prefix) == 0 && visit(en) }
+					if reverse {
+						last := bsoncore.Value{Type: bsoncore.TypeMaxKey}
+						if ix.fields[k].desc {
+							last = bsoncore.Value{Type: bsoncore.TypeMinKey}
+						}
+						ix.tree.Descend(ientry{vals: append(prefix[:k:k], last), id: bsoncore.Value{Type: bsoncore.TypeMaxKey}}, within)
+					} else {
+						ix.tree.Ascend(ientry{vals: prefix, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, within)
+					}
+				})
+				return out, p, err
+			}
 			seen := map[string]bool{}
 			take := func(en ientry) {
 				p.keysSeen++
@@ -122,36 +139,13 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 			}
 			p.stage, p.index = "IXSCAN", ix
 			reverse := ix.fields[0].desc != s.keys[0].desc
-			var out []bsoncore.Document
-			skipped := 0
-			var err error
-			visit := func(en ientry) bool {
-				p.keysSeen++
-				if p.keysSeen%1024 == 0 {
-					if err = deadline(); err != nil {
-						return false
-					}
+			out, err := inIndexOrder(col, f, &p, skip, limit, deadline, func(visit func(ientry) bool) {
+				if reverse {
+					ix.tree.Reverse(visit)
+				} else {
+					ix.tree.Scan(visit)
 				}
-				d, ok := col.get(en.id)
-				if !ok {
-					return true
-				}
-				p.docsSeen++
-				if !f.Match(d) {
-					return true
-				}
-				if skipped < skip {
-					skipped++
-					return true
-				}
-				out = append(out, d)
-				return limit <= 0 || len(out) < limit
-			}
-			if reverse {
-				ix.tree.Reverse(visit)
-			} else {
-				ix.tree.Scan(visit)
-			}
+			})
 			return out, p, err
 		}
 	}
@@ -587,6 +581,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 	col := c.view().coll(c.db, name)
 	var filterDoc bsoncore.Document
 	var sortDoc bsoncore.Document
+	skip, limit := 0, 0
 	switch els[0].Key() {
 	case "find":
 		if v, err := d.LookupErr("filter"); err == nil {
@@ -594,6 +589,12 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		}
 		if v, err := d.LookupErr("sort"); err == nil {
 			sortDoc = bsoncore.Document(v.Data)
+		}
+		if v, err := d.LookupErr("skip"); err == nil && isNumber(v) && numberFloat(v) > 0 {
+			skip = int(numberFloat(v))
+		}
+		if v, err := d.LookupErr("limit"); err == nil && isNumber(v) {
+			limit = int(math.Abs(numberFloat(v)))
 		}
 	case "count", "distinct":
 		if v, err := d.LookupErr("query"); err == nil {
@@ -635,7 +636,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 			return nil, err
 		}
 	}
-	docs, p, err := selectDocs(col, f, s, 0, 0, c.deadline)
+	docs, p, err := selectDocs(col, f, s, skip, limit, c.deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -742,6 +743,37 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 		}
 		return true
 	})
+}
+
+// inIndexOrder reads documents in the order scan visits index entries,
+// keeping those f matches after skip, up to limit: no sort after.
+func inIndexOrder(col *collection, f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(ientry) bool)) ([]bsoncore.Document, error) {
+	var out []bsoncore.Document
+	skipped := 0
+	var err error
+	scan(func(en ientry) bool {
+		p.keysSeen++
+		if p.keysSeen%1024 == 0 {
+			if err = deadline(); err != nil {
+				return false
+			}
+		}
+		d, ok := col.get(en.id)
+		if !ok {
+			return true
+		}
+		p.docsSeen++
+		if !f.Match(d) {
+			return true
+		}
+		if skipped < skip {
+			skipped++
+			return true
+		}
+		out = append(out, d)
+		return limit <= 0 || len(out) < limit
+	})
+	return out, err
 }
 
 // bestPrefix is the index that serves f's equalities best: the one with

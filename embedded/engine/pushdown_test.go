@@ -145,3 +145,62 @@ func TestCompoundIndexBounds(t *testing.T) {
 		}
 	}
 }
+
+// Equalities on a compound index's leading fields and a sort on the next
+// read the keys in order and stop at the limit: the answers equal the
+// same documents sorted without an index, across types, both directions.
+func TestCompoundIndexSortAfterEqualities(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("app")
+	indexed, plain := db.Collection("orders"), db.Collection("orders_plain")
+	if _, err := indexed.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "user", Value: 1}, {Key: "at", Value: -1}}}); err != nil {
+		t.Fatal(err)
+	}
+	var docs []any
+	for i := 0; i < 1000; i++ {
+		var at any = i
+		if i%11 == 4 {
+			at = fmt.Sprint("t", i) // after the numbers
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: i}, {Key: "user", Value: i % 10}, {Key: "at", Value: at}})
+	}
+	for _, coll := range []*mongo.Collection{indexed, plain} {
+		if _, err := coll.InsertMany(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []int{-1, 1} {
+		for _, sk := range [][2]int64{{0, 5}, {3, 4}, {0, 0}} {
+			opts := options.Find().SetSort(bson.D{{Key: "at", Value: dir}}).SetSkip(sk[0]).SetLimit(sk[1])
+			ids := func(coll *mongo.Collection) string {
+				cur, err := coll.Find(ctx, bson.D{{Key: "user", Value: 3}}, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rows []struct {
+					ID int `bson:"_id"`
+				}
+				if err := cur.All(ctx, &rows); err != nil {
+					t.Fatal(err)
+				}
+				return fmt.Sprint(rows)
+			}
+			if got, want := ids(indexed), ids(plain); got != want {
+				t.Errorf("sort %d, skip %d, limit %d: with the index %s, without %s", dir, sk[0], sk[1], got, want)
+			}
+		}
+	}
+	var ex struct {
+		ExecutionStats struct {
+			TotalKeysExamined int `bson:"totalKeysExamined"`
+		} `bson:"executionStats"`
+	}
+	if err := db.RunCommand(ctx, bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "orders"}, {Key: "filter", Value: bson.D{{Key: "user", Value: 3}}},
+		{Key: "sort", Value: bson.D{{Key: "at", Value: -1}}}, {Key: "limit", Value: 5}}}, {Key: "verbosity", Value: "executionStats"}}).Decode(&ex); err != nil {
+		t.Fatal(err)
+	}
+	if n := ex.ExecutionStats.TotalKeysExamined; n != 5 {
+		t.Errorf("the latest 5 of a user: %d keys examined, want 5", n)
+	}
+}
