@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -37,19 +38,7 @@ func TestLeadingStagesAsFind(t *testing.T) {
 	if _, err := coll.InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	ids := func(cur *mongo.Cursor, err error) string {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows []struct {
-			ID int `bson:"_id"`
-		}
-		if err := cur.All(ctx, &rows); err != nil {
-			t.Fatal(err)
-		}
-		return fmt.Sprint(rows)
-	}
+	ids := idsOf(t)
 	filter := bson.D{{Key: "g", Value: bson.D{{Key: "$ne", Value: 1}}}}
 	for _, dir := range []int{1, -1} {
 		sort := bson.D{{Key: "age", Value: dir}, {Key: "_id", Value: 1}}
@@ -110,25 +99,11 @@ func TestCompoundIndexBounds(t *testing.T) {
 		{{Key: "at", Value: 47}, {Key: "user", Value: 7}, {Key: "kind", Value: 2}},
 	}
 	for _, q := range cases {
-		ids := func(coll *mongo.Collection) []int {
-			cur, err := coll.Find(ctx, q, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rows []struct {
-				ID int `bson:"_id"`
-			}
-			if err := cur.All(ctx, &rows); err != nil {
-				t.Fatal(err)
-			}
-			out := make([]int, len(rows))
-			for i, r := range rows {
-				out[i] = r.ID
-			}
-			return out
+		ids := func(coll *mongo.Collection) string {
+			return idsOf(t)(coll.Find(ctx, q, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}})))
 		}
 		got, want := ids(indexed), ids(plain)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
+		if got != want {
 			t.Errorf("%v: with the index %v, without %v", q, got, want)
 			continue
 		}
@@ -140,8 +115,8 @@ func TestCompoundIndexBounds(t *testing.T) {
 		if err := db.RunCommand(ctx, bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "events"}, {Key: "filter", Value: q}}}, {Key: "verbosity", Value: "executionStats"}}).Decode(&ex); err != nil {
 			t.Fatal(err)
 		}
-		if n := ex.ExecutionStats.TotalKeysExamined; n != len(want) {
-			t.Errorf("%v: %d keys examined for %d matches", q, n, len(want))
+		if n := ex.ExecutionStats.TotalKeysExamined; n != strings.Count(want, "{") {
+			t.Errorf("%v: %d keys examined for the matches %s", q, n, want)
 		}
 	}
 }
@@ -174,17 +149,7 @@ func TestCompoundIndexSortAfterEqualities(t *testing.T) {
 		for _, sk := range [][2]int64{{0, 5}, {3, 4}, {0, 0}} {
 			opts := options.Find().SetSort(bson.D{{Key: "at", Value: dir}}).SetSkip(sk[0]).SetLimit(sk[1])
 			ids := func(coll *mongo.Collection) string {
-				cur, err := coll.Find(ctx, bson.D{{Key: "user", Value: 3}}, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var rows []struct {
-					ID int `bson:"_id"`
-				}
-				if err := cur.All(ctx, &rows); err != nil {
-					t.Fatal(err)
-				}
-				return fmt.Sprint(rows)
+				return idsOf(t)(coll.Find(ctx, bson.D{{Key: "user", Value: 3}}, opts))
 			}
 			if got, want := ids(indexed), ids(plain); got != want {
 				t.Errorf("sort %d, skip %d, limit %d: with the index %s, without %s", dir, sk[0], sk[1], got, want)
@@ -202,5 +167,22 @@ func TestCompoundIndexSortAfterEqualities(t *testing.T) {
 	}
 	if n := ex.ExecutionStats.TotalKeysExamined; n != 5 {
 		t.Errorf("the latest 5 of a user: %d keys examined, want 5", n)
+	}
+}
+
+// idsOf reads the _ids of a cursor's documents, as "[{1} {2}]".
+func idsOf(t *testing.T) func(*mongo.Cursor, error) string {
+	return func(cur *mongo.Cursor, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []struct {
+			ID int `bson:"_id"`
+		}
+		if err := cur.All(context.Background(), &rows); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(rows)
 	}
 }
