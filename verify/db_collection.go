@@ -18,6 +18,9 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	// FerretDB sorts in memory: it is read in natural order, and the order
 	// row is checked on that read (orderCheck says why that is the same).
 	sorted := !v.opts.Profile.SortsInMemory()
+	// The server's conversion of the _ids runs beside the read.
+	sc := v.startServerCheck(ctx, st)
+	defer sc.stop()
 	rd, err := v.read(ctx, st, sorted)
 	if err != nil {
 		return err
@@ -31,7 +34,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 		return err
 	}
 	v.order(st)
-	if err := v.objectIDs(ctx, st, rd.oidDocs); err != nil {
+	if err := v.objectIDs(st, sc, rd.oidDocs); err != nil {
 		return err
 	}
 	return v.indexes(ctx, st)

@@ -14,8 +14,8 @@ import (
 
 // objectIDs finishes the ObjectID timestamp rows after the read, which
 // checked each _id: skipped when the _ids are not ObjectIDs, else the
-// server converts them too.
-func (v *dbVerifier) objectIDs(ctx context.Context, st *collState, oidDocs int64) error {
+// server converts them too (sc, started beside the read).
+func (v *dbVerifier) objectIDs(st *collState, sc *serverCheck, oidDocs int64) error {
 	e, rows := st.e, st.rows
 	switch {
 	case !e.oids:
@@ -30,7 +30,7 @@ func (v *dbVerifier) objectIDs(ctx context.Context, st *collState, oidDocs int64
 		if !e.createdAt {
 			rows.createdAt.Skip(e.createdAtReason)
 		}
-		return v.serverTimestamps(ctx, e, st.coll, rows.server, oidDocs)
+		return v.serverTimestamps(e, sc, rows.server, oidDocs)
 	}
 	return nil
 }
@@ -72,20 +72,77 @@ func rawOID(id bson.ObjectID) bson.RawValue {
 	return bson.RawValue{Type: bson.TypeObjectID, Value: id[:]}
 }
 
-// serverTimestamps has the server convert every ObjectID _id to a date and
-// compares with the timestamp read from the bytes.
-func (v *dbVerifier) serverTimestamps(ctx context.Context, e *Expected, coll *mongo.Collection, row *Row, oidDocs int64) error {
-	if !v.opts.Profile.HasToDate() {
+// serverCheck is the server's conversion of the ObjectID _ids, run beside
+// the read of the collection (the two are independent reads of the same
+// documents), into a row of its own that serverTimestamps merges once the
+// read has counted the ObjectIDs.
+type serverCheck struct {
+	row    Row
+	seen   int64
+	err    error
+	done   chan struct{}
+	cancel context.CancelFunc
+}
+
+// startServerCheck starts the $toDate conversion of st's collection, or
+// returns nil when there is nothing to convert or no $toDate.
+func (v *dbVerifier) startServerCheck(ctx context.Context, st *collState) *serverCheck {
+	if !st.e.oids || !v.opts.Profile.HasToDate() {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	sc := &serverCheck{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(sc.done)
+		sc.seen, sc.err = v.convertIDs(ctx, st.e, st.coll, &sc.row)
+	}()
+	return sc
+}
+
+// stop ends the conversion if it still runs and waits for it.
+func (sc *serverCheck) stop() {
+	if sc != nil {
+		sc.cancel()
+		<-sc.done
+	}
+}
+
+// serverTimestamps finishes the $toDate row with what the server check
+// found, against the oidDocs ObjectID _ids the read found.
+func (v *dbVerifier) serverTimestamps(e *Expected, sc *serverCheck, row *Row, oidDocs int64) error {
+	if sc == nil {
 		row.Skip("server has no $toDate")
 		return nil
 	}
+	<-sc.done
+	row.Add(&sc.row)
+	if sc.row.skipped {
+		row.Skip(sc.row.Reason)
+	}
+	if sc.err != nil {
+		return sc.err
+	}
+	v.progress(e.Collection, "server", sc.seen, oidDocs)
+	// The server converts the whole collection; the read may have covered
+	// one part of it (--part), so only fewer conversions than documents
+	// read is a failure (documents beyond the plan are the other rows').
+	if !sc.row.skipped && sc.seen < oidDocs {
+		row.Failf("server converted %d ObjectID _ids, the read found %d", sc.seen, oidDocs)
+	}
+	return nil
+}
+
+// convertIDs has the server convert every ObjectID _id to a date and
+// compares each with the timestamp read from the bytes, into row; it
+// returns how many the server converted.
+func (v *dbVerifier) convertIDs(ctx context.Context, e *Expected, coll *mongo.Collection, row *Row) (int64, error) {
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{{Key: "_id", Value: bson.D{{Key: "$type", Value: "objectId"}}}}}},
 		{{Key: "$project", Value: bson.D{{Key: "t", Value: bson.D{{Key: "$toDate", Value: "$_id"}}}}}},
 	}
 	cur, err := v.aggregate(ctx, coll, pipeline, row, "$toDate", "$toDate on")
 	if cur == nil || err != nil {
-		return err
+		return 0, err
 	}
 	defer cur.Close(context.WithoutCancel(ctx))
 	var seen int64
@@ -101,23 +158,14 @@ func (v *dbVerifier) serverTimestamps(ctx context.Context, e *Expected, coll *mo
 		}
 		want := oid.ID(id).Timestamp()
 		row.Check(ms == want.Unix()*1000, "_id %s: server $toDate %s, client %s", show(idv), time.UnixMilli(ms).UTC().Format(time.RFC3339Nano), want.Format(time.RFC3339))
-		if seen%8192 == 0 {
-			v.progress(e.Collection, "server", seen, oidDocs)
-		}
 	}
 	if err := cur.Err(); err != nil {
 		var ce mongo.CommandError
 		if errors.As(err, &ce) && seen == 0 {
 			row.Skip("server refused $toDate: " + ce.Message)
-			return nil
+			return 0, nil
 		}
-		return fmt.Errorf("$toDate on %s.%s: %w", e.DB, e.Collection, err)
+		return seen, fmt.Errorf("$toDate on %s.%s: %w", e.DB, e.Collection, err)
 	}
-	// The server converts the whole collection; the read may have covered
-	// one part of it (--part), so only fewer conversions than documents
-	// read is a failure (documents beyond the plan are the other rows').
-	if seen < oidDocs {
-		row.Failf("server converted %d ObjectID _ids, the read found %d", seen, oidDocs)
-	}
-	return nil
+	return seen, nil
 }
