@@ -111,6 +111,17 @@ func fanValues(doc bsoncore.Document, path string) []bsoncore.Value {
 // sortKey is the value a sort on path uses: the least element of arrays
 // ascending, the greatest descending.
 func sortKey(doc bsoncore.Document, path string, desc bool) bsoncore.Value {
+	// A top-level field that is not an array is its own key: a sort
+	// compares keys millions of times, and most sort by such a field.
+	if strings.IndexByte(path, '.') < 0 {
+		v, err := doc.LookupErr(path)
+		if err != nil {
+			return missing
+		}
+		if v.Type != bsoncore.TypeArray {
+			return v
+		}
+	}
 	vals := fanValues(doc, path)
 	best := missing
 	for i, v := range vals {
