@@ -2,7 +2,7 @@ package engine
 
 import (
 	"slices"
-	"time"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
@@ -20,72 +20,118 @@ func compileDensify(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	fv, err := d.LookupErr("field")
-	if err != nil || fv.Type != bsoncore.TypeString {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$densify requires 'field' to be a string")
+	required := func(d bsoncore.Document, k, path string) (bsoncore.Value, error) {
+		v, err := d.LookupErr(k)
+		if err != nil {
+			return v, mongoerr.New(mongoerr.Location(40414), "BSON field '$densify.%s' is missing but a required field", path)
+		}
+		return v, nil
 	}
-	field := fv.StringValue()
+	wrongType := func(path string, v bsoncore.Value, want string) error {
+		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$densify.%s' is the wrong type '%s', expected type '%s'", path, typeName(v.Type), want)
+	}
+	fieldPath := func(v bsoncore.Value, path string) (string, error) {
+		if v.Type != bsoncore.TypeString {
+			return "", wrongType(path, v, "string")
+		}
+		if strings.HasPrefix(v.StringValue(), "$") {
+			return "", mongoerr.New(mongoerr.Location(16410), "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+		}
+		return v.StringValue(), nil
+	}
+	fv, err := required(d, "field", "field")
+	if err != nil {
+		return nil, err
+	}
+	field, err := fieldPath(fv, "field")
+	if err != nil {
+		return nil, err
+	}
 	var partFields []string
 	if pv, err := d.LookupErr("partitionByFields"); err == nil {
+		if pv.Type != bsoncore.TypeArray {
+			return nil, wrongType("partitionByFields", pv, "array")
+		}
 		for _, v := range arrayValues(pv) {
-			partFields = append(partFields, toStr(v))
+			f, err := fieldPath(v, "partitionByFields")
+			if err != nil {
+				return nil, err
+			}
+			partFields = append(partFields, f)
 		}
 	}
-	rv, err := d.LookupErr("range")
-	if err != nil || rv.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$densify requires 'range' to be an object")
+	rv, err := required(d, "range", "range")
+	if err != nil {
+		return nil, err
+	}
+	if rv.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, wrongType("range", rv, "object")
 	}
 	rd := bsoncore.Document(rv.Data)
-	stepV, err := rd.LookupErr("step")
-	if err != nil || !isNumber(stepV) || numberFloat(stepV) <= 0 {
+	stepV, err := required(rd, "step", "range.step")
+	if err != nil {
+		return nil, err
+	}
+	bounds, err := required(rd, "bounds", "range.bounds")
+	if err != nil {
+		return nil, err
+	}
+	if !isNumber(stepV) {
+		return nil, wrongType("range.step", stepV, "[int, decimal, double, long]")
+	}
+	if !(numberFloat(stepV) > 0) {
 		return nil, mongoerr.New(mongoerr.Location(5733401), "the step parameter in a range statement must be a strictly positive numeric value")
 	}
-	step := numberFloat(stepV)
 	unit := ""
 	if u, err := rd.LookupErr("unit"); err == nil {
-		unit = toStr(u)
+		if u.Type != bsoncore.TypeString {
+			return nil, wrongType("range.unit", u, "string")
+		}
+		if unit = u.StringValue(); !isTimeUnit(unit) {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", unit)
+		}
 	}
-	bounds, _ := rd.LookupErr("bounds")
+	dateStep, wholeStep := wholeNumber(stepV)
 	mode := toStr(bounds)
 	var lo, hi bsoncore.Value
-	if bounds.Type == bsoncore.TypeArray {
+	switch {
+	case bounds.Type == bsoncore.TypeArray:
 		b := arrayValues(bounds)
 		if len(b) != 2 {
 			return nil, mongoerr.New(mongoerr.Location(5733403), "a bounding array in a range statement must have exactly two elements")
 		}
 		lo, hi, mode = b[0], b[1], "explicit"
-	} else if mode != "full" && mode != "partition" {
-		return nil, mongoerr.New(mongoerr.Location(5946802), "bounds must be \"full\", \"partition\" or an array of two values")
+		isDate := func(v bsoncore.Value) bool { return v.Type == bsoncore.TypeDateTime }
+		switch {
+		case !(isNumber(lo) || isDate(lo)) || !(isNumber(hi) || isDate(hi)) || compareValues(lo, hi) > 0:
+			return nil, mongoerr.New(mongoerr.Location(5733402), "the bounds in a range statement must be the string 'full', 'partition', or an ascending array of two numbers or two dates")
+		case isDate(lo) != isDate(hi):
+			return nil, mongoerr.New(mongoerr.Location(5733406), "a bounding array must contain either both dates or both numeric types")
+		case isNumber(lo) && unit != "":
+			return nil, mongoerr.New(mongoerr.Location(5733409), "numeric bounds may not have unit parameter")
+		case isDate(lo) && unit == "":
+			return nil, mongoerr.New(mongoerr.Location(5733410), "date bounds require a unit")
+		}
+	case mode == "partition" && len(partFields) == 0:
+		return nil, mongoerr.New(mongoerr.Location(5733408), "one may not specify the bounds as 'partition' without specifying a non-empty array of partitionByFields. You may have meant to specify 'full' bounds.")
+	case mode != "full" && mode != "partition":
+		return nil, mongoerr.New(mongoerr.Location(5946802), "the bounds in a range statement must be the string 'full', 'partition', or an ascending array of two numbers or two dates")
 	}
-	// next is the value one step after v; the kind of v (a date with a
-	// unit, or a number) decides how.
+	if unit != "" && !wholeStep {
+		return nil, mongoerr.New(mongoerr.Location(6586400), "The step parameter in a range satement must be a whole number when densifying a date range")
+	}
+	// next is the value one step after v: a date plus step units (as
+	// $dateAdd adds them, from the value before), or a number plus step.
 	next := func(v bsoncore.Value) (bsoncore.Value, error) {
 		if v.Type == bsoncore.TypeDateTime {
-			t := time.UnixMilli(v.DateTime()).UTC()
-			n := int(step)
-			switch unit {
-			case "millisecond":
-				t = t.Add(time.Duration(n) * time.Millisecond)
-			case "second":
-				t = t.Add(time.Duration(n) * time.Second)
-			case "minute":
-				t = t.Add(time.Duration(n) * time.Minute)
-			case "hour":
-				t = t.Add(time.Duration(n) * time.Hour)
-			case "day":
-				t = t.AddDate(0, 0, n)
-			case "week":
-				t = t.AddDate(0, 0, 7*n)
-			case "month":
-				t = t.AddDate(0, n, 0)
-			case "quarter":
-				t = t.AddDate(0, 3*n, 0)
-			case "year":
-				t = t.AddDate(n, 0, 0)
-			default:
-				return missing, mongoerr.New(mongoerr.Location(5733410), "$densify of dates requires a unit (millisecond to year), found %q", unit)
+			if unit == "" {
+				return missing, mongoerr.New(mongoerr.Location(5733410), "$densify of dates requires a unit (millisecond to year)")
 			}
-			return vDate(t.UnixMilli()), nil
+			ms, ok := addTimeUnit(v.DateTime(), unit, dateStep)
+			if !ok {
+				return missing, mongoerr.New(mongoerr.Location(5166406), "$dateAdd overflowed")
+			}
+			return vDate(ms), nil
 		}
 		if !isNumber(v) || unit != "" {
 			return missing, mongoerr.New(mongoerr.Location(5733409), "$densify: the values of %q must be numbers, or dates with a unit; found %s", field, shell(v))
