@@ -65,11 +65,7 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			if restrict != nil && !restrict.Match(fd) {
 				continue
 			}
-			vals := fanValues(fd, toField)
-			if len(vals) == 0 {
-				vals = []bsoncore.Value{vNull()}
-			}
-			for _, v := range vals {
+			for _, v := range connectValues(fd, toField) {
 				kb = appendGroupKey(kb[:0], v)
 				byKey[string(kb)] = append(byKey[string(kb)], len(docs))
 			}
@@ -103,7 +99,7 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 							hit = md.build()
 						}
 						found = append(found, vDoc(hit))
-						next = append(next, fanValues(docs[i], fromField)...)
+						next = append(next, recurseValues(docs[i], fromField)...)
 					}
 				}
 				frontier = next
@@ -119,14 +115,44 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 // connects reports whether doc's field holds v (an element of it, for an
 // array), missing counting as null.
 func connects(doc bsoncore.Document, field string, v bsoncore.Value) bool {
-	vals := fanValues(doc, field)
-	if len(vals) == 0 {
-		vals = []bsoncore.Value{vNull()}
-	}
-	for _, w := range vals {
+	for _, w := range connectValues(doc, field) {
 		if valuesEqual(w, v) || nullish(w) && nullish(v) {
 			return true
 		}
 	}
 	return false
+}
+
+// connectValues is what connectToField offers a search, as a query
+// {connectToField: {$in: values}} sees it: each value the path reaches,
+// an array as itself and as its elements, missing as null.
+func connectValues(doc bsoncore.Document, path string) []bsoncore.Value {
+	return graphValues(doc, path, true)
+}
+
+// recurseValues is what the search goes on with from a document found:
+// its connectFromField values, an array's elements each on their own; a
+// missing field goes nowhere, while null looks for null.
+func recurseValues(doc bsoncore.Document, path string) []bsoncore.Value {
+	return graphValues(doc, path, false)
+}
+
+func graphValues(doc bsoncore.Document, path string, search bool) []bsoncore.Value {
+	var out []bsoncore.Value
+	for _, c := range candidates(doc, path) {
+		switch {
+		case c.v.Type == 0:
+			if search {
+				out = append(out, vNull())
+			}
+			continue
+		case c.v.Type == bsoncore.TypeArray:
+			out = append(out, arrayValues(c.v)...)
+			if !search {
+				continue
+			}
+		}
+		out = append(out, c.v)
+	}
+	return out
 }
