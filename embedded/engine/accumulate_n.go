@@ -23,7 +23,66 @@ type objAccSpec struct {
 	n      *expr
 	sort   *sortSpec
 	ps     []float64
-	single bool // $top, $bottom: one value, not an array
+	method string // $median, $percentile: approximate, discrete or continuous
+	single bool   // $top, $bottom: one value, not an array
+}
+
+// compileQuantile reads {input, p, method} ($median has no p): p a
+// constant expression giving an array of numbers between 0 and 1.
+func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error {
+	op := s.op
+	for _, el := range elements(d) {
+		switch k := el.Key(); {
+		case k == "input", k == "method", k == "p" && op == "$percentile":
+		default:
+			return mongoerr.New(mongoerr.Location(40415), "BSON field '%s.%s' is an unknown field.", op, k)
+		}
+	}
+	need := []string{"input", "method"}
+	if op == "$percentile" {
+		need = []string{"p", "input", "method"}
+	}
+	for _, k := range need {
+		if _, err := d.LookupErr(k); err != nil {
+			return mongoerr.New(mongoerr.Location(40414), "BSON field '%s.%s' is missing but a required field", op, k)
+		}
+	}
+	m := d.Lookup("method")
+	if m.Type != bsoncore.TypeString {
+		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.method' is the wrong type '%s', expected type 'string'", op, typeName(m.Type))
+	}
+	switch s.method = m.StringValue(); s.method {
+	case "approximate", "discrete", "continuous":
+	default:
+		return mongoerr.New(mongoerr.BadValue, "Enumeration value '%s' for field '%s.method' is not a valid value.", s.method, op)
+	}
+	var err error
+	if s.input, err = compileExpr(d.Lookup("input"), vars); err != nil {
+		return err
+	}
+	s.ps = []float64{0.5}
+	if op == "$median" {
+		return nil
+	}
+	pe, err := compileExpr(d.Lookup("p"), vars)
+	if err != nil {
+		return err
+	}
+	pv, err := pe.eval(bsoncore.NewDocumentBuilder().Build(), nil)
+	if err != nil {
+		return err
+	}
+	if pv.Type != bsoncore.TypeArray || len(arrayValues(pv)) == 0 {
+		return mongoerr.New(mongoerr.Location(7750301), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", shell(pv))
+	}
+	s.ps = nil
+	for _, p := range arrayValues(pv) {
+		if f := numberFloat(p); !isNumber(p) || !(f >= 0 && f <= 1) {
+			return mongoerr.New(mongoerr.Location(7750302), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", shell(p))
+		}
+		s.ps = append(s.ps, numberFloat(p))
+	}
+	return nil
 }
 
 func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*objAccSpec, error) {
@@ -70,25 +129,8 @@ func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*o
 			s.single = true
 		}
 	case "$median", "$percentile":
-		if s.input, err = field("input", true); err != nil {
+		if err := s.compileQuantile(d, vars); err != nil {
 			return nil, err
-		}
-		if m, err := d.LookupErr("method"); err != nil || m.Type != bsoncore.TypeString || m.StringValue() != "approximate" {
-			return nil, mongoerr.New(mongoerr.BadValue, "%s: 'method' must be \"approximate\"", op)
-		}
-		s.ps = []float64{0.5}
-		if op == "$percentile" {
-			pv, err := d.LookupErr("p")
-			if err != nil || pv.Type != bsoncore.TypeArray {
-				return nil, mongoerr.New(mongoerr.Location(7750301), "$percentile requires 'p' to be an array of numbers between 0 and 1")
-			}
-			s.ps = nil
-			for _, p := range arrayValues(pv) {
-				if !isNumber(p) || numberFloat(p) < 0 || numberFloat(p) > 1 {
-					return nil, mongoerr.New(mongoerr.Location(7750302), "$percentile: p must hold numbers between 0 and 1, found %s", shell(p))
-				}
-				s.ps = append(s.ps, numberFloat(p))
-			}
 		}
 	}
 	return s, nil
@@ -134,7 +176,7 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 			a.vals = append(a.vals, v)
 		}
 	case "$median", "$percentile":
-		if isNumber(v) {
+		if isNumber(v) && !math.IsNaN(numberFloat(v)) {
 			a.vals = append(a.vals, v)
 		}
 	default: // the top/bottom family
@@ -167,6 +209,13 @@ func (a *objAcc) result() bsoncore.Value {
 		return vArray(vals[:min(a.n, len(vals))])
 	case "$median", "$percentile":
 		if len(a.vals) == 0 {
+			if s.op == "$percentile" {
+				nulls := make([]bsoncore.Value, len(s.ps))
+				for i := range nulls {
+					nulls[i] = vNull()
+				}
+				return vArray(nulls)
+			}
 			return vNull()
 		}
 		fs := make([]float64, len(a.vals))
@@ -176,9 +225,7 @@ func (a *objAcc) result() bsoncore.Value {
 		slices.Sort(fs)
 		out := make([]bsoncore.Value, len(s.ps))
 		for i, p := range s.ps {
-			// the value of rank ceil(p*n), a value of the input
-			k := int(math.Ceil(p*float64(len(fs)))) - 1
-			out[i] = vDouble(fs[max(0, min(k, len(fs)-1))])
+			out[i] = vDouble(quantile(fs, p, s.method))
 		}
 		if s.op == "$median" {
 			return out[0]
@@ -211,4 +258,22 @@ func (a *objAcc) result() bsoncore.Value {
 		out[i] = a.vals[k]
 	}
 	return vArray(out)
+}
+
+// quantile is the p quantile of the sorted fs: for "continuous" the line
+// between the values around rank p*(n-1); otherwise the value of rank
+// ceil(p*n), a value of the input (what MongoDB's approximation gives
+// exactly for the data it keeps whole, and within its error otherwise).
+func quantile(fs []float64, p float64, method string) float64 {
+	n := len(fs)
+	if method == "continuous" {
+		r := p * float64(n-1)
+		lo, hi := int(math.Floor(r)), int(math.Ceil(r))
+		if lo == hi {
+			return fs[lo]
+		}
+		return fs[lo] + (r-float64(lo))*(fs[hi]-fs[lo])
+	}
+	k := int(math.Ceil(p*float64(n))) - 1
+	return fs[max(0, min(k, n-1))]
 }
