@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,4 +26,80 @@ func TestInstallFromClone(t *testing.T) {
 	if want := "65920080565d24a1ed57220e\n65920080565d24a1ed57220f\n"; err != nil || string(out) != want {
 		t.Fatalf("installed oidkit generate -n 2 --seed 7: %v, %q; want %q", err, out, want)
 	}
+}
+
+// maxUserModules is the most modules a user module importing oidkittest
+// and embedded may list in its go.mod (oidkit's among them).
+const maxUserModules = 20
+
+// TestUserModuleRequirements makes a module as a user's would be: one
+// test that imports oidkittest and embedded, oidkit replaced by this
+// checkout; after go mod tidy its go.mod lists at most maxUserModules
+// modules, and no container library (that comes only with
+// oidkittest/mongocontainer).
+func TestUserModuleRequirements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go mod tidy")
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/usermod\n\ngo 1.26\n\nrequire github.com/oidkit/oidkit v0.0.0\n\nreplace github.com/oidkit/oidkit => " + root + "\n",
+		"user_test.go": `package usermod
+
+import (
+	"testing"
+
+	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/oidkittest"
+)
+
+func TestMain(m *testing.M) { oidkittest.Main(m) }
+
+func TestUsers(t *testing.T) {
+	_ = embedded.Options{}
+	_ = oidkittest.New(t)
+}
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = dir
+	tidy.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var required []string
+	for _, line := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 2 && strings.HasPrefix(line, "\t"): // in a require block
+			required = append(required, f[0])
+		case len(f) == 3 && f[0] == "require":
+			required = append(required, f[1])
+		}
+	}
+	if len(required) > maxUserModules {
+		t.Errorf("a user module lists %d modules, want at most %d: %v", len(required), maxUserModules, required)
+	}
+	for _, m := range required {
+		if strings.Contains(m, "testcontainers") || strings.Contains(m, "docker") || strings.Contains(m, "moby") {
+			t.Errorf("a user module without oidkittest/mongocontainer requires %s", m)
+		}
+	}
+	if !slices.Contains(required, "github.com/oidkit/oidkit") {
+		t.Errorf("go.mod does not list oidkit: %v", required)
+	}
+	t.Logf("%d modules: %v", len(required), required)
 }

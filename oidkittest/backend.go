@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,10 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moby/moby/api/types/network"
-	"github.com/testcontainers/testcontainers-go"
-	"github.com/testcontainers/testcontainers-go/modules/mongodb"
-	"github.com/testcontainers/testcontainers-go/wait"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -81,103 +76,39 @@ func backendFor(uri, image string) (backend, error) {
 	return &embeddedBackend{}, nil
 }
 
+// ContainerStarter starts a MongoDB container of image for a test binary
+// and returns its connection string and how to terminate it. Package
+// oidkittest/mongocontainer registers one (through Testcontainers); it
+// lives apart so that a module using oidkittest without containers does
+// not depend on a container library.
+type ContainerStarter func(ctx context.Context, image string) (uri string, stop func() error, err error)
+
+var containerStarter atomic.Pointer[ContainerStarter]
+
+// RegisterContainer sets how OIDKIT_TEST_MONGO_IMAGE starts its
+// container; a blank import of oidkittest/mongocontainer calls it.
+func RegisterContainer(start ContainerStarter) { containerStarter.Store(&start) }
+
 // startContainer starts one MongoDB container of image for the test binary
-// through Testcontainers' mongodb module; Close (or Main) terminates it, and
-// so does Testcontainers' reaper where it runs. The container is ready when
-// it answers a driver ping on its published port (any MongoDB does; a log
-// line is image-specific).
+// with the registered starter; Close (or Main) terminates it.
 func startContainer(image string) (backend, error) {
+	start := containerStarter.Load()
+	if start == nil {
+		return nil, fmt.Errorf("%s=%s: no container backend in this test binary; expected a blank import of %q in one of its test files", ImageEnv, image, "github.com/oidkit/oidkit/oidkittest/mongocontainer")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	fail := func(err error) error { return fmt.Errorf("%s=%s: starting the container: %w", ImageEnv, image, err) }
-	c, err := mongodb.Run(ctx, image, testcontainers.WithWaitStrategy(pingWait{}))
+	uri, stop, err := (*start)(ctx, image)
 	if err != nil {
-		if c != nil {
-			_ = testcontainers.TerminateContainer(c)
-		}
-		return nil, fail(err)
-	}
-	uri, err := reachableURI(ctx, c)
-	if err != nil {
-		_ = testcontainers.TerminateContainer(c)
-		return nil, fail(err)
+		return nil, fmt.Errorf("%s=%s: starting the container: %w", ImageEnv, image, err)
 	}
 	r, err := newRemote(uri, "container "+image)
 	if err != nil {
-		_ = testcontainers.TerminateContainer(c)
+		_ = stop()
 		return nil, err
 	}
-	r.stop = func() error { return testcontainers.TerminateContainer(c) }
+	r.stop = stop
 	return r, nil
-}
-
-// pingWait waits until the container answers a driver ping on its
-// published port.
-type pingWait struct{}
-
-func (pingWait) WaitUntilReady(ctx context.Context, target wait.StrategyTarget) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	var last error
-	for {
-		if st, err := target.State(ctx); err == nil && !st.Running {
-			return fmt.Errorf("container is %s (exit code %d)", st.Status, st.ExitCode)
-		}
-		if _, err := reachableURI(ctx, target); err == nil {
-			return nil
-		} else {
-			last = err
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("no answer to a ping: %v", last)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// portTarget is what both a container and a wait strategy's target offer.
-type portTarget interface {
-	Host(context.Context) (string, error)
-	MappedPort(context.Context, string) (network.Port, error)
-}
-
-// reachableURI is the connection string of the container's port 27017 at
-// the first address that answers a ping: Testcontainers' guess of the
-// engine's host, then the loopback address (where the tests run in the
-// engine's own network namespace, the guess does not reach published
-// ports).
-func reachableURI(ctx context.Context, target portTarget) (string, error) {
-	mp, err := target.MappedPort(ctx, "27017/tcp")
-	if err != nil {
-		return "", err
-	}
-	guess, err := target.Host(ctx)
-	if err != nil {
-		return "", err
-	}
-	hosts := []string{guess}
-	if guess != "127.0.0.1" && os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" {
-		hosts = append(hosts, "127.0.0.1")
-	}
-	for _, h := range hosts {
-		uri := "mongodb://" + net.JoinHostPort(h, mp.Port()) + "/"
-		if err = ping(ctx, uri); err == nil {
-			return uri, nil
-		}
-	}
-	return "", err
-}
-
-func ping(ctx context.Context, uri string) error {
-	c, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(2 * time.Second).SetConnectTimeout(2 * time.Second))
-	if err != nil {
-		return err
-	}
-	defer func() { _ = c.Disconnect(context.Background()) }()
-	pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	return c.Database("admin").RunCommand(pctx, bson.D{{Key: "ping", Value: 1}}).Err()
 }
 
 var dbCounter atomic.Int64

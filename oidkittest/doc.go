@@ -16,8 +16,9 @@
 // asks. With OIDKIT_TEST_URI set they run on that MongoDB, and with
 // OIDKIT_TEST_MONGO_IMAGE (such as mongo:8.0) on one container of that
 // image per test binary, started through Testcontainers' mongodb module
-// (it needs Docker and the image; without them New fails the test saying
-// so). The same test file runs unchanged on all three (tested with
+// once a test file imports oidkittest/mongocontainer for its effect (it
+// needs Docker and the image; without them, or without the import, New
+// fails the test saying so). The same test file runs unchanged on all three (tested with
 // examples/gotest, the image backend with oidkit's own server in a
 // container, not a real mongod: docs/oidkittest.md). Pick a real MongoDB
 // for code that needs what the embedded server does not do (docs/server.md
