@@ -981,8 +981,15 @@ func compileOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			return acc.result(), nil
 		})
 	}
+	if compile, ok := moreOps[op]; ok {
+		return compile(op, v, vars)
+	}
 	return nil, mongoerr.New(mongoerr.InvalidPipelineOperator, "Unrecognized expression '%s'", op)
 }
+
+// moreOps are expression operators compiled outside compileOp, one file
+// per group (expr_*.go), each adding its own in an init function.
+var moreOps = map[string]func(op string, v bsoncore.Value, vars *exprVars) (*expr, error){}
 
 func optExpr(d bsoncore.Document, key string, vars *exprVars) (*expr, error) {
 	v, err := d.LookupErr(key)
