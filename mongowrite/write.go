@@ -13,7 +13,9 @@ import (
 const codeDuplicateKey = 11000
 
 // InsertBatch inserts docs into coll with one unordered InsertMany, so that
-// one refused document does not hold back the others. It returns how many
+// one refused document does not hold back the others (on oidkit's own
+// server, with unordered insert commands of the documents as they are,
+// which store and fail the same; see write_raw.go). It returns how many
 // went in and, when dupOK is set, the positions in docs of those refused
 // because their _id was already there (code 11000), in order.
 //
@@ -28,11 +30,15 @@ func InsertBatch(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, d
 	if len(docs) == 0 {
 		return 0, nil, nil // the driver refuses an empty InsertMany
 	}
-	batch := make([]any, len(docs))
-	for i, d := range docs {
-		batch[i] = d // the driver passes bson.Raw through as is
+	if isEmbedded(ctx, coll.Database().Client()) {
+		err = insertCommand(ctx, coll, docs)
+	} else {
+		batch := make([]any, len(docs))
+		for i, d := range docs {
+			batch[i] = d // the driver passes bson.Raw through as is
+		}
+		_, err = coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
 	}
-	_, err = coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
 	if err == nil {
 		return int64(len(docs)), nil, nil
 	}
