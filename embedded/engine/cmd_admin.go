@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/wire"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -69,7 +70,7 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 			AppendDateTime("lastWriteDate", now.UnixMilli()).Build())
 	b.AppendDocument("topologyVersion", topologyVersion()).
 		AppendInt32("maxBsonObjectSize", maxDocSize).
-		AppendInt32("maxMessageSizeBytes", maxMessageSize).
+		AppendInt32("maxMessageSizeBytes", wire.MaxMessageSize).
 		AppendInt32("maxWriteBatchSize", 100000).
 		AppendDateTime("localTime", now.UnixMilli()).
 		AppendInt32("logicalSessionTimeoutMinutes", 30).

@@ -1,26 +1,10 @@
 package engine
 
 import (
-	"bytes"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
-
-// FuzzReadMessage: no byte string makes the decoder panic or hang, and a
-// message it accepts carries a valid command document.
-func FuzzReadMessage(f *testing.F) {
-	cmd := bsoncore.NewDocumentBuilder().AppendInt32("ping", 1).AppendString("$db", "admin").Build()
-	f.Add(appendReply(nil, 1, 0, opMsg, cmd))
-	f.Add(appendReply(nil, 1, 0, opQuery, cmd))
-	f.Add([]byte{16, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xdd, 7, 0, 0})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := readMessage(bytes.NewReader(b))
-		if err == nil && m.cmd.Validate() != nil {
-			t.Fatalf("accepted an invalid command document")
-		}
-	})
-}
 
 // FuzzFilterAndUpdate: any filter and update document compiles or is
 // refused with an error, and applying a compiled one never panics.

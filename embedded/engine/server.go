@@ -29,6 +29,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/wire"
 )
 
 // Version is the MongoDB version whose commands the server implements.
@@ -169,7 +170,7 @@ func (s *Server) serveConn(cn *conn) {
 	defer cancel()
 	var out []byte
 	for {
-		m, err := readMessage(r)
+		m, err := wire.Read(r)
 		if err != nil {
 			return
 		}
@@ -182,10 +183,10 @@ func (s *Server) serveConn(cn *conn) {
 			return
 		}
 		reply = s.withClusterTime(reply)
-		if m.opcode == opMsg && m.flags&flagMoreToCome != 0 {
+		if m.OpCode == wire.OpMsg && m.Flags&wire.FlagMoreToCome != 0 {
 			continue
 		}
-		out = appendReply(out[:0], int32(s.opID.Add(1)), m.requestID, m.opcode, reply)
+		out = wire.AppendReply(out[:0], int32(s.opID.Add(1)), m.RequestID, m.OpCode, reply)
 		if _, err := cn.c.Write(out); err != nil {
 			return
 		}
@@ -215,37 +216,37 @@ func (s *Server) end() {
 }
 
 // handle runs one command and returns its reply; it never panics out.
-func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsoncore.Document) {
+func (s *Server) handle(ctx context.Context, cn *conn, m *wire.Message) (reply bsoncore.Document) {
 	defer func() {
 		if r := recover(); r != nil {
 			reply = errorReply(mongoerr.New(mongoerr.InternalError, "internal error while running the command"))
 		}
 	}()
-	els := elements(m.cmd)
+	els := elements(m.Cmd)
 	if len(els) == 0 {
 		return errorReply(mongoerr.New(mongoerr.FailedToParse, "empty command"))
 	}
 	name := els[0].Key()
 	db := "admin"
-	if v, err := m.cmd.LookupErr("$db"); err == nil && v.Type == bsoncore.TypeString {
+	if v, err := m.Cmd.LookupErr("$db"); err == nil && v.Type == bsoncore.TypeString {
 		db = v.StringValue()
-	} else if m.opcode == opQuery {
-		if i := indexByte(m.collection, '.'); i > 0 {
-			db = m.collection[:i]
+	} else if m.OpCode == wire.OpQuery {
+		if i := indexByte(m.Collection, '.'); i > 0 {
+			db = m.Collection[:i]
 		}
 	}
 	h, ok := commands[name]
 	if !ok {
 		return errorReply(mongoerr.New(mongoerr.CommandNotFound, "no such command: '%s'", name))
 	}
-	if v, err := m.cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 && name != "getMore" {
+	if v, err := m.Cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 && name != "getMore" {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
 		defer cancel()
 	}
-	ctx, done := s.ops.begin(ctx, cn, db, name, m.cmd)
+	ctx, done := s.ops.begin(ctx, cn, db, name, m.Cmd)
 	defer done()
-	sa := sessionArgsOf(m.cmd)
+	sa := sessionArgsOf(m.Cmd)
 	x, err := s.transactionFor(name, sa)
 	if err != nil {
 		return errorReply(err)
@@ -266,25 +267,25 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 	var wceLabels []string
 	if name != "configureFailPoint" {
 		if f := s.failCommand.hit(name, cn.appName); f != nil {
-			answer, reply := f.apply(ctx, name, m.cmd)
+			answer, reply := f.apply(ctx, name, m.Cmd)
 			if !answer {
 				return nil
 			}
 			if reply != nil {
 				return reply
 			}
-			wce, wceLabels = f.wce, f.wceLabels(name, m.cmd)
+			wce, wceLabels = f.wce, f.wceLabels(name, m.Cmd)
 		}
 	}
 	opsBefore := 0
 	if x != nil && x.t != nil {
 		opsBefore = len(x.t.ops)
 	}
-	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name, txn: x})
+	res, err := h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.Cmd, name: name, txn: x})
 	for held := (*heldError)(nil); errors.As(err, &held); {
 		// a document it writes is held by a transaction: run it again once that ends
 		if err = s.awaitEnd(ctx, held.x); err == nil {
-			res, err = h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.cmd, name: name})
+			res, err = h(&call{ctx: ctx, srv: s, conn: cn, db: db, cmd: m.Cmd, name: name})
 		}
 	}
 	if x != nil {
@@ -296,7 +297,7 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *message) (reply bsonco
 	if err == nil && wce != nil {
 		res = withWriteConcernError(res, wce, wceLabels)
 	} else if err == nil && x == nil {
-		if wc := unsatisfiable(m.cmd); wc != nil {
+		if wc := unsatisfiable(m.Cmd); wc != nil {
 			res = withWriteConcernError(res, wc, nil)
 		}
 	}
