@@ -342,7 +342,14 @@ func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
 			}
 			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be 'unbounded', 'current', or a number.")
 		case bsoncore.TypeEmbeddedDocument, bsoncore.TypeArray:
-			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
+			// an expression of constants ({$literal: 1}, {$add: [1, 2]})
+			e, err := compileExpr(b, nil)
+			if err != nil {
+				return windowBound{}, err
+			}
+			if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !isNumber(b) {
+				return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
+			}
 		}
 		if err := check(b); err != nil {
 			return windowBound{}, err

@@ -106,6 +106,7 @@ func TestWindowRangeNumeric(t *testing.T) {
 		{"[-10, -3]: before the partition", rng(-10, -3), "[0 0 0 1 15 15]"},
 		{"[3, 10]: after the partition", rng(3, 10), "[56 48 48 48 0 0]"},
 		{"[unbounded, unbounded]", rng("unbounded", "unbounded"), "[63 63 63 63 63 63]"},
+		{"bounds from constant expressions", rng(bson.D{{Key: "$literal", Value: -1}}, bson.D{{Key: "$add", Value: bson.A{0.5, 0.5}}}), "[3 7 6 8 48 48]"},
 	} {
 		rows := aggregateM(t, coll, mongo.Pipeline{swf(nil, byX, bson.D{{Key: "s", Value: fn("$sum", "$v", tc.window)}})})
 		if got := column(rows, "s"); got != tc.want {
@@ -197,6 +198,7 @@ func TestWindowErrors(t *testing.T) {
 		{"unknown unit", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{-1, 1}}, {Key: "unit", Value: "fortnight"}})), 9},
 		{"fractional bound with unit", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{-1.5, 1}}, {Key: "unit", Value: "day"}})), 9},
 		{"string bound", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{"soon", 1}}})), 9},
+		{"a bound from a field", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{bson.D{{Key: "$add", Value: bson.A{"$x", 1}}}, 1}}})), 9},
 		{"three bounds", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{1, 2, 3}}})), 9},
 		{"documents and range", swf(nil, byX, sum(bson.D{{Key: "range", Value: bson.A{1, 2}}, {Key: "documents", Value: bson.A{1, 2}}})), 9},
 		{"unit without range", swf(nil, byX, sum(bson.D{{Key: "documents", Value: bson.A{1, 2}}, {Key: "unit", Value: "day"}})), 9},
