@@ -224,49 +224,45 @@ func (w *windowFn) shift(p *windowPartition) ([]bsoncore.Value, error) {
 }
 
 // linearFill gives each null or missing value the value on the line
-// between the values before and after it, by the sortBy value; null at
-// either end of the partition.
+// between the values before and after it, by the sortBy value (numbers,
+// or dates by their milliseconds): y1 + (x-x1)·((y2-y1)/(x2-x1)); null at
+// either end of the partition. The values must be numbers or null, the
+// sortBy values numbers or dates, of one kind, none twice.
 func linearFill(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, error) {
-	res := make([]bsoncore.Value, len(vals))
-	x := func(k int) (float64, bool) {
-		v := p.xs[k]
-		if v.Type == bsoncore.TypeDateTime {
-			return float64(v.DateTime()), true
+	n := len(vals)
+	next := make([]int, n+1) // the first non-null value at or after i
+	next[n] = n
+	for i := n - 1; i >= 0; i-- {
+		next[i] = next[i+1]
+		if !nullish(vals[i]) {
+			next[i] = i
 		}
-		return numberFloat(v), isNumber(v)
 	}
+	res := make([]bsoncore.Value, n)
 	prev := -1
-	for i, v := range vals {
-		if !nullish(v) {
-			res[i], prev = v, i
+	for i, y := range vals {
+		x := p.xs[i]
+		isDate := x.Type == bsoncore.TypeDateTime
+		switch {
+		case !isNumber(y) && !nullish(y):
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value to be filled must be numeric or nullish, but found %s", typeName(y.Type))
+		case !isNumber(x) && !isDate:
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value of the sortBy field must be numeric or a date, but found %s", typeName(x.Type))
+		case i > 0 && compareValues(x, p.xs[i-1]) == 0:
+			return nil, mongoerr.New(mongoerr.Location(6050106), "There can be no repeated values in the sort field")
+		case i > 0 && isDate != (p.xs[i-1].Type == bsoncore.TypeDateTime):
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", typeName(p.xs[i-1].Type), typeName(x.Type))
+		}
+		if !nullish(y) {
+			res[i], prev = y, i
 			continue
 		}
 		res[i] = vNull()
-		if prev < 0 {
-			continue
+		if j := next[i]; prev >= 0 && j < n {
+			x1, x2 := xFloat(p.xs[prev]), xFloat(p.xs[j])
+			y1, y2 := numberFloat(vals[prev]), numberFloat(vals[j])
+			res[i] = vDouble(y1 + (xFloat(x)-x1)*((y2-y1)/(x2-x1)))
 		}
-		next := i + 1
-		for next < len(vals) && nullish(vals[next]) {
-			next++
-		}
-		if next == len(vals) {
-			continue
-		}
-		y0, y1 := vals[prev], vals[next]
-		if !isNumber(y0) || !isNumber(y1) {
-			return nil, mongoerr.New(mongoerr.Location(6050106), "There can be no non-numeric values in the input of $linearFill, found %s", typeName(vals[prev].Type))
-		}
-		x0, ok0 := x(prev)
-		x1, ok1 := x(next)
-		xi, ok := x(i)
-		if !ok0 || !ok1 || !ok {
-			return nil, mongoerr.New(mongoerr.Location(6050107), "The sortBy field of $linearFill must be numeric or a date")
-		}
-		if x1 == x0 {
-			continue
-		}
-		f0, f1 := numberFloat(y0), numberFloat(y1)
-		res[i] = vDouble((f1-f0)/(x1-x0)*(xi-x0) + f0)
 	}
 	return res, nil
 }

@@ -37,7 +37,7 @@ func agErrCode(t *testing.T, coll *mongo.Collection, pipeline mongo.Pipeline) in
 		t.Fatalf("not a server error: %v", err)
 	}
 	for _, c := range []int32{2, 9, 14, 16556, 5339900, 5339901, 5339902, 8947401, 5429413, 5429414, 5429513,
-		5371602, 605001, 5490710, 5624900, 5624901, 5624902, 5624903, 5423900, 5423901, 5423902,
+		5371602, 605001, 6050106, 5490710, 5624900, 5624901, 5624902, 5624903, 5423900, 5423901, 5423902,
 		40257, 40258, 40259, 40260, 40241, 40243, 40245, 40414, 40415, 5733401, 5733402, 5733403, 5733406, 5733408, 5733409, 16410, 6586400, 7750301, 7750302, 7750303, 5787801} {
 		if se.HasErrorCode(int(c)) {
 			return c
@@ -390,6 +390,59 @@ func TestWindowFunctions(t *testing.T) {
 		rows = aggregateM(t, lf, mongo.Pipeline{swf(nil, bson.D{{Key: by, Value: 1}}, bson.D{{Key: "f", Value: fn("$linearFill", "$y", nil)}})})
 		if got := column(rows, "f"); got != "[<nil> 10 20 30 40 70 100 <nil>]" {
 			t.Errorf("$linearFill by %s: %s", by, got)
+		}
+	}
+}
+
+// $linearFill on the cases MongoDB's own tests hold it to: fractional
+// sortBy values, dates across years, and the values it refuses.
+func TestWindowLinearFill(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("lf")
+	agInsert(t, coll,
+		bson.D{{Key: "_id", Value: 0.5}, {Key: "val", Value: 0}},
+		bson.D{{Key: "_id", Value: 1}, {Key: "val", Value: nil}},
+		bson.D{{Key: "_id", Value: 4.384}, {Key: "val", Value: nil}},
+		bson.D{{Key: "_id", Value: 9}},
+		bson.D{{Key: "_id", Value: 10.09283}, {Key: "val", Value: 11.28374}},
+	)
+	fill := swf(nil, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "val", Value: fn("$linearFill", "$val", nil)}})
+	if got := column(aggregateM(t, coll, mongo.Pipeline{fill}), "val"); got != "[0 0.5881340542884634 4.5686253337127845 9.998278922903879 11.28374]" {
+		t.Errorf("fractional sortBy: %s", got)
+	}
+	dates := c.Database("d").Collection("dates")
+	year := func(y int) time.Time { return time.Date(y, 12, 28, 0, 0, 0, 0, time.UTC) }
+	agInsert(t, dates,
+		bson.D{{Key: "b", Value: "Manhattan"}, {Key: "y", Value: -1}, {Key: "date", Value: year(2000)}},
+		bson.D{{Key: "b", Value: "Manhattan"}, {Key: "y", Value: nil}, {Key: "date", Value: year(2001)}},
+		bson.D{{Key: "b", Value: "Bronx"}, {Key: "y", Value: -10}, {Key: "date", Value: year(2002)}},
+		bson.D{{Key: "b", Value: "Bronx"}, {Key: "y", Value: nil}, {Key: "date", Value: year(2003)}},
+		bson.D{{Key: "b", Value: "Bronx"}, {Key: "y", Value: nil}, {Key: "date", Value: year(2004)}},
+		bson.D{{Key: "b", Value: "Bronx"}, {Key: "y", Value: 200}, {Key: "date", Value: year(2005)}},
+		bson.D{{Key: "b", Value: "Manhattan"}, {Key: "y", Value: -10}, {Key: "date", Value: year(2006)}},
+		bson.D{{Key: "b", Value: "Queens"}, {Key: "y", Value: -2}, {Key: "date", Value: year(2007)}},
+		bson.D{{Key: "b", Value: "Queens"}, {Key: "y", Value: -20}, {Key: "date", Value: year(2008)}},
+		bson.D{{Key: "b", Value: "Queens"}, {Key: "y", Value: nil}, {Key: "date", Value: year(2009)}},
+	)
+	byDate := swf("$b", bson.D{{Key: "date", Value: 1}}, bson.D{{Key: "y", Value: fn("$linearFill", "$y", nil)}})
+	if got := column(aggregateM(t, dates, mongo.Pipeline{byDate}), "y"); got != "[-10 59.93613138686132 130.06386861313868 200 -1 -2.499315381104519 -10 -2 -20 <nil>]" {
+		t.Errorf("dates by partition: %s", got)
+	}
+	for _, tc := range []struct {
+		name string
+		docs []any
+		code int32
+	}{
+		{"a repeated sortBy value", []any{bson.D{{Key: "x", Value: 0}, {Key: "v", Value: 0}}, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "x", Value: 1.0}, {Key: "v", Value: 1}}}, 6050106},
+		{"a null sortBy value", []any{bson.D{{Key: "x", Value: nil}, {Key: "v", Value: 0}}, bson.D{{Key: "x", Value: 1}}}, 14},
+		{"a string to fill between", []any{bson.D{{Key: "x", Value: 0}, {Key: "v", Value: "s"}}, bson.D{{Key: "x", Value: 1}}}, 14},
+		{"numbers and dates in sortBy", []any{bson.D{{Key: "x", Value: 1}, {Key: "v", Value: 10}}, bson.D{{Key: "x", Value: 2}}, bson.D{{Key: "x", Value: time.Now()}, {Key: "v", Value: 20}}}, 14},
+	} {
+		bad := c.Database("d").Collection("bad" + fmt.Sprint(len(tc.name)))
+		agInsert(t, bad, tc.docs...)
+		stage := swf(nil, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "v", Value: fn("$linearFill", "$v", nil)}})
+		if got := agErrCode(t, bad, mongo.Pipeline{stage}); got != tc.code {
+			t.Errorf("%s: code %d; want %d", tc.name, got, tc.code)
 		}
 	}
 }
