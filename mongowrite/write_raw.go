@@ -60,6 +60,9 @@ func insertCommand(ctx context.Context, coll *mongo.Collection, docs []bson.Raw)
 			size += len(docs[to])
 			to++
 		}
+		if need := size + 8*(to-from) + 64 + len(coll.Name()); cap(cmd) < need {
+			cmd = make([]byte, 0, need)
+		}
 		cmd = appendInsert(cmd[:0], coll.Name(), docs[from:to])
 		reply, err := coll.Database().RunCommand(ctx, bson.Raw(cmd)).Raw()
 		// The driver reads the write errors of a reply as an error of
