@@ -446,3 +446,104 @@ func TestWindowLinearFill(t *testing.T) {
 		}
 	}
 }
+
+// $integral as MongoDB's own tests hold it: per partition over a
+// document window, scaled by a unit over dates, over time ranges
+// (an empty window null, one document 0), and refusing mixed sortBy
+// values.
+func TestWindowIntegralCases(t *testing.T) {
+	c, _ := serve(t, "")
+	db := c.Database("d")
+	parts := db.Collection("parts")
+	for i, y := range []int{1, 2, 1, 4, 100, 105, 107, -100} {
+		agInsert(t, parts, bson.D{{Key: "p", Value: 1 + i/4}, {Key: "x", Value: []int{0, 1, 2, 3, 0, 2, 4, 6}[i]}, {Key: "y", Value: y}})
+	}
+	rows := aggregateM(t, parts, mongo.Pipeline{swf("$p", bson.D{{Key: "x", Value: 1}},
+		bson.D{{Key: "i", Value: fn("$integral", bson.D{{Key: "input", Value: "$y"}}, bson.D{{Key: "documents", Value: bson.A{-1, 0}}})}})})
+	if got := column(rows, "i"); got != "[0 1.5 1.5 2.5 0 205 212 7]" {
+		t.Errorf("per partition: %s", got)
+	}
+	ms := db.Collection("ms")
+	t0 := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 4 {
+		agInsert(t, ms, bson.D{{Key: "x", Value: t0.Add(time.Duration(2*i) * time.Millisecond)}, {Key: "y", Value: 2 * i}})
+	}
+	withUnit := swf(nil, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "i", Value: fn("$integral", bson.D{{Key: "input", Value: "$y"}, {Key: "unit", Value: "second"}},
+		bson.D{{Key: "documents", Value: bson.A{-1, 1}}})}})
+	if got := column(aggregateM(t, ms, mongo.Pipeline{withUnit}), "i"); got != "[0.002 0.008 0.016 0.01]" {
+		t.Errorf("by second over dates: %s", got)
+	}
+	secs := db.Collection("secs")
+	for i, y := range []float64{0.0, 2.4, 5.6, 6.8} {
+		agInsert(t, secs, bson.D{{Key: "time", Value: t0.Add(time.Duration([]int{0, 4, 10, 18}[i]) * time.Second)}, {Key: "y", Value: y}})
+	}
+	for _, tc := range []struct {
+		bounds bson.A
+		want   string
+	}{
+		{bson.A{-1, -1}, "[<nil> <nil> <nil> <nil>]"},
+		{bson.A{-2, 0}, "[0 0 0 0]"},
+		{bson.A{-6, 6}, "[4.8 28.8 24 0]"},
+	} {
+		stage := swf(nil, bson.D{{Key: "time", Value: 1}}, bson.D{{Key: "i", Value: fn("$integral", bson.D{{Key: "input", Value: "$y"}, {Key: "unit", Value: "second"}},
+			bson.D{{Key: "range", Value: tc.bounds}, {Key: "unit", Value: "second"}})}})
+		if got := column(aggregateM(t, secs, mongo.Pipeline{stage}), "i"); got != tc.want {
+			t.Errorf("range %v: %s; want %s", tc.bounds, got, tc.want)
+		}
+	}
+	mixed := db.Collection("mixed")
+	agInsert(t, mixed, bson.D{{Key: "x", Value: 0}, {Key: "y", Value: 100}}, bson.D{{Key: "x", Value: 1}, {Key: "y", Value: 100}},
+		bson.D{{Key: "x", Value: t0}, {Key: "y", Value: 5}}, bson.D{{Key: "x", Value: t0.Add(time.Millisecond)}, {Key: "y", Value: 4}})
+	noUnit := swf(nil, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "i", Value: fn("$integral", bson.D{{Key: "input", Value: "$y"}}, bson.D{{Key: "documents", Value: bson.A{-1, 1}}})}})
+	if got := agErrCode(t, mixed, mongo.Pipeline{withUnit}); got != 5423901 {
+		t.Errorf("unit over numbers then dates: code %d; want 5423901", got)
+	}
+	if got := agErrCode(t, mixed, mongo.Pipeline{noUnit}); got != 5423902 {
+		t.Errorf("no unit over numbers then dates: code %d; want 5423902", got)
+	}
+}
+
+// Range windows over unevenly spaced values with ties, as MongoDB's own
+// tests hold them: 0 takes the values tying with the current one,
+// "current" only the current document, windows may be empty or exclude
+// the current document, and a non-numeric sortBy value is an error even
+// for a window that would be empty.
+func TestWindowRangeTies(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("ties")
+	for _, x := range []float64{0, 1, 1.5, 2, 3, 100, 100, 101} {
+		agInsert(t, coll, bson.D{{Key: "x", Value: x}})
+	}
+	push := func(lo, hi any) string {
+		rows := aggregateM(t, coll, mongo.Pipeline{swf(nil, bson.D{{Key: "x", Value: 1}},
+			bson.D{{Key: "y", Value: fn("$push", "$x", bson.D{{Key: "range", Value: bson.A{lo, hi}}})}})})
+		return column(rows, "y")
+	}
+	for _, tc := range []struct {
+		lo, hi any
+		want   string
+	}{
+		{-1, 0, "[[0] [0 1] [1 1.5] [1 1.5 2] [2 3] [100 100] [100 100] [100 100 101]]"},
+		{"unbounded", 0, "[[0] [0 1] [0 1 1.5] [0 1 1.5 2] [0 1 1.5 2 3] [0 1 1.5 2 3 100 100] [0 1 1.5 2 3 100 100] [0 1 1.5 2 3 100 100 101]]"},
+		{0, "unbounded", "[[0 1 1.5 2 3 100 100 101] [1 1.5 2 3 100 100 101] [1.5 2 3 100 100 101] [2 3 100 100 101] [3 100 100 101] [100 100 101] [100 100 101] [101]]"},
+		{"current", "current", "[[0] [1] [1.5] [2] [3] [100] [100] [101]]"},
+		{"current", 1, "[[0 1] [1 1.5 2] [1.5 2] [2 3] [3] [100 100 101] [100 101] [101]]"},
+		{-97, "current", "[[0] [0 1] [0 1 1.5] [0 1 1.5 2] [0 1 1.5 2 3] [3 100] [3 100 100] [100 100 101]]"},
+		{-1, -1, "[[] [0] [] [1] [2] [] [] [100 100]]"},
+		{1, 1, "[[1] [2] [] [3] [] [101] [101] []]"},
+		{"unbounded", -99, "[[] [] [] [] [] [0 1] [0 1] [0 1 1.5 2]]"},
+		{99, "unbounded", "[[100 100 101] [100 100 101] [101] [101] [] [] [] []]"},
+		{999, 999, "[[] [] [] [] [] [] [] []]"},
+	} {
+		if got := push(tc.lo, tc.hi); got != tc.want {
+			t.Errorf("range [%v, %v]: %s; want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	agInsert(t, coll, bson.D{}, bson.D{{Key: "x", Value: nil}}, bson.D{{Key: "x", Value: ""}}, bson.D{{Key: "x", Value: bson.D{}}})
+	for _, b := range []bson.A{{999, 999}, {-999, 999}, {"unbounded", "unbounded"}} {
+		stage := swf(nil, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "y", Value: fn("$push", "$x", bson.D{{Key: "range", Value: b}})}})
+		if got := agErrCode(t, coll, mongo.Pipeline{stage}); got != 5429414 {
+			t.Errorf("range %v over non-numbers: code %d; want 5429414", b, got)
+		}
+	}
+}
