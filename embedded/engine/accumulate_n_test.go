@@ -247,7 +247,7 @@ func TestFill(t *testing.T) {
 }
 
 // $densify fills the gaps of a numeric field, per partition, and of dates
-// by a unit.
+// by a unit; its output is sorted by the partition fields, then the field.
 func TestDensify(t *testing.T) {
 	c, _ := serve(t, "")
 	ctx := context.Background()
@@ -274,13 +274,13 @@ func TestDensify(t *testing.T) {
 		return bson.D{{Key: "field", Value: "x"}, {Key: "partitionByFields", Value: bson.A{"s"}},
 			{Key: "range", Value: bson.D{{Key: "step", Value: 2}, {Key: "bounds", Value: bounds}}}}
 	}
-	if got := run(coll, rng("partition"), "x"); got != "[b<nil> a0 a2 a4 b2 b3]" {
+	if got := run(coll, rng("partition"), "x"); got != "[a0 a2 a4 b<nil> b2 b3]" {
 		t.Errorf("partition: %s", got)
 	}
-	if got := run(coll, rng("full"), "x"); got != "[b<nil> a0 a2 a4 b0 b2 b3 b4]" {
+	if got := run(coll, rng("full"), "x"); got != "[a0 a2 a4 b<nil> b0 b2 b3 b4]" {
 		t.Errorf("full: %s", got)
 	}
-	if got := run(coll, rng(bson.A{1, 4}), "x"); got != "[b<nil> a0 a1 a3 a4 b1 b2 b3]" {
+	if got := run(coll, rng(bson.A{1, 4}), "x"); got != "[a0 a1 a3 a4 b<nil> b1 b2 b3]" {
 		t.Errorf("[1, 4): %s", got)
 	}
 	days := c.Database("d").Collection("days")

@@ -139,43 +139,61 @@ func compileDensify(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		return arith('+', v, stepV), nil
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		var out, with []bsoncore.Document
-		for _, doc := range in {
-			if v := lookup(doc, field); nullish(v) {
-				out = append(out, doc) // without the field: unchanged
+		// as MongoDB does, sort by the partition fields then the field
+		// (missing as null), and densify each partition's run of documents
+		// that hold the field; the others pass through in their place
+		key := func(d bsoncore.Document, i int) bsoncore.Value {
+			if i < len(partFields) {
+				return nullIfMissing(lookup(d, partFields[i]))
+			}
+			return nullIfMissing(lookup(d, field))
+		}
+		sorted := slices.Clone(in)
+		slices.SortStableFunc(sorted, func(a, b bsoncore.Document) int {
+			for i := 0; i <= len(partFields); i++ {
+				if c := compareValues(key(a, i), key(b, i)); c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+		type part struct {
+			vals    []bsoncore.Value // the partition fields' values
+			without []bsoncore.Document
+			docs    []bsoncore.Document
+		}
+		var parts []*part
+		var with []bsoncore.Document
+		for _, doc := range sorted {
+			vals := make([]bsoncore.Value, len(partFields))
+			for i := range partFields {
+				vals[i] = key(doc, i)
+			}
+			var p *part
+			if len(parts) > 0 && slices.EqualFunc(parts[len(parts)-1].vals, vals, func(a, b bsoncore.Value) bool { return compareValues(a, b) == 0 }) {
+				p = parts[len(parts)-1]
 			} else {
+				p = &part{vals: vals}
+				parts = append(parts, p)
+			}
+			if nullish(lookup(doc, field)) {
+				p.without = append(p.without, doc) // without the field: unchanged
+			} else {
+				p.docs = append(p.docs, doc)
 				with = append(with, doc)
 			}
 		}
-		byField := func(a, b bsoncore.Document) int { return compareValues(lookup(a, field), lookup(b, field)) }
-		slices.SortStableFunc(with, byField)
-		// partitions, in the order they first appear
-		type part struct {
-			vals []bsoncore.Value // the partition fields' values
-			docs []bsoncore.Document
-		}
-		var parts []*part
-		index := map[string]*part{}
-		for _, doc := range with {
-			var kb []byte
-			vals := make([]bsoncore.Value, len(partFields))
-			for i, f := range partFields {
-				vals[i] = nullIfMissing(lookup(doc, f))
-				kb = appendGroupKey(append(kb, 0), vals[i])
-			}
-			p := index[string(kb)]
-			if p == nil {
-				p = &part{vals: vals}
-				index[string(kb)] = p
-				parts = append(parts, p)
-			}
-			p.docs = append(p.docs, doc)
-		}
+		slices.SortStableFunc(with, func(a, b bsoncore.Document) int { return compareValues(lookup(a, field), lookup(b, field)) })
+		var out []bsoncore.Document
 		flo, fhi := lo, hi
 		if mode == "full" && len(with) > 0 {
 			flo, fhi = lookup(with[0], field), lookup(with[len(with)-1], field)
 		}
 		for _, p := range parts {
+			out = append(out, p.without...)
+			if len(p.docs) == 0 {
+				continue
+			}
 			start, end := flo, fhi
 			if mode == "partition" {
 				start, end = lookup(p.docs[0], field), lookup(p.docs[len(p.docs)-1], field)
