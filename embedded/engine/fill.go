@@ -6,122 +6,110 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// compileFill is $fill: in each partition (partitionBy), in sortBy order,
-// the output fields that are null or missing get a value: {value: expr}
-// (evaluated on the document), {method: "locf"} (the last value seen) or
-// {method: "linear"} (interpolated between the values around it, by the
-// position of the single numeric sortBy field).
+// compileFill is $fill, which is what MongoDB makes of it: the output
+// fields with a method become a $setWindowFields over partitionBy (or
+// partitionByFields) and sortBy, {field: {$locf: "$field"}} or
+// {field: {$linearFill: "$field"}}; those with a value then an
+// $addFields of {field: {$ifNull: ["$field", value]}}.
 func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	d, err := needDoc("$fill", arg)
-	if err != nil {
-		return nil, err
+	if arg.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "The $fill stage specification must be an object, found %s", typeName(arg.Type))
 	}
-	ps, err := compilePartitionSpec("$fill", d, env)
-	if err != nil {
-		return nil, err
+	d := bsoncore.Document(arg.Data)
+	for _, el := range elements(d) {
+		switch el.Key() {
+		case "partitionBy", "partitionByFields", "sortBy", "output":
+		default:
+			return nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$fill.%s' is an unknown field.", el.Key())
+		}
 	}
-	sortBy := ps.sort
 	ov, err := d.LookupErr("output")
-	if err != nil || ov.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$fill requires 'output' to be an object")
+	if err != nil {
+		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$fill.output' is missing but a required field")
 	}
-	type fillOut struct {
-		field, method string
-		value         *expr
+	if ov.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.output' is the wrong type '%s', expected type 'object'", typeName(ov.Type))
 	}
-	var outs []fillOut
-	for _, el := range elements(bsoncore.Document(ov.Data)) {
-		f := fillOut{field: el.Key()}
+	outs := elements(bsoncore.Document(ov.Data))
+	if len(outs) == 0 {
+		return nil, mongoerr.New(mongoerr.Location(6050203), "The output field in '$fill' must contain an object with at least one element")
+	}
+	windows := bsoncore.NewDocumentBuilder()
+	values := bsoncore.NewDocumentBuilder()
+	nWindows, nValues := 0, 0
+	for _, el := range outs {
+		field := el.Key()
 		if el.Value().Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$fill: output field '%s' must be an object", el.Key())
+			return nil, mongoerr.New(mongoerr.Location(6050200), "Each fill output specification must be an object with exactly one field")
 		}
 		od := bsoncore.Document(el.Value().Data)
-		if v, err := od.LookupErr("value"); err == nil {
-			if f.value, err = compileExpr(v, env.vars); err != nil {
-				return nil, err
+		for _, f := range elements(od) {
+			if f.Key() != "method" && f.Key() != "value" {
+				return nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$fill.%s' is an unknown field.", f.Key())
 			}
-		} else if m, err := od.LookupErr("method"); err == nil && m.Type == bsoncore.TypeString && (m.StringValue() == "locf" || m.StringValue() == "linear") {
-			f.method = m.StringValue()
-			if f.method == "linear" && (sortBy == nil || len(sortBy.keys) != 1) {
-				return nil, mongoerr.New(mongoerr.Location(6050201), "$fill with method 'linear' requires a sortBy of one field")
-			}
-		} else {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$fill: output field '%s' needs 'value' or a 'method' of \"locf\" or \"linear\"", el.Key())
 		}
-		outs = append(outs, f)
+		m, errM := od.LookupErr("method")
+		v, errV := od.LookupErr("value")
+		switch {
+		case errM == nil && errV == nil:
+			return nil, mongoerr.New(mongoerr.Location(6050201), "Each fill output specification must have exactly one of 'method' or 'value' fields, not both")
+		case errM == nil:
+			if m.Type != bsoncore.TypeString {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.method' is the wrong type '%s', expected type 'string'", typeName(m.Type))
+			}
+			fn := map[string]string{"locf": "$locf", "linear": "$linearFill"}[m.StringValue()]
+			if fn == "" {
+				return nil, mongoerr.New(mongoerr.Location(6050202), "Method must be either locf or linear")
+			}
+			windows.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendString(fn, "$"+field).Build())
+			nWindows++
+		case errV == nil:
+			ifNull := bsoncore.BuildArray(nil, vString("$"+field), v)
+			values.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendArray("$ifNull", ifNull).Build())
+			nValues++
+		}
 	}
-	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		// partitions in order of first appearance; documents in sortBy order
-		parts, err := ps.split(in)
+	var stages []stage
+	if nWindows > 0 {
+		spec := bsoncore.NewDocumentBuilder()
+		if sv, err := d.LookupErr("sortBy"); err == nil {
+			spec.AppendValue("sortBy", sv)
+		}
+		pv, errP := d.LookupErr("partitionBy")
+		fv, errF := d.LookupErr("partitionByFields")
+		switch {
+		case errP == nil && errF == nil:
+			return nil, mongoerr.New(mongoerr.Location(6050204), "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'")
+		case errP == nil:
+			spec.AppendValue("partitionBy", pv)
+		case errF == nil:
+			if fv.Type != bsoncore.TypeArray {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' is the wrong type '%s', expected type 'array'", typeName(fv.Type))
+			}
+			by := bsoncore.NewDocumentBuilder()
+			for _, f := range arrayValues(fv) {
+				if f.Type != bsoncore.TypeString {
+					return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' must hold strings, found %s", typeName(f.Type))
+				}
+				by.AppendString(f.StringValue(), "$"+f.StringValue())
+			}
+			spec.AppendDocument("partitionBy", by.Build())
+		}
+		spec.AppendDocument("output", windows.Build())
+		s, err := compileSetWindowFields(vDoc(spec.Build()), env)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]bsoncore.Document, 0, len(in))
-		for _, p := range parts {
-			docs := p.docs
-			filled := make([]map[string]bsoncore.Value, len(docs))
-			for i := range filled {
-				filled[i] = map[string]bsoncore.Value{}
-			}
-			for _, f := range outs {
-				vals := make([]bsoncore.Value, len(docs))
-				for i, doc := range docs {
-					vals[i] = lookup(doc, f.field)
-				}
-				for i, doc := range docs {
-					if !nullish(vals[i]) {
-						continue
-					}
-					switch {
-					case f.value != nil:
-						v, err := f.value.eval(doc, nil)
-						if err != nil {
-							return nil, err
-						}
-						filled[i][f.field] = nullIfMissing(v)
-					case f.method == "locf":
-						for j := i - 1; j >= 0; j-- {
-							if !nullish(vals[j]) {
-								filled[i][f.field] = vals[j]
-								break
-							}
-						}
-					default: // linear
-						lo, hi := i-1, i+1
-						for lo >= 0 && nullish(vals[lo]) {
-							lo--
-						}
-						for hi < len(docs) && nullish(vals[hi]) {
-							hi++
-						}
-						if lo < 0 || hi >= len(docs) || !isNumber(vals[lo]) || !isNumber(vals[hi]) {
-							continue
-						}
-						path := sortBy.keys[0].path
-						x0, x1, x := lookup(docs[lo], path), lookup(docs[hi], path), lookup(doc, path)
-						if !isNumber(x0) || !isNumber(x1) || !isNumber(x) || numberFloat(x1) == numberFloat(x0) {
-							continue
-						}
-						y0, y1 := numberFloat(vals[lo]), numberFloat(vals[hi])
-						t := (numberFloat(x) - numberFloat(x0)) / (numberFloat(x1) - numberFloat(x0))
-						filled[i][f.field] = vDouble(y0 + t*(y1-y0))
-					}
-				}
-			}
-			for i, doc := range docs {
-				if len(filled[i]) == 0 {
-					out = append(out, doc)
-					continue
-				}
-				md := toMDoc(doc)
-				for _, f := range outs {
-					if v, ok := filled[i][f.field]; ok {
-						setMPath(md, f.field, toM(v))
-					}
-				}
-				out = append(out, md.build())
-			}
+		stages = append(stages, s)
+	}
+	if nValues > 0 {
+		s, err := compileStage("$addFields", vDoc(values.Build()), env)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		stages = append(stages, s)
+	}
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		return runPipeline(stages, in)
 	}, nil
 }
