@@ -24,8 +24,7 @@ type Decoder struct {
 	// anything but white space after the document.
 	Strict bool
 
-	p   parser
-	out []byte
+	p parser
 }
 
 // AppendDocument reads one Extended JSON object (canonical or relaxed, and
