@@ -74,7 +74,21 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 	case "$expMovingAvg":
 		return w.expMovingAvg(vals), nil
 	}
+	if w.obj == nil && accumulatorOps[w.op] && w.win.set && !w.win.byRange &&
+		w.win.lo.kind == boundUnbounded && w.win.hi.kind == boundCurrent {
+		// a running total: one accumulator, each document added in turn
+		a := newAccumulator(w.op)
+		for i, v := range vals {
+			a.add(v)
+			res[i] = a.result()
+		}
+		return res, nil
+	}
 	for i := range p.docs {
+		if !w.win.set && i > 0 {
+			res[i] = res[0] // the whole partition: the same for every document
+			continue
+		}
 		lo, hi, ok, err := p.bounds(w.win, i)
 		if err != nil {
 			return nil, err
