@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
@@ -22,12 +23,20 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 	if err != nil {
 		return nil, mongoerr.New(mongoerr.Location(40198), "%s requires 'groupBy' to be specified", stageName)
 	}
+	// the codes MongoDB gives $bucket's and $bucketAuto's groupBy and output
+	codes := map[string][2]int32{"$bucket": {40202, 40196}, "$bucketAuto": {40239, 40244}}[stageName]
+	if !(gb.Type == bsoncore.TypeEmbeddedDocument || gb.Type == bsoncore.TypeString && strings.HasPrefix(gb.StringValue(), "$")) {
+		return nil, mongoerr.New(mongoerr.Location(codes[0]), "The %s 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", stageName, shell(gb))
+	}
 	by, err := compileExpr(gb, env.vars)
 	if err != nil {
 		return nil, err
 	}
 	outSpec := bsoncore.NewDocumentBuilder().AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
-	if ov, err := d.LookupErr("output"); err == nil && ov.Type == bsoncore.TypeEmbeddedDocument {
+	if ov, err := d.LookupErr("output"); err == nil {
+		if ov.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.Location(codes[1]), "The %s 'output' field must be an object, but found type: %s", stageName, typeName(ov.Type))
+		}
 		outSpec = bsoncore.Document(ov.Data)
 	}
 	gspec := bsoncore.NewDocumentBuilder().AppendString("_id", "$__bucket")

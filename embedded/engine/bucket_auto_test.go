@@ -118,6 +118,8 @@ func TestBucketAutoGranularityValues(t *testing.T) {
 		{"buckets 0", bson.D{{Key: "v", Value: 1}}, bson.D{{Key: "groupBy", Value: "$v"}, {Key: "buckets", Value: 0}}, 40243},
 		{"buckets a string", bson.D{{Key: "v", Value: 1}}, bson.D{{Key: "groupBy", Value: "$v"}, {Key: "buckets", Value: "2"}}, 40241},
 		{"an unknown option", bson.D{{Key: "v", Value: 1}}, bson.D{{Key: "groupBy", Value: "$v"}, {Key: "buckets", Value: 2}, {Key: "size", Value: 2}}, 40245},
+		{"groupBy not a path", bson.D{{Key: "v", Value: 1}}, bson.D{{Key: "groupBy", Value: "v"}, {Key: "buckets", Value: 2}}, 40239},
+		{"output not an object", bson.D{{Key: "v", Value: 1}}, bson.D{{Key: "groupBy", Value: "$v"}, {Key: "buckets", Value: 2}, {Key: "output", Value: 1}}, 40244},
 	} {
 		if _, err := bad.DeleteMany(t.Context(), bson.D{}); err != nil {
 			t.Fatal(err)
@@ -130,5 +132,30 @@ func TestBucketAutoGranularityValues(t *testing.T) {
 		if got := agErrCode(t, bad, mongo.Pipeline{{{Key: "$bucketAuto", Value: spec}}}); got != tc.code {
 			t.Errorf("%s: code %d; want %d", tc.name, got, tc.code)
 		}
+	}
+}
+
+// $bucket's groupBy must be a path or an expression object, and its
+// output an object.
+func TestBucketSpecErrors(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("b")
+	agInsert(t, coll, bson.D{{Key: "v", Value: 1}})
+	for _, tc := range []struct {
+		name string
+		spec bson.D
+		code int32
+	}{
+		{"groupBy not a path", bson.D{{Key: "groupBy", Value: "v"}, {Key: "boundaries", Value: bson.A{0, 5}}}, 40202},
+		{"output not an object", bson.D{{Key: "groupBy", Value: "$v"}, {Key: "boundaries", Value: bson.A{0, 5}}, {Key: "output", Value: "n"}}, 40196},
+	} {
+		if got := agErrCode(t, coll, mongo.Pipeline{{{Key: "$bucket", Value: tc.spec}}}); got != tc.code {
+			t.Errorf("%s: code %d; want %d", tc.name, got, tc.code)
+		}
+	}
+	rows := aggregateM(t, coll, mongo.Pipeline{{{Key: "$bucket", Value: bson.D{{Key: "groupBy", Value: bson.D{{Key: "$multiply", Value: bson.A{"$v", 2}}}},
+		{Key: "boundaries", Value: bson.A{0, 5}}}}}})
+	if len(rows) != 1 || rows[0]["count"] != int32(1) {
+		t.Errorf("groupBy an expression: %v", rows)
 	}
 }
