@@ -87,7 +87,11 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error 
 
 func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*objAccSpec, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(5787801), "specification must be an object; found %s for %s", typeName(arg.Type), op)
+		code := map[string]int32{"$percentile": 7429703, "$median": 7436100}[op]
+		if code == 0 {
+			code = 5787801
+		}
+		return nil, mongoerr.New(mongoerr.Location(code), "specification must be an object; found %s for %s", typeName(arg.Type), op)
 	}
 	d := bsoncore.Document(arg.Data)
 	s := &objAccSpec{op: op}

@@ -69,7 +69,8 @@ func TestPercentile(t *testing.T) {
 		acc  bson.D
 		code int32
 	}{
-		{"not an object", bson.D{{Key: "$percentile", Value: 0.5}}, 5787801},
+		{"not an object", bson.D{{Key: "$percentile", Value: 0.5}}, 7429703},
+		{"$median not an object", bson.D{{Key: "$median", Value: "x"}}, 7436100},
 		{"no p", bson.D{{Key: "$percentile", Value: bson.D{{Key: "input", Value: "$x"}, {Key: "method", Value: "approximate"}}}}, 40414},
 		{"no input", bson.D{{Key: "$percentile", Value: bson.D{{Key: "p", Value: bson.A{0.5}}, {Key: "method", Value: "approximate"}}}}, 40414},
 		{"no method", bson.D{{Key: "$percentile", Value: bson.D{{Key: "p", Value: bson.A{0.5}}, {Key: "input", Value: "$x"}}}}, 40414},

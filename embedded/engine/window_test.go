@@ -38,7 +38,7 @@ func agErrCode(t *testing.T, coll *mongo.Collection, pipeline mongo.Pipeline) in
 	}
 	for _, c := range []int32{2, 9, 14, 16556, 5339900, 5339901, 5339902, 8947401, 5429413, 5429414, 5429513,
 		5371602, 605001, 6050106, 6050200, 6050201, 6050202, 6050203, 6050204, 5490710, 5624900, 5624901, 5624902, 5624903, 5423900, 5423901, 5423902,
-		40257, 40258, 40259, 40260, 40241, 40243, 40245, 40239, 40244, 40202, 40196, 40414, 40415, 5733401, 5733402, 5733403, 5733406, 5733408, 5733409, 16410, 6586400, 7750301, 7750302, 7750303, 5787801} {
+		40257, 40258, 40259, 40260, 40241, 40243, 40245, 40239, 40244, 40202, 40196, 40414, 40415, 5733401, 5733402, 5733403, 5733406, 5733408, 5733409, 16410, 6586400, 7750301, 7750302, 7750303, 5787801, 7429703, 7436100} {
 		if se.HasErrorCode(int(c)) {
 			return c
 		}
@@ -544,6 +544,40 @@ func TestWindowRangeTies(t *testing.T) {
 		stage := swf(nil, bson.D{{Key: "x", Value: 1}}, bson.D{{Key: "y", Value: fn("$push", "$x", bson.D{{Key: "range", Value: b}})}})
 		if got := agErrCode(t, coll, mongo.Pipeline{stage}); got != 5429414 {
 			t.Errorf("range %v over non-numbers: code %d; want 5429414", b, got)
+		}
+	}
+}
+
+// $percentile and $median over windows: a window of two gives the larger
+// for p 0.9 and the smaller as the median; non-numbers give nulls.
+func TestWindowPercentile(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("prices")
+	for i, p := range []any{5, 3.5, int64(8), 8, mustDecimal(t, "1")} {
+		agInsert(t, coll, bson.D{{Key: "_id", Value: i}, {Key: "price", Value: p}, {Key: "str", Value: "hiya"}})
+	}
+	pair := bson.D{{Key: "documents", Value: bson.A{-1, 0}}}
+	rows := aggregateM(t, coll, mongo.Pipeline{swf(nil, bson.D{{Key: "_id", Value: 1}}, bson.D{
+		{Key: "p", Value: fn("$percentile", bson.D{{Key: "p", Value: bson.A{0.9}}, {Key: "input", Value: "$price"}, {Key: "method", Value: "approximate"}}, pair)},
+		{Key: "m", Value: fn("$median", bson.D{{Key: "input", Value: "$price"}, {Key: "method", Value: "approximate"}}, pair)},
+		{Key: "none", Value: fn("$percentile", bson.D{{Key: "p", Value: bson.A{0.1, 0.6}}, {Key: "input", Value: "$str"}, {Key: "method", Value: "approximate"}}, nil)},
+	})})
+	if got := column(rows, "p") + column(rows, "m") + column(rows, "none"); got != "[[5] [5] [8] [8] [8]][5 3.5 3.5 8 1][[<nil> <nil>] [<nil> <nil>] [<nil> <nil>] [<nil> <nil>] [<nil> <nil>]]" {
+		t.Errorf("windowed percentiles: %s", got)
+	}
+	for _, tc := range []struct {
+		name string
+		out  bson.D
+		code int32
+	}{
+		{"a window not an object", fn("$median", bson.D{{Key: "input", Value: "$price"}, {Key: "method", Value: "approximate"}}, bson.D{{Key: "documents", Value: bson.A{}}}), 9},
+		{"an extra argument", bson.D{{Key: "$median", Value: bson.D{{Key: "input", Value: "$price"}, {Key: "method", Value: "approximate"}}}, {Key: "extra", Value: 1}}, 9},
+		{"$percentile not an object", fn("$percentile", "x", nil), 7429703},
+		{"$median not an object", fn("$median", "x", nil), 7436100},
+		{"a method not a string", fn("$median", bson.D{{Key: "input", Value: "$price"}, {Key: "method", Value: false}}, nil), 14},
+	} {
+		if got := agErrCode(t, coll, mongo.Pipeline{swf(nil, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "o", Value: tc.out}})}); got != tc.code {
+			t.Errorf("%s: code %d; want %d", tc.name, got, tc.code)
 		}
 	}
 }
