@@ -176,9 +176,17 @@ func compileDensify(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				p = &part{vals: vals}
 				parts = append(parts, p)
 			}
-			if nullish(lookup(doc, field)) {
+			v := lookup(doc, field)
+			switch {
+			case nullish(v):
 				p.without = append(p.without, doc) // without the field: unchanged
-			} else {
+			case unit != "" && v.Type != bsoncore.TypeDateTime, unit == "" && !isNumber(v):
+				want := "numeric"
+				if unit != "" {
+					want = "a date"
+				}
+				return nil, mongoerr.New(mongoerr.Location(6053600), "Encountered a %s value in the densify field %q; with this range every value must be %s", typeName(v.Type), field, want)
+			default:
 				p.docs = append(p.docs, doc)
 				with = append(with, doc)
 			}

@@ -111,3 +111,61 @@ func TestDensifyErrors(t *testing.T) {
 		}
 	}
 }
+
+// Every value of the field must be a number, or a date with a unit
+// (6053600), whatever comes first.
+func TestDensifyValueTypes(t *testing.T) {
+	c, _ := serve(t, "")
+	d1 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		vals []any
+		unit string
+	}{
+		{"numbers with a unit", []any{1, 3, 5}, "day"},
+		{"dates without a unit", []any{d1, d1.AddDate(0, 0, 2)}, ""},
+		{"a number first, then dates, without a unit", []any{1, d1, d1.AddDate(0, 0, 2)}, ""},
+		{"a number first, then dates, with a unit", []any{1, d1, d1.AddDate(0, 0, 2)}, "day"},
+		{"a string among numbers", []any{1, "x", 5}, ""},
+	} {
+		coll := c.Database("d").Collection("v" + fmt.Sprint(len(tc.name)))
+		for _, v := range tc.vals {
+			agInsert(t, coll, bson.D{{Key: "val", Value: v}})
+		}
+		rng := bson.D{{Key: "step", Value: 1}, {Key: "bounds", Value: "full"}}
+		if tc.unit != "" {
+			rng = append(rng, bson.E{Key: "unit", Value: tc.unit})
+		}
+		if got := agErrCode(t, coll, mongo.Pipeline{{{Key: "$densify", Value: bson.D{{Key: "field", Value: "val"}, {Key: "range", Value: rng}}}}}); got != 6053600 {
+			t.Errorf("%s: code %d; want 6053600", tc.name, got)
+		}
+	}
+}
+
+// Partitions as MongoDB's own tests hold them: "full" densifies every
+// partition over the range of all of them, on the grid from the lowest
+// value; explicit bounds reach partitions with no value inside them.
+func TestDensifyPartitions(t *testing.T) {
+	c, _ := serve(t, "")
+	show := func(coll *mongo.Collection, spec bson.D) string {
+		rows := aggregateM(t, coll, mongo.Pipeline{{{Key: "$densify", Value: spec}}, {{Key: "$sort", Value: bson.D{{Key: "val", Value: 1}, {Key: "part", Value: 1}}}}})
+		var out []string
+		for _, r := range rows {
+			out = append(out, fmt.Sprint(r["part"], ":", r["val"]))
+		}
+		return fmt.Sprint(out)
+	}
+	full := c.Database("d").Collection("full")
+	agInsert(t, full, bson.D{{Key: "val", Value: 0}, {Key: "part", Value: 0}}, bson.D{{Key: "val", Value: 4}, {Key: "part", Value: 0}},
+		bson.D{{Key: "val", Value: 0}, {Key: "part", Value: 1}}, bson.D{{Key: "val", Value: 5}, {Key: "part", Value: 1}}, bson.D{{Key: "val", Value: 10}, {Key: "part", Value: 2}})
+	spec := bson.D{{Key: "field", Value: "val"}, {Key: "partitionByFields", Value: bson.A{"part"}}, {Key: "range", Value: bson.D{{Key: "step", Value: 2}, {Key: "bounds", Value: "full"}}}}
+	if got := show(full, spec); got != "[0:0 1:0 2:0 0:2 1:2 2:2 0:4 1:4 2:4 1:5 0:6 1:6 2:6 0:8 1:8 2:8 0:10 1:10 2:10]" {
+		t.Errorf("full: %s", got)
+	}
+	rng := c.Database("d").Collection("rng")
+	agInsert(t, rng, bson.D{{Key: "val", Value: 0}, {Key: "part", Value: 0}}, bson.D{{Key: "val", Value: 10}, {Key: "part", Value: 1}})
+	spec = bson.D{{Key: "field", Value: "val"}, {Key: "partitionByFields", Value: bson.A{"part"}}, {Key: "range", Value: bson.D{{Key: "step", Value: 2}, {Key: "bounds", Value: bson.A{2, 5}}}}}
+	if got := show(rng, spec); got != "[0:0 0:2 1:2 0:4 1:4 1:10]" {
+		t.Errorf("explicit bounds off the step: %s", got)
+	}
+}
