@@ -256,6 +256,19 @@ func TestWindowExpMovingAvg(t *testing.T) {
 	if got := run(bson.D{{Key: "input", Value: "$price"}, {Key: "alpha", Value: 0.75}}); got != "[13 14.8 12.7 11.95 82 91 106.75 99.6625 99.6625]" {
 		t.Errorf("alpha 0.75: %s", got)
 	}
+	// a decimal input makes the average a decimal from there on
+	dec := c.Database("d").Collection("dec")
+	agInsert(t, dec, bson.D{{Key: "i", Value: 1}, {Key: "v", Value: 10}}, bson.D{{Key: "i", Value: 2}, {Key: "v", Value: mustDecimal(t, "20")}},
+		bson.D{{Key: "i", Value: 3}, {Key: "v", Value: 25}})
+	rows := aggregateM(t, dec, mongo.Pipeline{swf(nil, bson.D{{Key: "i", Value: 1}},
+		bson.D{{Key: "e", Value: fn("$expMovingAvg", bson.D{{Key: "input", Value: "$v"}, {Key: "N", Value: 3}}, nil)}})})
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%T:%v", r["e"], r["e"]))
+	}
+	if fmt.Sprint(got) != "[float64:10 bson.Decimal128:15 bson.Decimal128:20]" {
+		t.Errorf("decimals: %v", got)
+	}
 }
 
 // $derivative and $integral on the manual's delivery fleet and power
