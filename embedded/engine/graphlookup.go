@@ -113,19 +113,19 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 }
 
 // connects reports whether doc's field holds v (an element of it, for an
-// array), missing counting as null.
+// array); null and undefined only find themselves.
 func connects(doc bsoncore.Document, field string, v bsoncore.Value) bool {
 	for _, w := range connectValues(doc, field) {
-		if valuesEqual(w, v) || nullish(w) && nullish(v) {
+		if valuesEqual(w, v) && (w.Type == v.Type || !nullish(w) && !nullish(v)) {
 			return true
 		}
 	}
 	return false
 }
 
-// connectValues is what connectToField offers a search, as a query
-// {connectToField: {$in: values}} sees it: each value the path reaches,
-// an array as itself and as its elements, missing as null.
+// connectValues is what connectToField offers a search: each value the
+// path reaches, an array as itself and as its elements; a missing field
+// offers nothing (MongoDB's null finds null, not missing or undefined).
 func connectValues(doc bsoncore.Document, path string) []bsoncore.Value {
 	return graphValues(doc, path, true)
 }
@@ -142,9 +142,6 @@ func graphValues(doc bsoncore.Document, path string, search bool) []bsoncore.Val
 	for _, c := range candidates(doc, path) {
 		switch {
 		case c.v.Type == 0:
-			if search {
-				out = append(out, vNull())
-			}
 			continue
 		case c.v.Type == bsoncore.TypeArray:
 			out = append(out, arrayValues(c.v)...)

@@ -92,12 +92,75 @@ func TestGraphLookupEdgeValues(t *testing.T) {
 		{{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}},
 	})
 	// from 2: a (keys [1, 2]); a's next 3 finds b (3.0) and [4] finds c
-	// (an array element equal to [4]); b's null finds d and e (missing and
-	// null keys); d's 9 finds f; e's empty array goes nowhere
-	want := []string{"[a@0 b@1 c@1 d@2 e@2 f@3]", "[c@0]", "[]"}
+	// (an array element equal to [4]); b's null finds e (null keys) but
+	// not d (no keys); e's empty array goes nowhere
+	want := []string{"[a@0 b@1 c@1 e@2]", "[c@0]", "[]"}
 	for i, r := range rows {
 		if got := found(r, "out", "_id"); got != want[i] {
 			t.Errorf("start %v: %s; want %s", r["s"], got, want[i])
+		}
+	}
+}
+
+// Null and missing values, as MongoDB's own tests hold them: null finds
+// null only, never a missing field or undefined; missing finds nothing.
+func TestGraphLookupNullAndMissing(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("local")
+	agInsert(t, coll,
+		bson.D{{Key: "_id", Value: 0}, {Key: "x", Value: 1}, {Key: "y", Value: 1}},
+		bson.D{{Key: "_id", Value: 1}, {Key: "x", Value: 1}, {Key: "y", Value: nil}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "x", Value: 1}, {Key: "y", Value: 1}},
+		bson.D{{Key: "_id", Value: 3}, {Key: "x", Value: 1}},
+	)
+	run := func(start any) string {
+		rows := aggregateM(t, coll, mongo.Pipeline{
+			{{Key: "$graphLookup", Value: bson.D{{Key: "from", Value: "local"}, {Key: "startWith", Value: start},
+				{Key: "connectFromField", Value: "x"}, {Key: "connectToField", Value: "y"}, {Key: "as", Value: "arr"}, {Key: "maxDepth", Value: 0}}}},
+			{{Key: "$sort", Value: bson.D{{Key: "_id", Value: 1}}}},
+		})
+		var out []string
+		for _, r := range rows {
+			out = append(out, found(r, "arr", "_id"))
+		}
+		return fmt.Sprint(out)
+	}
+	if got := run("$y"); got != "[[0 2] [1] [0 2] []]" {
+		t.Errorf("startWith $y: %s", got)
+	}
+	agInsert(t, coll, bson.D{{Key: "_id", Value: 4}, {Key: "x", Value: 1}, {Key: "y", Value: bson.Undefined{}}})
+	if got := run(nil); got != "[[1] [1] [1] [1] [1]]" {
+		t.Errorf("startWith null: %s", got)
+	}
+}
+
+// connectFromField and connectToField through arrays of documents, as
+// in MongoDB's own tests: each element's value followed and matched.
+func TestGraphLookupNestedArrays(t *testing.T) {
+	c, _ := serve(t, "")
+	db := c.Database("d")
+	agInsert(t, db.Collection("local"), bson.D{{Key: "starting", Value: 0}})
+	count := func(from, fromField, toField string) int {
+		rows := aggregateM(t, db.Collection("local"), mongo.Pipeline{{{Key: "$graphLookup", Value: bson.D{{Key: "from", Value: from},
+			{Key: "startWith", Value: "$starting"}, {Key: "connectFromField", Value: fromField}, {Key: "connectToField", Value: toField}, {Key: "as", Value: "n"}}}}})
+		arr, _ := rows[0]["n"].(bson.A)
+		return len(arr)
+	}
+	var a, b, both []any
+	for i := range 20 {
+		a = append(a, bson.D{{Key: "_id", Value: i}, {Key: "neighbors", Value: bson.A{bson.D{{Key: "id", Value: i + 1}}, bson.D{{Key: "id", Value: i + 2}}}}})
+		b = append(b, bson.D{{Key: "previous", Value: bson.A{bson.D{{Key: "neighbor", Value: i}}, bson.D{{Key: "neighbor", Value: i - 1}}}}, {Key: "value", Value: i + 1}})
+		both = append(both, bson.D{{Key: "previous", Value: bson.A{bson.D{{Key: "neighbor", Value: i}}, bson.D{{Key: "neighbor", Value: i - 1}}}},
+			{Key: "values", Value: bson.A{bson.D{{Key: "neighbor", Value: i + 1}}, bson.D{{Key: "neighbor", Value: i + 2}}}}})
+	}
+	agInsert(t, db.Collection("a"), a...)
+	agInsert(t, db.Collection("b"), b...)
+	agInsert(t, db.Collection("both"), both...)
+	for _, tc := range []struct{ from, fromField, toField string }{
+		{"a", "neighbors.id", "_id"}, {"b", "value", "previous.neighbor"}, {"both", "values.neighbor", "previous.neighbor"},
+	} {
+		if got := count(tc.from, tc.fromField, tc.toField); got != 20 {
+			t.Errorf("%s from %s to %s: %d found; want 20", tc.from, tc.fromField, tc.toField, got)
 		}
 	}
 }
