@@ -28,9 +28,19 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	if err != nil {
 		return nil, err
 	}
+	for _, el := range elements(d) {
+		switch el.Key() {
+		case "partitionBy", "sortBy", "output":
+		default:
+			return nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$setWindowFields.%s' is an unknown field.", el.Key())
+		}
+	}
 	ov, err := d.LookupErr("output")
-	if err != nil || ov.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$setWindowFields requires 'output' to be an object")
+	if err != nil {
+		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$setWindowFields.output' is missing but a required field")
+	}
+	if ov.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '%s', expected type 'object'", typeName(ov.Type))
 	}
 	var outs []*windowFn
 	for _, el := range elements(bsoncore.Document(ov.Data)) {

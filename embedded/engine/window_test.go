@@ -225,6 +225,9 @@ func TestWindowErrors(t *testing.T) {
 		{"$linearFill with a compound sortBy", swf(nil, bson.D{{Key: "x", Value: 1}, {Key: "s", Value: 1}}, bson.D{{Key: "o", Value: fn("$linearFill", "$x", nil)}}), 605001},
 		{"$locf with a window", swf(nil, byX, bson.D{{Key: "o", Value: fn("$locf", "$x", rng)}}), 9},
 		{"partitionBy an array", swf("$arr", byX, sum(nil)), 14},
+		{"no output", bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "sortBy", Value: byX}}}}, 40414},
+		{"output not an object", bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "output", Value: 1}}}}, 14},
+		{"an unknown field", bson.D{{Key: "$setWindowFields", Value: bson.D{{Key: "window", Value: 1}, {Key: "output", Value: bson.D{}}}}}, 40415},
 	} {
 		if got := agErrCode(t, coll, mongo.Pipeline{tc.stage}); got != tc.code {
 			t.Errorf("%s: code %d; want %d", tc.name, got, tc.code)
