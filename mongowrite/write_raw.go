@@ -52,9 +52,22 @@ const commandBytes = 16 << 20
 // mongo.BulkWriteException of the refused documents (indexes in docs), or
 // the error that stopped it.
 func insertCommand(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) error {
+	// A command is not cut off once sent (the deadline still bounds it):
+	// the in-process server stores it anyway, and its answer makes the
+	// batch's outcome known, where a cut-off one would leave the caller to
+	// count what the server holds while the server is still storing it.
+	// A cancelled ctx stops the next command before it is sent.
+	sent, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
+	if dl, ok := ctx.Deadline(); ok {
+		sent, cancel = context.WithDeadline(sent, dl)
+	}
+	defer cancel()
 	var bwe mongo.BulkWriteException
 	var cmd []byte
 	for from := 0; from < len(docs); {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		to, size := from, 0
 		for to < len(docs) && (to == from || size+len(docs[to]) <= commandBytes) {
 			size += len(docs[to])
@@ -64,7 +77,7 @@ func insertCommand(ctx context.Context, coll *mongo.Collection, docs []bson.Raw)
 			cmd = make([]byte, 0, need)
 		}
 		cmd = appendInsert(cmd[:0], coll.Name(), docs[from:to])
-		reply, err := coll.Database().RunCommand(ctx, bson.Raw(cmd)).Raw()
+		reply, err := coll.Database().RunCommand(sent, bson.Raw(cmd)).Raw()
 		// The driver reads the write errors of a reply as an error of
 		// its own; the reply has them all.
 		var wex mongo.WriteException
