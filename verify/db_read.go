@@ -82,9 +82,10 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 		oidDocs  int64
 		lastProg time.Time
 	)
-	docs := prefetch(ctx, cur)
-	defer docs.wait()
-	for raw := range docs.each() {
+	// The server answers the next getMore while these are checked.
+	docs := mongowrite.Prefetch(ctx, cur, nil)
+	defer docs.Close()
+	for raw := range docs.All() {
 		if st.other(raw) {
 			continue
 		}
@@ -106,7 +107,7 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 		}
 	}
 	rd, cmpErr := cmp.wait()
-	if err := docs.wait(); err != nil {
+	if err := docs.Close(); err != nil {
 		return nil, fmt.Errorf("read %s.%s: %w", e.DB, e.Collection, err)
 	}
 	if cmpErr != nil {
@@ -116,79 +117,6 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 	st.done = true
 	rd.oidDocs = oidDocs
 	return rd, nil
-}
-
-// prefetched is a cursor read on a goroutine of its own, a batch of the
-// server's at a time, so that the server answers the next getMore while
-// the client checks the documents before (a cursor asks for the next batch
-// only when the last one is used up).
-type prefetched struct {
-	batches chan []bson.Raw
-	stop    context.CancelFunc
-	done    chan struct{}
-	err     error
-}
-
-func prefetch(ctx context.Context, cur *mongo.Cursor) *prefetched {
-	ctx, stop := context.WithCancel(ctx)
-	p := &prefetched{batches: make(chan []bson.Raw, 2), stop: stop, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		defer close(p.batches)
-		var docs []bson.Raw
-		var arena []byte
-		for cur.Next(ctx) {
-			if docs == nil {
-				// One allocation for the documents of a server batch.
-				n := cur.RemainingBatchLength() + 1
-				docs = make([]bson.Raw, 0, n)
-				arena = make([]byte, 0, n*(len(cur.Current)+len(cur.Current)/4))
-			}
-			if len(arena)+len(cur.Current) > cap(arena) {
-				arena = make([]byte, 0, max(len(cur.Current), cap(arena)))
-			}
-			at := len(arena)
-			arena = append(arena, cur.Current...)
-			docs = append(docs, bson.Raw(arena[at:len(arena):len(arena)]))
-			if cur.RemainingBatchLength() == 0 {
-				select {
-				case p.batches <- docs:
-				case <-ctx.Done():
-					return
-				}
-				docs = nil
-			}
-		}
-		if len(docs) > 0 {
-			select {
-			case p.batches <- docs:
-			case <-ctx.Done():
-			}
-		}
-		p.err = cur.Err()
-	}()
-	return p
-}
-
-// each yields the documents in the order the cursor gave them.
-func (p *prefetched) each() func(yield func(bson.Raw) bool) {
-	return func(yield func(bson.Raw) bool) {
-		for b := range p.batches {
-			for _, d := range b {
-				if !yield(d) {
-					return
-				}
-			}
-		}
-	}
-}
-
-// wait stops the reading (if the documents were not all taken) and returns
-// the cursor's error.
-func (p *prefetched) wait() error {
-	p.stop()
-	<-p.done
-	return p.err
 }
 
 // checkStored checks the _id of one stored document: present, of the

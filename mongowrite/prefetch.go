@@ -1,0 +1,124 @@
+package mongowrite
+
+import (
+	"context"
+	"iter"
+	"sync/atomic"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// Prefetched is a cursor read on a goroutine of its own, one server batch
+// at a time, so that the server answers the next getMore while the caller
+// works on the documents before (a cursor asks for the next batch only
+// when the last one is used up). The goroutine may also run a function on
+// each document (a check), beside the caller's work.
+type Prefetched struct {
+	batches chan Batch
+	stop    context.CancelFunc
+	done    chan struct{}
+	closing atomic.Bool
+	err     error
+}
+
+// Batch is the documents of one server batch, copied, in the cursor's
+// order, and what the function of Prefetch returned for each (nil without
+// one).
+type Batch struct {
+	Docs []bson.Raw
+	Errs []error
+}
+
+// Prefetch starts reading cur; each, if not nil, runs on every document.
+// Close must be called, and before the cursor is closed.
+func Prefetch(ctx context.Context, cur *mongo.Cursor, each func(bson.Raw) error) *Prefetched {
+	ctx, stop := context.WithCancel(ctx)
+	p := &Prefetched{batches: make(chan Batch, 2), stop: stop, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		defer close(p.batches)
+		err := p.read(ctx, cur, each)
+		if !p.closing.Load() {
+			p.err = err
+		}
+	}()
+	return p
+}
+
+func (p *Prefetched) read(ctx context.Context, cur *mongo.Cursor, each func(bson.Raw) error) error {
+	var b Batch
+	var arena []byte
+	send := func() error {
+		select {
+		case p.batches <- b:
+			b = Batch{}
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for cur.Next(ctx) {
+		if b.Docs == nil {
+			// One allocation for the documents of a server batch.
+			n := cur.RemainingBatchLength() + 1
+			b.Docs = make([]bson.Raw, 0, n)
+			arena = make([]byte, 0, n*(len(cur.Current)+len(cur.Current)/4))
+		}
+		if len(arena)+len(cur.Current) > cap(arena) {
+			arena = make([]byte, 0, max(len(cur.Current), cap(arena)))
+		}
+		at := len(arena)
+		arena = append(arena, cur.Current...)
+		doc := bson.Raw(arena[at:len(arena):len(arena)])
+		b.Docs = append(b.Docs, doc)
+		if each != nil {
+			b.Errs = append(b.Errs, each(doc))
+		}
+		if cur.RemainingBatchLength() == 0 {
+			if err := send(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(b.Docs) > 0 {
+		if err := send(); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
+}
+
+// Next returns the next batch; false after the last.
+func (p *Prefetched) Next() (Batch, bool) {
+	b, ok := <-p.batches
+	return b, ok
+}
+
+// All yields the documents of the batches in turn.
+func (p *Prefetched) All() iter.Seq[bson.Raw] {
+	return func(yield func(bson.Raw) bool) {
+		for b, ok := p.Next(); ok; b, ok = p.Next() {
+			for _, d := range b.Docs {
+				if !yield(d) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Close stops the reading if the batches were not all taken, waits for it
+// and returns the cursor's error (or the context's); stopping it early is
+// not an error.
+func (p *Prefetched) Close() error {
+	select {
+	case <-p.done:
+	default:
+		p.closing.Store(true)
+		p.stop()
+		<-p.done
+	}
+	p.stop()
+	return p.err
+}

@@ -1,0 +1,78 @@
+package mongowrite
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+)
+
+// Prefetch gives every document once, in the cursor's order, a server
+// batch at a time, with what the function said of each; stopping early is
+// not an error, a cancelled context is.
+func TestPrefetch(t *testing.T) {
+	ctx := context.Background()
+	_, client := mongotest.Start(t)
+	coll := client.Database("prefetch").Collection("docs")
+	var docs []bson.Raw
+	for i := range 250 {
+		docs = append(docs, docWithID(t, i, i%7))
+	}
+	if _, _, err := InsertBatch(ctx, coll, docs, false); err != nil {
+		t.Fatal(err)
+	}
+	open := func(ctx context.Context, batch int32) *Prefetched {
+		cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(batch).SetSort(bson.D{{Key: "_id", Value: 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cur.Close(context.Background()) })
+		odd := errors.New("odd")
+		return Prefetch(ctx, cur, func(d bson.Raw) error {
+			if d.Lookup("_id").Int32()%2 == 1 {
+				return odd
+			}
+			return nil
+		})
+	}
+	p := open(ctx, 100)
+	var sizes []int
+	n := 0
+	for b, ok := p.Next(); ok; b, ok = p.Next() {
+		sizes = append(sizes, len(b.Docs))
+		for i, d := range b.Docs {
+			if got := d.Lookup("_id").Int32(); got != int32(n) || (b.Errs[i] != nil) != (n%2 == 1) {
+				t.Fatalf("document %d: _id %d, check %v", n, got, b.Errs[i])
+			}
+			n++
+		}
+	}
+	if err := p.Close(); err != nil || n != 250 || len(sizes) != 3 || sizes[0] != 100 {
+		t.Fatalf("read %d documents in batches %v, Close %v; want 250 in 100, 100, 50 and nil", n, sizes, err)
+	}
+
+	p = open(ctx, 100)
+	if _, ok := p.Next(); !ok {
+		t.Fatal("no first batch")
+	}
+	if err := p.Close(); err != nil {
+		t.Fatalf("stopped after one batch: %v, want no error", err)
+	}
+
+	// 25 batches: the reading, at most two batches ahead, is still going.
+	cctx, cancel := context.WithCancel(ctx)
+	p = open(cctx, 10)
+	if _, ok := p.Next(); !ok {
+		t.Fatal("no first batch")
+	}
+	cancel()
+	for _, ok := p.Next(); ok; _, ok = p.Next() {
+	}
+	if err := p.Close(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled read: Close %v, want context.Canceled", err)
+	}
+}
