@@ -38,6 +38,9 @@ func AppendDocument(dst, src []byte) ([]byte, error) {
 // AppendDocument is the package's AppendDocument with d's settings and
 // scratch space. On an error, dst is returned as it was.
 func (d *Decoder) AppendDocument(dst, src []byte) ([]byte, error) {
+	if out, ok := d.fastDocument(dst, src); ok {
+		return out, nil
+	}
 	p := &d.p
 	p.reset(src, d.Strict)
 	t, err := p.peekType()
@@ -569,32 +572,38 @@ func (d *Decoder) binary(w *writer, v value) error {
 		return &Error{Offset: sub.p, Found: "the subType " + shown(sub.s), Expected: "a hexadecimal number from 00 to ff"}
 	}
 	decoded := dataVal.i == 1
-	// Reserve the length, then decode in place after the subtype.
-	start := len(w.buf)
-	w.buf = append(w.buf, 0, 0, 0, 0, subtype)
-	if subtype == 2 {
-		w.buf = append(w.buf, 0, 0, 0, 0)
-	}
-	body := len(w.buf)
-	if decoded {
-		w.buf = append(w.buf, dataVal.s...)
-	} else {
-		var err error
-		w.buf, err = base64.StdEncoding.AppendDecode(w.buf, dataVal.s)
-		if err != nil {
-			w.buf = w.buf[:start]
-			return &Error{Offset: dataVal.p, Found: "the base64 " + shown(dataVal.s), Expected: "standard base64 (RFC 4648, with padding)"}
-		}
-	}
-	l := len(w.buf) - body
-	if subtype == 2 {
-		// The old binary subtype repeats the length inside.
-		put32(w.buf[start:], l+4)
-		put32(w.buf[start+5:], l)
-	} else {
-		put32(w.buf[start:], l)
+	if w.buf, ok = appendBinary(w.buf, subtype, dataVal.s, !decoded); !ok {
+		return &Error{Offset: dataVal.p, Found: "the base64 " + shown(dataVal.s), Expected: "standard base64 (RFC 4648, with padding)"}
 	}
 	return nil
+}
+
+// appendBinary appends a binary value's length, subtype and data, decoding
+// data from base64 when b64 is set; false if it is not base64.
+func appendBinary(buf []byte, subtype byte, data []byte, b64 bool) ([]byte, bool) {
+	start := len(buf)
+	buf = append(buf, 0, 0, 0, 0, subtype)
+	if subtype == 2 {
+		buf = append(buf, 0, 0, 0, 0)
+	}
+	body := len(buf)
+	if !b64 {
+		buf = append(buf, data...)
+	} else {
+		var err error
+		if buf, err = base64.StdEncoding.AppendDecode(buf, data); err != nil {
+			return buf[:start], false
+		}
+	}
+	l := len(buf) - body
+	if subtype == 2 {
+		// The old binary subtype repeats the length inside.
+		put32(buf[start:], l+4)
+		put32(buf[start+5:], l)
+	} else {
+		put32(buf[start:], l)
+	}
+	return buf, true
 }
 
 func put32(b []byte, n int) {

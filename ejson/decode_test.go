@@ -181,3 +181,19 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("%v allocations per document, want 0", n)
 	}
 }
+
+// The documents writers produce take the fast path; what it gives is
+// checked against the driver with every other input (FuzzAgainstDriver).
+func TestFastPathTakesWritersOutput(t *testing.T) {
+	var d Decoder
+	for _, s := range append(benchDocs, `{"a":[1,{"b":{"$numberDecimal":"1.5"}}],"c":{"$binary":{"subType":"04","base64":"AAECAwQFBgcICQoLDA0ODw=="}}}`) {
+		if _, ok := d.fastDocument(nil, []byte(s)); !ok {
+			t.Errorf("%s: left to the state machine", s)
+		}
+	}
+	for _, s := range []string{`{"a":{"$regularExpression":{"pattern":"a","options":""}}}`, `{"a":{"$oid":"xyz"}}`, `null`} {
+		if _, ok := d.fastDocument(nil, []byte(s)); ok {
+			t.Errorf("%s: taken by the fast path", s)
+		}
+	}
+}
