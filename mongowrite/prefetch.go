@@ -3,6 +3,7 @@ package mongowrite
 import (
 	"context"
 	"iter"
+	"sync"
 	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -30,8 +31,9 @@ type Batch struct {
 	Errs []error
 }
 
-// Prefetch starts reading cur; each, if not nil, runs on every document.
-// Close must be called, and before the cursor is closed.
+// Prefetch starts reading cur; each, if not nil, runs on every document
+// (on two goroutines at once: it must be safe for that). Close must be
+// called, and before the cursor is closed.
 func Prefetch(ctx context.Context, cur *mongo.Cursor, each func(bson.Raw) error) *Prefetched {
 	ctx, stop := context.WithCancel(ctx)
 	p := &Prefetched{batches: make(chan Batch, 2), stop: stop, done: make(chan struct{})}
@@ -72,21 +74,45 @@ func (p *Prefetched) read(ctx context.Context, cur *mongo.Cursor, each func(bson
 		arena = append(arena, cur.Current...)
 		doc := bson.Raw(arena[at:len(arena):len(arena)])
 		b.Docs = append(b.Docs, doc)
-		if each != nil {
-			b.Errs = append(b.Errs, each(doc))
-		}
 		if cur.RemainingBatchLength() == 0 {
+			b.Errs = runEach(b.Docs, each)
 			if err := send(); err != nil {
 				return err
 			}
 		}
 	}
 	if len(b.Docs) > 0 {
+		b.Errs = runEach(b.Docs, each)
 		if err := send(); err != nil {
 			return err
 		}
 	}
 	return cur.Err()
+}
+
+// runEach runs each on the documents of a batch, the two halves at once
+// (each is a check that costs about what writing a document does), and
+// returns what it said of each; nil without each.
+func runEach(docs []bson.Raw, each func(bson.Raw) error) []error {
+	if each == nil {
+		return nil
+	}
+	errs := make([]error, len(docs))
+	check := func(from, to int) {
+		for i := from; i < to; i++ {
+			errs[i] = each(docs[i])
+		}
+	}
+	half := len(docs) / 2
+	var wg sync.WaitGroup
+	if half >= 64 {
+		wg.Go(func() { check(half, len(docs)) })
+	} else {
+		half = len(docs)
+	}
+	check(0, half)
+	wg.Wait()
+	return errs
 }
 
 // Next returns the next batch; false after the last.
