@@ -1,0 +1,160 @@
+package engine
+
+import (
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The set expression operators. Arrays are sets of values compared as
+// MongoDB compares them (numbers by value, so 1 and 1.0 are one member);
+// results have no duplicates and list their members in BSON order, the
+// first of equal values kept.
+func init() {
+	moreOps["$setUnion"] = compileSetUnion
+	moreOps["$setIntersection"] = compileSetIntersection
+	moreOps["$setDifference"] = compileSetDifference
+	moreOps["$setEquals"] = compileSetEquals
+	moreOps["$setIsSubset"] = compileSetIsSubset
+}
+
+// valueSet is a sorted, duplicate-free list of values.
+type valueSet []bsoncore.Value
+
+func newValueSet(vals []bsoncore.Value) valueSet {
+	s := slices.Clone(vals)
+	slices.SortStableFunc(s, compareValues)
+	return slices.CompactFunc(s, func(a, b bsoncore.Value) bool { return compareValues(a, b) == 0 })
+}
+
+func (s valueSet) has(v bsoncore.Value) bool {
+	_, ok := slices.BinarySearchFunc(s, v, compareValues)
+	return ok
+}
+
+func setResult(s valueSet) bsoncore.Value {
+	if s == nil {
+		s = valueSet{}
+	}
+	return vArray(s)
+}
+
+func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		var all []bsoncore.Value
+		null := false
+		for _, a := range x {
+			if nullish(a) {
+				null = true
+				continue
+			}
+			if a.Type != bsoncore.TypeArray {
+				return missing, mongoerr.New(mongoerr.Location(17043), "All operands of $setUnion must be arrays. One argument is of type: %s", typeName(a.Type))
+			}
+			all = append(all, arrayValues(a)...)
+		}
+		if null {
+			return vNull(), nil
+		}
+		return setResult(newValueSet(all)), nil
+	})
+}
+
+func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		var acc valueSet
+		null, started := false, false
+		for _, a := range x {
+			if nullish(a) {
+				null = true
+				continue
+			}
+			if a.Type != bsoncore.TypeArray {
+				return missing, mongoerr.New(mongoerr.Location(17047), "All operands of $setIntersection must be arrays. One argument is of type: %s", typeName(a.Type))
+			}
+			s := newValueSet(arrayValues(a))
+			if !started {
+				acc, started = s, true
+				continue
+			}
+			acc = slices.DeleteFunc(acc, func(v bsoncore.Value) bool { return !s.has(v) })
+		}
+		if null {
+			return vNull(), nil
+		}
+		return setResult(acc), nil
+	})
+}
+
+func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if nullish(x[0]) || nullish(x[1]) {
+			return vNull(), nil
+		}
+		for i, which := range []string{"First", "Second"} {
+			if x[i].Type != bsoncore.TypeArray {
+				return missing, mongoerr.New(mongoerr.Location(17048+int32(i)), "both operands of $setDifference must be arrays. %s argument is of type: %s", which, typeName(x[i].Type))
+			}
+		}
+		a, b := newValueSet(arrayValues(x[0])), newValueSet(arrayValues(x[1]))
+		return setResult(slices.DeleteFunc(a, b.has)), nil
+	})
+}
+
+func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	es, err := args(v, vars)
+	if err != nil {
+		return nil, err
+	}
+	if len(es) < 2 {
+		return nil, mongoerr.New(mongoerr.Location(17045), "$setEquals needs at least two arguments had: %d", len(es))
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		x, err := evalAll(es, root, local)
+		if err != nil {
+			return missing, err
+		}
+		var first valueSet
+		equal := true
+		for i, a := range x {
+			if a.Type != bsoncore.TypeArray {
+				return missing, mongoerr.New(mongoerr.Location(17044), "All operands of $setEquals must be arrays. One argument is of type: %s", typeName(a.Type))
+			}
+			s := newValueSet(arrayValues(a))
+			if i == 0 {
+				first = s
+				continue
+			}
+			if len(s) != len(first) {
+				equal = false
+				continue
+			}
+			for j := range s {
+				if compareValues(s[j], first[j]) != 0 {
+					equal = false
+				}
+			}
+		}
+		return vBool(equal), nil
+	}}, nil
+}
+
+func compileSetIsSubset(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if x[0].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(17046), "both operands of $setIsSubset must be arrays. First argument is of type: %s", typeName(x[0].Type))
+		}
+		if x[1].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(17042), "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(x[1].Type))
+		}
+		b := newValueSet(arrayValues(x[1]))
+		for _, e := range arrayValues(x[0]) {
+			if !b.has(e) {
+				return vBool(false), nil
+			}
+		}
+		return vBool(true), nil
+	})
+}
