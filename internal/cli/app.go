@@ -137,6 +137,9 @@ func envLine(env, flag, what string) string {
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
 		if name, ok := flagrules.UnknownFlag(err); ok {
+			if hint := synonymHint(c, name); hint != "" {
+				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
+			}
 			if hint := flagrules.SubcommandFlag(c, flagrules.CommandPath(ctx), name); hint != "" {
 				return usageError(fmt.Errorf("%s: %s", c.Name, hint))
 			}

@@ -104,7 +104,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 	switch {
 	case o.collection != "":
 		var t *target.Target
-		if t, err = openTarget(ctx, targetOptions(c, true)); err != nil {
+		if t, err = a.openTarget(ctx, targetOptions(c, true)); err != nil {
 			return err
 		}
 		defer t.Close()

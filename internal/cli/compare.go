@@ -55,14 +55,14 @@ func (a *App) compare(c *ucli.Context) error {
 	if _, _, _, err := profileArgs(c, []string{toColl}); err != nil {
 		return err
 	}
-	t, err := openTarget(c.Context, targetOptions(c, true))
+	t, err := a.openTarget(c.Context, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
 	defer t.Close()
 	tb := t
 	if uri := strings.TrimSpace(c.String(flagAgainst)); uri != "" {
-		if tb, err = openTarget(c.Context, target.Options{URI: uri, Timeout: c.Duration(flagTimeout)}); err != nil {
+		if tb, err = a.openTarget(c.Context, target.Options{URI: uri, Timeout: c.Duration(flagTimeout)}); err != nil {
 			return err
 		}
 		defer tb.Close()

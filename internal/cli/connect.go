@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/target"
 )
 
@@ -31,8 +32,38 @@ func targetOptions(f flagValues, existingDataDir bool) target.Options {
 
 // openTarget opens the target (target.Open), its errors said with the
 // flags that name it. No error it returns shows a password of the
-// connection string.
-func openTarget(ctx context.Context, o target.Options) (*target.Target, error) {
+// connection string. A data directory held by a running oidkit server is
+// reached through that server, and a note on stderr says so.
+func (a *App) openTarget(ctx context.Context, o target.Options) (*target.Target, error) {
+	t, err := openTargetOnce(ctx, o)
+	var le *embedded.LockedError
+	if err == nil || o.URI != "" || !errors.As(err, &le) || le.URI == "" || !heldByServer(le.Command) {
+		return t, err
+	}
+	through := o
+	through.URI, through.DataDir, through.ExistingDataDir = le.URI, "", false
+	t, serr := openTargetOnce(ctx, through)
+	if serr != nil {
+		return nil, err // the server went away or does not answer: say who holds the directory
+	}
+	a.say(message.Note, "data directory %s is held by oidkit server (process %d); using it at %s", le.Dir, le.PID, le.URI)
+	return t, nil
+}
+
+// heldByServer tells whether command, the holder's command line, runs
+// oidkit server: its first word after the program is "server". Another
+// command's in-process server ends with that command, so it is not used.
+func heldByServer(command string) bool {
+	words := strings.Fields(command)
+	for _, w := range words[min(1, len(words)):] {
+		if !strings.HasPrefix(w, "-") {
+			return w == "server"
+		}
+	}
+	return false
+}
+
+func openTargetOnce(ctx context.Context, o target.Options) (*target.Target, error) {
 	if o.Timeout == 0 {
 		// Zero is target's default; on the command line it is a mistake.
 		return nil, connectError(&target.OptionError{Option: target.OptionTimeout, Value: o.Timeout.String(), Err: target.ErrTimeout})

@@ -27,18 +27,21 @@ const stdoutName = "-"
 
 func (a *App) exportCommand() *ucli.Command {
 	flags := append(connFlags(),
-		dbFlag(seed.DefaultDB),
+		withAlias(dbFlag(seed.DefaultDB), aliasDB),
 		&ucli.StringSliceFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "collection to export; repeatable (default: every collection of the database but oidkit's own)"},
-		&ucli.StringFlag{Name: flagFilter, Usage: "export only the documents this Extended JSON query `FILTER` matches, such as '{\"age\":{\"$gte\":18}}'"},
+		&ucli.StringFlag{Name: flagFilter, Aliases: []string{flagQuery, aliasQuery}, Usage: "export only the documents this Extended JSON query `FILTER` matches, such as '{\"age\":{\"$gte\":18}}'"},
 		&ucli.StringFlag{Name: flagSort, Usage: "order the documents by this `SORT` document, such as '{\"createdAt\":-1}' (default: the server's natural order)"},
 		count.NewFlag(flagLimit, 0, "export at most `N` documents per collection"),
 		count.NewFlag(flagSample, 0, "export `N` documents per collection drawn at random ($sample)"),
 		count.NewFlag(flagBatch, fixtures.DefaultExportBatch, "documents per cursor batch (memory holds one batch)"),
-		modeFlag(),
-		arrayFlag(),
+		withAlias(modeFlag(), flagJSONFormat),
+		withBoolAlias(arrayFlag(), flagJSONArray),
+		typeFlag(),
 		outFlag("output directory, one file per collection (<collection>.ndjson, or .json with --array); with one --collection, a `FILE`; - or nothing for standard output"),
-		quietFlag("no progress bar"),
+		// -q is the query, as mongoexport's: --quiet has no short name here.
+		&ucli.BoolFlag{Name: flagQuiet, Usage: "no progress bar"},
 	)
+	flags = append(flags, foreignFlagDefs()...)
 	return &ucli.Command{
 		Name:      "export",
 		Usage:     "write the documents of existing collections as Extended JSON fixture files",
@@ -77,7 +80,7 @@ func (a *App) runExport(c *ucli.Context) error {
 		return err
 	}
 	ctx := c.Context
-	t, err := openTarget(ctx, targetOptions(c, true))
+	t, err := a.openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
@@ -96,6 +99,9 @@ func (a *App) runExport(c *ucli.Context) error {
 // exportOptionsFrom reads the flags of oidkit export and checks their
 // rules, before anything is read or written.
 func (a *App) exportOptionsFrom(c *ucli.Context) (o exportOptions, err error) {
+	if err := refuseForeign(c, "export"); err != nil {
+		return o, err
+	}
 	if c.NArg() > 0 {
 		return o, usageErrorf("export: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
 	}

@@ -105,6 +105,18 @@ func dbFlag(def string) *ucli.StringFlag {
 	return &ucli.StringFlag{Name: flagDB, EnvVars: []string{envDB}, Value: def, Usage: "database name"}
 }
 
+// withAlias gives f another name.
+func withAlias(f *ucli.StringFlag, alias string) *ucli.StringFlag {
+	f.Aliases = append(f.Aliases, alias)
+	return f
+}
+
+// withBoolAlias gives f another name.
+func withBoolAlias(f *ucli.BoolFlag, alias string) *ucli.BoolFlag {
+	f.Aliases = append(f.Aliases, alias)
+	return f
+}
+
 // quietFlag is --quiet, which turns off progress on stderr.
 func quietFlag(usage string) *ucli.BoolFlag {
 	return &ucli.BoolFlag{Name: flagQuiet, Aliases: []string{aliasQuiet}, Usage: usage}

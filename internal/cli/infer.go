@@ -97,7 +97,7 @@ func (a *App) infer(c *ucli.Context) error {
 	if c.IsSet(flagOut) && strings.TrimSpace(out) == "" {
 		return usageErrorf("%s %q: expected a file name", arg(flagOut), out)
 	}
-	t, err := openTarget(c.Context, targetOptions(c, true))
+	t, err := a.openTarget(c.Context, targetOptions(c, true))
 	if err != nil {
 		return err
 	}

@@ -28,21 +28,27 @@ const maxListed = 100
 
 func (a *App) loadCommand() *ucli.Command {
 	flags := append(connFlags(),
-		dbFlag(seed.DefaultDB),
+		withAlias(dbFlag(seed.DefaultDB), aliasDB),
 		&ucli.StringFlag{Name: flagCollection, Aliases: []string{aliasCollection}, Usage: "load every file into this collection (default: each file's base name without .json/.ndjson/.jsonl)"},
+		&ucli.StringFlag{Name: flagFile, Usage: "a fixture `FILE` to load, as mongoimport's --file (with FILE arguments, loaded after them)"},
+		&ucli.BoolFlag{Name: flagJSONArray, Usage: "accepted for mongoimport's command lines: a JSON array is detected in any file"},
+		typeFlag(),
 		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
+		&ucli.StringFlag{Name: flagUpsertFields, Usage: "as mongoimport's: the fields that identify a document to replace; only _id, and it implies --mode upsert"},
+		&ucli.IntFlag{Name: flagInsertWorkers, Value: 1, Usage: "accepted for mongoimport's command lines (1 to 1024): batches are written in order"},
 		count.NewFlag(flagBatch, 1000, "documents per write"),
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
 		inexactFlag(),
 		quietFlag("no progress on stderr"),
 	)
+	flags = append(flags, foreignFlagDefs()...)
 	return &ucli.Command{
 		Name:      "load",
 		Usage:     "load Extended JSON fixture files into a database",
-		UsageText: "oidkit load [--uri URI] [--db DB] [--collection C] [--mode insert|upsert] [--batch N] FILE...",
+		UsageText: "oidkit load [--uri URI] [--db DB] [--collection C] [--mode insert|upsert] [--batch N] [FILE... | --file FILE]",
 		Description: "Reads NDJSON (one document per line) and JSON-array files, canonical or relaxed\n" +
-			"Extended JSON; - reads standard input (with --collection). Every document of every\n" +
+			"Extended JSON; - or no file reads standard input (with --collection). Every document of every\n" +
 			"file is validated first: if any is bad, each bad one is reported as file:line: reason\n" +
 			"and nothing is written (exit 2). Documents keep their exact BSON types and bytes.",
 		Flags:  flags,
@@ -66,17 +72,23 @@ type loadOptions struct {
 // loadOptionsFrom reads the flags and arguments of oidkit load and checks
 // their rules.
 func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
-	o := loadOptions{files: c.Args().Slice(), db: c.String(flagDB), collection: c.String(flagCollection),
+	if err := refuseForeign(c, "import"); err != nil {
+		return loadOptions{}, err
+	}
+	o := loadOptions{files: loadFiles(c), db: c.String(flagDB), collection: c.String(flagCollection),
 		batch: c.Int(flagBatch), drop: c.Bool(flagDrop), dryRun: c.Bool(flagDryRun), inexact: c.Bool(flagInexact),
 		progress: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }}
-	if len(o.files) == 0 {
-		return o, usageErrorf("load: expected one or more FILE arguments (fixture files, or - for standard input)")
+	if c.IsSet(flagFile) && strings.TrimSpace(c.String(flagFile)) == "" {
+		return o, usageErrorf("%s %q: expected a fixture file, or - for standard input", arg(flagFile), c.String(flagFile))
 	}
-	mode, err := fixtures.ParseLoadMode(c.String(flagMode))
+	mode, err := loadMode(c)
 	if err != nil {
-		return o, usageErrorf("%s %q: expected insert or upsert", arg(flagMode), c.String(flagMode))
+		return o, err
 	}
 	o.mode = mode
+	if w := c.Int(flagInsertWorkers); w < 1 || w > maxInsertionWorkers {
+		return o, usageErrorf("%s %d: expected 1 to %d", arg(flagInsertWorkers), w, maxInsertionWorkers)
+	}
 	if o.batch < 1 || o.batch > 100000 {
 		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), o.batch)
 	}
@@ -112,7 +124,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	if o.drop && set.Stdin {
 		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
 	}
-	t, err := openTarget(ctx, targetOptions(c, false))
+	t, err := a.openTarget(ctx, targetOptions(c, false))
 	if err != nil {
 		return err
 	}
@@ -121,6 +133,35 @@ func (a *App) runLoad(c *ucli.Context) error {
 		return a.dryRunLoad(ctx, t, o, set)
 	}
 	return a.load(ctx, t, o, set)
+}
+
+// loadMode is the mode --mode and --upsertFields ask for. mongoimport's
+// merge and delete modes, and upsert fields other than _id, are refused by
+// name.
+func loadMode(c *ucli.Context) (fixtures.LoadMode, error) {
+	name := c.String(flagMode)
+	if c.IsSet(flagUpsertFields) {
+		if f := strings.TrimSpace(c.String(flagUpsertFields)); f != "_id" {
+			return 0, usageErrorf("%s %q: documents are matched by _id only; expected %s _id, or no %s", arg(flagUpsertFields), c.String(flagUpsertFields), arg(flagUpsertFields), arg(flagUpsertFields))
+		}
+		if !c.IsSet(flagMode) {
+			name = "upsert" // as mongoimport: upsert fields imply upsert
+		}
+	}
+	switch name {
+	case "merge":
+		return 0, usageErrorf("%s merge: a stored document is replaced whole, never merged field by field; expected %s upsert (replace by _id) or insert", arg(flagMode), arg(flagMode))
+	case "delete":
+		return 0, usageErrorf("%s delete: load only writes; expected %s insert or upsert", arg(flagMode), arg(flagMode))
+	}
+	mode, err := fixtures.ParseLoadMode(name)
+	if err != nil {
+		return 0, usageErrorf("%s %q: expected insert or upsert", arg(flagMode), name)
+	}
+	if c.IsSet(flagUpsertFields) && mode != fixtures.Upsert {
+		return 0, usageErrorf("%s with %s %s: upsert fields say which document to replace; expected %s upsert", arg(flagUpsertFields), arg(flagMode), name, arg(flagMode))
+	}
+	return mode, nil
 }
 
 // setError is the command's error for a fixture set that cannot be opened.

@@ -244,10 +244,10 @@ func TestLoadUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "expected one or more FILE arguments"},
+		{nil, "standard input has no file name: expected --collection NAME"},
 		{[]string{dotName}, `from the file name, collection name ".ndjson": expected no . at the start or end; expected --collection`},
 		{[]string{"--collection", "x.", f}, `--collection: collection name "x.": expected no . at the start or end`},
-		{[]string{"--mode", "merge", f}, `--mode "merge": expected insert or upsert`},
+		{[]string{"--mode", "merge", f}, `--mode merge: a stored document is replaced whole`},
 		{[]string{"--batch", "0", f}, "--batch 0: expected 1 to 100000"},
 		{[]string{filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{dir}, "is a directory"},

@@ -104,7 +104,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		}
 	}
 	ctx := c.Context
-	t, err := openTarget(ctx, targetOptions(c, false))
+	t, err := a.openTarget(ctx, targetOptions(c, false))
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 			return expectError(ctx, err)
 		}
 	}
-	t, err := openTarget(ctx, targetOptions(c, true))
+	t, err := a.openTarget(ctx, targetOptions(c, true))
 	if err != nil {
 		return err
 	}
