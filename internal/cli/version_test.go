@@ -107,6 +107,19 @@ func TestVersionAgainstBuildInfo(t *testing.T) {
 	}
 }
 
+// buildOidkit builds the oidkit binary of the module at root into a
+// temporary directory and returns its path.
+func buildOidkit(t *testing.T, root string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "oidkit")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // The real binary, built with go build: its --version names the Go that
 // built it and the FerretDB and driver versions go.mod requires.
 func TestVersionOfBuiltBinary(t *testing.T) {
@@ -121,12 +134,7 @@ func TestVersionOfBuiltBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "oidkit")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildOidkit(t, root)
 	out, err := exec.CommandContext(t.Context(), bin, "--version").Output()
 	if err != nil {
 		t.Fatalf("oidkit --version: %v", err)
