@@ -95,3 +95,22 @@ func TestCommandsUseRunningServer(t *testing.T) {
 		}
 	}
 }
+
+// Only a data directory held by oidkit server is used through its holder:
+// another command's in-process server ends with that command.
+func TestHeldByServer(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"/usr/bin/oidkit server --data-dir d":    true,
+		"oidkit server":                          true,
+		"./oidkit --quiet server --listen :0":    true,
+		"oidkit seed --db server --data-dir d":   false,
+		"oidkit load -c server":                  false,
+		"/tmp/go-build/cli.test -test.run TestX": false,
+		"":                                       false,
+		"oidkit":                                 false,
+	} {
+		if got := heldByServer(cmd); got != want {
+			t.Errorf("heldByServer(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
