@@ -295,22 +295,50 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			}
 			return regexResult(s, loc), nil
 		}
-		all := re.FindAllStringSubmatchIndex(s, -1)
-		// A search begins only before the end of the input: an empty match
-		// at the end right after an empty match one character before it is
-		// one the next search would not make.
-		if n := len(all); n >= 2 && len(s) > 0 {
-			last, prev := all[n-1], all[n-2]
-			if last[0] == len(s) && last[1] == len(s) && prev[0] == prev[1] {
-				_, w := utf8.DecodeRuneInString(s[prev[0]:])
-				if prev[0]+w >= len(s) {
-					all = all[:n-1]
+		// Each search begins where the last match ended, or a character
+		// past an empty one, and only before the end of the input; the
+		// character before it is the context of ^, \b and \B.
+		var out []bsoncore.Value
+		for pos := 0; ; {
+			var loc []int
+			switch {
+			case pos == 0:
+				loc = re.FindStringSubmatchIndex(s)
+			case re.after == nil:
+				// a pattern that cannot be wrapped (an unclosed \Q): Go's
+				// search, which skips an empty match where one ended
+				for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+					if m[0] >= pos {
+						loc = m
+						break
+					}
+				}
+			default:
+				_, w := utf8.DecodeLastRuneInString(s[:pos])
+				if m := re.after.FindStringSubmatchIndex(s[pos-w:]); m != nil {
+					loc = m[2:]
+					for i := range loc {
+						if loc[i] >= 0 {
+							loc[i] += pos - w
+						}
+					}
 				}
 			}
+			if loc == nil {
+				break
+			}
+			out = append(out, regexResult(s, loc))
+			pos = loc[1]
+			if loc[0] == loc[1] {
+				_, w := utf8.DecodeRuneInString(s[pos:])
+				pos += max(w, 1)
+			}
+			if pos >= len(s) {
+				break
+			}
 		}
-		out := make([]bsoncore.Value, len(all))
-		for i, loc := range all {
-			out[i] = regexResult(s, loc)
+		if out == nil {
+			out = []bsoncore.Value{}
 		}
 		return vArray(out), nil
 	}}, nil
@@ -338,12 +366,20 @@ func regexResult(s string, loc []int) bsoncore.Value {
 // pattern and options.
 type regexCache struct {
 	mu  sync.Mutex
-	res map[[2]string]*regexp.Regexp
+	res map[[2]string]*mongoRegex
 }
 
-func newRegexCache() *regexCache { return &regexCache{res: map[[2]string]*regexp.Regexp{}} }
+// mongoRegex is a compiled pattern and, for searches from inside the
+// input, the same pattern after one character of context: the first
+// group of after is a match of re beginning at or after that character.
+type mongoRegex struct {
+	*regexp.Regexp
+	after *regexp.Regexp
+}
 
-func (c *regexCache) get(op, pattern, opts string) (*regexp.Regexp, error) {
+func newRegexCache() *regexCache { return &regexCache{res: map[[2]string]*mongoRegex{}} }
+
+func (c *regexCache) get(op, pattern, opts string) (*mongoRegex, error) {
 	key := [2]string{pattern, opts}
 	c.mu.Lock()
 	re := c.res[key]
@@ -351,9 +387,13 @@ func (c *regexCache) get(op, pattern, opts string) (*regexp.Regexp, error) {
 	if re != nil {
 		return re, nil
 	}
-	re, err := compileMongoRegex(op, pattern, opts)
+	r, err := compileMongoRegex(op, pattern, opts)
 	if err != nil {
 		return nil, err
+	}
+	re = &mongoRegex{Regexp: r}
+	if op == "$regexFindAll" {
+		re.after, _ = regexp.Compile(`\A(?s:.)(?s:.*?)(` + r.String() + `)`)
 	}
 	c.mu.Lock()
 	if len(c.res) >= regexCacheSize {
