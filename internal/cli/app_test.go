@@ -125,7 +125,7 @@ func TestAliasesAndVerifyHints(t *testing.T) {
 		t.Errorf("decode: exit %d, %q", code, out)
 	}
 	_, errOut, code = runApp(t, t.Context(), "", "import")
-	if code != ExitUsage || strings.Contains(errOut, "did you mean export") || !strings.HasPrefix(errOut, "oidkit: load: ") {
+	if code != ExitUsage || strings.Contains(errOut, "did you mean export") || !strings.HasPrefix(errOut, "oidkit: load ") {
 		t.Errorf("import: exit %d, stderr %q; want load's own usage error", code, errOut)
 	}
 	for _, c := range []struct {
