@@ -37,7 +37,7 @@ func ranged(op string, v bsoncore.Value, vars *exprVars, lo, hi int, f func([]bs
 		if v.Type != bsoncore.TypeArray {
 			n = 1
 		}
-		return nil, mongoerr.New(mongoerr.Location(28667), "Expression %s takes at least %d arguments, and at most %d. %d were passed in.", op, lo, hi, n)
+		return nil, mongoerr.New(mongoerr.Location(28667), "Expression %s takes at least %d arguments, and at most %d, but %d were passed in.", op, lo, hi, n)
 	}
 	return simple(op, v, vars, -1, f)
 }
@@ -284,11 +284,12 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // indexBound reads an optional start or end index of $indexOfArray,
-// $indexOfBytes and $indexOfCP: a nonnegative integral number.
+// $indexOfBytes and $indexOfCP: a nonnegative integral number. The
+// message of 40096 is MongoDB's, without a space after the operator.
 func indexBound(op, which string, v bsoncore.Value) (int, error) {
 	i, ok := int32Arg(v)
 	if !ok {
-		return 0, mongoerr.New(mongoerr.Location(40096), "%s requires an integral %s index, found a value of type: %s, with value: %s", op, which, typeName(v.Type), shell(v))
+		return 0, mongoerr.New(mongoerr.Location(40096), "%srequires an integral %s index, found a value of type: %s, with value: %s", op, which, typeName(v.Type), shell(v))
 	}
 	if i < 0 {
 		return 0, mongoerr.New(mongoerr.Location(40097), "%s requires a nonnegative %s index, found: %d", op, which, i)
@@ -401,7 +402,7 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		}
 		cmp = func(a, b bsoncore.Value) int { return spec.compare(asDoc(a), asDoc(b)) }
 	default:
-		return nil, mongoerr.New(mongoerr.Location(2942505), "$sortArray sortBy must be either 1, -1, or an object, found: %s", shell(sortBy))
+		return nil, mongoerr.New(mongoerr.Location(2942506), "The $sort element value must be either 1 or -1")
 	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, ok, err := evalArray(in, root, local, func(iv bsoncore.Value) error {
@@ -461,7 +462,8 @@ func compileSliceExpr(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 }
 
 // compileArrayN is the array form of $firstN, $lastN, $maxN and $minN:
-// {n, input}. $maxN and $minN leave out null and missing values.
+// {n, input}, input an array (null is an error, as in MongoDB). $maxN
+// and $minN leave out null values.
 func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(5787801), "specification must be an object; found %s for %s", typeName(v.Type), op)
@@ -484,20 +486,28 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		if err != nil {
 			return missing, err
 		}
-		k, ok := int32Arg(nv)
-		if !ok {
+		if !isNumber(nv) {
 			return missing, mongoerr.New(mongoerr.Location(5787902), "Value for 'n' must be of integral type, but found %s", shell(nv))
+		}
+		k, ok := intOf(nv)
+		if f := numberFloat(nv); !ok {
+			k = int64(f)
+			if float64(k) != f || math.IsNaN(f) {
+				return missing, mongoerr.New(mongoerr.Location(5787903), "Value for 'n' must be of integral type, but found %s", shell(nv))
+			}
 		}
 		if k <= 0 {
 			return missing, mongoerr.New(mongoerr.Location(5787908), "'n' must be greater than 0, found %d", k)
 		}
-		vals, ok, err := evalArray(in, root, local, func(iv bsoncore.Value) error {
-			return mongoerr.New(mongoerr.Location(5788200), "Input to %s must be an array, but found %s", op, typeName(iv.Type))
-		})
-		if !ok {
-			return vNull(), err
+		iv, err := in.eval(root, local)
+		if err != nil {
+			return missing, err
 		}
-		cut := min(int(k), len(vals))
+		if iv.Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(5788200), "Input must be an array")
+		}
+		vals := arrayValues(iv)
+		cut := int(min(k, int64(len(vals))))
 		switch op {
 		case "$firstN":
 			return vArray(vals[:cut]), nil
@@ -510,7 +520,7 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		} else {
 			slices.SortStableFunc(vals, compareValues)
 		}
-		return vArray(vals[:min(int(k), len(vals))]), nil
+		return vArray(vals[:min(k, int64(len(vals)))]), nil
 	}}, nil
 }
 

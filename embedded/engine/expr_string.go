@@ -237,45 +237,46 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			return missing, err
 		}
 		in, rv, ov := x[0], x[1], x[2]
-		opts := ""
-		if !nullish(ov) {
-			if ov.Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(51106), "%s needs 'options' to be of type string", op)
-			}
-			opts = ov.StringValue()
-			if strings.ContainsRune(opts, 0) {
-				return missing, mongoerr.New(mongoerr.Location(51110), "%s: 'options' contains null byte", op)
-			}
+		if !nullish(in) && in.Type != bsoncore.TypeString {
+			return missing, mongoerr.New(mongoerr.Location(51104), "%s needs 'input' to be of type string", op)
 		}
-		pattern, null := "", nullish(rv)
+		if !nullish(rv) && rv.Type != bsoncore.TypeString && rv.Type != bsoncore.TypeRegex {
+			return missing, mongoerr.New(mongoerr.Location(51105), "%s needs 'regex' to be of type string or regex", op)
+		}
+		if !nullish(ov) && ov.Type != bsoncore.TypeString {
+			return missing, mongoerr.New(mongoerr.Location(51106), "%s needs 'options' to be of type string", op)
+		}
+		pattern, opts := "", ""
+		if ov.Type == bsoncore.TypeString {
+			opts = ov.StringValue()
+		}
 		switch rv.Type {
 		case bsoncore.TypeString:
 			pattern = rv.StringValue()
 		case bsoncore.TypeRegex:
 			p, o := rv.Regex()
-			if o != "" && opts != "" {
-				return missing, mongoerr.New(mongoerr.Location(51107), "%s found regex option(s) specified in both 'regex' and 'option' fields", op)
+			if o != "" && !nullish(ov) {
+				return missing, mongoerr.New(mongoerr.Location(51107), "%s: found regex option(s) specified in both 'regex' and 'option' fields", op)
 			}
 			pattern = p
 			if o != "" {
 				opts = o
 			}
-		default:
-			if !null {
-				return missing, mongoerr.New(mongoerr.Location(51105), "%s needs 'regex' to be of type string or regex", op)
-			}
 		}
 		if strings.ContainsRune(pattern, 0) {
 			return missing, mongoerr.New(mongoerr.Location(51109), "%s: regular expression cannot contain an embedded null byte", op)
 		}
-		re, err := cache.get(op, pattern, opts)
-		if err != nil {
-			return missing, err
+		if strings.ContainsRune(opts, 0) {
+			return missing, mongoerr.New(mongoerr.Location(51110), "%s: regular expression options cannot contain an embedded null byte", op)
 		}
-		if !nullish(in) && in.Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(51104), "%s needs 'input' to be of type string", op)
+		var re *mongoRegex
+		if !nullish(rv) {
+			var err error
+			if re, err = cache.get(op, pattern, opts); err != nil {
+				return missing, err
+			}
 		}
-		if null || nullish(in) {
+		if re == nil || nullish(in) {
 			switch op {
 			case "$regexMatch":
 				return vBool(false), nil
