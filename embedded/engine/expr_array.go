@@ -167,7 +167,7 @@ func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			}
 			k, ok := int32Arg(a)
 			if !ok {
-				return missing, mongoerr.New(mongoerr.Location(codes[i][1]), "$range requires a %s value that can be represented as a 32-bit integer, found value: %s", names[i], shell(a))
+				return missing, mongoerr.New(mongoerr.Location(codes[i][1]), "$range requires %s value that can be represented as a 32-bit integer, found value: %s", []string{"a starting", "an ending", "a step"}[i], shell(a))
 			}
 			n[i] = int64(k)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,11 +15,13 @@ import (
 
 // exprCase is an expression evaluated on one document by $addFields and
 // the result as relaxed extended JSON ({"x":...}, or {} when missing),
-// or the error code it must fail with.
+// or the error code it must fail with and, if msg is set, a part of
+// its message.
 type exprCase struct {
 	expr any
 	want string
 	code int
+	msg  string
 }
 
 // checkExprs runs each case against doc in a collection of the server.
@@ -50,8 +53,8 @@ func checkExprs(t *testing.T, coll *mongo.Collection, doc bson.D, cases []exprCa
 		}
 		if c.code != 0 {
 			var se mongo.ServerError
-			if !errors.As(err, &se) || !se.HasErrorCode(c.code) {
-				t.Errorf("%s: got %s, %v; want error %d", spec, got, err, c.code)
+			if !errors.As(err, &se) || !se.HasErrorCode(c.code) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("%s: got %s, %v; want error %d %q", spec, got, err, c.code, c.msg)
 			}
 			continue
 		}
@@ -121,7 +124,7 @@ func TestArrayExprs(t *testing.T) {
 		{expr: op("$range", bson.A{0.5, 5}), code: 34444},
 		{expr: op("$range", bson.A{nil, 5}), code: 34443},
 		{expr: op("$range", bson.A{0, "5"}), code: 34445},
-		{expr: op("$range", bson.A{0, int64(1) << 40}), code: 34446},
+		{expr: op("$range", bson.A{0, int64(1) << 40}), code: 34446, msg: "$range requires an ending value that can be represented as a 32-bit integer, found value: 1099511627776"},
 		{expr: op("$range", bson.A{0, 5, 1.5}), code: 34448},
 		{expr: op("$range", bson.A{0}), code: 28667},
 		{expr: op("$range", bson.A{-2147483648, 2147483647}), code: 5029400},
@@ -134,7 +137,7 @@ func TestArrayExprs(t *testing.T) {
 		{expr: zip(inputs("$a", "$e")), want: `{"x":[]}`},
 		{expr: zip(inputs("$a", "$n")), want: `{"x":null}`},
 		{expr: zip(inputs("$a", "$nope")), want: `{"x":null}`},
-		{expr: zip(inputs("$a", "$str")), code: 34468},
+		{expr: zip(inputs("$a", "$str")), code: 34468, msg: `$zip found a non-array expression in input: "abc"`},
 		{expr: zip(bson.E{Key: "inputs", Value: bson.A{}}), code: 34465},
 		{expr: zip(inputs("$a"), bson.E{Key: "defaults", Value: bson.A{1}}), code: 34466},
 		{expr: zip(inputs("$a"), bson.E{Key: "useLongestLength", Value: true}, bson.E{Key: "defaults", Value: bson.A{1, 2}}), code: 34467},
@@ -153,9 +156,9 @@ func TestArrayExprs(t *testing.T) {
 		{expr: op("$indexOfArray", bson.A{"$nope", 1}), want: `{"x":null}`},
 		{expr: op("$indexOfArray", bson.A{"$str", 1}), code: 40090},
 		{expr: op("$indexOfArray", bson.A{"$a", 1, -1}), code: 40097},
-		{expr: op("$indexOfArray", bson.A{"$a", 1, 1.5}), code: 40096},
+		{expr: op("$indexOfArray", bson.A{"$a", 1, 1.5}), code: 40096, msg: "$indexOfArrayrequires an integral starting index, found a value of type: double, with value: 1.5"},
 		{expr: op("$indexOfArray", bson.A{"$a", 1, 0, "x"}), code: 40096},
-		{expr: op("$indexOfArray", bson.A{"$a"}), code: 28667},
+		{expr: op("$indexOfArray", bson.A{"$a"}), code: 28667, msg: "Expression $indexOfArray takes at least 2 arguments, and at most 4, but 1 were passed in."},
 		// $reverseArray
 		{expr: op("$reverseArray", "$a"), want: `{"x":[3,2,1]}`},
 		{expr: op("$reverseArray", bson.A{"$e"}), want: `{"x":[]}`},

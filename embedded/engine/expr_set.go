@@ -120,7 +120,7 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		equal := true
 		for i, a := range x {
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(17044), "All operands of $setEquals must be arrays. One argument is of type: %s", typeName(a.Type))
+				return missing, mongoerr.New(mongoerr.Location(5887502), "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, typeName(a.Type))
 			}
 			s := newValueSet(arrayValues(a))
 			if i == 0 {

@@ -57,7 +57,7 @@ func TestSetExprs(t *testing.T) {
 		{expr: op("$setEquals", bson.A{"$A", "$C", "$B"}), want: `{"x":false}`},
 		{expr: op("$setEquals", bson.A{"$N", bson.A{3, 2.0, int64(1), 1}}), want: `{"x":true}`},
 		{expr: op("$setEquals", bson.A{"$E", bson.A{}}), want: `{"x":true}`},
-		{expr: op("$setEquals", bson.A{"$A", "$n"}), code: 17044},
+		{expr: op("$setEquals", bson.A{"$A", "$n"}), code: 5887502, msg: "All operands of $setEquals must be arrays. 2-th argument is of type: null"},
 		{expr: op("$setEquals", bson.A{"$A"}), code: 17045},
 		// $setIsSubset
 		{expr: op("$setIsSubset", bson.A{"$A", "$B"}), want: `{"x":true}`},
