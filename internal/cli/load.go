@@ -122,7 +122,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	}
 	defer set.Close()
 	if o.drop && set.Stdin {
-		return usageErrorf("%s with -: expected files (standard input cannot be validated before the drop and read again)", arg(flagDrop))
+		return usageErrorf("%s with standard input: expected files (standard input cannot be validated before the drop and read again); load it into a new collection, or from a file", arg(flagDrop))
 	}
 	t, err := a.openTarget(ctx, targetOptions(c, false))
 	if err != nil {

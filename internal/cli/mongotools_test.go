@@ -154,6 +154,7 @@ func TestMongoToolsRefusals(t *testing.T) {
 		{[]string{"import", "--ssl", "--file=" + f}, "--ssl has no meaning here (it is mongoimport's): expected ?tls=true in --uri"},
 		{[]string{"import", "--authenticationDatabase", "admin", "--file=" + f}, "expected ?authSource=DB in --uri"},
 		{[]string{"import", "--database", "x", "--file=" + f}, "unknown flag --database; did you mean --db?"},
+		{[]string{"import", "-c", "refused", "--drop"}, "--drop with standard input: expected files"},
 		{[]string{"export", "-c", "refused", "--fields", "email"}, "--fields has no meaning here (it is mongoexport's)"},
 		{[]string{"export", "-c", "refused", "--skip", "1"}, "--skip has no meaning here"},
 		{[]string{"export", "-c", "refused", "--type=csv"}, `--type "csv"`},
