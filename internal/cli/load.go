@@ -75,7 +75,11 @@ func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
 	if err := refuseForeign(c, "import"); err != nil {
 		return loadOptions{}, err
 	}
-	o := loadOptions{files: loadFiles(c), db: c.String(flagDB), collection: c.String(flagCollection),
+	files, err := a.loadFiles(c)
+	if err != nil {
+		return loadOptions{}, err
+	}
+	o := loadOptions{files: files, db: c.String(flagDB), collection: c.String(flagCollection),
 		batch: c.Int(flagBatch), drop: c.Bool(flagDrop), dryRun: c.Bool(flagDryRun), inexact: c.Bool(flagInexact),
 		progress: func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }}
 	if c.IsSet(flagFile) && strings.TrimSpace(c.String(flagFile)) == "" {

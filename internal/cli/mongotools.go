@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/oidkit/oidkit/fixtures"
 )
@@ -131,14 +133,18 @@ func synonymHint(cmd *ucli.Command, name string) string {
 }
 
 // loadFiles is the files load reads: its arguments and --file, or
-// standard input when there are none.
-func loadFiles(c *ucli.Context) []string {
+// standard input when there are none, as mongoimport reads it. A terminal
+// on standard input would wait for typed documents: that is bad usage.
+func (a *App) loadFiles(c *ucli.Context) ([]string, error) {
 	files := slices.Clone(c.Args().Slice())
 	if c.IsSet(flagFile) {
 		files = append(files, c.String(flagFile))
 	}
-	if len(files) == 0 {
-		files = []string{fixtures.StdinName}
+	if len(files) > 0 {
+		return files, nil
 	}
-	return files
+	if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return nil, usageErrorf("load: expected FILE arguments, %s FILE, or documents on standard input (such as < users.json); standard input is a terminal", arg(flagFile))
+	}
+	return []string{fixtures.StdinName}, nil
 }

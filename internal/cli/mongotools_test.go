@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/creack/pty"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/seed"
@@ -172,5 +173,21 @@ func TestMongoToolsRefusals(t *testing.T) {
 	out, errOut, code := runApp(t, ctx, "", "server", "--port", "27018")
 	if code != ExitUsage || !strings.Contains(errOut, "unknown flag --port; did you mean --listen?") {
 		t.Errorf("server --port: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// load with no file reads standard input, but not a terminal, where it
+// would wait for typed documents.
+func TestLoadNoFileOnTerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	defer tty.Close()
+	var out, errb strings.Builder
+	code := NewApp(tty, &out, &errb).RunContext(t.Context(), []string{"oidkit", "load", "-c", "users", "--data-dir", t.TempDir()})
+	if code != ExitUsage || !strings.Contains(errb.String(), "expected FILE arguments, --file FILE, or documents on standard input") {
+		t.Errorf("load on a terminal: exit %d, stdout %q, stderr %q; want exit 2 saying what it expected", code, out.String(), errb.String())
 	}
 }
