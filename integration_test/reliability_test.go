@@ -457,12 +457,13 @@ func TestReliabilityFullDiskFixtures(t *testing.T) {
 	}
 }
 
-// load - spools standard input to TMPDIR; a full TMPDIR fails before anything
-// is written, and leaves no spool behind.
+// load - keeps the validated copy of standard input in memory up to 64 MiB
+// and spools the rest to TMPDIR; a full TMPDIR fails before anything is
+// written, and leaves no spool behind. 200,000 users are about 90 MiB.
 func TestReliabilityFullDiskLoadSpool(t *testing.T) {
 	tmp := relTmpfs(t, "1m")
 	file := filepath.Join(t.TempDir(), "u.ndjson")
-	relFixture(t, file, "--seed", "40", "-n", "20000")
+	relFixture(t, file, "--seed", "40", "-n", "200000")
 	uri := relServe(t, t.TempDir())
 	in, err := os.Open(file)
 	if err != nil {
