@@ -49,12 +49,7 @@ type index struct {
 	tree       *btree.BTreeG[ientry]
 }
 
-func (ix *index) less(a, b ientry) bool {
-	if c := ix.cmpVals(a.vals, b.vals); c != 0 {
-		return c < 0
-	}
-	return compareValues(a.id, b.id) < 0
-}
+func (ix *index) less(a, b ientry) bool { return ix.compare(a, b) < 0 }
 
 func (ix *index) cmpVals(a, b []bsoncore.Value) int {
 	for i := range ix.fields {
@@ -137,6 +132,19 @@ func (c *collection) index(name string) *index {
 func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 	if ix.partial != nil && !ix.partial.Match(doc) {
 		return nil, false, nil
+	}
+	if len(ix.fields) == 1 && !strings.Contains(ix.fields[0].path, ".") {
+		// One top-level field that is not an array: one key, the value.
+		v, err := doc.LookupErr(ix.fields[0].path)
+		switch {
+		case err != nil || v.Type == 0:
+			if ix.sparse {
+				return nil, false, nil
+			}
+			return [][]bsoncore.Value{{vNull()}}, false, nil
+		case v.Type != bsoncore.TypeArray:
+			return [][]bsoncore.Value{{v}}, false, nil
+		}
 	}
 	per := make([][]bsoncore.Value, len(ix.fields))
 	multi := -1
@@ -486,26 +494,10 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 			return false, mongoerr.New(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", o.name)
 		}
 	}
-	var entries []ientry
-	var ierr error
-	c.scan(func(r *record) bool {
-		ks, multi, err := ix.keys(r.doc)
-		if err != nil {
-			ierr = err
-			return false
-		}
-		if multi {
-			ix.multikey = true
-		}
-		for _, k := range ks {
-			entries = append(entries, ientry{k, r.id})
-		}
-		return true
-	})
-	if ierr != nil {
-		return false, ierr
+	entries, err := buildEntries(c, ix)
+	if err != nil {
+		return false, err
 	}
-	sort.Slice(entries, func(i, j int) bool { return ix.less(entries[i], entries[j]) })
 	if ix.unique {
 		for i := 1; i < len(entries); i++ {
 			if ix.cmpVals(entries[i-1].vals, entries[i].vals) == 0 && compareValues(entries[i-1].id, entries[i].id) != 0 {
@@ -518,7 +510,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 		}
 	}
 	for _, e := range entries {
-		ix.tree.Set(e)
+		ix.tree.Load(e)
 	}
 	c.indexes = append(c.indexes, ix)
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "ci").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("spec", spec).Build())
