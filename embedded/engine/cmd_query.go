@@ -18,6 +18,10 @@ type plan struct {
 	docsSeen int
 }
 
+// idIndex describes the _id index for explain: the documents themselves,
+// kept in _id order, are its entries.
+var idIndex = &index{name: "_id_", key: idKey, unique: true, fields: []sortKeyField{{"_id", false}}}
+
 // indexable is whether an equality value can be looked up in an index.
 func indexable(v bsoncore.Value) bool {
 	switch v.Type {
@@ -131,6 +135,22 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 				break ranges
 			}
 		}
+	}
+	if !scanned && s != nil && len(s.keys) == 1 && s.keys[0].path == "_id" {
+		// the documents are kept in _id order: walk them
+		p.stage, p.index = "IXSCAN", idIndex
+		out, err := inOrder(f, &p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
+			walk := func(r *record) bool {
+				p.keysSeen++
+				return visit(r.doc)
+			}
+			if s.keys[0].desc {
+				col.docs.Reverse(walk)
+			} else {
+				col.docs.Scan(walk)
+			}
+		})
+		return out, p, err
 	}
 	if !scanned && s != nil && len(s.keys) == 1 {
 		for _, ix := range col.indexes {
@@ -748,21 +768,28 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 // inIndexOrder reads documents in the order scan visits index entries,
 // keeping those f matches after skip, up to limit: no sort after.
 func inIndexOrder(col *collection, f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(ientry) bool)) ([]bsoncore.Document, error) {
+	return inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
+		scan(func(en ientry) bool {
+			p.keysSeen++
+			d, ok := col.get(en.id)
+			return !ok || visit(d)
+		})
+	})
+}
+
+// inOrder keeps the documents scan gives (counting the keys it reads in
+// p.keysSeen) that match f, past skip, up to limit, in scan's order.
+func inOrder(f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(bsoncore.Document) bool)) ([]bsoncore.Document, error) {
 	var out []bsoncore.Document
 	skipped := 0
 	var err error
-	scan(func(en ientry) bool {
-		p.keysSeen++
-		if p.keysSeen%1024 == 0 {
+	scan(func(d bsoncore.Document) bool {
+		p.docsSeen++
+		if p.docsSeen%1024 == 0 {
 			if err = deadline(); err != nil {
 				return false
 			}
 		}
-		d, ok := col.get(en.id)
-		if !ok {
-			return true
-		}
-		p.docsSeen++
 		if !f.Match(d) {
 			return true
 		}

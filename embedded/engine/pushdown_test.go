@@ -186,3 +186,74 @@ func idsOf(t *testing.T) func(*mongo.Cursor, error) string {
 		return fmt.Sprint(rows)
 	}
 }
+
+// A sort on _id alone walks the documents in _id order and stops at the
+// limit: ascending and descending, with a filter, skip and limit, over
+// _ids of several types, the answers equal an in-memory sort of a copy of
+// the _id, and explain names the _id index and examines no more keys than
+// it needs.
+func TestSortByIDWalksTheDocuments(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("mixed")
+	var docs []any
+	for i := 0; i < 300; i++ {
+		var id any = int64(i*7919) % 1000
+		switch i % 5 {
+		case 1:
+			id = fmt.Sprintf("s%03d", i)
+		case 2:
+			id = bson.NewObjectID()
+		case 3:
+			id = bson.D{{Key: "n", Value: i}}
+		case 4:
+			id = float64(i) + 0.5
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: id}, {Key: "k", Value: id}, {Key: "even", Value: i%2 == 0}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	raw := func(cur *mongo.Cursor, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.Raw
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range rows {
+			ids = append(ids, r.Lookup("_id").String())
+		}
+		return strings.Join(ids, " ")
+	}
+	for _, dir := range []int{1, -1} {
+		for _, q := range []struct {
+			filter      bson.D
+			skip, limit int64
+		}{{bson.D{}, 0, 0}, {bson.D{}, 0, 5}, {bson.D{{Key: "even", Value: true}}, 3, 10}, {bson.D{{Key: "even", Value: false}}, 0, 0}} {
+			got := raw(coll.Find(ctx, q.filter, options.Find().SetSort(bson.D{{Key: "_id", Value: dir}}).SetSkip(q.skip).SetLimit(q.limit)))
+			want := raw(coll.Find(ctx, q.filter, options.Find().SetSort(bson.D{{Key: "k", Value: dir}}).SetSkip(q.skip).SetLimit(q.limit)))
+			if got == "" || got != want {
+				t.Errorf("sort _id %d, %v skip %d limit %d:\n got %s\nwant %s", dir, q.filter, q.skip, q.limit, got, want)
+			}
+		}
+		var ex struct {
+			QueryPlanner struct {
+				WinningPlan bson.Raw `bson:"winningPlan"`
+			} `bson:"queryPlanner"`
+			ExecutionStats struct {
+				TotalKeysExamined int `bson:"totalKeysExamined"`
+			} `bson:"executionStats"`
+		}
+		cmd := bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "mixed"}, {Key: "sort", Value: bson.D{{Key: "_id", Value: dir}}}, {Key: "limit", Value: 5}}}, {Key: "verbosity", Value: "executionStats"}}
+		if err := c.Database("app").RunCommand(ctx, cmd).Decode(&ex); err != nil {
+			t.Fatal(err)
+		}
+		if plan := ex.QueryPlanner.WinningPlan.String(); !strings.Contains(plan, `"_id_"`) || ex.ExecutionStats.TotalKeysExamined != 5 {
+			t.Errorf("explain of a sort on _id %d limit 5: %s, %d keys examined; want the _id_ index and 5 keys", dir, plan, ex.ExecutionStats.TotalKeysExamined)
+		}
+	}
+}
