@@ -204,8 +204,20 @@ func removeRoot() error {
 	return first
 }
 
+// KeptRuns is how many exited test binaries' directories holding a kept
+// database a later run leaves in place (the most recently kept); it
+// removes older ones, unless it runs with OIDKIT_TEST_KEEP=1.
+const KeptRuns = 5
+
+// sweep removes the directories of test binaries that have exited, but
+// those holding a kept database among the KeptRuns most recently kept.
 func sweep() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "oidkittest-*-*"))
+	type keptDir struct {
+		dir string
+		at  time.Time
+	}
+	var keptDirs []keptDir
 	for _, d := range dirs {
 		f := strings.SplitN(filepath.Base(d), "-", 3)
 		pid, err := strconv.Atoi(f[1])
@@ -215,10 +227,18 @@ func sweep() {
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 			continue // alive, or not ours to know
 		}
-		if _, err := os.Stat(filepath.Join(d, "KEEP")); err == nil {
+		if fi, err := os.Stat(filepath.Join(d, "KEEP")); err == nil {
+			keptDirs = append(keptDirs, keptDir{d, fi.ModTime()})
 			continue
 		}
 		_ = os.RemoveAll(d)
+	}
+	if os.Getenv(KeepEnv) == "1" || len(keptDirs) <= KeptRuns {
+		return
+	}
+	slices.SortFunc(keptDirs, func(a, b keptDir) int { return b.at.Compare(a.at) })
+	for _, k := range keptDirs[KeptRuns:] {
+		_ = os.RemoveAll(k.dir)
 	}
 }
 

@@ -59,7 +59,8 @@
 //
 // Without it they live until the test binary exits, and the next test
 // binary removes what an exited one left in the temporary directory
-// (oidkittest-PID-*); directories with a kept database stay either way.
+// (oidkittest-PID-*); directories with a kept database stay, those of the
+// KeptRuns most recently kept (all of them under OIDKIT_TEST_KEEP=1).
 //
 // On a server it does not own (OIDKIT_TEST_URI, the container) oidkittest
 // never writes to or drops a database it did not create: New claims a name
