@@ -303,6 +303,10 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 			opts.AppendValue(e.Key(), e.Value())
 		}
 	}
+	built := opts.Build()
+	if _, err := parseValidation(built); err != nil {
+		return nil, err
+	}
 	return newReply().ok(), c.write(func(t *tx) error {
 		if t.st.coll(c.db, name) != nil {
 			return mongoerr.New(mongoerr.NamespaceExists, "Collection %s.%s already exists.", c.db, name)
@@ -311,7 +315,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 		if err != nil {
 			return err
 		}
-		t.setOptions(col, opts.Build())
+		t.setOptions(col, built)
 		return nil
 	})
 }
@@ -441,7 +445,11 @@ func cmdCollMod(c *call) (bsoncore.Document, error) {
 		for _, k := range order {
 			b.AppendValue(k, set[k])
 		}
-		t.setOptions(col, b.Build())
+		opts := b.Build()
+		if _, err := parseValidation(opts); err != nil {
+			return err
+		}
+		t.setOptions(col, opts)
 		return nil
 	})
 	if err != nil {

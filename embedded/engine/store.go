@@ -75,12 +75,14 @@ type collection struct {
 	docs     *btree.BTreeG[*record] // by _id
 	natural  *btree.BTreeG[*record] // by seq: the order of a scan
 	nextSeq  uint64
-	bytes    int64    // the documents' BSON size in all
-	indexes  []*index // secondary indexes, in creation order
+	bytes    int64       // the documents' BSON size in all
+	indexes  []*index    // secondary indexes, in creation order
+	valid    *validation // the validator of opts, nil without one
 }
 
 func newCollection(db, name string, opts bsoncore.Document) *collection {
-	return &collection{db: db, name: name, opts: opts,
+	valid, _ := parseValidation(opts) // refused before it was stored
+	return &collection{db: db, name: name, opts: opts, valid: valid,
 		docs: btree.NewBTreeGOptions(func(a, b *record) bool {
 			return compareValues(a.id, b.id) < 0
 		}, btree.Options{NoLocks: true}),
@@ -101,7 +103,7 @@ var cloneMu sync.Mutex
 func (c *collection) clone() *collection {
 	cloneMu.Lock()
 	defer cloneMu.Unlock()
-	n := &collection{db: c.db, name: c.name, uuid: c.uuid, opts: c.opts, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq, bytes: c.bytes}
+	n := &collection{db: c.db, name: c.name, uuid: c.uuid, opts: c.opts, valid: c.valid, docs: c.docs.Copy(), natural: c.natural.Copy(), nextSeq: c.nextSeq, bytes: c.bytes}
 	for _, ix := range c.indexes {
 		cp := *ix
 		cp.tree = ix.tree.Copy()
@@ -245,6 +247,7 @@ type tx struct {
 	changes []changeEvent // what the ops change, as change streams tell it
 
 	replacing bool              // putDoc stores a replacement document
+	validate  bool              // putDoc checks collections' validators (a client's write)
 	uuid      *[16]byte         // the UUID mut gives the next collection it creates (replay)
 	lsid      bsoncore.Document // the session of a transaction's commit
 	txnNumber int64
@@ -343,6 +346,11 @@ func (t *tx) putDoc(c *collection, doc bsoncore.Document, insert bool) error {
 	old, exists := c.get(id)
 	if insert && exists {
 		return dupKeyError(c, "_id_", bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build(), []string{"_id"}, []bsoncore.Value{id})
+	}
+	if t.validate {
+		if err := c.valid.check(doc, old, exists); err != nil {
+			return err
+		}
 	}
 	type change struct {
 		ix    *index
@@ -586,6 +594,7 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 // setOptions sets a collection's options (create, collMod).
 func (t *tx) setOptions(c *collection, opts bsoncore.Document) {
 	c.opts = opts
+	c.valid, _ = parseValidation(opts) // the commands refuse a bad one first
 	t.log(bsoncore.NewDocumentBuilder().AppendString("o", "o").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("opts", opts).Build())
 	if n := len(t.changes); n > 0 && t.changes[n-1].kind == chCreate && t.changes[n-1].db == c.db && t.changes[n-1].coll == c.name {
 		t.changes[n-1].spec = opts

@@ -478,10 +478,14 @@ func recordOf(st *state, db, c string, id bsoncore.Value) *record {
 // part of one (seen by the transaction alone until commit), else
 // published at once.
 func (c *call) write(fn func(t *tx) error) error {
+	validate := !truthy(c.arg("bypassDocumentValidation"))
 	if c.txn != nil {
+		c.txn.t.validate = validate
+		defer func() { c.txn.t.validate = false }()
 		return fn(c.txn.t)
 	}
 	err := c.srv.store.write(c.ctx, func(t *tx) error {
+		t.validate = validate
 		if err := fn(t); err != nil {
 			return err
 		}
