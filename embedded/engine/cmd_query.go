@@ -435,6 +435,25 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	return newReply().b.AppendArray("values", bsoncore.BuildArray(nil, out...)).AppendDouble("ok", 1).Build(), nil
 }
 
+// checkWriteStageReadConcern refuses a pipeline ending in $out or $merge
+// read with the linearizable read concern, as MongoDB does.
+func checkWriteStageReadConcern(stages []bsoncore.Value, rc bsoncore.Value) error {
+	if rc.Type != bsoncore.TypeEmbeddedDocument || len(stages) == 0 {
+		return nil
+	}
+	if lv := lookup(bsoncore.Document(rc.Data), "level"); lv.Type != bsoncore.TypeString || lv.StringValue() != "linearizable" {
+		return nil
+	}
+	last := stages[len(stages)-1]
+	if last.Type != bsoncore.TypeEmbeddedDocument {
+		return nil
+	}
+	if els := elements(bsoncore.Document(last.Data)); len(els) == 1 && (els[0].Key() == "$out" || els[0].Key() == "$merge") {
+		return mongoerr.New(mongoerr.InvalidOptions, "%s cannot be used with a 'linearizable' read concern level", els[0].Key())
+	}
+	return nil
+}
+
 func cmdAggregate(c *call) (bsoncore.Document, error) {
 	first := elements(c.cmd)[0].Value()
 	name := ""
@@ -454,6 +473,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	stages := arrayValues(pv)
+	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
+		return nil, err
+	}
 	st := c.view()
 	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: c.vars(),
 		read: func(db, coll string) []bsoncore.Document {

@@ -296,7 +296,8 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *wire.Message) (reply b
 	}
 	if err == nil && wce != nil {
 		res = withWriteConcernError(res, wce, wceLabels)
-	} else if err == nil && x == nil {
+	} else if err == nil && (x == nil || name == "commitTransaction" || name == "abortTransaction") {
+		// inside a transaction only its end takes a write concern
 		if wc := unsatisfiable(m.Cmd); wc != nil {
 			res = withWriteConcernError(res, wc, nil)
 		}

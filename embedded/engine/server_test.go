@@ -406,4 +406,51 @@ func TestUnsatisfiableWriteConcern(t *testing.T) {
 	if _, err := c.Database("d").Collection("c", options.Collection().SetWriteConcern(writeconcern.Majority())).InsertOne(ctx, bson.D{}); err != nil {
 		t.Errorf("w majority: %v", err)
 	}
+	// a transaction's commit with w: 10 commits and says so
+	sess, err := c.StartSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.EndSession(ctx)
+	if err := sess.StartTransaction(options.Transaction().SetWriteConcern(&writeconcern.WriteConcern{W: 10})); err != nil {
+		t.Fatal(err)
+	}
+	sctx := mongo.NewSessionContext(ctx, sess)
+	if _, err := c.Database("d").Collection("c").InsertOne(sctx, bson.D{{Key: "w", Value: "txn"}}); err != nil {
+		t.Fatal(err)
+	}
+	err = sess.CommitTransaction(ctx)
+	var se mongo.ServerError
+	if err == nil || !errors.As(err, &se) || !se.HasErrorCode(100) {
+		t.Errorf("commit with w 10: %v; want write concern error 100", err)
+	}
+	if n, _ := c.Database("d").Collection("c").CountDocuments(ctx, bson.D{{Key: "w", Value: "txn"}}); n != 1 {
+		t.Errorf("commit with w 10: the transaction's write is not there")
+	}
+}
+
+// A pipeline ending in $out or $merge is refused under the linearizable
+// read concern (InvalidOptions) and writes nothing; under local it runs.
+func TestWriteStageRefusesLinearizable(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("d")
+	if _, err := db.Collection("src").InsertOne(ctx, bson.D{{Key: "_id", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, stage := range []bson.D{{{Key: "$out", Value: "dst"}}, {{Key: "$merge", Value: bson.D{{Key: "into", Value: "dst"}}}}} {
+		for _, level := range []string{"linearizable", "local"} {
+			err := db.RunCommand(ctx, bson.D{{Key: "aggregate", Value: "src"}, {Key: "pipeline", Value: bson.A{stage}},
+				{Key: "cursor", Value: bson.D{}}, {Key: "readConcern", Value: bson.D{{Key: "level", Value: level}}}}).Err()
+			n, _ := db.Collection("dst").CountDocuments(ctx, bson.D{})
+			var se mongo.ServerError
+			if level == "linearizable" && (!errors.As(err, &se) || !se.HasErrorCode(72) || n != 0) {
+				t.Errorf("%v under linearizable: %v, %d written; want InvalidOptions and nothing written", stage, err, n)
+			}
+			if level == "local" && (err != nil || n != 1) {
+				t.Errorf("%v under local: %v, %d written", stage, err, n)
+			}
+			_ = db.Collection("dst").Drop(ctx)
+		}
+	}
 }
