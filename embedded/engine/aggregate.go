@@ -198,6 +198,7 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		if err != nil {
 			return nil, err
 		}
+		s.coll = env.vars.collator()
 		return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 			out := append([]bsoncore.Document{}, in...)
 			sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })

@@ -307,6 +307,9 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	if _, err := parseValidation(built); err != nil {
 		return nil, err
 	}
+	if _, err := parseCollation(lookupOr(built, "collation")); err != nil {
+		return nil, err
+	}
 	return newReply().ok(), c.write(func(t *tx) error {
 		if t.st.coll(c.db, name) != nil {
 			return mongoerr.New(mongoerr.NamespaceExists, "Collection %s.%s already exists.", c.db, name)

@@ -63,6 +63,10 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 				res.AppendInt32("n", 1)
 			case "update":
 				fv, _ := op.LookupErr("filter")
+				vars, err := withCollation(vars, op, t.st.coll(db, name))
+				if err != nil {
+					return err
+				}
 				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
 				if err != nil {
 					return err
@@ -79,16 +83,12 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 				if v, err := op.LookupErr("upsert"); err == nil {
 					upsert = truthy(v)
 				}
-				if cv, err := op.LookupErr("collation"); err == nil {
-					if err := checkCollation(cv); err != nil {
-						return err
-					}
-				}
 				var srt *sortSpec
 				if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
 					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
 						return err
 					}
+					srt.coll = vars.coll
 				}
 				r, err := runUpdate(t, db, name, f, srt, up, multi, upsert, c)
 				if err != nil {
@@ -108,14 +108,13 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 				}
 			case "delete":
 				fv, _ := op.LookupErr("filter")
-				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+				vars, err := withCollation(vars, op, t.st.coll(db, name))
 				if err != nil {
 					return err
 				}
-				if cv, err := op.LookupErr("collation"); err == nil {
-					if err := checkCollation(cv); err != nil {
-						return err
-					}
+				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+				if err != nil {
+					return err
 				}
 				limit := 1
 				if v, err := op.LookupErr("multi"); err == nil && truthy(v) {

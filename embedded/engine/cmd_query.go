@@ -136,7 +136,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 			}
 		}
 	}
-	if !scanned && s != nil && len(s.keys) == 1 && s.keys[0].path == "_id" {
+	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil && s.keys[0].path == "_id" {
 		// the documents are kept in _id order: walk them
 		p.stage, p.index = "IXSCAN", idIndex
 		out, err := inOrder(f, &p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
@@ -152,7 +152,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 		})
 		return out, p, err
 	}
-	if !scanned && s != nil && len(s.keys) == 1 {
+	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil {
 		for _, ix := range col.indexes {
 			if ix.multikey || ix.sparse || ix.partial != nil || ix.fields[0].path != s.keys[0].path {
 				continue
@@ -203,8 +203,10 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 	return out, p, nil
 }
 
+// eqsOrNil are the equalities an index can serve: none under a collation,
+// since index keys are in binary order.
 func (f *Filter) eqsOrNil() []equality {
-	if f == nil {
+	if f == nil || f.collated {
 		return nil
 	}
 	return f.eqs
@@ -232,15 +234,10 @@ func (c *call) deadline() error {
 	return nil
 }
 
-func checkCollation(v bsoncore.Value) error {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil
-	}
-	loc, err := bsoncore.Document(v.Data).LookupErr("locale")
-	if err == nil && toStr(loc) != "simple" {
-		return mongoerr.New(mongoerr.NotImplemented, "collation with locale '%s' is not supported by oidkit's server (only the simple binary collation is)", toStr(loc))
-	}
-	return nil
+// collation is the collation of the command's operation on collection
+// name: its collation option, else the collection's default.
+func (c *call) collation(name string) (*collator, error) {
+	return commandCollation(c.arg("collation"), c.view().coll(c.db, name))
 }
 
 func docArg(c *call, k string) (bsoncore.Document, error) {
@@ -270,10 +267,10 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCollation(c.arg("collation")); err != nil {
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
-	vars := c.vars()
 	fd, err := docArg(c, "filter")
 	if err != nil {
 		return nil, err
@@ -289,6 +286,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 		if s, err = compileSort(sd); err != nil {
 			return nil, err
 		}
+		s.coll = vars.coll
 	}
 	var proj *projection
 	if pd, err := docArg(c, "projection"); err != nil {
@@ -407,7 +405,11 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := compileFilter(qd, c.vars())
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(qd, vars)
 	if err != nil {
 		return nil, err
 	}
@@ -424,10 +426,10 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 			vals = append(vals, v)
 		}
 	}
-	sort.SliceStable(vals, func(i, j int) bool { return compareValues(vals[i], vals[j]) < 0 })
+	sort.SliceStable(vals, func(i, j int) bool { return vars.coll.compare(vals[i], vals[j]) < 0 })
 	var out []bsoncore.Value
 	for _, v := range vals {
-		if len(out) > 0 && valuesEqual(out[len(out)-1], v) {
+		if len(out) > 0 && vars.coll.equal(out[len(out)-1], v) {
 			continue
 		}
 		out = append(out, v)
@@ -469,7 +471,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if c.arg("cursor").Type == 0 && !truthy(c.arg("explain")) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
 	}
-	if err := checkCollation(c.arg("collation")); err != nil {
+	vars := c.vars()
+	var err error
+	if vars.coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	stages := arrayValues(pv)
@@ -477,7 +481,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	st := c.view()
-	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: c.vars(),
+	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: vars,
 		read: func(db, coll string) []bsoncore.Document {
 			col := st.coll(db, coll)
 			if col == nil {
@@ -537,7 +541,6 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	}
 	// a leading $match reads through an index; $collStats answers from metadata
 	var docs []bsoncore.Document
-	var err error
 	col := st.coll(c.db, name)
 	if n, ok := countAllPipeline(stages, col); ok {
 		// CountDocuments({}): [{$match: {}}, {$group: {_id: 1, n: {$sum: 1}}}]
@@ -703,8 +706,9 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		AppendDocument("serverInfo", bsoncore.NewDocumentBuilder().AppendString("version", Version).Build()).AppendDouble("ok", 1).Build(), nil
 }
 
+// rangesOrNil are the ranges an index can serve, none under a collation.
 func (f *Filter) rangesOrNil() []rangeCond {
-	if f == nil {
+	if f == nil || f.collated {
 		return nil
 	}
 	return f.ranges
@@ -941,6 +945,7 @@ func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, er
 		if q.sort, err = compileSort(bsoncore.Document(v.Data)); err != nil {
 			return q, 0, err
 		}
+		q.sort.coll = vars.collator()
 		n++
 	}
 	if v, ok := arg("$skip"); ok && isNumber(v) && numberFloat(v) >= 0 && numberFloat(v) == float64(int(numberFloat(v))) {

@@ -242,10 +242,9 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 				if err != nil {
 					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'update.updates.u' is missing but a required field")
 				}
-				if cv, err := sd.LookupErr("collation"); err == nil {
-					if err := checkCollation(cv); err != nil {
-						return err
-					}
+				vars, err := withCollation(vars, sd, t.st.coll(c.db, name))
+				if err != nil {
+					return err
 				}
 				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
 					return err
@@ -273,6 +272,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
 						return err
 					}
+					srt.coll = vars.coll
 				}
 				r, err := runUpdate(t, c.db, name, f, srt, up, multi, upsert, c)
 				if err != nil {
@@ -326,10 +326,9 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 				if err != nil {
 					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
 				}
-				if cv, err := sd.LookupErr("collation"); err == nil {
-					if err := checkCollation(cv); err != nil {
-						return err
-					}
+				vars, err := withCollation(vars, sd, t.st.coll(c.db, name))
+				if err != nil {
+					return err
 				}
 				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
 					return err
@@ -387,10 +386,10 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	if err := checkNamespace(c.db, name); err != nil {
 		return nil, err
 	}
-	if err := checkCollation(c.arg("collation")); err != nil {
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
-	vars := c.vars()
 	qd, err := docArg(c, "query")
 	if err != nil {
 		return nil, err
@@ -406,6 +405,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 		if s, err = compileSort(sd); err != nil {
 			return nil, err
 		}
+		s.coll = vars.coll
 	}
 	var proj *projection
 	if pd, err := docArg(c, "fields"); err != nil {

@@ -17,6 +17,15 @@ import (
 type exprVars struct {
 	vars map[string]bsoncore.Value
 	now  time.Time
+	coll *collator // the command's collation; nil: simple
+}
+
+// collator is the collation strings are compared with (nil: simple).
+func (v *exprVars) collator() *collator {
+	if v == nil {
+		return nil
+	}
+	return v.coll
 }
 
 // expr is a compiled aggregation expression.

@@ -19,9 +19,10 @@ type valuePred func(v bsoncore.Value) bool
 
 // Filter is a compiled query filter.
 type Filter struct {
-	m      matcher
-	eqs    []equality
-	ranges []rangeCond
+	m        matcher
+	eqs      []equality
+	ranges   []rangeCond
+	collated bool // strings compare by a collation, not as index keys do
 }
 
 // rangeCond is a top-level condition an index can serve: bounds, or the
@@ -41,7 +42,7 @@ type equality struct {
 // compileFilter compiles a query filter as MongoDB's find takes it.
 func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
 	filter = filterOrEmpty(filter) // a command without a filter matches everything
-	f := &Filter{}
+	f := &Filter{collated: vars.collator() != nil}
 	m, err := compileAnd(filter, vars, f, true)
 	if err != nil {
 		return nil, err
@@ -189,7 +190,7 @@ func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error
 			}
 			return fieldMatcher(path, p, true), nil
 		}
-		return fieldMatcher(path, eqPred(v), true), nil
+		return fieldMatcher(path, eqPred(v, vars.collator()), true), nil
 	}
 	var ms []matcher
 	d := bsoncore.Document(v.Data)
@@ -250,16 +251,19 @@ func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
 	}
 }
 
-func eqPred(x bsoncore.Value) valuePred {
+func eqPred(x bsoncore.Value, k *collator) valuePred {
 	if x.Type == bsoncore.TypeNull {
 		return func(v bsoncore.Value) bool {
 			return v.Type == 0 || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeUndefined
 		}
 	}
+	if k != nil {
+		return func(v bsoncore.Value) bool { return k.equal(v, x) }
+	}
 	return func(v bsoncore.Value) bool { return valuesEqual(v, x) }
 }
 
-func cmpPred(op string, x bsoncore.Value) valuePred {
+func cmpPred(op string, x bsoncore.Value, k *collator) valuePred {
 	return func(v bsoncore.Value) bool {
 		if x.Type == bsoncore.TypeMinKey || x.Type == bsoncore.TypeMaxKey {
 			c := compareValues(v, x)
@@ -275,7 +279,7 @@ func cmpPred(op string, x bsoncore.Value) valuePred {
 			bothNaN := math.IsNaN(numberFloat(v)) && math.IsNaN(numberFloat(x))
 			return bothNaN && (op == "$gte" || op == "$lte")
 		}
-		return cmpOK(op, compareValues(v, x))
+		return cmpOK(op, k.compare(v, x))
 	}
 }
 
@@ -366,12 +370,12 @@ func stripExtended(p string) string {
 func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *exprVars) (matcher, error) {
 	switch op {
 	case "$eq":
-		return fieldMatcher(path, eqPred(arg), true), nil
+		return fieldMatcher(path, eqPred(arg, vars.collator()), true), nil
 	case "$ne":
-		m := fieldMatcher(path, eqPred(arg), true)
+		m := fieldMatcher(path, eqPred(arg, vars.collator()), true)
 		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }, nil
 	case "$gt", "$gte", "$lt", "$lte":
-		return fieldMatcher(path, cmpPred(op, arg), true), nil
+		return fieldMatcher(path, cmpPred(op, arg, vars.collator()), true), nil
 	case "$in", "$nin":
 		if arg.Type != bsoncore.TypeArray {
 			return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
@@ -389,7 +393,7 @@ func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *expr
 			if isOperatorDoc(x) {
 				return nil, mongoerr.New(mongoerr.BadValue, "cannot nest $ under $in")
 			}
-			preds = append(preds, eqPred(x))
+			preds = append(preds, eqPred(x, vars.collator()))
 		}
 		any := func(v bsoncore.Value) bool {
 			for _, p := range preds {
@@ -498,7 +502,7 @@ func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *expr
 				ms = append(ms, fieldMatcher(path, p, true))
 				continue
 			}
-			ms = append(ms, fieldMatcher(path, eqPred(x), true))
+			ms = append(ms, fieldMatcher(path, eqPred(x, vars.collator()), true))
 		}
 		return func(doc bsoncore.Document, pos *int) bool {
 			if len(ms) == 0 {

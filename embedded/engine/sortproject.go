@@ -11,6 +11,7 @@ import (
 // sortSpec is a compiled sort: fields and directions.
 type sortSpec struct {
 	keys []sortKeyField
+	coll *collator // strings compare by it; nil: simple
 }
 
 type sortKeyField struct {
@@ -35,7 +36,7 @@ func compileSort(spec bsoncore.Document) (*sortSpec, error) {
 
 func (s *sortSpec) compare(a, b bsoncore.Document) int {
 	for _, k := range s.keys {
-		c := compareValues(sortKey(a, k.path, k.desc), sortKey(b, k.path, k.desc))
+		c := s.coll.compare(sortKey(a, k.path, k.desc), sortKey(b, k.path, k.desc))
 		if k.desc {
 			c = -c
 		}

@@ -485,6 +485,9 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if err := checkIndexCollation(c, ix, spec); err != nil {
+		return false, err
+	}
 	if ix.name == "_id_" {
 		return false, nil
 	}
