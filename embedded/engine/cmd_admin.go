@@ -246,6 +246,16 @@ func cmdListCollections(c *call) (bsoncore.Document, error) {
 	var docs []bsoncore.Document
 	for _, n := range names {
 		col := st.dbs[c.db][n]
+		if col.isView() {
+			b := bsoncore.NewDocumentBuilder().AppendString("name", n).AppendString("type", "view")
+			if !nameOnly {
+				b.AppendDocument("options", col.opts).AppendDocument("info", bsoncore.NewDocumentBuilder().AppendBoolean("readOnly", true).Build())
+			}
+			if d := b.Build(); filter == nil || filter.Match(d) {
+				docs = append(docs, d)
+			}
+			continue
+		}
 		b := bsoncore.NewDocumentBuilder().AppendString("name", n).AppendString("type", "collection")
 		if !nameOnly {
 			opts := col.opts
@@ -288,7 +298,12 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	if err := checkCappedOptions(c.arg("capped"), c.arg("size"), c.arg("max")); err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"timeseries", "viewOn", "clusteredIndex", "encryptedFields"} {
+	if c.arg("viewOn").Type != 0 {
+		if err := checkViewOptions(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range []string{"timeseries", "clusteredIndex", "encryptedFields"} {
 		if v := c.arg(k); v.Type != 0 && truthy(v) {
 			return nil, mongoerr.New(mongoerr.NotImplemented, "create with '%s' is not supported by oidkit's server", k)
 		}

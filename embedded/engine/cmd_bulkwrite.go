@@ -40,6 +40,9 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 			return nil, mongoerr.New(mongoerr.BadValue, "BulkWrite ops entry %d has an invalid nsInfo index", i)
 		}
 		db, name := nss[idx][0], nss[idx][1]
+		if err := c.checkWritable(db, name); err != nil {
+			return nil, err
+		}
 		res := bsoncore.NewDocumentBuilder()
 		err := c.write(func(t *tx) error {
 			switch kind {

@@ -40,6 +40,15 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 	if col == nil {
 		return nil, p, nil
 	}
+	if col.derived && (f == nil || !f.scanOnly) {
+		// a view's documents: no index, and _ids that need not be unique
+		g := Filter{m: func(bsoncore.Document, *int) bool { return true }}
+		if f != nil {
+			g = *f
+		}
+		g.scanOnly = true
+		f = &g
+	}
 	var cands []bsoncore.Document
 	scanned := false
 	for _, e := range f.eqsOrNil() {
@@ -136,7 +145,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 			}
 		}
 	}
-	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil && s.keys[0].path == "_id" {
+	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil && (f == nil || !f.scanOnly) && s.keys[0].path == "_id" {
 		// the documents are kept in _id order: walk them
 		p.stage, p.index = "IXSCAN", idIndex
 		out, err := inOrder(f, &p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
@@ -204,9 +213,9 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 }
 
 // eqsOrNil are the equalities an index can serve: none under a collation,
-// since index keys are in binary order.
+// since index keys are in binary order, nor over a view's documents.
 func (f *Filter) eqsOrNil() []equality {
-	if f == nil || f.collated {
+	if f == nil || f.scanOnly {
 		return nil
 	}
 	return f.eqs
@@ -318,7 +327,10 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if bs < 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "BatchSize value must be non-negative, but received: %d", bs)
 	}
-	col := c.view().coll(c.db, name)
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkHint(col, c.arg("hint")); err != nil {
 		return nil, err
 	}
@@ -359,7 +371,10 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := c.view().coll(c.db, name)
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
 	qd, err := docArg(c, "query")
 	if err != nil {
 		return nil, err
@@ -413,7 +428,11 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := selectDocs(c.view().coll(c.db, name), f, nil, 0, 0, c.deadline)
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
+	docs, _, err := selectDocs(col, f, nil, 0, 0, c.deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -456,36 +475,19 @@ func checkWriteStageReadConcern(stages []bsoncore.Value, rc bsoncore.Value) erro
 	return nil
 }
 
-func cmdAggregate(c *call) (bsoncore.Document, error) {
-	first := elements(c.cmd)[0].Value()
-	name := ""
-	if first.Type == bsoncore.TypeString {
-		name = first.StringValue()
-	} else if !(isNumber(first) && numberFloat(first) == 1) {
-		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(first.Type))
-	}
-	pv := c.arg("pipeline")
-	if pv.Type != bsoncore.TypeArray {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
-	}
-	if c.arg("cursor").Type == 0 && !truthy(c.arg("explain")) {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
-	}
-	vars := c.vars()
-	var err error
-	if vars.coll, err = c.collation(name); err != nil {
-		return nil, err
-	}
-	stages := arrayValues(pv)
-	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
-		return nil, err
-	}
+// pipelineEnv is where a command's pipelines read and write.
+func (c *call) pipelineEnv(vars *exprVars) *pipelineEnv {
 	st := c.view()
-	env := &pipelineEnv{ctx: c.ctx, db: c.db, vars: vars,
+	var env *pipelineEnv
+	env = &pipelineEnv{ctx: c.ctx, db: c.db, vars: vars,
 		read: func(db, coll string) []bsoncore.Document {
 			col := st.coll(db, coll)
 			if col == nil {
 				return nil
+			}
+			if col.isView() {
+				docs, _ := viewDocs(env, st, db, coll)
+				return docs
 			}
 			out := make([]bsoncore.Document, 0, col.docs.Len())
 			col.scan(func(r *record) bool { out = append(out, r.doc); return true })
@@ -536,6 +538,44 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 			})
 		},
 	}
+	return env
+}
+
+func cmdAggregate(c *call) (bsoncore.Document, error) {
+	first := elements(c.cmd)[0].Value()
+	name := ""
+	if first.Type == bsoncore.TypeString {
+		name = first.StringValue()
+	} else if !(isNumber(first) && numberFloat(first) == 1) {
+		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(first.Type))
+	}
+	pv := c.arg("pipeline")
+	if pv.Type != bsoncore.TypeArray {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
+	}
+	if c.arg("cursor").Type == 0 && !truthy(c.arg("explain")) {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
+	}
+	vars := c.vars()
+	var err error
+	if vars.coll, err = c.collation(name); err != nil {
+		return nil, err
+	}
+	stages := arrayValues(pv)
+	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
+		return nil, err
+	}
+	st := c.view()
+	shown := name // a view's cursor is named for the view
+	if src, pipeline, isView, err := resolveView(st, c.db, name); err != nil {
+		return nil, err
+	} else if isView {
+		if isChangeStream(stages) {
+			return nil, mongoerr.New(mongoerr.CommandNotSupportedOnView, "Namespace %s.%s is a view, not a collection", c.db, name)
+		}
+		name, stages = src, append(append([]bsoncore.Value{}, pipeline...), stages...)
+	}
+	env := c.pipelineEnv(vars)
 	if isChangeStream(stages) {
 		return openChangeStream(c, name, stages, env)
 	}
@@ -592,7 +632,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if truthy(c.arg("explain")) {
 		return newReply().b.AppendDocument("queryPlanner", bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).Build()).AppendDouble("ok", 1).Build(), nil
 	}
-	ns := c.db + "." + name
+	ns := c.db + "." + shown
 	if name == "" {
 		ns = c.db + ".$cmd.aggregate"
 	}
@@ -706,9 +746,9 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		AppendDocument("serverInfo", bsoncore.NewDocumentBuilder().AppendString("version", Version).Build()).AppendDouble("ok", 1).Build(), nil
 }
 
-// rangesOrNil are the ranges an index can serve, none under a collation.
+// rangesOrNil are the ranges an index can serve (none when scanOnly).
 func (f *Filter) rangesOrNil() []rangeCond {
-	if f == nil || f.collated {
+	if f == nil || f.scanOnly {
 		return nil
 	}
 	return f.ranges

@@ -74,6 +74,9 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 	if err := checkNamespace(c.db, name); err != nil {
 		return nil, err
 	}
+	if err := c.checkWritable(c.db, name); err != nil {
+		return nil, err
+	}
 	docsV := c.arg("documents")
 	if docsV.Type != bsoncore.TypeArray {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "BSON field 'insert.documents' is missing but a required field")
@@ -225,6 +228,9 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 	if err := checkNamespace(c.db, name); err != nil {
 		return nil, err
 	}
+	if err := c.checkWritable(c.db, name); err != nil {
+		return nil, err
+	}
 	stmts := arrayValues(c.arg("updates"))
 	ord := ordered(c)
 	vars := c.vars()
@@ -313,6 +319,9 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkWritable(c.db, name); err != nil {
+		return nil, err
+	}
 	stmts := arrayValues(c.arg("deletes"))
 	ord := ordered(c)
 	vars := c.vars()
@@ -384,6 +393,9 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	if err := checkNamespace(c.db, name); err != nil {
+		return nil, err
+	}
+	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
 	vars := c.vars()

@@ -22,7 +22,7 @@ type Filter struct {
 	m        matcher
 	eqs      []equality
 	ranges   []rangeCond
-	collated bool // strings compare by a collation, not as index keys do
+	scanOnly bool // read every document: strings compare by a collation, not as index keys do
 }
 
 // rangeCond is a top-level condition an index can serve: bounds, or the
@@ -42,7 +42,7 @@ type equality struct {
 // compileFilter compiles a query filter as MongoDB's find takes it.
 func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
 	filter = filterOrEmpty(filter) // a command without a filter matches everything
-	f := &Filter{collated: vars.collator() != nil}
+	f := &Filter{scanOnly: vars.collator() != nil}
 	m, err := compileAnd(filter, vars, f, true)
 	if err != nil {
 		return nil, err

@@ -78,6 +78,7 @@ type collection struct {
 	bytes    int64       // the documents' BSON size in all
 	indexes  []*index    // secondary indexes, in creation order
 	valid    *validation // the validator of opts, nil without one
+	derived  bool        // a view's documents, made for one read
 }
 
 func newCollection(db, name string, opts bsoncore.Document) *collection {
@@ -248,6 +249,7 @@ type tx struct {
 
 	replacing bool              // putDoc stores a replacement document
 	validate  bool              // putDoc checks collections' validators (a client's write)
+	client    bool              // a client's command: views are not written
 	uuid      *[16]byte         // the UUID mut gives the next collection it creates (replay)
 	lsid      bsoncore.Document // the session of a transaction's commit
 	txnNumber int64
@@ -315,6 +317,9 @@ func (t *tx) mut(db, name string, create bool) (*collection, error) {
 		t.log(bsoncore.NewDocumentBuilder().AppendString("o", "c").AppendString("db", db).AppendString("c", name).AppendBinary("u", 4, c.uuid[:]).Build())
 		t.note(changeEvent{kind: chCreate, db: db, coll: name})
 		return c, nil
+	}
+	if t.client && c.isView() {
+		return nil, notOnView(db, name)
 	}
 	if !t.touched[c] {
 		c = c.clone()

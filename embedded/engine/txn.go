@@ -480,12 +480,12 @@ func recordOf(st *state, db, c string, id bsoncore.Value) *record {
 func (c *call) write(fn func(t *tx) error) error {
 	validate := !truthy(c.arg("bypassDocumentValidation"))
 	if c.txn != nil {
-		c.txn.t.validate = validate
-		defer func() { c.txn.t.validate = false }()
+		c.txn.t.validate, c.txn.t.client = validate, true
+		defer func() { c.txn.t.validate, c.txn.t.client = false, false }()
 		return fn(c.txn.t)
 	}
 	err := c.srv.store.write(c.ctx, func(t *tx) error {
-		t.validate = validate
+		t.validate, t.client = validate, true
 		if err := fn(t); err != nil {
 			return err
 		}

@@ -53,6 +53,9 @@ const (
 	NotImplemented                     Code = 238
 	CursorKilled                       Code = 237
 	DocumentValidationFailure          Code = 121
+	CommandNotSupportedOnView          Code = 166
+	OptionNotSupportedOnView           Code = 167
+	ViewDepthLimitExceeded             Code = 165
 	Location15973                      Code = 15973
 	DuplicateKey                       Code = 11000
 	Unauthorized                       Code = 13
@@ -112,6 +115,9 @@ var names = map[Code]string{
 	NotImplemented:                     "NotImplemented",
 	CursorKilled:                       "CursorKilled",
 	DocumentValidationFailure:          "DocumentValidationFailure",
+	CommandNotSupportedOnView:          "CommandNotSupportedOnView",
+	OptionNotSupportedOnView:           "OptionNotSupportedOnView",
+	ViewDepthLimitExceeded:             "ViewDepthLimitExceeded",
 	Location15973:                      "Location15973",
 	DuplicateKey:                       "DuplicateKey",
 	Unauthorized:                       "Unauthorized",
