@@ -256,7 +256,11 @@ func cmdListCollections(c *call) (bsoncore.Document, error) {
 			}
 			continue
 		}
-		b := bsoncore.NewDocumentBuilder().AppendString("name", n).AppendString("type", "collection")
+		kind := "collection"
+		if timeField(col) != "" {
+			kind = "timeseries"
+		}
+		b := bsoncore.NewDocumentBuilder().AppendString("name", n).AppendString("type", kind)
 		if !nameOnly {
 			opts := col.opts
 			if opts == nil {
@@ -298,12 +302,20 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	if err := checkCappedOptions(c.arg("capped"), c.arg("size"), c.arg("max")); err != nil {
 		return nil, err
 	}
+	if v := c.arg("expireAfterSeconds"); v.Type != 0 {
+		if c.arg("timeseries").Type == 0 {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' is only supported on time-series collections")
+		}
+		if n, ok := intOf(v); !ok || n < 0 {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' must be a non-negative whole number, got %s", shell(v))
+		}
+	}
 	if c.arg("viewOn").Type != 0 {
 		if err := checkViewOptions(c); err != nil {
 			return nil, err
 		}
 	}
-	for _, k := range []string{"timeseries", "clusteredIndex", "encryptedFields"} {
+	for _, k := range []string{"clusteredIndex", "encryptedFields"} {
 		if v := c.arg(k); v.Type != 0 && truthy(v) {
 			return nil, mongoerr.New(mongoerr.NotImplemented, "create with '%s' is not supported by oidkit's server", k)
 		}
@@ -312,6 +324,12 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	for _, e := range elements(c.cmd)[1:] {
 		switch {
 		case genericArgs[e.Key()]:
+		case e.Key() == "timeseries":
+			ts, err := timeSeriesOptions(e.Value())
+			if err != nil {
+				return nil, err
+			}
+			opts.AppendDocument("timeseries", ts)
 		case e.Key() == "size" && truthy(c.arg("capped")):
 			opts.AppendInt64("size", (int64(numberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
 		default:

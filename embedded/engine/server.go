@@ -661,8 +661,8 @@ func cmdKillCursors(c *call) (bsoncore.Document, error) {
 		AppendArray("cursorsUnknown", bsoncore.BuildArray(nil)).AppendDouble("ok", 1).Build(), nil
 }
 
-// ttlLoop removes expired documents of TTL indexes, as MongoDB's TTL
-// monitor does every 60 seconds.
+// ttlLoop removes expired documents of TTL indexes and time-series
+// collections, as MongoDB's TTL monitor does every 60 seconds.
 func (s *Server) ttlLoop(every time.Duration) {
 	tk := time.NewTicker(every)
 	defer tk.Stop()
@@ -680,14 +680,11 @@ func (s *Server) expire(now time.Time) {
 	st := s.store.view()
 	for db, colls := range st.dbs {
 		for name, c := range colls {
-			for _, ix := range c.indexes {
-				if ix.ttl == nil || len(ix.fields) != 1 {
-					continue
-				}
-				cutoff := now.Add(-time.Duration(*ix.ttl) * time.Second).UnixMilli()
+			for _, rule := range ttlRules(c) {
+				cutoff := now.Add(-time.Duration(rule.secs) * time.Second).UnixMilli()
 				var ids []bsoncore.Value
 				c.scan(func(r *record) bool {
-					for _, v := range fanValues(r.doc, ix.fields[0].path) {
+					for _, v := range fanValues(r.doc, rule.path) {
 						if v.Type == bsoncore.TypeDateTime && v.DateTime() <= cutoff {
 							ids = append(ids, r.id)
 							break

@@ -357,6 +357,11 @@ func (t *tx) putDoc(c *collection, doc bsoncore.Document, insert bool) error {
 			return err
 		}
 	}
+	if t.client {
+		if err := checkTimeField(c, doc); err != nil {
+			return err
+		}
+	}
 	type change struct {
 		ix    *index
 		add   [][]bsoncore.Value
