@@ -71,16 +71,24 @@ type Result struct {
 }
 
 // Seed writes part opts.Part of the collections plan writes into db,
-// keeping a run manifest of each (see the package doc). A plan error is a
-// *StepError of StepPlan; a check that fails before anything is written a
+// keeping a run manifest of each (see the package doc). The stored
+// references of plan draw from the _ids db holds (ReadStored). A plan
+// error is a *StepError of StepPlan, a stored reference with nothing to
+// draw from a *seed.StoredRefError, a resume whose stored references
+// would draw from other _ids a *StoredChangedError; a check that fails before anything is written a
 // *RefusedError, *SameRunError, *IndexError or *UniqueError; a failed
 // drop a *CollectionError; a write that stopped an *InsertError; indexes
 // that failed after the documents an *IndexError of IndexAfter. The result
 // counts what was written until then.
 func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options) (*Result, error) {
-	ds, err := plan.Build()
+	ds, err := buildStored(ctx, db, plan)
 	if err != nil {
-		return nil, &StepError{Step: StepPlan, Err: err}
+		return nil, err
+	}
+	if opts.Resume {
+		if err := storedSame(ds, opts.Manifests); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Profile.Name() == "" {
 		opts.Profile = rules.MongoDB

@@ -8,7 +8,7 @@ import (
 
 // generation is the settings that decide the documents: given with a resume
 // or a verify, they may restate the run's own but not change it.
-var generation = []seed.Setting{seed.SettingSeed, seed.SettingKind, seed.SettingTemplate, seed.SettingFile, seed.SettingCount, seed.SettingID, seed.SettingIDStart, seed.SettingAt, seed.SettingSpan}
+var generation = []seed.Setting{seed.SettingSeed, seed.SettingKind, seed.SettingTemplate, seed.SettingFile, seed.SettingCount, seed.SettingID, seed.SettingIDStart, seed.SettingAt, seed.SettingSpan, seed.SettingRef}
 
 // Settings are the plan settings given with a resume or a verify, read
 // once, against which the run manifests count: without a generation
@@ -145,8 +145,8 @@ func (s Settings) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) 
 		if s.Given(seed.SettingCount) {
 			cs.Count = o.Count
 		}
-		if s.Given(seed.SettingID) {
-			id, err := seed.ParseIDStrategy(o.ID)
+		if text, ok := o.IDOf(coll); s.Given(seed.SettingID) && ok {
+			id, err := seed.ParseIDStrategy(text)
 			if err != nil {
 				return nil, &seed.OptionError{Setting: seed.SettingID, Value: strconv.Quote(o.ID), Err: err}
 			}

@@ -54,6 +54,11 @@ func appendValue(dst []byte, key string, v any) ([]byte, bool) {
 		return bsoncore.AppendObjectIDElement(dst, key, v), true
 	case bson.Binary:
 		return bsoncore.AppendBinaryElement(dst, key, v.Subtype, v.Data), true
+	case bson.RawValue: // a stored _id
+		if v.Type == 0 {
+			return dst, false
+		}
+		return bsoncore.AppendValueElement(dst, key, bsoncore.Value{Type: bsoncore.Type(v.Type), Data: v.Value}), true
 	case bson.D:
 		if v == nil {
 			return dst, false

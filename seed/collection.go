@@ -29,11 +29,19 @@ type Dataset struct {
 
 	cols   []*Collection
 	byName map[string]*Collection
+	stored []StoredSet // what the stored references draw from
 }
 
 // Build validates the plan and returns its generators. Nothing is generated
-// yet.
-func (p *Plan) Build() (*Dataset, error) {
+// yet. A plan with stored references needs BuildStored.
+func (p *Plan) Build() (*Dataset, error) { return p.BuildStored(nil) }
+
+// BuildStored is Build with the stored _ids that the plan's stored
+// references (Ref.Stored) draw from: target j of such a reference is
+// stored[To][j], so the documents are a function of the plan, the seed and
+// those _ids. A stored reference with none to draw from is a
+// *StoredRefError.
+func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 	base := TimeBase(p.At, p.Seeded)
 	if err := p.validate(base); err != nil {
 		return nil, err
@@ -72,14 +80,28 @@ func (p *Plan) Build() (*Dataset, error) {
 		ds.cols = append(ds.cols, c)
 		ds.byName[cs.Name] = c
 	}
+	for _, name := range p.StoredTargets() {
+		if ids, read := stored[name]; read {
+			ds.stored = append(ds.stored, storedSetOf(name, ids))
+		}
+	}
 	for _, c := range ds.cols {
 		for _, r := range c.spec.Refs {
-			br := boundRef{Ref: r, to: ds.byName[r.To]}
+			br := boundRef{Ref: r}
+			if r.Stored {
+				ids, read := stored[r.To]
+				if len(ids) == 0 && c.spec.Count > 0 {
+					return nil, &StoredRefError{DB: ds.DB, Collection: c.spec.Name, Field: r.Field, To: r.To, Read: read}
+				}
+				br.stored = ids
+			} else {
+				br.to = ds.byName[r.To]
+			}
 			if len(r.PerTarget) > 0 {
 				draws := c.spec.Count * int64(max(r.Max, 1))
-				br.mass = newMassPick(r.PerTarget, br.to.spec.Count, draws, derive(c.key^hashString(r.Field), tagSkew, 1))
+				br.mass = newMassPick(r.PerTarget, br.count(), draws, derive(c.key^hashString(r.Field), tagSkew, 1))
 			} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
-				br.skew = newSkewedPick(br.to.spec.Count, derive(c.key, tagSkew, 0))
+				br.skew = newSkewedPick(br.count(), derive(c.key, tagSkew, 0))
 			}
 			if len(r.Lengths) > 0 && c.spec.Count > 0 {
 				br.lens = newFieldStrata(c.spec.Count, c.key, r.Field)
@@ -152,7 +174,9 @@ type Collection struct {
 
 type boundRef struct {
 	Ref
-	to *Collection
+	to *Collection // nil for a stored reference
+	// stored is what a stored reference draws from, in _id order.
+	stored []bson.RawValue
 	// skew, when set, draws targets by a Zipf distribution over a
 	// permutation of the target's documents instead of uniformly.
 	skew *skewedPick
@@ -398,10 +422,10 @@ func (c *Collection) ref(field string) *boundRef {
 // stream: one _id, or an array of Min..Max of them.
 func (w *Worker) refValue(field string) any {
 	r := w.c.ref(field)
-	if r == nil || r.to.spec.Count <= 0 {
-		return nil // Validate makes this unreachable
+	if r == nil || r.count() <= 0 {
+		return nil // Validate and Build make this unreachable
 	}
-	count := uint64(r.to.spec.Count)
+	count := uint64(r.count())
 	// A target: by the Ref's PerTarget, its k-th point of draw number k
 	// deciding also whether it resolves (the first Unresolved of [0, 1)
 	// does not), so that both shares hold to within a draw; else drawn.
@@ -426,10 +450,10 @@ func (w *Worker) refValue(field string) any {
 		if w.noRefs {
 			return nil
 		}
-		if j == dangling {
+		if j == dangling { // never for a stored reference (checkStoredRef)
 			return r.to.danglingID(int64(w.f.Uint64() % count))
 		}
-		return r.to.ID(j)
+		return r.id(j)
 	}
 	if r.Max == 0 {
 		return resolve(target(uint64(w.doc)))

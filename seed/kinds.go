@@ -335,7 +335,7 @@ func (orderKind) build(w *Worker, i int64, o *docOut) {
 	// The unit price of an item is its product's price when the
 	// references point at products; otherwise one drawn like it.
 	var catalog *Collection
-	if r := w.c.ref("productIds"); r != nil {
+	if r := w.c.ref("productIds"); r != nil && r.to != nil {
 		if _, ok := r.to.kind.(productKind); ok {
 			catalog = r.to
 		}

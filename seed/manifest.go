@@ -73,6 +73,9 @@ type Manifest struct {
 	// Format is the DocumentFormat of the oidkit that wrote the run; 0
 	// (left out by versions before it was recorded) is format 1.
 	Format int `bson:"format"`
+	// Stored is what the run's stored references drew from: the same
+	// plan and seed make the same documents only from the same _ids.
+	Stored []StoredSet `bson:"stored,omitempty"`
 }
 
 // DocumentFormat numbers the generator's output: a change to the documents
@@ -123,6 +126,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 		Count: c.Len(), Acked: []Range{}, State: StateRunning,
 		Started: time.Now().UTC().Truncate(time.Millisecond),
 		Oidkit:  oidkit, Gofakeit: fake, Format: DocumentFormat,
+		Stored: ds.StoredSets(),
 	}
 	m.Updated = m.Started
 	for _, col := range ds.cols {
@@ -358,6 +362,49 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 			continue
 		}
 		return &PlanDiff{Field: field, Collection: a.Name, Old: x, New: y}
+	}
+	if d := StoredDiff(m.Stored, n.Stored); d != nil {
+		return d
+	}
+	return nil
+}
+
+// StoredDiff is the first difference between two records of what stored
+// references drew from (Manifest.Stored), or nil: field "stored", the
+// collection, and each side's count of _ids ("300 _ids").
+func StoredDiff(was, now []StoredSet) *PlanDiff {
+	find := func(ss []StoredSet, name string) (StoredSet, bool) {
+		for _, s := range ss {
+			if s.Collection == name {
+				return s, true
+			}
+		}
+		return StoredSet{}, false
+	}
+	show := func(s StoredSet, ok bool) string {
+		if !ok {
+			return "not read"
+		}
+		return fmt.Sprintf("%d _ids", s.Count)
+	}
+	var names []string
+	for _, s := range append(append([]StoredSet(nil), was...), now...) {
+		if !slices.Contains(names, s.Collection) {
+			names = append(names, s.Collection)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		a, aok := find(was, name)
+		b, bok := find(now, name)
+		if aok == bok && a == b {
+			continue
+		}
+		old, new := show(a, aok), show(b, bok)
+		if old == new {
+			new += " (other ones)"
+		}
+		return &PlanDiff{Field: "stored", Collection: name, Old: old, New: new}
 	}
 	return nil
 }

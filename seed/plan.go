@@ -201,6 +201,12 @@ type Ref struct {
 	// is drawn uniformly.
 	Lengths []int     `json:"lengths,omitempty"`
 	Weights []float64 `json:"weights,omitempty"`
+	// Stored, when set, draws the targets from the _ids stored in
+	// collection To of the target database (sorted by _id, handed to
+	// BuildStored) instead of a collection of the plan: To is then not a
+	// collection the plan writes. The skew settings apply to the stored
+	// documents in _id order.
+	Stored bool `json:"stored,omitempty"`
 }
 
 // BuiltinPlans lists the names BuiltinPlan knows.
@@ -386,11 +392,13 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 			return bad("field referenced twice")
 		}
 		seen[r.Field] = true
-		j, ok := names[r.To]
-		if !ok {
-			return bad("refers to collection %q, which is not in the plan; expected one of %s", r.To, strings.Join(sortedNames(p), ", "))
-		}
-		if p.Collections[j].Count == 0 && cs.Count > 0 {
+		if r.Stored {
+			if err := p.checkStoredRef(r, names); err != nil {
+				return bad("%v", err)
+			}
+		} else if j, ok := names[r.To]; !ok {
+			return bad("refers to collection %q, which is not in the plan; expected one of %s (or \"stored\": true for the documents the target holds)", r.To, strings.Join(sortedNames(p), ", "))
+		} else if p.Collections[j].Count == 0 && cs.Count > 0 {
 			return bad("refers to collection %q, which has no documents", r.To)
 		}
 		if r.Min < 0 || r.Max < 0 || r.Max > 1000 || (r.Max > 0 && r.Min > r.Max) || (r.Max == 0 && r.Min != 0) {

@@ -32,6 +32,11 @@ type PlanOptions struct {
 	Seed       string // a seed (ParseSeed)
 	At         string // the time base (oid.ParseTime)
 	Span       string // the window ending at the time base (ParseSpan); with Given[SettingSpan] false, the default window, shortened to start no earlier than 1970
+	// Refs are references to the documents the target already holds, each
+	// FIELD=COLLECTION: the written collection whose reference (a kind's,
+	// or a template's field) is FIELD draws it from the _ids stored in
+	// COLLECTION (Ref.Stored), with the reference's other settings.
+	Refs []string
 	// Given holds the settings given; the others take their defaults.
 	Given map[Setting]bool
 }
@@ -87,6 +92,9 @@ func NewPlan(o PlanOptions) (*Plan, error) {
 		err = o.fromKind(p, n)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := o.storedRefs(p); err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {
@@ -147,6 +155,11 @@ func (o PlanOptions) fromPlan(p *Plan, n int64) error {
 		p.DB = pl.DB
 	}
 	p.Collections = pl.Collections
+	if o.Given[SettingID] {
+		if err := o.planIDs(p); err != nil {
+			return err
+		}
+	}
 	if !o.Given[SettingAt] && !pl.At.IsZero() { // an inferred plan's time window
 		p.At, p.Span = pl.At, pl.Span
 	}
@@ -174,7 +187,14 @@ func (o PlanOptions) fromPlan(p *Plan, n int64) error {
 
 // fromKind sets the one collection of p from the kind or template of o.
 func (o PlanOptions) fromKind(p *Plan, n int64) error {
-	id, err := ParseIDStrategy(o.ID)
+	plain, per, err := ParseIDSetting(o.ID)
+	if err != nil {
+		return optionErrorf(SettingID, strconv.Quote(o.ID), "%v", err)
+	}
+	id, err := ParseIDStrategy(plain)
+	if len(per) > 0 {
+		id, err = IDStrategy{}, nil
+	}
 	if err != nil {
 		return optionErrorf(SettingID, strconv.Quote(o.ID), "%v%s", err, idStrategyHint(o.ID))
 	}
@@ -196,6 +216,14 @@ func (o PlanOptions) fromKind(p *Plan, n int64) error {
 	cs.Name = o.Collection
 	if cs.Name == "" {
 		cs.Name = DefaultCollectionName(cs.Kind, cs.Template)
+	}
+	for _, e := range per {
+		if e.Collection != cs.Name {
+			return optionErrorf(SettingID, strconv.Quote(o.ID), "collection %q: this run writes only %q; expected %s=STRATEGY, or the strategy alone", e.Collection, cs.Name, cs.Name)
+		}
+		if cs.ID, err = ParseIDStrategy(e.Strategy); err != nil {
+			return optionErrorf(SettingID, strconv.Quote(o.ID), "%s: %v%s", e.Collection, err, idStrategyHint(e.Strategy))
+		}
 	}
 	p.Collections = []CollectionSpec{cs}
 	if cs.Kind == KindOrder {

@@ -44,6 +44,8 @@ type ExpectedSet struct {
 	// not verified themselves (a plan's RefOnly collections): references
 	// into them are checked against what the database holds.
 	Referenced []*Expected
+	// Notes are shown under the report (what the set could not expect).
+	Notes []string
 }
 
 // VerifyDB reads each collection of set.Verify and compares it with what it
@@ -90,6 +92,18 @@ func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts D
 	}
 	if opts.Profile.SortsInMemory() {
 		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read")
+	}
+	for _, n := range set.Notes {
+		rep.Note("%s", n)
+	}
+	// The share of references that resolve, per reference field.
+	for _, e := range order {
+		st := v.states[e.DB+"."+e.Collection]
+		for k, ref := range e.refs {
+			if row := st.rows.refs[k]; row.Cases > 0 {
+				rep.Note("%s.%s: %d of %d resolve to %s", e.Collection, ref.Field, row.Cases-row.Mismatches, row.Cases, ref.To)
+			}
+		}
 	}
 	return rep, nil
 }

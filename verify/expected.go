@@ -99,3 +99,21 @@ func findEntry(entries []keyEntry, k idKey) (int64, bool) {
 	}
 	return entries[at].i, true
 }
+
+// ExpectStored is a collection that references point at whatever it
+// holds (the target of a stored reference, seed.Ref.Stored): none of its
+// documents is expected, and a reference into it holds when it names a
+// stored _id. It belongs in ExpectedSet.Referenced.
+func ExpectStored(db, coll string) *Expected {
+	return &Expected{DB: db, Collection: coll, src: storedSource{}}
+}
+
+// storedSource expects no document.
+type storedSource struct{}
+
+func (storedSource) count() int64                                      { return 0 }
+func (storedSource) lookup(bson.RawValue) (int64, bool)                { return 0, false }
+func (storedSource) match(context.Context, []item) error               { return nil }
+func (storedSource) label(i int64) string                              { return "" }
+func (storedSource) id(int64) (bson.RawValue, bool)                    { return bson.RawValue{}, false }
+func (storedSource) scan(context.Context, func(int64, bson.Raw)) error { return nil }

@@ -49,7 +49,6 @@ func flagRules() []flagrules.Rule {
 		rule(planCommands, flagKind, flagrules.Conflicts, flagPlan, "", "a plan names its kinds and templates; drop "+arg(flagKind)),
 		rule(planCommands, flagTemplate, flagrules.Conflicts, flagPlan, "", "a plan names its kinds and templates; drop "+arg(flagTemplate)),
 		rule(planCommands, flagKind, flagrules.Conflicts, flagTemplate, "", "expected one of them"),
-		rule(planCommands, flagID, flagrules.Conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop "+arg(flagID)),
 		rule(planCommands, flagIDStart, flagrules.Conflicts, flagPlan, "", "a plan sets _id strategies per collection; drop "+arg(flagIDStart)),
 		rule(planCommands, flagIDStart, flagrules.Needs, flagID, "int", arg(flagIDStart)+" is the first _id of "+arg(flagID)+" int"),
 		rule([]string{"seed"}, flagResume, flagrules.Conflicts, flagDrop, "", "expected one of them ("+arg(flagDrop)+" would delete what "+arg(flagResume)+" keeps)"),

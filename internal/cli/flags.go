@@ -22,6 +22,7 @@ const (
 	flagPlan       = "plan"
 	flagCount      = "n"
 	flagID         = "id"
+	flagRef        = "ref"
 	flagIDStart    = "id-start"
 	flagSeed       = "seed"
 	flagAt         = "at"

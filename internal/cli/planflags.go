@@ -21,7 +21,7 @@ func planFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: flagTemplate, Usage: "JSON template `FILE` whose strings may hold gofakeit placeholders such as {firstname}"},
 		&ucli.StringFlag{Name: flagPlan, Usage: "plan `FILE` (JSON), or a built-in plan: " + strings.Join(seed.BuiltinPlans(), ", ")},
 		countFlag(1000, "number of documents (with --plan shop: number of users; with a plan file: of its first collection, the others scaled in proportion)"),
-		&ucli.StringFlag{Name: flagID, Value: "objectid", Usage: "_id strategy: objectid, int, uuid or field:NAME"},
+		&ucli.GenericFlag{Name: flagID, Value: &idFlag{vals: []string{"objectid"}}, Usage: "_id strategy: objectid, int, uuid or field:NAME; with --plan, COLLECTION=STRATEGY (users=field:email), repeatable or comma-separated"},
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
 		&ucli.StringFlag{Name: flagAt, Usage: "time base: " + timeForms + " (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
@@ -42,7 +42,36 @@ var settingFlags = map[seed.Setting]string{
 	seed.SettingDB: flagDB, seed.SettingCollection: flagCollection, seed.SettingKind: flagKind,
 	seed.SettingTemplate: flagTemplate, seed.SettingFile: flagPlan, seed.SettingCount: flagCount,
 	seed.SettingID: flagID, seed.SettingIDStart: flagIDStart, seed.SettingSeed: flagSeed,
-	seed.SettingAt: flagAt, seed.SettingSpan: flagSpan,
+	seed.SettingAt: flagAt, seed.SettingSpan: flagSpan, seed.SettingRef: flagRef,
+}
+
+// idFlag is the value of --id: a strategy, or COLLECTION=STRATEGY, given
+// once or more; its text is what was given, comma-separated, as
+// seed.ParseIDSetting reads it.
+type idFlag struct {
+	vals []string
+	set  bool
+}
+
+// Set replaces the default with the first value, and adds the next ones.
+func (v *idFlag) Set(s string) error {
+	if !v.set {
+		v.vals, v.set = nil, true
+	}
+	v.vals = append(v.vals, s)
+	return nil
+}
+
+func (v *idFlag) String() string {
+	if v == nil {
+		return ""
+	}
+	return strings.Join(v.vals, ",")
+}
+
+// refFlag is seed's --ref.
+func refFlag() ucli.Flag {
+	return &ucli.StringSliceFlag{Name: flagRef, Usage: "draw reference `FIELD=COLLECTION` from the _ids stored in COLLECTION of the target, e.g. userId=users (repeatable)"}
 }
 
 // planOptions is what the plan flags ask for, as given. Which of them go

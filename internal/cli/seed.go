@@ -24,6 +24,7 @@ func (a *App) seedCommand() *ucli.Command {
 		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
 		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a FerretDB", seed.WorkersFor(rules.MongoDB), seed.WorkersFor(rules.FerretDB)), Usage: "concurrent inserters (FerretDB writes one batch at a time)"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
+		refFlag(),
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
 		partFlag("write only one part of the dataset, beside the other parts' workers"),
 		quietFlag("no progress on stderr"),
@@ -31,7 +32,7 @@ func (a *App) seedCommand() *ucli.Command {
 	return &ucli.Command{
 		Name:      "seed",
 		Usage:     "fill a database with realistic mock documents",
-		UsageText: "oidkit seed [--uri URI] [--kind user|employee|product|order | --template FILE | --plan FILE|shop] [-n N] [--id objectid|int|uuid|field:NAME] [--seed S] ...",
+		UsageText: "oidkit seed [--uri URI] [--kind user|employee|product|order | --template FILE | --plan FILE|shop] [-n N] [--id objectid|int|uuid|field:NAME | --id COLLECTION=STRATEGY] [--ref FIELD=COLLECTION] [--seed S] ...",
 		Description: "With no --uri the documents go to the embedded server (data under --data-dir).\n" +
 			"With --seed the documents and IDs are identical on every run; the time base is\n" +
 			"2024-01-01T00:00:00Z unless --at is given, and --span spreads the timestamps over\n" +
@@ -72,7 +73,11 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	o.part, o.flags = part, run.NewSettings(planOptions(c))
+	po := planOptions(c)
+	if po.Refs = c.StringSlice(flagRef); len(po.Refs) > 0 {
+		po.Given[seed.SettingRef] = true
+	}
+	o.part, o.flags = part, run.NewSettings(po)
 	if !part.Whole() {
 		if o.drop {
 			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
@@ -99,8 +104,11 @@ func (a *App) runSeed(c *ucli.Context) error {
 			return planUsage(err)
 		}
 		drawn = plan.DrawSeed()
-		if _, err := plan.Build(); err != nil {
-			return planUsage(o.flags.Options.Blame(err))
+		// A plan with stored references is built once their _ids are read.
+		if len(plan.StoredTargets()) == 0 {
+			if _, err := plan.Build(); err != nil {
+				return planUsage(o.flags.Options.Blame(err))
+			}
 		}
 	}
 	ctx := c.Context
@@ -121,6 +129,9 @@ func (a *App) runSeed(c *ucli.Context) error {
 	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
 	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
 	if err != nil {
+		if e := storedRefUsage(err, o); e != nil {
+			return e
+		}
 		return a.seedError(err, t.Display, o.resume)
 	}
 	if len(res.Collections) > 1 {
@@ -198,4 +209,29 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 		return nil, nil, err
 	}
 	return p, r.Manifests, nil
+}
+
+// storedRefUsage is err as bad usage when it is a stored reference with
+// nothing to draw from (naming the --ref, or the plan, it comes from) or a
+// resume whose stored references would draw from other _ids; nil for any
+// other error.
+func storedRefUsage(err error, o seedOptions) error {
+	var sre *seed.StoredRefError
+	var sce *run.StoredChangedError
+	switch {
+	case errors.As(err, &sre):
+		what := fmt.Sprintf("%s %q", arg(flagPlan), o.flags.Options.Plan)
+		for _, r := range o.flags.Options.Refs {
+			if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
+				what = fmt.Sprintf("%s %q", arg(flagRef), r)
+			}
+		}
+		if o.resume {
+			what = arg(flagResume)
+		}
+		return usageErrorf("%s: %v; nothing was written", what, sre)
+	case errors.As(err, &sce):
+		return usageErrorf("%s: %v; nothing was written", arg(flagResume), sce)
+	}
+	return nil
 }
