@@ -18,6 +18,12 @@
 // parts of a run written in parts are not done, and [Expected] is what
 // verify.VerifyDB should find, rebuilt from the manifests alone.
 //
+// A plan's stored references (seed.Ref.Stored) draw from the `_id`s the
+// target holds: Seed and Expected read them ([ReadStored], sorted by `_id`)
+// and hand them to seed.Plan.BuildStored. The manifest records how many
+// there were and a digest of them, so a resume that would draw from other
+// ones is a [StoredChangedError], and a verify notes the change.
+//
 // Errors carry fields ([InsertError], [IndexError], [SameRunError],
 // [PartsError], ...) for errors.As; their messages name no command-line
 // flag.

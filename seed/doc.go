@@ -18,7 +18,11 @@
 // the collection name, the collection's settings and i, so documents can be
 // generated in parallel, a run can be resumed, a reference is the `_id` of a
 // document chosen from the seed (orders.userId = users.ID(j)), and a database
-// can be checked by rebuilding the documents it should hold.
+// can be checked by rebuilding the documents it should hold. A stored
+// reference ([Ref].Stored) draws instead from the `_id`s a target already
+// holds, handed to [Plan.BuildStored] as data ([StoredIDs], sorted by `_id`):
+// the documents are then a function of the seed and those `_id`s, and the
+// package still reads no database.
 //
 // # Determinism and time
 //
