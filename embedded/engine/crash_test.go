@@ -70,7 +70,7 @@ func TestKillNineKeepsAcknowledged(t *testing.T) {
 				t.Fatalf("round %d: acknowledged document %d lost (acknowledged up to %d)", round, i, acked)
 			}
 		}
-		st.journal.close(st.view())
+		st.journal.Close(dump(st.view()))
 		// the next child continues after what is stored
 		if col != nil {
 			acked = col.docs.Len() - 1

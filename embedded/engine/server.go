@@ -80,7 +80,7 @@ func (s *Store) Close() error {
 	if s.journal == nil {
 		return nil
 	}
-	err := s.journal.close(s.cur.Load())
+	err := s.journal.Close(dump(s.cur.Load()))
 	s.journal = nil
 	return err
 }

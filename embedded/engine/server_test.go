@@ -200,7 +200,7 @@ func TestReopenKeepsAcknowledgedWrites(t *testing.T) {
 	_ = c.Disconnect(ctx)
 	srv.Shutdown(0)
 	// no Close: as after kill -9, only the journal holds the writes
-	st.journal.f.Close()
+	st.journal.Abandon()
 	st2, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func TestNaturalOrder(t *testing.T) {
 		}
 		_ = c.Disconnect(ctx)
 		srv.Shutdown(0)
-		st.journal.f.Close() // as after kill -9: the journal alone
+		st.journal.Abandon() // as after kill -9: the journal alone
 	}()
 	for _, stage := range []string{"journal", "checkpoint"} {
 		c, st := serve(t, dir)

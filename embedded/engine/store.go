@@ -17,6 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/storage"
 )
 
 // record is a stored document, its _id and its place in the collection's
@@ -225,10 +226,10 @@ func (s *state) coll(db, name string) *collection {
 // take turns.
 type Store struct {
 	cur     atomic.Pointer[state]
-	mu      sync.Mutex // one writer at a time
-	journal *journal   // nil: memory only
-	changes changeLog  // what published writes changed, for change streams
-	clock   clock      // the logical clock writes and replies are stamped with
+	mu      sync.Mutex       // one writer at a time
+	journal *storage.Journal // nil: memory only
+	changes changeLog        // what published writes changed, for change streams
+	clock   clock            // the logical clock writes and replies are stamped with
 }
 
 func newStore() *Store {
@@ -275,7 +276,7 @@ func (s *Store) write(ctx context.Context, fn func(t *tx) error) error {
 		return nil
 	}
 	if s.journal != nil {
-		if err := s.journal.append(t.ops, t.st); err != nil {
+		if err := s.journal.Append(journalRecord(t.ops), dump(t.st)); err != nil {
 			if errors.Is(err, syscall.ENOSPC) {
 				return mongoerr.New(mongoerr.OutOfDiskSpace, "the disk is full: journal write failed, nothing written: %v", err)
 			}

@@ -210,7 +210,7 @@ func TestTransactionDurable(t *testing.T) {
 		}
 		_ = c.Disconnect(ctx)
 		srv.Shutdown(0)
-		st.journal.f.Close() // as after kill -9
+		st.journal.Abandon() // as after kill -9
 	}()
 	c, _ := serve(t, dir)
 	n, err := c.Database("d").Collection("c").CountDocuments(ctx, bson.D{})
