@@ -1,0 +1,332 @@
+package engine
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The arithmetic operators beyond compileOp's ($log), the trigonometric
+// operators and the bitwise operators.
+//
+// Trigonometry takes any number and gives a double, or a decimal for a
+// decimal argument. A decimal's sine, cosine and so on are computed in
+// double precision and given back as a decimal (about 16 significant
+// digits, not the 34 a decimal holds); $degreesToRadians and
+// $radiansToDegrees convert decimals at full decimal precision.
+func init() {
+	moreOps["$log"] = compileLog
+	for name := range trigFuncs {
+		moreOps[name] = compileTrig
+	}
+	moreOps["$atan2"] = compileAtan2
+	moreOps["$degreesToRadians"] = compileAngle
+	moreOps["$radiansToDegrees"] = compileAngle
+	moreOps["$bitAnd"] = compileBitwise
+	moreOps["$bitOr"] = compileBitwise
+	moreOps["$bitXor"] = compileBitwise
+	moreOps["$bitNot"] = compileBitNot
+}
+
+// trigBound is the domain a trigonometric operator accepts: lo..hi, each
+// end open or closed. Outside it the operator fails with code 50989.
+type trigBound struct {
+	lo, hi         float64
+	loOpen, hiOpen bool
+}
+
+func (b trigBound) has(f float64) bool {
+	if f < b.lo || f > b.hi {
+		return false
+	}
+	if f == b.lo && b.loOpen || f == b.hi && b.hiOpen {
+		return false
+	}
+	return true
+}
+
+func (b trigBound) String() string {
+	end := func(f float64) string {
+		switch {
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	s := "["
+	if b.loOpen {
+		s = "("
+	}
+	s += end(b.lo) + "," + end(b.hi)
+	if b.hiOpen {
+		return s + ")"
+	}
+	return s + "]"
+}
+
+var (
+	finite   = trigBound{math.Inf(-1), math.Inf(1), true, true}
+	anyValue = trigBound{math.Inf(-1), math.Inf(1), false, false}
+	unit     = trigBound{-1, 1, false, false}
+)
+
+var trigFuncs = map[string]struct {
+	f     func(float64) float64
+	bound trigBound
+}{
+	"$sin":   {math.Sin, finite},
+	"$cos":   {math.Cos, finite},
+	"$tan":   {math.Tan, finite},
+	"$asin":  {math.Asin, unit},
+	"$acos":  {math.Acos, unit},
+	"$atan":  {math.Atan, anyValue},
+	"$sinh":  {math.Sinh, anyValue},
+	"$cosh":  {math.Cosh, anyValue},
+	"$tanh":  {math.Tanh, anyValue},
+	"$asinh": {math.Asinh, anyValue},
+	"$acosh": {math.Acosh, trigBound{1, math.Inf(1), false, false}},
+	"$atanh": {math.Atanh, unit},
+}
+
+// numText is a number as the server writes it in error messages.
+func numText(v bsoncore.Value) string {
+	switch v.Type {
+	case bsoncore.TypeDouble:
+		f := v.Double()
+		switch {
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		case math.IsNaN(f):
+			return "nan"
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case bsoncore.TypeDecimal128:
+		h, l := v.Decimal128()
+		return bson.NewDecimal128(h, l).String()
+	}
+	return toStr(v)
+}
+
+// floatDecimal is f as a decimal value.
+func floatDecimal(f float64) bsoncore.Value {
+	var s string
+	switch {
+	case math.IsNaN(f):
+		s = "NaN"
+	case math.IsInf(f, 1):
+		s = "Infinity"
+	case math.IsInf(f, -1):
+		s = "-Infinity"
+	default:
+		s = strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	d, err := bson.ParseDecimal128(s)
+	if err != nil {
+		d, _ = bson.ParseDecimal128("NaN")
+	}
+	return decimalValue(d)
+}
+
+// numResult is f as a decimal when like is one, else as a double.
+func numResult(like bsoncore.Value, f float64) bsoncore.Value {
+	if like.Type == bsoncore.TypeDecimal128 {
+		return floatDecimal(f)
+	}
+	return vDouble(f)
+}
+
+// isNaNValue reports a double or decimal NaN.
+func isNaNValue(v bsoncore.Value) bool {
+	switch v.Type {
+	case bsoncore.TypeDouble:
+		return math.IsNaN(v.Double())
+	case bsoncore.TypeDecimal128:
+		_, s := bigOf(v)
+		return math.IsNaN(s)
+	}
+	return false
+}
+
+// numericArg is the check of the one-number operators: null for null or
+// missing, code 28765 for anything but a number.
+func numericArg(op string, a bsoncore.Value) (null bool, err error) {
+	if nullish(a) {
+		return true, nil
+	}
+	if !isNumber(a) {
+		return false, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, typeName(a.Type))
+	}
+	return false, nil
+}
+
+func compileTrig(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	fn := trigFuncs[op]
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		if null, err := numericArg(op, a); null || err != nil {
+			return vNull(), err
+		}
+		if isNaNValue(a) {
+			return a, nil
+		}
+		f := numberFloat(a)
+		if !fn.bound.has(f) {
+			return missing, mongoerr.New(mongoerr.Location(50989), "cannot apply %s to %s, value must in %s", op, numText(a), fn.bound)
+		}
+		return numResult(a, fn.f(f)), nil
+	})
+}
+
+// compileAtan2 is {$atan2: [y, x]}: the angle of the point (x, y).
+func compileAtan2(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		y, xx := x[0], x[1]
+		if nullish(y) || nullish(xx) {
+			return vNull(), nil
+		}
+		if !isNumber(y) {
+			return missing, mongoerr.New(mongoerr.Location(51044), "%s only supports numeric types, not %s", op, typeName(y.Type))
+		}
+		if !isNumber(xx) {
+			return missing, mongoerr.New(mongoerr.Location(51045), "%s only supports numeric types, not %s", op, typeName(xx.Type))
+		}
+		r := math.Atan2(numberFloat(y), numberFloat(xx))
+		if y.Type == bsoncore.TypeDecimal128 || xx.Type == bsoncore.TypeDecimal128 {
+			return floatDecimal(r), nil
+		}
+		return vDouble(r), nil
+	})
+}
+
+// piText is π to more digits than a decimal holds.
+const piText = "3.14159265358979323846264338327950288419716939937510582097494459"
+
+func compileAngle(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		if null, err := numericArg(op, a); null || err != nil {
+			return vNull(), err
+		}
+		if a.Type == bsoncore.TypeDecimal128 {
+			r, _ := bigOf(a)
+			if r == nil || r.Sign() == 0 {
+				return a, nil // NaN, infinities and zero convert to themselves
+			}
+			pi, _, _ := big.ParseFloat(piText, 10, 256, big.ToNearestEven)
+			f := new(big.Float).SetPrec(256).SetRat(r)
+			k := new(big.Float).SetPrec(256)
+			if op == "$degreesToRadians" {
+				k.Quo(pi, big.NewFloat(180))
+			} else {
+				k.Quo(big.NewFloat(180), pi)
+			}
+			f.Mul(f, k)
+			d, err := bson.ParseDecimal128(f.Text('e', 33))
+			if err != nil {
+				g, _ := f.Float64()
+				return floatDecimal(g), nil
+			}
+			return decimalValue(d), nil
+		}
+		f := numberFloat(a)
+		if op == "$degreesToRadians" {
+			return vDouble(f * (math.Pi / 180)), nil
+		}
+		return vDouble(f * (180 / math.Pi)), nil
+	})
+}
+
+// compileLog is {$log: [number, base]}.
+func compileLog(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		n, b := x[0], x[1]
+		if nullish(n) || nullish(b) {
+			return vNull(), nil
+		}
+		if !isNumber(n) {
+			return missing, mongoerr.New(mongoerr.Location(28756), "$log's argument must be numeric, not %s", typeName(n.Type))
+		}
+		if !isNumber(b) {
+			return missing, mongoerr.New(mongoerr.Location(28757), "$log's base must be numeric, not %s", typeName(b.Type))
+		}
+		like := vDouble(0)
+		if n.Type == bsoncore.TypeDecimal128 || b.Type == bsoncore.TypeDecimal128 {
+			like = vDecimalZero()
+		}
+		if isNaNValue(n) || isNaNValue(b) {
+			return numResult(like, math.NaN()), nil
+		}
+		nf, bf := numberFloat(n), numberFloat(b)
+		if !(nf > 0) {
+			return missing, mongoerr.New(mongoerr.Location(28758), "$log's argument must be a positive number, but is %s", numText(n))
+		}
+		if !(bf > 0) || bf == 1 {
+			return missing, mongoerr.New(mongoerr.Location(28759), "$log's base must be a positive number not equal to 1, but is %s", numText(b))
+		}
+		return numResult(like, math.Log(nf)/math.Log(bf)), nil
+	})
+}
+
+func vDecimalZero() bsoncore.Value {
+	d, _ := bson.ParseDecimal128("0")
+	return decimalValue(d)
+}
+
+// compileBitwise is $bitAnd, $bitOr and $bitXor over ints and longs: an
+// int result when every operand is an int, else a long.
+func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		var acc int64
+		if op == "$bitAnd" {
+			acc = -1
+		}
+		long := false
+		for _, a := range x {
+			if nullish(a) {
+				return vNull(), nil
+			}
+			i, ok := intOf(a)
+			if !ok {
+				return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long operands.", op)
+			}
+			long = long || a.Type == bsoncore.TypeInt64
+			switch op {
+			case "$bitAnd":
+				acc &= i
+			case "$bitOr":
+				acc |= i
+			default:
+				acc ^= i
+			}
+		}
+		if long {
+			return vInt64(acc), nil
+		}
+		return vInt32(int32(acc)), nil
+	})
+}
+
+func compileBitNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		if null, err := numericArg(op, a); null || err != nil {
+			return vNull(), err
+		}
+		switch a.Type {
+		case bsoncore.TypeInt32:
+			return vInt32(^a.Int32()), nil
+		case bsoncore.TypeInt64:
+			return vInt64(^a.Int64()), nil
+		}
+		return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long, not: %s.", op, typeName(a.Type))
+	})
+}
