@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The data size and timestamp operators: $bsonSize, $binarySize,
+// $tsSecond and $tsIncrement. Each takes one argument and gives null for
+// null or missing.
+func init() {
+	moreOps["$bsonSize"] = compileBSONSize
+	moreOps["$binarySize"] = compileBinarySize
+	moreOps["$tsSecond"] = compileTimestampPart
+	moreOps["$tsIncrement"] = compileTimestampPart
+}
+
+// compileBSONSize is a document's size in bytes encoded as BSON, an int.
+func compileBSONSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		if nullish(a) {
+			return vNull(), nil
+		}
+		if a.Type != bsoncore.TypeEmbeddedDocument {
+			return missing, mongoerr.New(mongoerr.Location(31393), "$bsonSize requires a document input, found: %s", typeName(a.Type))
+		}
+		return vInt32(int32(len(a.Data))), nil
+	})
+}
+
+// compileBinarySize is the size in bytes of a string (UTF-8) or of binary
+// data's content, an int.
+func compileBinarySize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		switch {
+		case nullish(a):
+			return vNull(), nil
+		case a.Type == bsoncore.TypeString:
+			return vInt32(int32(len(a.StringValue()))), nil
+		case a.Type == bsoncore.TypeBinary:
+			_, data := a.Binary()
+			return vInt32(int32(len(data))), nil
+		}
+		return missing, mongoerr.New(mongoerr.Location(51276), "$binarySize requires a string or BinData argument, found: %s", typeName(a.Type))
+	})
+}
+
+// compileTimestampPart is a timestamp's seconds ($tsSecond) or increment
+// ($tsIncrement), a long.
+func compileTimestampPart(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	code := int32(5687301)
+	if op == "$tsIncrement" {
+		code = 5687302
+	}
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		a := x[0]
+		if nullish(a) {
+			return vNull(), nil
+		}
+		if a.Type != bsoncore.TypeTimestamp {
+			return missing, mongoerr.New(mongoerr.Location(code), "Argument to %s must be a timestamp, but is %s", op, typeName(a.Type))
+		}
+		t, i := a.Timestamp()
+		if op == "$tsSecond" {
+			return vInt64(int64(t)), nil
+		}
+		return vInt64(int64(i)), nil
+	})
+}
