@@ -101,7 +101,7 @@ func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		if err != nil {
 			return nil, err
 		}
-		return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) { return p.apply(d, -1), nil }), nil
+		return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) { return p.project(d, -1, true) }), nil
 	case "$addFields", "$set":
 		d, err := needDoc(name, arg)
 		if err != nil {

@@ -345,7 +345,9 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if proj != nil {
 		for i, d := range docs {
 			_, pos := f.MatchPos(d)
-			docs[i] = proj.apply(d, pos)
+			if docs[i], err = proj.project(d, pos, true); err != nil {
+				return nil, err
+			}
 		}
 	}
 	switch {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -93,19 +94,18 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 				return nil, mongoerr.New(mongoerr.Location(31253), "Cannot do inclusion on field %s in exclusion projection", k)
 			}
 			mode = m
-		case v.Type == bsoncore.TypeEmbeddedDocument && len(elements(bsoncore.Document(v.Data))) == 1 && elements(bsoncore.Document(v.Data))[0].Key() == "$slice":
+		case sliceProjection(v):
+			// {$slice: n} or {$slice: [skip, n]}; other arguments make
+			// the $slice expression, in the default case
 			sv := elements(bsoncore.Document(v.Data))[0].Value()
-			switch {
-			case isNumber(sv):
-				f.slice = []int{int(numberFloat(sv))}
-			case sv.Type == bsoncore.TypeArray && len(arrayValues(sv)) == 2:
+			if isNumber(sv) {
+				f.slice = []int{sliceInt(sv)}
+			} else {
 				a := arrayValues(sv)
-				if numberFloat(a[1]) <= 0 {
+				if !(numberFloat(a[1]) > 0) {
 					return nil, mongoerr.New(mongoerr.Location(28724), "Second argument to $slice must be a positive number")
 				}
-				f.slice = []int{int(numberFloat(a[0])), int(numberFloat(a[1]))}
-			default:
-				return nil, mongoerr.New(mongoerr.Location(28667), "$slice takes a number or an array of two numbers")
+				f.slice = []int{sliceInt(a[0]), sliceInt(a[1])}
 			}
 		case v.Type == bsoncore.TypeEmbeddedDocument && len(elements(bsoncore.Document(v.Data))) == 1 && elements(bsoncore.Document(v.Data))[0].Key() == "$elemMatch":
 			ev := elements(bsoncore.Document(v.Data))[0].Value()
@@ -138,10 +138,57 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 	return p, nil
 }
 
-// apply projects doc; matchPos serves "a.$".
+// sliceProjection reports the find projection's $slice, {$slice: n} or
+// {$slice: [skip, n]} with numbers.
+func sliceProjection(v bsoncore.Value) bool {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return false
+	}
+	els := elements(bsoncore.Document(v.Data))
+	if len(els) != 1 || els[0].Key() != "$slice" {
+		return false
+	}
+	sv := els[0].Value()
+	if isNumber(sv) {
+		return true
+	}
+	if sv.Type != bsoncore.TypeArray {
+		return false
+	}
+	a := arrayValues(sv)
+	return len(a) == 2 && isNumber(a[0]) && isNumber(a[1])
+}
+
+// sliceInt is a $slice count as an int, saturating (NaN is 0).
+func sliceInt(v bsoncore.Value) int {
+	if i, ok := intOf(v); ok {
+		return int(max(min(i, math.MaxInt32), math.MinInt32))
+	}
+	f := numberFloat(v)
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	case f <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int(f)
+}
+
+// apply projects doc; matchPos serves "a.$". An expression's error leaves
+// its field out: callers that can fail use project.
 func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Document {
+	d, _ := p.project(doc, matchPos, false)
+	return d
+}
+
+// project projects doc; matchPos serves "a.$". With strict, an error of a
+// computed field's expression fails the projection, as the server's find
+// and $project do.
+func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
 	if p == nil {
-		return doc
+		return doc, nil
 	}
 	if p.include {
 		out := &mdoc{}
@@ -166,6 +213,9 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 			switch {
 			case f.expr != nil:
 				v, err := f.expr.eval(doc, nil)
+				if err != nil && strict {
+					return nil, err
+				}
 				if err == nil && v.Type != 0 {
 					setMPath(out, f.path, toM(v))
 				}
@@ -195,7 +245,7 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 				copyPath(from(f.path), out, strings.Split(f.path, "."))
 			}
 		}
-		return idFirstM(out).build()
+		return idFirstM(out).build(), nil
 	}
 	out := toMDoc(doc)
 	if p.idOff {
@@ -220,7 +270,7 @@ func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Documen
 			removePath(&mval{doc: out}, strings.Split(f.path, "."))
 		}
 	}
-	return out.build()
+	return out.build(), nil
 }
 
 func idFirstM(d *mdoc) *mdoc {
