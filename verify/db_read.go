@@ -184,7 +184,7 @@ func (v *dbVerifier) startCompare(ctx context.Context, st *collState) *comparer 
 		work:      make(chan *batch, n*2),
 		ordered:   make(chan *batch, n*4),
 		collected: make(chan struct{}),
-		cur:       &batch{done: make(chan struct{})},
+		cur:       &batch{items: make([]item, 0, compareBatch), done: make(chan struct{})},
 		res:       readResult{candidates: map[digest][]candidate{}},
 	}
 	for range n {
@@ -208,7 +208,7 @@ func (c *comparer) send() {
 	}
 	c.work <- c.cur
 	c.ordered <- c.cur
-	c.cur = &batch{done: make(chan struct{})}
+	c.cur = &batch{items: make([]item, 0, compareBatch), done: make(chan struct{})}
 }
 
 // wait sends what is queued and returns once every document is compared

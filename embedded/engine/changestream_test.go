@@ -16,7 +16,7 @@ import (
 // nextEvent is the stream's next event, failing the test after 5 s.
 func nextEvent(t *testing.T, cs *mongo.ChangeStream) bson.M {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if !cs.Next(ctx) {
 		t.Fatalf("no event: %v", cs.Err())

@@ -180,6 +180,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 	}
 	if !scanned {
 		var err error
+		cands = make([]bsoncore.Document, 0, col.docs.Len())
 		col.scan(func(r *record) bool {
 			p.docsSeen++
 			if p.docsSeen%4096 == 0 {
@@ -194,7 +195,7 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 			return nil, p, err
 		}
 	}
-	out := cands[:0:0]
+	out := cands[:0] // filtered in place: cands is this call's own
 	for _, d := range cands {
 		if f.Match(d) {
 			out = append(out, d)

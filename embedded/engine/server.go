@@ -552,16 +552,21 @@ func cursorDoc(id int64, ns, key string, docs []bsoncore.Document, postBatch bso
 	for _, d := range docs {
 		size += len(d) + 8
 	}
-	ci, cur := bsoncore.ReserveLength(make([]byte, 0, size))
-	cur = appendDocArray(cur, key, docs)
-	cur = bsoncore.AppendInt64Element(cur, "id", id)
-	cur = bsoncore.AppendStringElement(cur, "ns", ns)
+	// one buffer for the reply and its cursor: a batch is copied once
+	oi, out := bsoncore.ReserveLength(make([]byte, 0, size))
+	out = bsoncore.AppendHeader(out, bsoncore.TypeEmbeddedDocument, "cursor")
+	ci, out := bsoncore.ReserveLength(out)
+	out = appendDocArray(out, key, docs)
+	out = bsoncore.AppendInt64Element(out, "id", id)
+	out = bsoncore.AppendStringElement(out, "ns", ns)
 	if postBatch != nil {
-		cur = bsoncore.AppendDocumentElement(cur, "postBatchResumeToken", postBatch)
+		out = bsoncore.AppendDocumentElement(out, "postBatchResumeToken", postBatch)
 	}
-	cur = append(cur, 0)
-	cur = bsoncore.UpdateLength(cur, ci, int32(len(cur[ci:])))
-	return bsoncore.NewDocumentBuilder().AppendDocument("cursor", cur).AppendDouble("ok", 1).Build()
+	out = append(out, 0)
+	out = bsoncore.UpdateLength(out, ci, int32(len(out[ci:])))
+	out = bsoncore.AppendDoubleElement(out, "ok", 1)
+	out = append(out, 0)
+	return bsoncore.UpdateLength(out, oi, int32(len(out[oi:])))
 }
 
 func cmdGetMore(c *call) (bsoncore.Document, error) {
