@@ -399,3 +399,116 @@ func TestDocsConvention(t *testing.T) {
 		t.Errorf("file block then console block parsed as %+v", blocks)
 	}
 }
+
+// TestDocsSize holds every page under docs/ to a size a reader gets through:
+// 20 KiB, and 25 KiB for benchmarks.md (today's figures, each with its
+// command and date; older runs live in git) and reliability.md (one row per
+// guarantee and the test that proves it). A page that outgrows its bound is
+// tightened or split into a second page that it links.
+func TestDocsSize(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no docs/*.md found")
+	}
+	for _, name := range files {
+		limit := int64(20 << 10)
+		switch filepath.Base(name) {
+		case "benchmarks.md", "reliability.md":
+			limit = 25 << 10
+		}
+		info, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Size() > limit {
+			t.Errorf("%s is %d bytes (%.1f KiB), over its %d KiB", name, info.Size(), float64(info.Size())/1024, limit>>10)
+		}
+	}
+}
+
+// markdownLink is an inline link or image, [text](target) or
+// [text](target "title"); the target is the first group.
+var markdownLink = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
+
+// codeSpan is an inline code span, whose text is not a link.
+var codeSpan = regexp.MustCompile("`[^`]*`")
+
+// TestDocsLinks checks that every relative link of README.md and
+// docs/*.md (outside code) names a file or directory that exists, relative
+// to the page that holds it. Links with a scheme (https:, mailto:) and
+// links to an anchor of the same page are not followed.
+func TestDocsLinks(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append([]string{"README.md"}, files...)
+	for _, name := range files {
+		for _, l := range relativeLinks(t, name) {
+			if _, err := os.Stat(filepath.Join(filepath.Dir(name), l.target)); err != nil {
+				t.Errorf("%s:%d: link to %q: no such file", name, l.line, l.target)
+			}
+		}
+	}
+}
+
+// docLink is a relative link target (anchor and query cut off) and its line.
+type docLink struct {
+	target string
+	line   int
+}
+
+// relativeLinks returns the relative link targets of the Markdown file
+// name, outside fenced blocks and code spans.
+func relativeLinks(t *testing.T, name string) []docLink {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		links   []docLink
+		inFence bool
+	)
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		for _, m := range markdownLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(line, ""), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") || strings.HasPrefix(target, "#") {
+				continue
+			}
+			if cut := strings.IndexAny(target, "#?"); cut >= 0 {
+				target = target[:cut]
+			}
+			links = append(links, docLink{target: target, line: i + 1})
+		}
+	}
+	return links
+}
+
+// TestDocsLinksConvention pins what relativeLinks takes for a link, so
+// that TestDocsLinks cannot pass by reading none.
+func TestDocsLinksConvention(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "page.md")
+	text := "See [a](a.md#part), ![b](img/b.png \"B\"), [c](https://example.org/x.md), [d](#here),\n" +
+		"`[e](code.md)` and [f](../f.go).\n```\n[g](fenced.md)\n```\n"
+	if err := os.WriteFile(page, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range relativeLinks(t, page) {
+		got = append(got, fmt.Sprintf("%s:%d", l.target, l.line))
+	}
+	if want := []string{"a.md:1", "img/b.png:1", "../f.go:2"}; !slices.Equal(got, want) {
+		t.Errorf("relativeLinks = %q, want %q", got, want)
+	}
+}
