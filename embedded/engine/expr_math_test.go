@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"math"
+	"strconv"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 func dec(t *testing.T, s string) bson.Decimal128 {
@@ -230,4 +234,52 @@ func TestBitwiseExprs(t *testing.T) {
 		{expr: op("$bitNot", "$s"), code: 28765, msg: "$bitNot only supports numeric types, not string"},
 		{expr: op("$bitNot", bson.A{1, 2}), code: 16020},
 	})
+}
+
+// Every operator of expr_math.go and expr_misc.go on values of every kind,
+// alone and (for those of two or more operands) in pairs, answers (a value or an error) without failing the
+// server.
+func TestMathMiscExprsAnyInput(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("anyin")
+	vals := bson.A{nil, true, "s", int32(0), int32(-1), int32(math.MinInt32), int64(math.MaxInt64), int64(math.MinInt64),
+		0.0, math.Copysign(0, -1), 1e308, -1e-320, math.NaN(), math.Inf(1), math.Inf(-1),
+		dec(t, "NaN"), dec(t, "-Infinity"), dec(t, "9.999999999999999999999999999999999E+6144"), dec(t, "-1E-6176"), dec(t, "0E+300"),
+		bson.A{1}, bson.D{{Key: "a", Value: 1}}, bson.Timestamp{T: 1, I: 2}, bson.Binary{Data: []byte{1}},
+		bson.DateTime(0), bson.NewObjectID(), bson.Regex{Pattern: "a"}, bson.MinKey{}, bson.MaxKey{}}
+	ops := []string{"$log", "$sin", "$cos", "$tan", "$asin", "$acos", "$atan", "$atan2", "$sinh", "$cosh", "$tanh",
+		"$asinh", "$acosh", "$atanh", "$degreesToRadians", "$radiansToDegrees", "$bitAnd", "$bitOr", "$bitXor", "$bitNot",
+		"$bsonSize", "$binarySize", "$tsSecond", "$tsIncrement"}
+	binary := map[string]bool{"$log": true, "$atan2": true, "$bitAnd": true, "$bitOr": true, "$bitXor": true}
+	ctx := context.Background()
+	var fields bson.D
+	for i, v := range vals {
+		fields = append(fields, bson.E{Key: "v" + strconv.Itoa(i), Value: v})
+	}
+	if _, err := coll.InsertOne(ctx, fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ops {
+		var exprs bson.D
+		for i := range vals {
+			exprs = append(exprs, bson.E{Key: "a" + strconv.Itoa(i), Value: op(name, bson.A{"$v" + strconv.Itoa(i)})})
+			if !binary[name] {
+				continue
+			}
+			for j := range vals {
+				exprs = append(exprs, bson.E{Key: "b" + strconv.Itoa(i) + "_" + strconv.Itoa(j),
+					Value: op(name, bson.A{"$v" + strconv.Itoa(i), "$v" + strconv.Itoa(j)})})
+			}
+		}
+		for _, e := range exprs {
+			cur, err := coll.Aggregate(ctx, mongo.Pipeline{{{Key: "$project", Value: bson.D{{Key: "x", Value: e.Value}}}}})
+			if err == nil {
+				err = cur.All(ctx, &[]bson.Raw{})
+			}
+			var se mongo.ServerError
+			if err != nil && !errors.As(err, &se) {
+				t.Fatalf("%s %v: %v", name, e.Value, err)
+			}
+		}
+	}
 }
