@@ -46,7 +46,7 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 	if err := p.validate(base); err != nil {
 		return nil, err
 	}
-	ds := &Dataset{DB: p.DB, Seed: p.Seed, Seeded: p.Seeded, Base: base, Span: p.Span, byName: map[string]*Collection{}}
+	ds := &Dataset{DB: p.DB, Seed: p.Seed, Seeded: p.Seeded, Base: base, Span: p.window(base), byName: map[string]*Collection{}}
 	var live [5]byte
 	if !p.Seeded {
 		var b [8]byte
@@ -62,7 +62,7 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 			spec:    cs,
 			key:     mix64(ds.Seed ^ mix64(hashString(cs.Name))),
 			baseSec: ds.Base.Unix(),
-			spanSec: int64(p.Span / time.Second),
+			spanSec: int64(ds.Span / time.Second),
 		}
 		if cs.Kind != "" {
 			c.kind, _ = kindByName(cs.Kind)

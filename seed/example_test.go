@@ -31,7 +31,7 @@ func Example() {
 	// 10 EmployeeName Jabari West
 	// 11 EmployeeName Kristina Goodwin
 	// 12 EmployeeName Dominique Joseph
-	// {"_id":10,"EmployeeName":"Jabari West","employeeNumber":"E0000000","email":"jabari.west.0@example.com","department":"Legal","title":"Systems Analyst","salary":41000,"createdAt":{"$date":"2024-01-01T00:00:00Z"}}
+	// {"_id":10,"EmployeeName":"Jabari West","employeeNumber":"E0000000","email":"jabari.west.0@example.com","department":"Legal","title":"Systems Analyst","salary":41000,"createdAt":{"$date":"2023-01-01T00:00:00Z"}}
 }
 
 // References are IDs regenerated from the seed: order.userId is
@@ -48,5 +48,5 @@ func ExampleCollection_ID() {
 		}
 	}
 	// Output:
-	// orders[0].userId = users[86]._id = ObjectID("65920080d1fa3a359632dfdb")
+	// orders[0].userId = users[86]._id = ObjectID("6552d05ed1fa3a359632dfdb")
 }

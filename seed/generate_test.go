@@ -191,8 +191,12 @@ func TestUnseededDiffers(t *testing.T) {
 	if a.ObjectID(0) == b.ObjectID(0) || bytes.Equal(marshal(t, a.Doc(1)), marshal(t, b.Doc(1))) {
 		t.Fatal("two unseeded builds gave the same IDs or documents")
 	}
-	if d := time.Since(a.ObjectID(0).Timestamp()); d < 0 || d > time.Minute {
-		t.Fatalf("unseeded timestamp %v is not now", a.ObjectID(0).Timestamp())
+	// The last document is at the time base, which is now without a seed.
+	if d := time.Since(a.ObjectID(4).Timestamp()); d < 0 || d > time.Minute {
+		t.Fatalf("unseeded timestamp %v is not now", a.ObjectID(4).Timestamp())
+	}
+	if d := a.ObjectID(4).Timestamp().Sub(a.ObjectID(0).Timestamp()); d != DefaultSpan {
+		t.Fatalf("unseeded timestamps span %v; want the default %v", d, DefaultSpan)
 	}
 }
 

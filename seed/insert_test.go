@@ -199,8 +199,9 @@ func TestInsertDeterministic(t *testing.T) {
 func TestInsertDuplicatesAndResume(t *testing.T) {
 	_, client := server(t, t.TempDir())
 	coll := client.Database("dup").Collection("users")
-	c := build(t, &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 300}}}).Collection("users")
-	half := build(t, &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 120}}}).Collection("users")
+	// In one second the first 120 of 300 documents are those of a run of 120.
+	c := build(t, &seed.Plan{Seed: 1, Seeded: true, Span: seed.NoSpan, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 300}}}).Collection("users")
+	half := build(t, &seed.Plan{Seed: 1, Seeded: true, Span: seed.NoSpan, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 120}}}).Collection("users")
 	if _, err := seed.Insert(context.Background(), coll, half, seed.InsertOptions{Batch: 50}); err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func (m *Manifest) Plan() (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: run manifest of %s.%s: seed %q: expected an unsigned integer", ErrPlan, m.DB, m.Collection, m.Seed)
 	}
-	p := &Plan{DB: m.DB, Seed: seed, Seeded: true, At: m.At.UTC(), Span: time.Duration(m.Span) * time.Second}
+	p := &Plan{DB: m.DB, Seed: seed, Seeded: true, At: m.At.UTC(), Span: spanOf(time.Duration(m.Span) * time.Second)}
 	for _, s := range m.Specs {
 		id, err := ParseIDStrategy(s.ID)
 		if err != nil {

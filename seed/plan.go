@@ -122,6 +122,29 @@ func TimeBase(at time.Time, seeded bool) time.Time {
 	return time.Unix(at.Unix(), 0).UTC()
 }
 
+// DefaultSpan is the window a plan's timestamps spread over when its Span
+// is zero, on the command line and in Go alike: a year ending at the time
+// base, as a collection in use for a while looks, shortened so that it
+// starts no earlier than 1970-01-01 (a time base in 1970 gets the part of
+// the year that exists).
+const DefaultSpan = 365 * 24 * time.Hour
+
+// NoSpan as Plan.Span puts every timestamp in the time base's second (the
+// command line's --span 0, a plan file's "span": "0s").
+const NoSpan time.Duration = -1
+
+// window is the span p's timestamps spread over from base: the one rule
+// for a zero Span and NoSpan.
+func (p *Plan) window(base time.Time) time.Duration {
+	switch p.Span {
+	case NoSpan:
+		return 0
+	case 0:
+		return max(0, min(DefaultSpan, base.Sub(time.Unix(0, 0))))
+	}
+	return p.Span
+}
+
 // Plan describes what to generate: collections with their kinds or
 // templates, counts, _id strategies and references, plus the seed and time
 // settings shared by all of them.
@@ -133,7 +156,9 @@ type Plan struct {
 	Seeded bool
 
 	// At is the time base; zero means DefaultBase when seeded, the current
-	// time otherwise. Span spreads timestamps over [At-Span, At].
+	// time otherwise. Span spreads timestamps over [At-Span, At]; zero
+	// means DefaultSpan (as on the command line), NoSpan puts them all in
+	// the time base's second.
 	At   time.Time
 	Span time.Duration
 
@@ -296,7 +321,7 @@ func (p *Plan) validate(base time.Time) error {
 	if len(p.Collections) == 0 {
 		return planErrorf("", SettingFile, "", "no collections")
 	}
-	if p.Span < 0 {
+	if p.Span < 0 && p.Span != NoSpan {
 		return planErrorf("", SettingSpan, p.Span.String(), "span %v: expected a duration >= 0", p.Span)
 	}
 	if !p.At.IsZero() {
@@ -304,7 +329,7 @@ func (p *Plan) validate(base time.Time) error {
 			return planErrorf("", SettingAt, p.At.Format(time.RFC3339), "at %s: %w", p.At.Format(time.RFC3339), err)
 		}
 	}
-	if err := oid.CheckTime(base.Add(-p.Span)); err != nil {
+	if err := oid.CheckTime(base.Add(-p.window(base))); err != nil {
 		return planErrorf("", SettingSpan, p.Span.String(), "span %v before %s starts before the ObjectID epoch: %w", p.Span, base.Format(time.RFC3339), err)
 	}
 	names := map[string]int{}

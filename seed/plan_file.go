@@ -118,7 +118,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 			e.Source = name
 			return nil, e
 		}
-		p.Span = d
+		p.Span = spanOf(d)
 	}
 	for k, cf := range pf.Collections {
 		where := fmt.Sprintf("collections[%d]", k)

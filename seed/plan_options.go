@@ -31,7 +31,7 @@ type PlanOptions struct {
 	IDStart    int64  // the first _id of the int strategy
 	Seed       string // a seed (ParseSeed)
 	At         string // the time base (oid.ParseTime)
-	Span       string // the window ending at the time base (ParseSpan); with Given[SettingSpan] false, the default window, shortened to start no earlier than 1970
+	Span       string // the window ending at the time base (ParseSpan); checked, but used only with Given[SettingSpan]: else the plan's Span stays zero, DefaultSpan
 	// Refs are references to the documents the target already holds, each
 	// FIELD=COLLECTION: the written collection whose reference (a kind's,
 	// or a template's field) is FIELD draws it from the _ids stored in
@@ -124,13 +124,20 @@ func (o PlanOptions) timeSettings(p *Plan) error {
 	if err != nil {
 		return optionError(SettingSpan, strconv.Quote(o.Span), err)
 	}
-	if !o.Given[SettingSpan] {
-		// The default window never starts before the ObjectID epoch: a time
-		// base in 1970 gets the part of the year that exists.
-		span = min(span, TimeBase(p.At, p.Seeded).Sub(time.Unix(0, 0)))
+	p.Span = 0 // DefaultSpan, as in Go
+	if o.Given[SettingSpan] {
+		p.Span = spanOf(span)
 	}
-	p.Span = span
 	return nil
+}
+
+// spanOf is a Plan.Span for a window read from a flag, a plan file or a
+// manifest, where 0 is no window (NoSpan), not the default.
+func spanOf(d time.Duration) time.Duration {
+	if d == 0 {
+		return NoSpan
+	}
+	return d
 }
 
 // fromPlan sets the collections of p from the plan o names.

@@ -304,3 +304,46 @@ func TestFixturesInterruptedStdoutCountsWhatWentOut(t *testing.T) {
 		}
 	}
 }
+
+// A plan means the same documents from the command line and from Go: the
+// command's defaults (the time base and window among them) are a zero
+// seed.Plan's, so a Go test can assert against fixtures the command made.
+func TestFixturesMatchGoPlan(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shop")
+	if out, errOut, code := runApp(t, t.Context(), "", "fixtures", "--plan", "shop", "-n", "1000", "--seed", "7", "--out", dir); code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	plan, err := seed.BuiltinPlan("shop", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Seed, plan.Seeded = 7, true
+	ds, err := plan.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range ds.Written() {
+		f, err := os.Open(filepath.Join(dir, col.Name()+".ndjson"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := fixtures.NewReader(f, f.Name())
+		for i := range col.Len() {
+			want, err := bson.Marshal(col.Doc(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := r.Next()
+			if err != nil {
+				t.Fatalf("%s: document %d: %v", col.Name(), i, err)
+			}
+			if !bytes.Equal(d.Raw, want) {
+				t.Fatalf("%s: document %d:\n got %s\nwant %s", col.Name(), i, d.Raw, bson.Raw(want))
+			}
+		}
+		if _, err := r.Next(); err == nil {
+			t.Errorf("%s: more documents than the Go plan's %d", col.Name(), col.Len())
+		}
+		f.Close()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -25,17 +26,14 @@ func planFlags() []ucli.Flag {
 		&ucli.Int64Flag{Name: flagIDStart, Value: 1, Usage: "first _id of --id int"},
 		&ucli.StringFlag{Name: flagSeed, Usage: "seed (unsigned integer) for identical documents and IDs on every run"},
 		&ucli.StringFlag{Name: flagAt, Usage: "time base: " + timeForms + " (default with --seed: 2024-01-01T00:00:00Z; without: now)"},
-		&ucli.StringFlag{Name: flagSpan, Value: defaultSpan, Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d; 0: all in one second)"},
+		&ucli.StringFlag{Name: flagSpan, DefaultText: defaultSpan, Usage: "spread timestamps over this window ending at the time base (e.g. 90m, 72h, 30d; 0: all in one second)"},
 	}
 }
 
-// defaultSpan is the window --span spreads _id timestamps over when it is not
-// given: a year, ending at the time base, as a collection that has been in use
-// for a while looks (or back to 1970-01-01, where the time base is earlier
-// than a year after it). seed, fixtures and verify db share it with the rest of
-// the plan flags, so verify db rebuilds what seed wrote. It is the flag's
-// default, not seed.Plan's: a plan built in Go keeps Span 0 (one second).
-const defaultSpan = "365d"
+// defaultSpan is how --help shows seed.DefaultSpan, the window a plan's
+// timestamps spread over when --span is not given (a plan built in Go with
+// a zero Span gets the same one).
+var defaultSpan = fmt.Sprintf("%dd", seed.DefaultSpan/(24*time.Hour))
 
 // settingFlags is the flag of each setting of seed.PlanOptions.
 var settingFlags = map[seed.Setting]string{

@@ -128,8 +128,15 @@ func TestPlanFromFlagsKindsAndSpan(t *testing.T) {
 		{[]string{"--at", "0", "--seed", "3"}, 0},
 	} {
 		p, err := planOf(t, c.args...)
-		if err != nil || p.Span != c.want {
-			t.Errorf("%v: span %v, %v; want %v", c.args, p.Span, err, c.want)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		ds, err := p.Build()
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if ds.Span != c.want {
+			t.Errorf("%v: span %v; want %v", c.args, ds.Span, c.want)
 		}
 	}
 }

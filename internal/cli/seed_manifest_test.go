@@ -138,7 +138,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 		{[]string{"--kind", "product", "--collection", "users"}},
 	}
 	wants := []string{"--seed 6: the run in oidkit.users was written with --seed 5", "-n 600: the run in oidkit.users was written with -n 500",
-		"--at 2020-01-01T00:00:00Z: the run in oidkit.users was written with --at 2024-01-01T00:00:00Z", "--span 1h0m0s: the run in oidkit.users was written with --span 0s",
+		"--at 2020-01-01T00:00:00Z: the run in oidkit.users was written with --at 2024-01-01T00:00:00Z", "--span 1h0m0s: the run in oidkit.users was written with --span 8760h0m0s",
 		"--id uuid: the run in oidkit.users was written with --id objectid", "--kind product: the run in oidkit.users was written with --kind user"}
 	for k, tc := range refused {
 		out, errOut, code := runApp(t, t.Context(), "", append([]string{"seed", "--uri", uri, "--resume"}, tc.args...)...)
