@@ -11,9 +11,9 @@ import (
 )
 
 // LockFile is the name of the file in a data directory that a running server
-// holds an exclusive lock on. FerretDB's SQLite backend drops a database file
-// whose creation fails, so two servers over one directory lose data; the lock
-// makes the second one fail before it touches anything.
+// holds an exclusive lock on. Two servers over one directory would write
+// over each other's files and lose data; the lock makes the second one fail
+// before it touches anything.
 const LockFile = "oidkit.lock"
 
 // LockedError is returned by Start when another server (in this process or

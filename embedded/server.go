@@ -12,8 +12,9 @@
 // It speaks MongoDB 8.0's wire protocol and commands; docs/server.md lists
 // what it does and what it refuses (non-simple collation, $text, $where,
 // geospatial queries, views), with the conformance figures. A data directory
-// written by the previous embedded server (FerretDB with SQLite) is refused
-// with ErrFerretDBData, untouched.
+// written by the previous embedded server (SQLite files, which the engine
+// cannot read) is refused, untouched, with an error that says how to export
+// it.
 //
 // One server at a time may use a data directory: Start takes an exclusive
 // lock on LockFile in it and fails at once with *LockedError naming the

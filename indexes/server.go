@@ -118,9 +118,9 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	// A server may accept an option and not keep it (FerretDB drops
-	// sparse): what was created is read back, and an index that is not what
-	// was asked for is dropped again (this call created it) and refused.
+	// A server may accept an option and not keep it (some drop sparse):
+	// what was created is read back, and an index that is not what was
+	// asked for is dropped again (this call created it) and refused.
 	have, err := List(ctx, coll)
 	if err != nil {
 		return err

@@ -13,9 +13,9 @@
 // A write that stops is a [*WriteError]: the collection, how many
 // documents were confirmed stored, of how many, the refused document when
 // one was ([WriteDoc]: its number, or the file and line it was read from,
-// and its _id), and the cause. [ServerMessage] removes FerretDB's internal
-// source locations from a server's message. Nothing here names a CLI flag;
-// the caller adds the hint it needs.
+// and its _id), and the cause. [ServerMessage] removes the internal source
+// locations some servers prefix to their messages. Nothing here names a CLI
+// flag; the caller adds the hint it needs.
 //
 // Seeding (package seed) and fixture loading and export (package fixtures)
 // both write and fail through this package, so a stop reads the same

@@ -266,11 +266,11 @@ func markKept(entry string) {
 // container): a fresh, marked database per test; templates kept in memory
 // as the documents the server returned, inserted into each clone.
 type remoteBackend struct {
-	uri    string
-	shown  string // the URI with its password masked, or what started it
-	client *mongo.Client
-	ferret bool
-	stop   func() error // terminates the container; nil for OIDKIT_TEST_URI
+	uri     string
+	shown   string // the URI with its password masked, or what started it
+	client  *mongo.Client
+	profile rules.Profile // the server's, from its buildInfo answer
+	stop    func() error  // terminates the container; nil for OIDKIT_TEST_URI
 
 	mu   sync.Mutex
 	tpls map[string]*memTemplate
@@ -295,7 +295,7 @@ func newRemote(uri, what string) (*remoteBackend, error) {
 		_ = client.Disconnect(ctx)
 		return nil, fail(fmt.Errorf("unreachable: %w", err))
 	}
-	return &remoteBackend{uri: uri, shown: shown, client: client, ferret: rules.IsFerretDB(bi), tpls: map[string]*memTemplate{}}, nil
+	return &remoteBackend{uri: uri, shown: shown, client: client, profile: rules.ProfileOfBuildInfo(bi), tpls: map[string]*memTemplate{}}, nil
 }
 
 // marker is the document a remote database's marker collection holds.
@@ -331,7 +331,7 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 			t.Errorf("oidkittest: %v", err)
 		}
 	})
-	h := &handle{db: db, uri: r.uri, ferret: r.ferret}
+	h := &handle{db: db, uri: r.uri, profile: r.profile}
 	if c.empty() {
 		return h, nil
 	}
@@ -345,7 +345,7 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 	built := false
 	tpl.once.Do(func() {
 		built = true
-		tpl.err = c.load(ctx, db, r.ferret)
+		tpl.err = c.load(ctx, db, r.profile)
 		if tpl.err == nil {
 			tpl.err = tpl.read(ctx, db, c.collections())
 		}

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -115,7 +116,7 @@ func BenchmarkCloneFromMemory10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := ct.load(context.Background(), src, true); err != nil {
+	if err := ct.load(context.Background(), src, rules.FerretDB); err != nil {
 		b.Fatal(err)
 	}
 	var tpl memTemplate

@@ -266,12 +266,12 @@ func showPaths(err error, dir string) error {
 	return &shownError{err: err, dir: dir}
 }
 
-// load writes the content into db (on FerretDB if ferret): the plan's
+// load writes the content into db, on a server of profile p: the plan's
 // collections (documents, with as many inserters as the server's profile
 // takes, then indexes), then the fixture files (validated first, as oidkit
 // load does).
-func (c *content) load(ctx context.Context, db *mongo.Database, ferret bool) error {
-	workers := seed.WorkersFor(rules.ProfileOf(ferret))
+func (c *content) load(ctx context.Context, db *mongo.Database, p rules.Profile) error {
+	workers := seed.WorkersFor(p)
 	if c.ds != nil {
 		for _, col := range c.ds.Written() {
 			coll := db.Collection(col.Name())
@@ -300,8 +300,8 @@ func (c *content) load(ctx context.Context, db *mongo.Database, ferret bool) err
 	return nil
 }
 
-// verify compares db with the content.
-func (c *content) verify(ctx context.Context, db *mongo.Database, ferret bool) (*verify.Report, error) {
+// verify compares db, on a server of profile p, with the content.
+func (c *content) verify(ctx context.Context, db *mongo.Database, p rules.Profile) (*verify.Report, error) {
 	var set verify.ExpectedSet
 	if c.ds != nil {
 		for _, col := range c.ds.Collections() {
@@ -327,7 +327,7 @@ func (c *content) verify(ctx context.Context, db *mongo.Database, ferret bool) (
 	}
 	rep := verify.NewReport("oidkittest.Verify")
 	if len(set.Verify) > 0 {
-		r, err := verify.VerifyDB(ctx, db.Client(), set, verify.DBOptions{Profile: rules.ProfileOf(ferret)})
+		r, err := verify.VerifyDB(ctx, db.Client(), set, verify.DBOptions{Profile: p})
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // embeddedBackend is the embedded server: one server for the test binary;
@@ -76,7 +77,7 @@ func (e *embeddedBackend) open(t testing.TB, c *content, keep bool) (*handle, er
 			t.Errorf("oidkittest: dropping database %s: %v", name, err)
 		}
 	})
-	return &handle{db: db, uri: srv.URI()}, nil
+	return &handle{db: db, uri: srv.URI(), profile: rules.MongoDB}, nil
 }
 
 // template is the database holding c, loaded once per test binary.
@@ -97,7 +98,7 @@ func (e *embeddedBackend) template(c *content) (string, error) {
 			tpl.err = err
 			return
 		}
-		tpl.err = c.load(context.Background(), client.Database(tpl.name), false)
+		tpl.err = c.load(context.Background(), client.Database(tpl.name), rules.MongoDB)
 	})
 	return tpl.name, tpl.err
 }

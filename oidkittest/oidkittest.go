@@ -12,6 +12,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -60,9 +61,9 @@ func Keep() Option {
 // handle is what New knows of a database it made.
 type handle struct {
 	db      *mongo.Database
-	uri     string // of the server the database is on
-	where   string // for the keep message: the data directory, or the masked URI
-	ferret  bool
+	uri     string        // of the server the database is on
+	where   string        // for the keep message: the data directory, or the masked URI
+	profile rules.Profile // of the server the database is on
 	content *content
 }
 
@@ -146,7 +147,7 @@ func Verify(t testing.TB, db *mongo.Database) {
 		return
 	}
 	ctx := context.Background()
-	rep, err := h.content.verify(ctx, db, h.ferret)
+	rep, err := h.content.verify(ctx, db, h.profile)
 	if err != nil {
 		t.Errorf("oidkittest.Verify: database %s: %v", db.Name(), err)
 		return

@@ -26,6 +26,8 @@ type Profile struct {
 	ferretDB     bool
 	serialWrites bool // one write at a time: more writers only queue
 	sortInMemory bool // no sort from an index: a large sort is slow or refused
+	scanQueries  bool // no query from an index: every find reads the collection
+	missingOut   bool // a document missing a key field is not in the index
 	noToDate     bool // no $toDate in aggregation
 	noSample     bool // no $sample in aggregation
 	maxSize      int  // bytes of BSON
@@ -81,6 +83,8 @@ var FerretDB = Profile{
 	ferretDB:     true,
 	serialWrites: true,
 	sortInMemory: true,
+	scanQueries:  true,
+	missingOut:   true,
 	noToDate:     true,
 	noSample:     true,
 	maxSize:      MaxBSONSize,
@@ -99,9 +103,9 @@ var FerretDB = Profile{
 // Name is "MongoDB" or "FerretDB".
 func (p Profile) Name() string { return p.name }
 
-// IsFerretDB reports whether p is FerretDB's profile: the server changes
-// or refuses what the FerretDB profile's Check names, and compares values
-// of a unique index's key by their BSON type as well.
+// IsFerretDB reports whether p is FerretDB's profile. It names the server,
+// for a report or a test; code that acts on what the server does asks the
+// capability it depends on (SerialWrites, QueriesUseIndexes...) instead.
 func (p Profile) IsFerretDB() bool { return p.ferretDB }
 
 // SerialWrites reports whether the server writes one batch at a time
@@ -113,6 +117,20 @@ func (p Profile) SerialWrites() bool { return p.serialWrites }
 // reading an index in order (FerretDB), so a large collection is better
 // read in natural order and ordered by the client.
 func (p Profile) SortsInMemory() bool { return p.sortInMemory }
+
+// QueriesUseIndexes reports whether the server answers a query from an
+// index. Where it does not (FerretDB), every find, even one by _id, reads
+// the whole collection, and an $in compares every stored document with
+// every value: reading the collection once costs less than asking for its
+// documents by _id or by key, batch after batch.
+func (p Profile) QueriesUseIndexes() bool { return !p.scanQueries }
+
+// IndexesMissingFieldsAsNull reports whether an index holds a document that
+// lacks a field of its key, the field taken as null, so that a unique index
+// takes one such document only. Where it does not (FerretDB, whose SQLite
+// index holds no NULL column), such a document is left out of the index and
+// any number of them can be stored.
+func (p Profile) IndexesMissingFieldsAsNull() bool { return !p.missingOut }
 
 // HasToDate reports whether the server's aggregation has $toDate.
 func (p Profile) HasToDate() bool { return !p.noToDate }
@@ -140,7 +158,13 @@ func Detect(ctx context.Context, client *mongo.Client) (Profile, error) {
 	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		return Profile{}, fmt.Errorf("buildInfo: %w", err)
 	}
-	return ProfileOf(IsFerretDB(bi)), nil
+	return ProfileOfBuildInfo(bi), nil
+}
+
+// ProfileOfBuildInfo is the profile of the server that gave a buildInfo
+// answer: FerretDB's for FerretDB, MongoDB's otherwise.
+func ProfileOfBuildInfo(buildInfo map[string]any) Profile {
+	return ProfileOf(IsFerretDB(buildInfo))
 }
 
 // ProfileOf is FerretDB's profile when ferretDB is set, else MongoDB's.

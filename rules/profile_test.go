@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 )
@@ -47,16 +48,40 @@ func TestDetectedProfileMatchesTheServer(t *testing.T) {
 	if got := err == nil; got != p.StoresDecimal128() {
 		t.Errorf("Decimal128 stored: %v (%v); profile StoresDecimal128 %v", got, err, p.StoresDecimal128())
 	}
+	missing := client.Database("oidkit").Collection("missing")
+	if _, err := missing.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "u", Value: 1}}, Options: options.Index().SetUnique(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := missing.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = missing.InsertOne(ctx, bson.D{{Key: "_id", Value: 2}})
+	if got := mongo.IsDuplicateKeyError(err); got != p.IndexesMissingFieldsAsNull() {
+		t.Errorf("second document without the unique key refused: %v (%v); profile IndexesMissingFieldsAsNull %v", got, err, p.IndexesMissingFieldsAsNull())
+	}
 }
 
 // The zero Profile and MongoDB's claim everything MongoDB can do.
 func TestMongoDBProfileCapabilities(t *testing.T) {
 	for _, p := range []Profile{{}, MongoDB, ProfileOf(false)} {
-		if p.IsFerretDB() || p.SerialWrites() || p.SortsInMemory() || !p.HasToDate() || !p.HasSample() || !p.StoresDecimal128() {
+		if p.IsFerretDB() || p.SerialWrites() || p.SortsInMemory() || !p.QueriesUseIndexes() || !p.IndexesMissingFieldsAsNull() ||
+			!p.HasToDate() || !p.HasSample() || !p.StoresDecimal128() {
 			t.Errorf("profile %q: a capability of MongoDB is missing", p.Name())
 		}
 	}
 	if ProfileOf(true) != FerretDB {
 		t.Errorf("ProfileOf(true) = %s; want FerretDB", ProfileOf(true).Name())
+	}
+	if ProfileOfBuildInfo(map[string]any{"version": "7.0.77", "ferretdbFeatures": map[string]any{}}) != FerretDB || ProfileOfBuildInfo(map[string]any{"version": "8.0.0"}) != MongoDB {
+		t.Error("ProfileOfBuildInfo does not tell FerretDB (ferretdbFeatures) from MongoDB")
+	}
+}
+
+// FerretDB's profile lacks every capability that its server lacks.
+func TestFerretDBProfileCapabilities(t *testing.T) {
+	p := FerretDB
+	if !p.IsFerretDB() || !p.SerialWrites() || !p.SortsInMemory() || p.QueriesUseIndexes() || p.IndexesMissingFieldsAsNull() ||
+		p.HasToDate() || p.HasSample() || p.StoresDecimal128() {
+		t.Errorf("profile %q: claims a capability its server lacks, or lacks one it has", p.Name())
 	}
 }

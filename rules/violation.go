@@ -24,7 +24,7 @@ const (
 
 // Violation is the first field of a document a Profile refuses.
 type Violation struct {
-	Profile string // the profile's name, "MongoDB" or "FerretDB"
+	Profile string // the profile's name (Profile.Name)
 	Path    string // dotted field path, array elements by index; empty for the whole document
 	Reason  Reason
 	Value   string // a short rendering of the offending value or key

@@ -10,7 +10,6 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -77,8 +76,8 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 // definition (seed never drops an index but with Drop, which drops the
 // collection); without, it asks the server whether it would create them
 // (indexes.Probe): an empty collection is indexed after its documents are
-// in (faster), and a server that refuses an index (FerretDB refuses TTL
-// and partial indexes) must say so before, not after.
+// in (faster), and a server that refuses an index (some refuse TTL and
+// partial indexes) must say so before, not after.
 func checkIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, conflicts bool) error {
 	want := col.Spec().Indexes
 	if len(want) == 0 {
@@ -112,7 +111,7 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 	r := opts.Part.Range(col.Len())
 	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile.Name() == rules.FerretDB.Name(), r.Len(), doc, place)
+	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
 	if opts.Unchecked != nil {
 		for _, u := range unchecked {
 			opts.Unchecked(ds.DB, u)

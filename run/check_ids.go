@@ -23,10 +23,10 @@ const idQueryBatch = 1000
 
 // IDCheckReadMax is the most stored documents read to check the _ids of a
 // run before writing on a server whose every _id query reads the whole
-// collection (FerretDB), unless the run writes four times as many: beyond,
-// the read would cost more than a quarter of the run (docs/benchmarks.md, Reading a
-// whole collection), so the check is left to the writes and reported as
-// not made (Options.Unchecked).
+// collection (rules.Profile.QueriesUseIndexes), unless the run writes four
+// times as many: beyond, the read would cost more than a quarter of the run
+// (docs/benchmarks.md, Reading a whole collection), so the check is left to
+// the writes and reported as not made (Options.Unchecked).
 const IDCheckReadMax = 50_000
 
 // AlreadyStoredError is a run, without Resume, of which Count documents
@@ -57,10 +57,10 @@ type storedIDs map[string]*mongowrite.Digests
 // nothing written; Resume cannot help), and one stored as generated,
 // without Resume, an *AlreadyStoredError. An empty collection has nothing
 // to clash with. On a server whose every _id query scans the collection
-// (FerretDB) the collection is read once, and its digests kept in seen for
-// the inserts, unless it holds more than IDCheckReadMax documents and more
-// than a quarter of what the run writes; elsewhere the _ids are asked for idQueryBatch at a
-// time.
+// (rules.Profile.QueriesUseIndexes) the collection is read once, and its
+// digests kept in seen for the inserts, unless it holds more than
+// IDCheckReadMax documents and more than a quarter of what the run writes;
+// elsewhere the _ids are asked for idQueryBatch at a time.
 func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options, seen storedIDs) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
@@ -76,14 +76,14 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 		todo += r.Len()
 	}
 	var look func(docs []bson.Raw) (same, there []bool, err error)
-	if opts.Profile.IsFerretDB() && n > max(todo/4, IDCheckReadMax) {
+	if !opts.Profile.QueriesUseIndexes() && n > max(todo/4, IDCheckReadMax) {
 		if opts.Unchecked != nil {
 			opts.Unchecked(ds.DB, fixtures.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
 				Reason: fmt.Sprintf("the server would read all %d stored documents for that, more than %d and than a quarter of the %d the run writes; a document stored under one of its _ids stops the run while writing", n, IDCheckReadMax, todo)})
 		}
 		return nil
 	}
-	if opts.Profile.IsFerretDB() {
+	if !opts.Profile.QueriesUseIndexes() {
 		d, err := mongowrite.ReadDigests(ctx, coll, maphash.MakeSeed())
 		if err != nil {
 			return fmt.Errorf("%s.%s: reading the stored documents to check the _ids of the run: %w", ds.DB, col.Name(), err)

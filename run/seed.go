@@ -180,7 +180,7 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 
 // insertOptions are seed.Insert's options for w, the progress told first.
 func insertOptions(w *collWrite, opts Options) seed.InsertOptions {
-	io := seed.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, ReadStored: opts.Profile.IsFerretDB(), Check: opts.Profile.Check}
+	io := seed.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, ReadStored: !opts.Profile.QueriesUseIndexes(), Check: opts.Profile.Check}
 	if opts.Progress != nil {
 		name := w.col.Name()
 		var total int64

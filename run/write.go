@@ -111,7 +111,7 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	known := max(w.m.AckedCount, w.prior+we.Written)
 	// An interruption stops generation and lets the inserters finish their
 	// batches: none is in flight, and asking would cost a scan of the
-	// collection on FerretDB.
+	// collection on a server whose queries read the whole collection.
 	if errors.Is(we.Err, context.Canceled) {
 		return known
 	}

@@ -103,9 +103,9 @@
 // several workers; with Resume, duplicate-key errors (code 11000) count as
 // documents already there. A run that stops returns a
 // [*mongowrite.WriteError]: how many documents are stored, of how many, the
-// refused document if one was, and the cause (with FerretDB's internal
-// frames removed by [mongowrite.ServerMessage]). Its messages name no CLI
-// flag; the caller adds the hint it needs.
+// refused document if one was, and the cause (with the source locations
+// some servers prefix to their errors removed by [mongowrite.ServerMessage]).
+// Its messages name no CLI flag; the caller adds the hint it needs.
 //
 // [Collection.CheckShape] checks a template's keys and nesting against a
 // target's rules before anything is generated, and [Collection.CheckAll]

@@ -30,9 +30,9 @@ type InsertOptions struct {
 	Resume bool
 	// ReadStored tells those duplicates from the stored documents by
 	// reading the collection once, on the first, rather than by a query
-	// of each batch's duplicates: set it for a server of
-	// rules.Profile.IsFerretDB, which reads every stored document to
-	// answer an _id query.
+	// of each batch's duplicates: set it for a server whose queries read
+	// the whole collection (not rules.Profile.QueriesUseIndexes), which
+	// reads every stored document to answer an _id query.
 	ReadStored bool
 	// Stored, if set with ReadStored, is the collection's documents as
 	// read before the run (mongowrite.ReadDigests): they are not read
@@ -51,17 +51,27 @@ type InsertOptions struct {
 	Check func(bson.Raw) error
 }
 
+// Concurrent inserters a caller that did not choose gives Insert
+// (WorkersFor).
+const (
+	// SerialWriteWorkers is for a server that writes one batch at a time
+	// (rules.Profile.SerialWrites): the next batch is marshalled and sent
+	// while one is written (docs/benchmarks.md, Inserters on the embedded
+	// server) but no more than one waits, since a queued batch can outlast
+	// the client's timeout.
+	SerialWriteWorkers = 2
+	// ConcurrentWriteWorkers is for any other server.
+	ConcurrentWriteWorkers = 4
+)
+
 // WorkersFor is how many concurrent inserters a caller that did not choose
-// gives Insert for a server of profile p: two where the server writes one
-// batch at a time (FerretDB's SQLite backend), so that the next batch is
-// marshalled and sent while one is written (docs/benchmarks.md,
-// Inserters on the embedded server) but no more than one waits, since a
-// queued batch can outlast the client's timeout; four otherwise.
+// gives Insert for a server of profile p: SerialWriteWorkers where the
+// server writes one batch at a time, else ConcurrentWriteWorkers.
 func WorkersFor(p rules.Profile) int {
 	if p.SerialWrites() {
-		return 2
+		return SerialWriteWorkers
 	}
-	return 4
+	return ConcurrentWriteWorkers
 }
 
 // Progress is a snapshot of a running Insert.

@@ -17,7 +17,8 @@ import (
 // ErrNotStored is a document the server refused as a duplicate key that
 // the collection does not hold as it is: another document is stored under
 // its _id, or a unique index other than _id's holds one of its keys. The
-// server gives both the same code (11000), and FerretDB names no index.
+// server gives both the same code (11000), and not every server names the
+// index.
 var ErrNotStored = errors.New("duplicate key, but this document is not the one stored")
 
 // StoredSame tells, for each of docs, whether coll holds a document
@@ -68,8 +69,9 @@ func NotStored(there bool) error {
 // stored tells the duplicates of a run with Resume from the documents the
 // collection holds: by asking for each batch's duplicates by _id, or, with
 // read, from digests of every stored document read once, on the first
-// duplicate (FerretDB reads every stored document to answer any _id query,
-// so one read of them costs less than a query per batch). A duplicate
+// duplicate (where queries read the whole collection, every _id query reads
+// every stored document, so one read of them costs less than a query per
+// batch). A duplicate
 // whose _id was not stored when they were read is asked for by _id.
 type stored struct {
 	coll *mongo.Collection

@@ -277,7 +277,7 @@ func listOrNone(names []string) string {
 
 // exportProgress returns the progress callback of one collection's export
 // and the function that ends it; nils with --quiet. The total is counted
-// first only where a bar shows it (a count is a scan on FerretDB): the
+// first only where a bar shows it (a count is a scan on some servers): the
 // plain lines of a log show the count and the rate. It sets
 // eopts.Uncounted to match.
 func (a *App) exportProgress(o exportOptions, name string, eopts *fixtures.ExportOptions) (func(written, total int64), func()) {

@@ -13,7 +13,6 @@ import (
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -22,7 +21,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
-		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a FerretDB", seed.WorkersFor(rules.MongoDB), seed.WorkersFor(rules.FerretDB)), Usage: "concurrent inserters (FerretDB writes one batch at a time)"}},
+		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a server that writes one batch at a time", seed.ConcurrentWriteWorkers, seed.SerialWriteWorkers), Usage: "concurrent inserters"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		refFlag(),
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},

@@ -25,7 +25,7 @@ const Prefix = "oidkit: "
 // Format is the one format of a message on stderr: each line is
 // "oidkit: ", then "warning: " or "note: " for those kinds, then the text,
 // which starts in lower case (unless its first word is a name such as
-// FerretDB or a flag) and has no trailing period. It ends with a newline.
+// MongoDB or a flag) and has no trailing period. It ends with a newline.
 func Format(kind Kind, msg string) string {
 	msg = strings.TrimRight(msg, " \t\r\n")
 	if strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "..") {
@@ -47,7 +47,7 @@ func Format(kind Kind, msg string) string {
 
 // lowerFirstWord lowers the first letter of s when its first word is a
 // capitalised ordinary word ("Required flag" -> "required flag"), and
-// leaves names with more capitals or digits (FerretDB, ObjectID, I/N) alone.
+// leaves names with more capitals or digits (MongoDB, ObjectID, I/N) alone.
 func lowerFirstWord(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if !unicode.IsUpper(r) {
