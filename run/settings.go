@@ -1,7 +1,11 @@
 package run
 
 import (
+	"context"
+	"errors"
 	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/seed"
 )
@@ -160,7 +164,8 @@ func (s Settings) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) 
 }
 
 // Dataset is the settings' plan, built; an error of Build is blamed on
-// its setting (seed.PlanOptions.Blame).
+// its setting (seed.PlanOptions.Blame). A plan with references to stored
+// documents needs StoredDataset.
 func (s Settings) Dataset() (*seed.Dataset, error) {
 	if s.err != nil {
 		return nil, s.err
@@ -170,4 +175,25 @@ func (s Settings) Dataset() (*seed.Dataset, error) {
 		return nil, s.Options.Blame(err)
 	}
 	return ds, nil
+}
+
+// Stored reports whether the settings' plan has references to documents
+// stored in the target, so that building it reads db (StoredDataset).
+func (s Settings) Stored() bool {
+	return s.err == nil && s.plan != nil && len(s.plan.StoredTargets()) > 0
+}
+
+// StoredDataset is Dataset with the _ids its stored references draw from,
+// read from db as seed read them: a stored reference with nothing to draw
+// from is the *seed.StoredRefError it is.
+func (s Settings) StoredDataset(ctx context.Context, db *mongo.Database) (*seed.Dataset, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	ds, err := buildStored(ctx, db, s.plan)
+	var se *StepError
+	if errors.As(err, &se) && se.Step == StepPlan {
+		return nil, s.Options.Blame(se.Err)
+	}
+	return ds, err
 }

@@ -22,6 +22,7 @@ type flagValues interface {
 	Int64(name string) int64
 	Duration(name string) time.Duration
 	IsSet(name string) bool
+	StringSlice(name string) []string
 }
 
 // targetOptions is the target --uri, --data-dir and --timeout name. A

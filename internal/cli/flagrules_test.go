@@ -23,7 +23,7 @@ func ruleArgs(t *testing.T, cmd string, r flagrules.Rule) []string {
 		flagKind: "user", flagTemplate: tmpl, flagPlan: "shop", flagCount: "5", flagID: "uuid", flagIDStart: "5",
 		flagSeed: "1", flagAt: "2024-01-01", flagSpan: "1h", flagDB: "x", flagBatch: "10", flagDataDir: dir,
 		flagURI: "mongodb://u:secret@127.0.0.1:1/", flagTimeout: "1s", flagCollection: "c", flagField: "a",
-		flagTimeField: "t", flagFixture: fixture, flagFrom: "2024-01-01", flagTo: "2024-01-02",
+		flagTimeField: "t", flagFixture: fixture, flagFrom: "2024-01-01", flagTo: "2024-01-02", flagRef: "userId=users",
 	}
 	args := strings.Fields(cmd)
 	add := func(f string) {

@@ -67,7 +67,7 @@ func (v *idFlag) String() string {
 	return strings.Join(v.vals, ",")
 }
 
-// refFlag is seed's --ref.
+// refFlag is the --ref of seed and verify db.
 func refFlag() ucli.Flag {
 	return &ucli.StringSliceFlag{Name: flagRef, Usage: "draw reference `FIELD=COLLECTION` from the _ids stored in COLLECTION of the target, e.g. userId=users (repeatable)"}
 }
@@ -84,6 +84,7 @@ func planOptions(f flagValues) seed.PlanOptions {
 	for s, name := range settingFlags {
 		o.Given[s] = f.IsSet(name)
 	}
+	o.Refs = f.StringSlice(flagRef) // none where the command has no --ref
 	return o
 }
 

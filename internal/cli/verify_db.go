@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	ucli "github.com/urfave/cli/v2"
 
@@ -20,6 +23,7 @@ import (
 func (a *App) verifyDBCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
+		refFlag(),
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
 		count.NewFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
 		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
@@ -47,7 +51,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 
 // generationFlags are the plan flags that make no sense with --fixture, and
 // that need --seed without it (flagRules).
-var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagCount, flagID, flagIDStart, flagAt, flagSpan}
+var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagCount, flagID, flagIDStart, flagAt, flagSpan, flagRef}
 
 // verifyDBOptions are the flags of verify db, read once.
 type verifyDBOptions struct {
@@ -84,6 +88,7 @@ func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 		if !part.Whole() {
 			return o, usageErrorf("%s with %s: a part is a range of generated documents; give each part's file with %s instead", arg(flagPart), arg(flagFixture), arg(flagFixture))
 		}
+	case o.flags.Stored(): // built once the target's _ids can be read
 	case o.flags.Any(): // with --seed: flagRules
 		if o.flagged, err = o.flags.Dataset(); err != nil {
 			return o, planUsage(err)
@@ -114,6 +119,14 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 		return err
 	}
 	defer t.Close()
+	if o.flags.Stored() {
+		if o.flagged, err = storedDataset(ctx, o, t.Client); err != nil {
+			return err
+		}
+		if set, err = run.ExpectDataset(ctx, o.flagged, o.part); err != nil {
+			return expectError(ctx, err)
+		}
+	}
 	switch {
 	case set.Verify == nil: // no flags said what to expect: the run manifest does
 		if set, err = expectFromManifest(ctx, o, t.Client.Database(o.db)); err != nil {
@@ -196,4 +209,32 @@ func isFixtureError(err error) bool {
 	var le *fixtures.LineError
 	var pe *fs.PathError
 	return errors.As(err, &le) || errors.As(err, &pe)
+}
+
+// storedDataset is the dataset the flags describe, its stored references
+// (--ref) drawn from the _ids db holds now, as seed drew them: a reference
+// with nothing to draw from is bad usage naming its --ref.
+func storedDataset(ctx context.Context, o verifyDBOptions, client *mongo.Client) (*seed.Dataset, error) {
+	p, err := o.flags.Plan()
+	if err != nil {
+		return nil, planUsage(err)
+	}
+	ds, err := o.flags.StoredDataset(ctx, client.Database(p.DB))
+	var sre *seed.StoredRefError
+	var ce *run.CollectionError
+	switch {
+	case errors.As(err, &sre):
+		what := arg(flagPlan)
+		for _, r := range o.flags.Options.Refs {
+			if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
+				what = fmt.Sprintf("%s %q", arg(flagRef), r)
+			}
+		}
+		return nil, usageErrorf("%s: %v; the documents seed wrote cannot be rebuilt", what, sre)
+	case errors.As(err, &ce):
+		return nil, failuref("verify db: %w", err)
+	case err != nil:
+		return nil, planUsage(err)
+	}
+	return ds, nil
 }
