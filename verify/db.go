@@ -15,9 +15,9 @@ import (
 // DBOptions tune VerifyDB.
 type DBOptions struct {
 	// Profile is what the server can do (rules.Detect); the zero Profile
-	// is read as MongoDB. Without $toDate (FerretDB) the server-side
-	// timestamp row is skipped with that reason; a server that sorts in
-	// memory (FerretDB) has the collection read in natural order and the
+	// is read as MongoDB. Without $toDate the server-side timestamp row
+	// is skipped with that reason; a server that sorts in memory has the
+	// collection read in natural order and the
 	// _id order checked on the client, on that same read (see orderCheck),
 	// for collections of any size.
 	Profile rules.Profile
@@ -91,7 +91,7 @@ func VerifyDB(ctx context.Context, client *mongo.Client, set ExpectedSet, opts D
 		st.finish()
 	}
 	if opts.Profile.SortsInMemory() {
-		rep.Note("server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read")
+		rep.Note("the server sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read")
 	}
 	for _, n := range set.Notes {
 		rep.Note("%s", n)

@@ -15,7 +15,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 	st.seen = make([]uint64, (e.Len()+63)/64)
 	st.unexpected = map[idKey]struct{}{}
 	st.coll = v.client.Database(e.DB).Collection(e.Collection)
-	// FerretDB sorts in memory: it is read in natural order, and the order
+	// A server that sorts in memory: it is read in natural order, and the order
 	// row is checked on that read (orderCheck says why that is the same).
 	sorted := !v.opts.Profile.SortsInMemory()
 	// The server's conversion of the _ids runs beside the read.

@@ -9,7 +9,7 @@ import (
 // Read sorted by _id (MongoDB), it checks that the expected documents come
 // in generation order, as the server sorted them.
 //
-// Read in natural order (FerretDB, which sorts in memory), it checks the
+// Read in natural order (from a server that sorts in memory), it checks the
 // same property on the client, without a second, sorted read. The property
 // is that a read sorted by _id gives the expected documents in generation
 // (or file) order, and it follows from two facts:
@@ -30,7 +30,7 @@ import (
 // sorted by _id, come in increasing i. What is left to check per document is
 // that no two stored documents match the same expected one (the same _id
 // under another numeric type, which the unique index on _id refuses on
-// MongoDB and FerretDB alike): a sorted read would give that document twice.
+// every server): a sorted read would give that document twice.
 type orderCheck struct {
 	prevI  int64 // the expected document read last, plus one (0: none yet)
 	prevID bson.RawValue

@@ -68,7 +68,7 @@ func TestVerifyDBOrderClientSide(t *testing.T) {
 			if c.status == StatusPass && r.Cases != int64(len(c.lines)) {
 				t.Errorf("order row: %d cases; expected %d", r.Cases, len(c.lines))
 			}
-			if rep.Notes[0] != "server is FerretDB: it sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read" {
+			if rep.Notes[0] != "the server sorts in memory, so collections are read in natural order and the _id order is checked on the client, on that read" {
 				t.Errorf("note: %q", rep.Notes)
 			}
 		})

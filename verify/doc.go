@@ -38,9 +38,9 @@
 //
 // The order row asserts that reading the collection sorted by _id gives the
 // expected documents in generation (or file) order. On MongoDB the one read
-// is sorted by _id and the order is checked as it comes. FerretDB sorts in
-// memory (it fetches and decodes every document before it sorts), so there
-// the one read is in natural order and the order is checked on the client:
+// is sorted by _id and the order is checked as it comes. A server that sorts
+// in memory (it fetches and decodes every document before it sorts) is read
+// once in natural order, and the order is checked on the client:
 // each stored document matched to expected document i has an _id equal to
 // expected _id i under MongoDB's comparison (the same key: the same type and
 // bytes, or numbers of equal value), and the expected _ids strictly increase

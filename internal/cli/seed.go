@@ -72,11 +72,7 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if err != nil {
 		return o, err
 	}
-	po := planOptions(c)
-	if po.Refs = c.StringSlice(flagRef); len(po.Refs) > 0 {
-		po.Given[seed.SettingRef] = true
-	}
-	o.part, o.flags = part, run.NewSettings(po)
+	o.part, o.flags = part, run.NewSettings(planOptions(c))
 	if !part.Whole() {
 		if o.drop {
 			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)

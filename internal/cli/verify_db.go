@@ -25,7 +25,7 @@ func (a *App) verifyDBCommand() *ucli.Command {
 	flags = append(flags,
 		refFlag(),
 		&ucli.StringSliceFlag{Name: flagFixture, Usage: "expect the documents of this fixture `FILE` (NDJSON or array Extended JSON) instead of generating them; repeatable"},
-		count.NewFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on FerretDB the _id order is now checked on the client, on the one read, for collections of any size"),
+		count.NewFlag(flagOrderLimit, 100_000, "ignored, kept so that existing scripts still run: on a server that sorts in memory the _id order is now checked on the client, on the one read, for collections of any size"),
 		partFlag("check only one part of the dataset (the other parts' documents are left out)"),
 		inexactFlag(),
 		jsonFlag("print the report as one JSON object"),
