@@ -3,6 +3,8 @@ package ejson
 import (
 	"errors"
 	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // ErrInvalid is matched (errors.Is) by every *Error.
@@ -38,3 +40,45 @@ func shown(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+func describeValue(v value) string {
+	switch v.t {
+	case bsoncore.TypeString:
+		return "the string " + shown(v.s)
+	case bsoncore.TypeInt32, bsoncore.TypeInt64:
+		return "the number " + strconv.FormatInt(v.i, 10)
+	case bsoncore.TypeDouble:
+		return "the number " + strconv.FormatFloat(v.f, 'g', -1, 64)
+	case bsoncore.TypeBoolean:
+		return strconv.FormatBool(v.b)
+	case bsoncore.TypeNull:
+		return "null"
+	case bsoncore.TypeEmbeddedDocument:
+		return "an object"
+	}
+	return "a value of type " + typeName(v.t)
+}
+
+func typeName(t bsoncore.Type) string {
+	switch t {
+	case bsoncore.TypeEmbeddedDocument:
+		return "document"
+	case bsoncore.TypeArray:
+		return "array"
+	case bsoncore.TypeInt32:
+		return "int32"
+	case bsoncore.TypeInt64:
+		return "int64"
+	case bsoncore.TypeDouble:
+		return "double"
+	case bsoncore.TypeString:
+		return "string"
+	case bsoncore.TypeBoolean:
+		return "boolean"
+	case bsoncore.TypeNull:
+		return "null"
+	}
+	return t.String()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

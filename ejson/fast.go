@@ -198,73 +198,82 @@ func (f *fast) object(w *writer, key []byte) bool {
 	v := f.tok
 	switch string(wrapper) {
 	case "$oid":
-		var id [12]byte
-		if v.t != tString || len(v.s) != 24 || !decodeHex(id[:], v.s) || !f.close() || !header(w, bsoncore.TypeObjectID, key) {
-			return false
-		}
-		w.buf = append(w.buf, id[:]...)
+		return f.oid(w, key, v)
 	case "$date":
-		var ms int64
-		switch v.t {
-		case tString:
-			var err error
-			if ms, err = parseDateTime(value{t: bsoncore.TypeString, s: v.s}); err != nil {
-				return false
-			}
-		case tInt32, tInt64:
-			ms = v.i
-		case tBeginObject:
-			n, ok := f.numberLong()
-			if !ok {
-				return false
-			}
-			ms = n
-		default:
+		return f.date(w, key, v)
+	case "$numberInt", "$numberLong", "$numberDouble", "$numberDecimal":
+		return v.t == tString && f.number(w, key, wrapper, v.s)
+	case "$binary":
+		return v.t == tBeginObject && f.binary(w, key)
+	}
+	return false
+}
+
+// oid reads the rest of {"$oid": "..."}, v its value.
+func (f *fast) oid(w *writer, key []byte, v token) bool {
+	var id [12]byte
+	if v.t != tString || len(v.s) != 24 || !decodeHex(id[:], v.s) || !f.close() || !header(w, bsoncore.TypeObjectID, key) {
+		return false
+	}
+	w.buf = append(w.buf, id[:]...)
+	return true
+}
+
+// date reads the rest of {"$date": ...}, v the first token of its value.
+func (f *fast) date(w *writer, key []byte, v token) bool {
+	var ms int64
+	switch v.t {
+	case tString:
+		var err error
+		if ms, err = parseDateTime(value{t: bsoncore.TypeString, s: v.s}); err != nil {
 			return false
 		}
-		if !f.close() || !header(w, bsoncore.TypeDateTime, key) {
+	case tInt32, tInt64:
+		ms = v.i
+	case tBeginObject:
+		n, ok := f.numberLong()
+		if !ok {
 			return false
 		}
-		w.buf = bsoncore.AppendDateTime(w.buf, ms)
+		ms = n
+	default:
+		return false
+	}
+	if !f.close() || !header(w, bsoncore.TypeDateTime, key) {
+		return false
+	}
+	w.buf = bsoncore.AppendDateTime(w.buf, ms)
+	return true
+}
+
+// number reads the rest of a number's wrapper, s the string it holds.
+func (f *fast) number(w *writer, key, wrapper, s []byte) bool {
+	switch string(wrapper) {
 	case "$numberInt":
-		if v.t != tString {
-			return false
-		}
-		n, err := parseInt32(value{t: bsoncore.TypeString, s: v.s})
+		n, err := parseInt32(value{t: bsoncore.TypeString, s: s})
 		if err != nil || !f.close() || !header(w, bsoncore.TypeInt32, key) {
 			return false
 		}
 		w.buf = bsoncore.AppendInt32(w.buf, n)
 	case "$numberLong":
-		if v.t != tString {
-			return false
-		}
-		n, ok := parseInt64(v.s)
+		n, ok := parseInt64(s)
 		if !ok || !f.close() || !header(w, bsoncore.TypeInt64, key) {
 			return false
 		}
 		w.buf = bsoncore.AppendInt64(w.buf, n)
 	case "$numberDouble":
-		if v.t != tString {
-			return false
-		}
-		x, err := parseDouble(value{t: bsoncore.TypeString, s: v.s})
+		x, err := parseDouble(value{t: bsoncore.TypeString, s: s})
 		if err != nil || !f.close() || !header(w, bsoncore.TypeDouble, key) {
 			return false
 		}
 		w.buf = bsoncore.AppendDouble(w.buf, x)
 	case "$numberDecimal":
-		if v.t != tString {
-			return false
-		}
-		dec, err := bson.ParseDecimal128(unsafeString(v.s))
+		dec, err := bson.ParseDecimal128(unsafeString(s))
 		if err != nil || !f.close() || !header(w, bsoncore.TypeDecimal128, key) {
 			return false
 		}
 		hi, lo := dec.GetBytes()
 		w.buf = bsoncore.AppendDecimal128(w.buf, hi, lo)
-	case "$binary":
-		return v.t == tBeginObject && f.binary(w, key)
 	default:
 		return false
 	}

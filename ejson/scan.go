@@ -163,7 +163,17 @@ func (sc *scanner) scanString(t *token) error {
 	if i >= len(src) {
 		return sc.errEndInString(t.p)
 	}
-	// An escape: unescape into the arena, from the start.
+	return sc.unescapeString(t, start, i)
+}
+
+// escapes[c] is the character \c stands for, 0 where \c is not an
+// escape (\u aside).
+var escapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unescapeString reads a string that starts at start and has an escape at
+// i: unescaped into the arena, from the start.
+func (sc *scanner) unescapeString(t *token, start, i int) error {
+	src := sc.src
 	out := append(sc.arena, src[start:i]...)
 	from := len(sc.arena)
 	pos := i
@@ -184,18 +194,6 @@ func (sc *scanner) scanString(t *token) error {
 			pos++
 		evalNextEscapeChar:
 			switch c {
-			case '"', '\\', '/':
-				out = append(out, c)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
 			case 'u':
 				rn, err := sc.u4(pos)
 				if err != nil {
@@ -226,17 +224,16 @@ func (sc *scanner) scanString(t *token) error {
 						return err
 					}
 					pos += 4
-					if pair := utf16.DecodeRune(rn, rn2); pair != utf8.RuneError {
-						out = utf8.AppendRune(out, pair)
-					} else {
-						out = utf8.AppendRune(out, utf8.RuneError)
-						out = utf8.AppendRune(out, rn2)
-					}
+					out = appendPair(out, rn, rn2)
 					break
 				}
 				out = utf8.AppendRune(out, rn)
 			default:
-				return &Error{Offset: pos - 2, Found: "the escape \\" + string(rune(c)), Expected: "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"}
+				e := escapes[c]
+				if e == 0 {
+					return &Error{Offset: pos - 2, Found: "the escape \\" + string(rune(c)), Expected: "one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"}
+				}
+				out = append(out, e)
 			}
 		case '"':
 			sc.arena = out
@@ -250,6 +247,16 @@ func (sc *scanner) scanString(t *token) error {
 			out = append(out, c)
 		}
 	}
+}
+
+// appendPair appends the character of the UTF-16 surrogates r1 and r2, or
+// U+FFFD and r2 when they are not a pair.
+func appendPair(out []byte, r1, r2 rune) []byte {
+	if pair := utf16.DecodeRune(r1, r2); pair != utf8.RuneError {
+		return utf8.AppendRune(out, pair)
+	}
+	out = utf8.AppendRune(out, utf8.RuneError)
+	return utf8.AppendRune(out, r2)
 }
 
 // scanLiteral reads true, false or null, whose first byte was at t.p.
