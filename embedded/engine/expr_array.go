@@ -13,18 +13,18 @@ import (
 // $reverseArray, $sortArray, $slice, the array forms of $firstN, $lastN,
 // $maxN and $minN, $allElementsTrue and $anyElementTrue.
 func init() {
-	moreOps["$reduce"] = compileReduce
-	moreOps["$range"] = compileRange
-	moreOps["$zip"] = compileZip
-	moreOps["$indexOfArray"] = compileIndexOfArray
-	moreOps["$reverseArray"] = compileReverseArray
-	moreOps["$sortArray"] = compileSortArray
-	moreOps["$slice"] = compileSliceExpr
+	exprOps["$reduce"] = compileReduce
+	exprOps["$range"] = compileRange
+	exprOps["$zip"] = compileZip
+	exprOps["$indexOfArray"] = compileIndexOfArray
+	exprOps["$reverseArray"] = compileReverseArray
+	exprOps["$sortArray"] = compileSortArray
+	exprOps["$slice"] = compileSliceExpr
 	for _, op := range []string{"$firstN", "$lastN", "$maxN", "$minN"} {
-		moreOps[op] = compileArrayN
+		exprOps[op] = compileArrayN
 	}
-	moreOps["$allElementsTrue"] = compileElementsTrue
-	moreOps["$anyElementTrue"] = compileElementsTrue
+	exprOps["$allElementsTrue"] = compileElementsTrue
+	exprOps["$anyElementTrue"] = compileElementsTrue
 }
 
 // maxExprElements bounds the arrays $range builds, as MongoDB's memory
@@ -86,61 +86,6 @@ func evalArray(e *expr, root bsoncore.Document, local map[string]bsoncore.Value,
 	return arrayValues(v), true, nil
 }
 
-// withVars is vars with names added, bound to null at compile time and
-// to their values through local when evaluated.
-func withVars(vars *exprVars, names ...string) *exprVars {
-	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
-	for k, val := range vars.vars {
-		inner.vars[k] = val
-	}
-	for _, n := range names {
-		inner.vars[n] = vNull()
-	}
-	return inner
-}
-
-func copyLocal(local map[string]bsoncore.Value) map[string]bsoncore.Value {
-	l := make(map[string]bsoncore.Value, len(local)+2)
-	for k, val := range local {
-		l[k] = val
-	}
-	return l
-}
-
-func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	es, err := namedArgs(v, vars, map[string]*exprVars{"in": withVars(vars, "value", "this")}, func() error {
-		return mongoerr.New(mongoerr.Location(40075), "$reduce requires an object as an argument, found: %s", typeName(v.Type))
-	}, unknownArg(op, 40076, "found an unknown argument"), "input", "initialValue", "in")
-	if err != nil {
-		return nil, err
-	}
-	for i, k := range []string{"input", "initialValue", "in"} {
-		if es[k] == nil {
-			return nil, mongoerr.New(mongoerr.Location(40077+int32(i)), "$reduce requires '%s' to be specified", k)
-		}
-	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		vals, ok, err := evalArray(es["input"], root, local, func(iv bsoncore.Value) error {
-			return mongoerr.New(mongoerr.Location(40080), "$reduce requires that 'input' be an array, found: %s", shell(iv))
-		})
-		if !ok {
-			return vNull(), err
-		}
-		acc, err := es["initialValue"].eval(root, local)
-		if err != nil {
-			return missing, err
-		}
-		l := copyLocal(local)
-		for _, e := range vals {
-			l["value"], l["this"] = acc, e
-			if acc, err = es["in"].eval(root, l); err != nil {
-				return missing, err
-			}
-		}
-		return acc, nil
-	}}, nil
-}
-
 // int32Arg is v as an int32 when it is a number with that exact value.
 func int32Arg(v bsoncore.Value) (int32, bool) {
 	if !isNumber(v) {
@@ -192,46 +137,12 @@ func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	})
 }
 
+// compileZip is $zip: for each index, the array of the input arrays'
+// elements there.
 func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(34460), "$zip only supports an object as an argument, found %s", typeName(v.Type))
-	}
-	var inputs, defaults []*expr
-	longest := false
-	hasDefaults := false
-	for _, el := range elements(bsoncore.Document(v.Data)) {
-		a := el.Value()
-		switch el.Key() {
-		case "inputs", "defaults":
-			if a.Type != bsoncore.TypeArray {
-				return nil, mongoerr.New(mongoerr.Location(map[string]int32{"inputs": 34461, "defaults": 34462}[el.Key()]), "%s must be an array of expressions, found %s", el.Key(), typeName(a.Type))
-			}
-			es, err := args(a, vars)
-			if err != nil {
-				return nil, err
-			}
-			if el.Key() == "inputs" {
-				inputs = es
-			} else {
-				defaults, hasDefaults = es, true
-			}
-		case "useLongestLength":
-			if a.Type != bsoncore.TypeBoolean {
-				return nil, mongoerr.New(mongoerr.Location(34463), "useLongestLength must be a bool, found %s", typeName(a.Type))
-			}
-			longest = a.Boolean()
-		default:
-			return nil, mongoerr.New(mongoerr.Location(34464), "$zip found an unknown argument: %s", el.Key())
-		}
-	}
-	if len(inputs) == 0 {
-		return nil, mongoerr.New(mongoerr.Location(34465), "$zip requires at least one input array")
-	}
-	if hasDefaults && !longest {
-		return nil, mongoerr.New(mongoerr.Location(34466), "cannot specify defaults unless useLongestLength is true")
-	}
-	if hasDefaults && len(defaults) != len(inputs) {
-		return nil, mongoerr.New(mongoerr.Location(34467), "defaults and inputs must have the same length")
+	inputs, defaults, longest, hasDefaults, err := zipArgs(v, vars)
+	if err != nil {
+		return nil, err
 	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		arrays := make([][]bsoncore.Value, len(inputs))
@@ -281,6 +192,49 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		}
 		return vArray(out), nil
 	}}, nil
+}
+
+// zipArgs compiles and checks $zip's {inputs, useLongestLength,
+// defaults}.
+func zipArgs(v bsoncore.Value, vars *exprVars) (inputs, defaults []*expr, longest, hasDefaults bool, err error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34460), "$zip only supports an object as an argument, found %s", typeName(v.Type))
+	}
+	for _, el := range elements(bsoncore.Document(v.Data)) {
+		a := el.Value()
+		switch el.Key() {
+		case "inputs", "defaults":
+			if a.Type != bsoncore.TypeArray {
+				return nil, nil, false, false, mongoerr.New(mongoerr.Location(map[string]int32{"inputs": 34461, "defaults": 34462}[el.Key()]), "%s must be an array of expressions, found %s", el.Key(), typeName(a.Type))
+			}
+			es, err := args(a, vars)
+			if err != nil {
+				return nil, nil, false, false, err
+			}
+			if el.Key() == "inputs" {
+				inputs = es
+			} else {
+				defaults, hasDefaults = es, true
+			}
+		case "useLongestLength":
+			if a.Type != bsoncore.TypeBoolean {
+				return nil, nil, false, false, mongoerr.New(mongoerr.Location(34463), "useLongestLength must be a bool, found %s", typeName(a.Type))
+			}
+			longest = a.Boolean()
+		default:
+			return nil, nil, false, false, mongoerr.New(mongoerr.Location(34464), "$zip found an unknown argument: %s", el.Key())
+		}
+	}
+	if len(inputs) == 0 {
+		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34465), "$zip requires at least one input array")
+	}
+	if hasDefaults && !longest {
+		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34466), "cannot specify defaults unless useLongestLength is true")
+	}
+	if hasDefaults && len(defaults) != len(inputs) {
+		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34467), "defaults and inputs must have the same length")
+	}
+	return inputs, defaults, longest, hasDefaults, nil
 }
 
 // indexBound reads an optional start or end index of $indexOfArray,

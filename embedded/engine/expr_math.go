@@ -11,7 +11,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// The arithmetic operators beyond compileOp's ($log), the trigonometric
+// The arithmetic operators beyond expr_arith.go's ($log), the trigonometric
 // operators and the bitwise operators.
 //
 // Trigonometry takes any number and gives a double, or a decimal for a
@@ -20,17 +20,17 @@ import (
 // digits, not the 34 a decimal holds); $degreesToRadians and
 // $radiansToDegrees convert decimals at full decimal precision.
 func init() {
-	moreOps["$log"] = compileLog
+	exprOps["$log"] = compileLog
 	for name := range trigFuncs {
-		moreOps[name] = compileTrig
+		exprOps[name] = compileTrig
 	}
-	moreOps["$atan2"] = compileAtan2
-	moreOps["$degreesToRadians"] = compileAngle
-	moreOps["$radiansToDegrees"] = compileAngle
-	moreOps["$bitAnd"] = compileBitwise
-	moreOps["$bitOr"] = compileBitwise
-	moreOps["$bitXor"] = compileBitwise
-	moreOps["$bitNot"] = compileBitNot
+	exprOps["$atan2"] = compileAtan2
+	exprOps["$degreesToRadians"] = compileAngle
+	exprOps["$radiansToDegrees"] = compileAngle
+	exprOps["$bitAnd"] = compileBitwise
+	exprOps["$bitOr"] = compileBitwise
+	exprOps["$bitXor"] = compileBitwise
+	exprOps["$bitNot"] = compileBitNot
 }
 
 // trigBound is the domain a trigonometric operator accepts: lo..hi, each

@@ -1,19 +1,22 @@
 package engine
 
 import (
+	"math/rand/v2"
+
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
 // The data size and timestamp operators: $bsonSize, $binarySize,
-// $tsSecond and $tsIncrement. Each takes one argument and gives null for
-// null or missing.
+// $tsSecond and $tsIncrement, each of one argument and null for null or
+// missing; and $rand.
 func init() {
-	moreOps["$bsonSize"] = compileBSONSize
-	moreOps["$binarySize"] = compileBinarySize
-	moreOps["$tsSecond"] = compileTimestampPart
-	moreOps["$tsIncrement"] = compileTimestampPart
+	exprOps["$bsonSize"] = compileBSONSize
+	exprOps["$binarySize"] = compileBinarySize
+	exprOps["$tsSecond"] = compileTimestampPart
+	exprOps["$tsIncrement"] = compileTimestampPart
+	exprOps["$rand"] = compileRand
 }
 
 // compileBSONSize is a document's size in bytes encoded as BSON, an int.
@@ -69,4 +72,11 @@ func compileTimestampPart(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 		}
 		return vInt64(int64(i)), nil
 	})
+}
+
+// compileRand is $rand: a double from 0 up to 1.
+func compileRand(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) {
+		return vDouble(rand.Float64()), nil
+	}}, nil
 }

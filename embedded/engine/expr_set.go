@@ -13,11 +13,11 @@ import (
 // results have no duplicates and list their members in BSON order, the
 // first of equal values kept.
 func init() {
-	moreOps["$setUnion"] = compileSetUnion
-	moreOps["$setIntersection"] = compileSetIntersection
-	moreOps["$setDifference"] = compileSetDifference
-	moreOps["$setEquals"] = compileSetEquals
-	moreOps["$setIsSubset"] = compileSetIsSubset
+	exprOps["$setUnion"] = compileSetUnion
+	exprOps["$setIntersection"] = compileSetIntersection
+	exprOps["$setDifference"] = compileSetDifference
+	exprOps["$setEquals"] = compileSetEquals
+	exprOps["$setIsSubset"] = compileSetIsSubset
 }
 
 // valueSet is a sorted, duplicate-free list of values.

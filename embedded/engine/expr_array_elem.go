@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The array expression operators that read an array's elements or
+// join arrays: $isArray, $size, $arrayElemAt, $first, $last, $in and
+// $concatArrays.
+func init() {
+	exprOps["$isArray"] = compileIsArray
+	exprOps["$size"] = compileSize
+	exprOps["$arrayElemAt"] = compileArrayElemAt
+	exprOps["$first"] = compileFirstLast
+	exprOps["$last"] = compileFirstLast
+	exprOps["$in"] = compileIn
+	exprOps["$concatArrays"] = compileConcatArrays
+}
+
+func compileIsArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		return vBool(x[0].Type == bsoncore.TypeArray), nil
+	})
+}
+
+func compileSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if x[0].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(17124), "The argument to $size must be an array. Type of argument is %s", typeName(x[0].Type))
+		}
+		return vInt32(int32(len(arrayValues(x[0])))), nil
+	})
+}
+
+// compileArrayElemAt is $arrayElemAt: [array, index], a negative index
+// counted from the end; missing when out of range.
+func compileArrayElemAt(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if nullish(x[0]) || nullish(x[1]) {
+			return vNull(), nil
+		}
+		if x[0].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(28689), "$arrayElemAt's first argument must be an array, but is %s", typeName(x[0].Type))
+		}
+		vals := arrayValues(x[0])
+		i := int(numberFloat(x[1]))
+		if i < 0 {
+			i += len(vals)
+		}
+		if i < 0 || i >= len(vals) {
+			return missing, nil
+		}
+		return vals[i], nil
+	})
+}
+
+// compileFirstLast is the expression forms of $first and $last: an
+// array's first or last element, missing for an empty array.
+func compileFirstLast(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if nullish(x[0]) {
+			return vNull(), nil
+		}
+		if x[0].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(28689), "%s's argument must be an array, but is %s", op, typeName(x[0].Type))
+		}
+		vals := arrayValues(x[0])
+		if len(vals) == 0 {
+			return missing, nil
+		}
+		if op == "$first" {
+			return vals[0], nil
+		}
+		return vals[len(vals)-1], nil
+	})
+}
+
+func compileIn(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if x[1].Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(40081), "$in requires an array as a second argument, found: %s", typeName(x[1].Type))
+		}
+		for _, e := range arrayValues(x[1]) {
+			if valuesEqual(e, x[0]) {
+				return vBool(true), nil
+			}
+		}
+		return vBool(false), nil
+	})
+}
+
+func compileConcatArrays(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		var out []bsoncore.Value
+		for _, a := range x {
+			if nullish(a) {
+				return vNull(), nil
+			}
+			if a.Type != bsoncore.TypeArray {
+				return missing, mongoerr.New(mongoerr.Location(28664), "$concatArrays only supports arrays, not %s", typeName(a.Type))
+			}
+			out = append(out, arrayValues(a)...)
+		}
+		return vArray(out), nil
+	})
+}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The array expression operators that evaluate an expression for each
+// element: $filter, $map and $reduce.
+func init() {
+	exprOps["$filter"] = compileFilterMap
+	exprOps["$map"] = compileFilterMap
+	exprOps["$reduce"] = compileReduce
+}
+
+// compileFilterMap is $filter ({input, as, cond}) and $map ({input, as,
+// in}); as names the element's variable, "this" when absent.
+func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.Location(28646), "%s only supports an object as its argument", op)
+	}
+	d := bsoncore.Document(v.Data)
+	in, err := optExpr(d, "input", vars)
+	if err != nil || in == nil {
+		return nil, mongoerr.New(mongoerr.Location(28648), "Missing 'input' parameter to %s", op)
+	}
+	as := "this"
+	if a, err := d.LookupErr("as"); err == nil {
+		as = toStr(a)
+	}
+	key := "cond"
+	if op == "$map" {
+		key = "in"
+	}
+	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
+	for k, val := range vars.vars {
+		inner.vars[k] = val
+	}
+	inner.vars[as] = vNull()
+	body, err := optExpr(d, key, inner)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, mongoerr.New(mongoerr.Location(28650), "Missing '%s' parameter to %s", key, op)
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		iv, err := in.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		if nullish(iv) {
+			return vNull(), nil
+		}
+		if iv.Type != bsoncore.TypeArray {
+			return missing, mongoerr.New(mongoerr.Location(28651), "input to %s must be an array not %s", op, typeName(iv.Type))
+		}
+		l := map[string]bsoncore.Value{}
+		for k, val := range local {
+			l[k] = val
+		}
+		var out []bsoncore.Value
+		for _, e := range arrayValues(iv) {
+			l[as] = e
+			r, err := body.eval(root, l)
+			if err != nil {
+				return missing, err
+			}
+			if op == "$map" {
+				if r.Type == 0 {
+					r = vNull()
+				}
+				out = append(out, r)
+			} else if truthy(r) {
+				out = append(out, e)
+			}
+		}
+		return vArray(out), nil
+	}}, nil
+}
+
+// withVars is vars with names added, bound to null at compile time and
+// to their values through local when evaluated.
+func withVars(vars *exprVars, names ...string) *exprVars {
+	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
+	for k, val := range vars.vars {
+		inner.vars[k] = val
+	}
+	for _, n := range names {
+		inner.vars[n] = vNull()
+	}
+	return inner
+}
+
+func copyLocal(local map[string]bsoncore.Value) map[string]bsoncore.Value {
+	l := make(map[string]bsoncore.Value, len(local)+2)
+	for k, val := range local {
+		l[k] = val
+	}
+	return l
+}
+
+func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	es, err := namedArgs(v, vars, map[string]*exprVars{"in": withVars(vars, "value", "this")}, func() error {
+		return mongoerr.New(mongoerr.Location(40075), "$reduce requires an object as an argument, found: %s", typeName(v.Type))
+	}, unknownArg(op, 40076, "found an unknown argument"), "input", "initialValue", "in")
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range []string{"input", "initialValue", "in"} {
+		if es[k] == nil {
+			return nil, mongoerr.New(mongoerr.Location(40077+int32(i)), "$reduce requires '%s' to be specified", k)
+		}
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		vals, ok, err := evalArray(es["input"], root, local, func(iv bsoncore.Value) error {
+			return mongoerr.New(mongoerr.Location(40080), "$reduce requires that 'input' be an array, found: %s", shell(iv))
+		})
+		if !ok {
+			return vNull(), err
+		}
+		acc, err := es["initialValue"].eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		l := copyLocal(local)
+		for _, e := range vals {
+			l["value"], l["this"] = acc, e
+			if acc, err = es["in"].eval(root, l); err != nil {
+				return missing, err
+			}
+		}
+		return acc, nil
+	}}, nil
+}

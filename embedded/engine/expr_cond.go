@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The conditional expression operators: $cond, $ifNull and $switch.
+func init() {
+	exprOps["$cond"] = compileCond
+	exprOps["$ifNull"] = compileIfNull
+	exprOps["$switch"] = compileSwitch
+}
+
+// compileCond is $cond: {if, then, else} or [if, then, else].
+func compileCond(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	var ifE, thenE, elseE *expr
+	var err error
+	if v.Type == bsoncore.TypeEmbeddedDocument {
+		d := bsoncore.Document(v.Data)
+		get := func(k string) (*expr, error) {
+			a, err := d.LookupErr(k)
+			if err != nil {
+				return nil, mongoerr.New(mongoerr.Location(17080), "Missing '%s' parameter to $cond", k)
+			}
+			return compileExpr(a, vars)
+		}
+		if ifE, err = get("if"); err != nil {
+			return nil, err
+		}
+		if thenE, err = get("then"); err != nil {
+			return nil, err
+		}
+		if elseE, err = get("else"); err != nil {
+			return nil, err
+		}
+	} else {
+		es, err := args(v, vars)
+		if err != nil {
+			return nil, err
+		}
+		if len(es) != 3 {
+			return nil, mongoerr.New(mongoerr.Location(16020), "Expression $cond takes exactly 3 arguments. %d were passed in.", len(es))
+		}
+		ifE, thenE, elseE = es[0], es[1], es[2]
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		c, err := ifE.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		if truthy(c) {
+			return thenE.eval(root, local)
+		}
+		return elseE.eval(root, local)
+	}}, nil
+}
+
+// compileIfNull is $ifNull: the first argument that is not null or
+// missing, else the last one's value.
+func compileIfNull(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	es, err := args(v, vars)
+	if err != nil {
+		return nil, err
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		var r bsoncore.Value
+		for _, e := range es {
+			r, err = e.eval(root, local)
+			if err != nil {
+				return missing, err
+			}
+			if !nullish(r) {
+				return r, nil
+			}
+		}
+		return r, nil
+	}}, nil
+}
+
+// compileSwitch is $switch: {branches: [{case, then}], default}.
+func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.Location(40060), "$switch requires an object as an argument")
+	}
+	d := bsoncore.Document(v.Data)
+	type br struct{ c, t *expr }
+	var brs []br
+	if bv, err := d.LookupErr("branches"); err == nil {
+		for _, b := range arrayValues(bv) {
+			bd := bsoncore.Document(b.Data)
+			cv, e1 := bd.LookupErr("case")
+			tv, e2 := bd.LookupErr("then")
+			if e1 != nil || e2 != nil {
+				return nil, mongoerr.New(mongoerr.Location(40064), "$switch requires each branch have a 'case' and 'then' expression")
+			}
+			c, err := compileExpr(cv, vars)
+			if err != nil {
+				return nil, err
+			}
+			t, err := compileExpr(tv, vars)
+			if err != nil {
+				return nil, err
+			}
+			brs = append(brs, br{c, t})
+		}
+	}
+	var def *expr
+	if dv, err := d.LookupErr("default"); err == nil {
+		if def, err = compileExpr(dv, vars); err != nil {
+			return nil, err
+		}
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		for _, b := range brs {
+			c, err := b.c.eval(root, local)
+			if err != nil {
+				return missing, err
+			}
+			if truthy(c) {
+				return b.t.eval(root, local)
+			}
+		}
+		if def == nil {
+			return missing, mongoerr.New(mongoerr.Location(40066), "$switch could not find a matching branch for an input, and no default was specified.")
+		}
+		return def.eval(root, local)
+	}}, nil
+}

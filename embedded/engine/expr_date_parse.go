@@ -1,0 +1,480 @@
+package engine
+
+import (
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// $dateFromString, and the reading of date strings with a format or
+// without one.
+func init() {
+	exprOps["$dateFromString"] = compileDateFromString
+}
+
+// fromStringSpecifiers are the format specifiers $dateFromString reads.
+const fromStringSpecifiers = "bBdGHjLmMSuVYzZ%"
+
+func validateFromStringFormat(f string) error {
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		if i+1 == len(f) {
+			return mongoerr.New(mongoerr.Location(18535), "Unmatched '%%' at end of format string")
+		}
+		i++
+		if !strings.ContainsRune(fromStringSpecifiers, rune(f[i])) {
+			return mongoerr.New(mongoerr.Location(18536), "Invalid format character '%%%c' in format string", f[i])
+		}
+	}
+	return nil
+}
+
+func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.Location(40540), "$dateFromString only supports an object as an argument, found: %s", typeName(v.Type))
+	}
+	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"dateString", "format", "timezone", "onError", "onNull"}, func(k string) error {
+		return mongoerr.New(mongoerr.Location(40541), "Unrecognized argument to $dateFromString: %s", k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a["dateString"] == nil {
+		return nil, mongoerr.New(mongoerr.Location(40542), "Missing 'dateString' parameter to $dateFromString")
+	}
+	onError, onNull := a["onError"], a["onNull"]
+	delete(a, "onError")
+	delete(a, "onNull")
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		fv := n.v["format"]
+		if n.given["format"] && !nullish(fv) {
+			if fv.Type != bsoncore.TypeString {
+				return missing, mongoerr.New(mongoerr.Location(40684), "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv.Type), shell(fv))
+			}
+			if err := validateFromStringFormat(fv.StringValue()); err != nil {
+				return missing, err
+			}
+		}
+		loc, err := zoneArg(n)
+		if err != nil {
+			return missing, err
+		}
+		ds := n.v["dateString"]
+		if nullish(ds) {
+			if onNull != nil {
+				return onNull.eval(root, local)
+			}
+			return vNull(), nil
+		}
+		fail := func(err error) (bsoncore.Value, error) {
+			if onError != nil {
+				return onError.eval(root, local)
+			}
+			return missing, err
+		}
+		if ds.Type != bsoncore.TypeString {
+			return fail(mongoerr.New(mongoerr.Location(241), "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(ds.Type), shell(ds)))
+		}
+		if loc == nil || (n.given["format"] && nullish(fv)) {
+			return vNull(), nil
+		}
+		s := ds.StringValue()
+		var pd *parsedDate
+		if n.given["format"] {
+			pd, err = parseDateFormat(s, fv.StringValue())
+		} else {
+			pd, err = parseDateDefault(s)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		ms, err := pd.millis(s, loc, n.given["timezone"])
+		if err != nil {
+			return fail(err)
+		}
+		return vDate(ms), nil
+	}}, nil
+}
+
+// parsedDate is what a date string says; fields not given are -1.
+type parsedDate struct {
+	year, month, day, yday      int
+	isoYear, isoWeek, isoDay    int
+	hour, minute, second, nanos int
+	zone                        *time.Location
+	zoneOffset                  bool // the zone was written as an offset from UTC
+	zoneText                    string
+	natural, isoFields          bool
+}
+
+func newParsedDate() *parsedDate {
+	return &parsedDate{year: -1, month: -1, day: -1, yday: -1, isoYear: -1, isoWeek: -1, isoDay: -1, hour: -1, minute: -1, second: -1}
+}
+
+// conversionError is a date string that cannot be read.
+func conversionError(s string, pos int, msg string) error {
+	return mongoerr.New(mongoerr.Location(241), "Error parsing date string '%s'; %d: %s", s, pos, msg)
+}
+
+// millis is the date the parsed fields name, read on loc's wall clock
+// unless the string names its own zone.
+func (p *parsedDate) millis(s string, loc *time.Location, tzGiven bool) (int64, error) {
+	if p.zone != nil {
+		if tzGiven {
+			if p.zoneOffset {
+				return 0, mongoerr.New(mongoerr.Location(241), "you cannot pass in a date/time string with GMT offset together with a timezone argument")
+			}
+			return 0, mongoerr.New(mongoerr.Location(241), "you cannot pass in a date/time string with time zone information ('%s') together with a timezone argument", p.zoneText)
+		}
+		loc = p.zone
+	}
+	invalidDate := conversionError(s, 0, "The parsed date was invalid")
+	y, m, d := p.year, p.month, p.day
+	switch {
+	case p.isoFields:
+		if p.natural {
+			return 0, conversionError(s, 0, "Mixing of ISO dates with natural dates is not allowed")
+		}
+		if p.isoYear < 0 {
+			return 0, invalidDate
+		}
+		w, wd := max(p.isoWeek, 1), max(p.isoDay, 1)
+		if p.isoWeek > 53 || p.isoWeek == 0 || p.isoDay > 7 || p.isoDay == 0 {
+			return 0, invalidDate
+		}
+		jan4 := time.Date(p.isoYear, time.January, 4, 0, 0, 0, 0, time.UTC)
+		t := jan4.AddDate(0, 0, -(int(jan4.Weekday())+6)%7+(w-1)*7+wd-1)
+		y, m, d = t.Year(), int(t.Month()), t.Day()
+	case p.yday >= 0:
+		if y < 0 {
+			return 0, mongoerr.New(mongoerr.Location(241), "an incomplete date/time string has been found, with elements missing: '%s'", s)
+		}
+		if p.yday < 1 || p.yday > 366 || (p.yday == 366 && daysIn(int64(y), time.February) == 28) {
+			return 0, invalidDate
+		}
+		t := time.Date(y, time.January, p.yday, 0, 0, 0, 0, time.UTC)
+		m, d = int(t.Month()), t.Day()
+	default:
+		if y < 0 || m < 0 || d < 0 {
+			return 0, mongoerr.New(mongoerr.Location(241), "an incomplete date/time string has been found, with elements missing: '%s'", s)
+		}
+		if m < 1 || m > 12 || d < 1 || d > daysIn(int64(y), time.Month(m)) {
+			return 0, invalidDate
+		}
+	}
+	h, mi, sec := max(p.hour, 0), max(p.minute, 0), max(p.second, 0)
+	if h > 23 || mi > 59 || sec > 59 {
+		return 0, conversionError(s, 0, "The parsed time was invalid")
+	}
+	ms, ok := timeMillis(time.Date(y, time.Month(m), d, h, mi, sec, p.nanos, loc))
+	if !ok {
+		return 0, invalidDate
+	}
+	return ms, nil
+}
+
+// parseDateFormat reads s as format f says.
+func parseDateFormat(s, f string) (*parsedDate, error) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.IndexByte(f, 0); i >= 0 {
+		f = f[:i]
+	}
+	p := newParsedDate()
+	sc := &dateScanner{s: s}
+	for j := 0; j < len(f); j++ {
+		if sc.done() {
+			return nil, conversionError(s, sc.i, "Data missing")
+		}
+		if f[j] != '%' || j+1 >= len(f) {
+			if sc.s[sc.i] != f[j] {
+				return nil, conversionError(s, sc.i, "Format literal not found")
+			}
+			sc.i++
+			continue
+		}
+		j++
+		if err := sc.formatField(p, f[j]); err != nil {
+			return nil, err
+		}
+	}
+	if !sc.done() {
+		return nil, conversionError(s, sc.i, "Trailing data")
+	}
+	return p, nil
+}
+
+// formatField reads into p the field of format specifier c, which
+// begins at the scanner's position.
+func (sc *dateScanner) formatField(p *parsedDate, c byte) error {
+	s, at := sc.s, sc.i
+	num := func(max int, what string) (int, error) {
+		n, _, ok := sc.number(max)
+		if !ok {
+			return 0, conversionError(s, at, what+" could not be found")
+		}
+		return n, nil
+	}
+	var err error
+	switch c {
+	case 'Y':
+		p.year, err = num(4, "A four digit year")
+		p.natural = true
+	case 'm':
+		p.month, err = num(2, "A two digit month")
+		p.natural = true
+	case 'd':
+		p.day, err = num(2, "A two digit day")
+		p.natural = true
+	case 'j':
+		p.yday, err = num(3, "A three digit day-of-year")
+		p.natural = true
+	case 'b', 'B':
+		m := monthNamed(sc.word(), c == 'B', c == 'b')
+		if m == 0 {
+			err = conversionError(s, at, "A textual month could not be found")
+		}
+		p.month, p.natural = m, true
+	case 'G':
+		p.isoYear, err = num(4, "A four digit ISO year")
+		p.isoFields = true
+	case 'V':
+		p.isoWeek, err = num(2, "A two digit ISO week")
+		p.isoFields = true
+	case 'u':
+		p.isoDay, err = num(1, "A single digit day of week")
+		p.isoFields = true
+	case 'H':
+		p.hour, err = num(2, "A two digit hour")
+	case 'M':
+		p.minute, err = num(2, "A two digit minute")
+	case 'S':
+		p.second, err = num(2, "A two digit second")
+	case 'L':
+		var ok bool
+		if p.nanos, ok = sc.fraction(3); !ok {
+			err = conversionError(s, at, "A three digit millisecond could not be found")
+		}
+	case 'z':
+		err = sc.zone(p)
+	case 'Z':
+		sign := 1
+		switch sc.peek() {
+		case '-':
+			sign = -1
+			sc.i++
+		case '+':
+			sc.i++
+		}
+		var mins int
+		if mins, err = num(4, "A UTC offset in minutes"); err == nil {
+			p.zone, p.zoneOffset = time.FixedZone(s[at:sc.i], sign*mins*60), true
+			p.zoneText = s[at:sc.i]
+		}
+	case '%':
+		if sc.s[sc.i] != '%' {
+			err = conversionError(s, at, "Format literal not found")
+		}
+		sc.i++
+	default:
+		err = conversionError(s, at, "The format specifier is not supported")
+	}
+	return err
+}
+
+// parseDateDefault reads a date string without a format: an ISO 8601
+// date ("2017-07-04", "2017-Jul-04", "2017/07/04"), "7/4/17" (month,
+// day, year), "04-07-2017" or "04.07.2017" (day, month, year), or "July
+// 4th, 2017"; then a time ("T" or spaces, then "11:56", "11:56:02",
+// "11:56.02.813", "11am", "noon") and a zone ("Z", "+03:30", "GMT+02",
+// "CEST").
+func parseDateDefault(s string) (*parsedDate, error) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	p := newParsedDate()
+	sc := &dateScanner{s: s}
+	sc.skipSpace()
+	var err error
+	switch c := sc.peek(); {
+	case c >= '0' && c <= '9':
+		err = sc.numericDate(p)
+	case (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+		err = sc.monthNameDate(p)
+	default:
+		err = sc.unexpected()
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.natural = true
+	if err := sc.defaultTimeAndZone(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// unexpected is the error for the character at the scanner's position.
+func (sc *dateScanner) unexpected() error {
+	return conversionError(sc.s, sc.i, "Unexpected character")
+}
+
+// incompleteDate is the error for a date string that has no date or no
+// year.
+func incompleteDate(s string) error {
+	return mongoerr.New(mongoerr.Location(241), "an incomplete date/time string has been found, with elements missing: '%s'", s)
+}
+
+// numericDate reads a date that begins with a number: "2017-07-04",
+// "2017-Jul-04", "2017/07/04", "7/4/17", "04-07-2017" or "04.07.2017". A
+// time without a date is an incomplete date.
+func (sc *dateScanner) numericDate(p *parsedDate) error {
+	start := sc.i
+	n1, d1, _ := sc.number(5)
+	sep := sc.peek()
+	switch {
+	case sep == ':' || ((sep == 'a' || sep == 'p' || sep == 'A' || sep == 'P') && d1 <= 2):
+		// a time without a date
+		sc.i = start
+		if err := sc.clock(p); err != nil {
+			return err
+		}
+		return incompleteDate(sc.s)
+	case d1 == 4 && (sep == '-' || sep == '/'):
+		sc.i++
+		p.year = n1
+		if m := monthNamed(sc.word(), true, true); m != 0 {
+			p.month = m
+		} else if m, _, ok := sc.number(2); ok {
+			p.month = m
+		} else {
+			return sc.unexpected()
+		}
+		if sc.peek() != sep {
+			return sc.unexpected()
+		}
+		sc.i++
+		d, _, ok := sc.number(2)
+		if !ok {
+			return sc.unexpected()
+		}
+		p.day = d
+	case d1 <= 2 && (sep == '/' || sep == '-' || sep == '.'):
+		sc.i++
+		n2, _, ok := sc.number(2)
+		if !ok || sc.peek() != sep {
+			return sc.unexpected()
+		}
+		sc.i++
+		y, dy, ok := sc.number(4)
+		if !ok || dy == 3 {
+			return sc.unexpected()
+		}
+		if dy <= 2 {
+			y += 1900
+			if y < 1970 {
+				y += 100
+			}
+		}
+		p.year = y
+		if sep == '/' {
+			p.month, p.day = n1, n2
+		} else {
+			p.day, p.month = n1, n2
+		}
+	default:
+		return sc.unexpected()
+	}
+	return nil
+}
+
+// monthNameDate reads a date that begins with the name of its month:
+// "July 4th, 2017", "Jul. 4 2017".
+func (sc *dateScanner) monthNameDate(p *parsedDate) error {
+	start := sc.i
+	m := monthNamed(sc.word(), true, true)
+	if m == 0 {
+		sc.i = start
+		return sc.unexpected()
+	}
+	p.month = m
+	if sc.peek() == '.' {
+		sc.i++
+	}
+	sc.skipSpace()
+	d, _, ok := sc.number(2)
+	if !ok {
+		return sc.unexpected()
+	}
+	p.day = d
+	if w := strings.ToLower(sc.word()); w != "" && w != "st" && w != "nd" && w != "rd" && w != "th" {
+		return sc.unexpected()
+	}
+	if sc.peek() == ',' {
+		sc.i++
+	}
+	sc.skipSpace()
+	if sc.done() {
+		return incompleteDate(sc.s)
+	}
+	y, _, ok := sc.number(4)
+	if !ok {
+		return sc.unexpected()
+	}
+	if c := sc.peek(); c >= '0' && c <= '9' {
+		return sc.unexpected()
+	}
+	p.year = y
+	return nil
+}
+
+// defaultTimeAndZone reads what may follow the date of a date string
+// without a format: a time, then a zone, and nothing after them.
+func (sc *dateScanner) defaultTimeAndZone(p *parsedDate) error {
+	// the time
+	if sc.peek() == 'T' || sc.peek() == 't' {
+		sc.i++
+		if err := sc.clock(p); err != nil {
+			return err
+		}
+	} else {
+		save := sc.i
+		sc.skipSpace()
+		if c := sc.peek(); c >= '0' && c <= '9' {
+			if err := sc.clock(p); err != nil {
+				return err
+			}
+		} else if w := strings.ToLower(sc.word()); w == "noon" || w == "midnight" {
+			p.hour, p.minute, p.second = 0, 0, 0
+			if w == "noon" {
+				p.hour = 12
+			}
+		} else {
+			sc.i = save
+		}
+	}
+	// the zone
+	save := sc.i
+	sc.skipSpace()
+	if !sc.done() {
+		sc.i = save
+		if err := sc.zone(p); err != nil {
+			return err
+		}
+		sc.skipSpace()
+	}
+	if !sc.done() {
+		return sc.unexpected()
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The type expression operators: $type, $isNumber, $toString, $toInt,
+// $toLong, $toDouble, $toDecimal, $toBool, $toDate, $toObjectId and
+// $convert.
+func init() {
+	exprOps["$type"] = compileType
+	exprOps["$isNumber"] = compileIsNumber
+	exprOps["$toString"] = compileToString
+	for _, op := range []string{"$toInt", "$toLong", "$toDouble", "$toDecimal", "$toBool", "$toDate", "$toObjectId"} {
+		exprOps[op] = compileToType
+	}
+	exprOps["$convert"] = compileConvert
+}
+
+func compileType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return vString(typeName(x[0].Type)), nil })
+}
+
+func compileIsNumber(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return vBool(isNumber(x[0])), nil })
+}
+
+func compileToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		if nullish(x[0]) {
+			return vNull(), nil
+		}
+		return vString(toStr(x[0])), nil
+	})
+}
+
+// compileToType is $toInt, $toLong, $toDouble, $toDecimal, $toBool,
+// $toDate and $toObjectId: convert to the type the name ends with.
+func compileToType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return convert(x[0], op[3:]) })
+}
+
+// compileConvert is $convert: {input, to, onError, onNull}.
+func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", typeName(v.Type))
+	}
+	d := bsoncore.Document(v.Data)
+	in, err := optExpr(d, "input", vars)
+	if err != nil {
+		return nil, err
+	}
+	to, err := optExpr(d, "to", vars)
+	if err != nil {
+		return nil, err
+	}
+	onErr, _ := optExpr(d, "onError", vars)
+	onNull, _ := optExpr(d, "onNull", vars)
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		iv, err := in.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		tv, err := to.eval(root, local)
+		if err != nil {
+			return missing, err
+		}
+		if nullish(iv) {
+			if onNull != nil {
+				return onNull.eval(root, local)
+			}
+			return vNull(), nil
+		}
+		target := toStr(tv)
+		if isNumber(tv) {
+			target = typeNames[bsoncore.Type(int(numberFloat(tv)))]
+		}
+		names := map[string]string{"int": "Int", "long": "Long", "double": "Double", "decimal": "Decimal", "bool": "Bool", "date": "Date", "objectId": "ObjectId", "string": "String"}
+		r, err := convert(iv, names[target])
+		if err != nil && onErr != nil {
+			return onErr.eval(root, local)
+		}
+		return r, err
+	}}, nil
+}
+
+// convert is v converted to the type named (Int, Long, Double, Decimal,
+// Bool, String, Date or ObjectId): null for null or missing.
+func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	if nullish(v) {
+		return vNull(), nil
+	}
+	switch to {
+	case "Int", "Long":
+		return convertInt(v, to)
+	case "Double", "Decimal":
+		return convertFloat(v, to)
+	case "Bool":
+		return vBool(truthy(v)), nil
+	case "String":
+		return vString(toStr(v)), nil
+	case "Date":
+		return convertDate(v, to)
+	case "ObjectId":
+		return convertObjectID(v, to)
+	}
+	return unsupportedConversion(v, to)
+}
+
+// unsupportedConversion is the error for a conversion of v to type to
+// that $convert does not make.
+func unsupportedConversion(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	return missing, mongoerr.New(mongoerr.Location(241), "Unsupported conversion from %s to %s in $convert with no onError value", typeName(v.Type), strings.ToLower(to))
+}
+
+// convertInt converts v, not null, to an int or a long (to "Int" or
+// "Long").
+func convertInt(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	var i int64
+	switch {
+	case v.Type == bsoncore.TypeString:
+		n, err := strconv.ParseInt(v.StringValue(), 10, 64)
+		if err != nil {
+			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
+		}
+		i = n
+	case isNumber(v):
+		f := numberFloat(v)
+		if n, ok := intOf(v); ok {
+			i = n
+		} else {
+			i = int64(math.Trunc(f))
+		}
+	case v.Type == bsoncore.TypeBoolean:
+		if v.Boolean() {
+			i = 1
+		}
+	case v.Type == bsoncore.TypeDateTime && to == "Long":
+		i = v.DateTime()
+	default:
+		return unsupportedConversion(v, to)
+	}
+	if to == "Int" {
+		if i > math.MaxInt32 || i < math.MinInt32 {
+			return missing, mongoerr.New(mongoerr.Location(241), "Conversion would overflow target type in $convert with no onError value")
+		}
+		return vInt32(int32(i)), nil
+	}
+	return vInt64(i), nil
+}
+
+// convertFloat converts v, not null, to a double or a decimal (to
+// "Double" or "Decimal").
+func convertFloat(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	var f float64
+	switch {
+	case v.Type == bsoncore.TypeString:
+		n, err := strconv.ParseFloat(v.StringValue(), 64)
+		if err != nil {
+			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
+		}
+		f = n
+	case isNumber(v):
+		if to == "Decimal" {
+			r, _ := bigOf(v)
+			if r != nil {
+				d, _ := bson.ParseDecimal128(r.FloatString(20))
+				return decimalValue(trimDecimal(d)), nil
+			}
+		}
+		f = numberFloat(v)
+	case v.Type == bsoncore.TypeBoolean:
+		if v.Boolean() {
+			f = 1
+		}
+	case v.Type == bsoncore.TypeDateTime:
+		f = float64(v.DateTime())
+	default:
+		return unsupportedConversion(v, to)
+	}
+	if to == "Decimal" {
+		d, _ := bson.ParseDecimal128(strconv.FormatFloat(f, 'g', -1, 64))
+		return decimalValue(d), nil
+	}
+	return vDouble(f), nil
+}
+
+// convertDate converts v, not null, to a date.
+func convertDate(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	switch {
+	case v.Type == bsoncore.TypeString:
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.000Z0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+			if t, err := time.Parse(layout, v.StringValue()); err == nil {
+				return vDate(t.UnixMilli()), nil
+			}
+		}
+		return missing, mongoerr.New(mongoerr.Location(241), "Error parsing date string '%s'", v.StringValue())
+	case v.Type == bsoncore.TypeDateTime:
+		return v, nil
+	case v.Type == bsoncore.TypeInt64 || v.Type == bsoncore.TypeDouble || v.Type == bsoncore.TypeDecimal128:
+		return vDate(int64(numberFloat(v))), nil
+	case v.Type == bsoncore.TypeObjectID || v.Type == bsoncore.TypeTimestamp:
+		t, _ := dateOf(v)
+		return vDate(t.UnixMilli()), nil
+	}
+	return unsupportedConversion(v, to)
+}
+
+// convertObjectID converts v, not null, to an ObjectId.
+func convertObjectID(v bsoncore.Value, to string) (bsoncore.Value, error) {
+	switch v.Type {
+	case bsoncore.TypeObjectID:
+		return v, nil
+	case bsoncore.TypeString:
+		id, err := bson.ObjectIDFromHex(v.StringValue())
+		if err != nil {
+			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse objectId '%s' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found %d", v.StringValue(), len(v.StringValue()))
+		}
+		return bsoncore.Value{Type: bsoncore.TypeObjectID, Data: id[:]}, nil
+	}
+	return unsupportedConversion(v, to)
+}

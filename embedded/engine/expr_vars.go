@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The variable expression operators: $literal and $let; compileVar reads
+// the variables themselves ("$$name").
+func init() {
+	exprOps["$literal"] = compileLiteral
+	exprOps["$let"] = compileLet
+}
+
+// compileVar is the variable "$$name" followed by the path parts: NOW,
+// REMOVE, ROOT, CURRENT or a variable in vars.
+func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
+	switch name {
+	case "NOW":
+		return constExpr(vDate(vars.now.UnixMilli())), nil
+	case "REMOVE":
+		return constExpr(missing), nil
+	case "ROOT":
+		return &expr{eval: func(root bsoncore.Document, _ map[string]bsoncore.Value) (bsoncore.Value, error) {
+			return exprPath(vDoc(root), parts), nil
+		}}, nil
+	}
+	if v, ok := vars.vars[name]; ok && name != "CURRENT" {
+		return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+			if lv, ok := local[name]; ok {
+				return exprPath(lv, parts), nil
+			}
+			return exprPath(v, parts), nil
+		}}, nil
+	}
+	if name != "CURRENT" {
+		return nil, mongoerr.New(mongoerr.Location(17276), "Use of undefined variable: %s", name)
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		if lv, ok := local[name]; ok {
+			return exprPath(lv, parts), nil
+		}
+		return exprPath(vDoc(root), parts), nil
+	}}, nil
+}
+
+// compileLiteral is $literal: its argument, unevaluated.
+func compileLiteral(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	return constExpr(v), nil
+}
+
+// compileLet is $let: {vars, in}, in evaluated with the variables bound.
+func compileLet(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	if v.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.Location(16874), "$let only supports an object as its argument")
+	}
+	d := bsoncore.Document(v.Data)
+	vv, err := d.LookupErr("vars")
+	if err != nil {
+		return nil, mongoerr.New(mongoerr.Location(16876), "Missing 'vars' parameter to $let")
+	}
+	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
+	for k, val := range vars.vars {
+		inner.vars[k] = val
+	}
+	type bind struct {
+		name string
+		e    *expr
+	}
+	var binds []bind
+	for _, el := range elements(bsoncore.Document(vv.Data)) {
+		e, err := compileExpr(el.Value(), vars)
+		if err != nil {
+			return nil, err
+		}
+		binds = append(binds, bind{el.Key(), e})
+		inner.vars[el.Key()] = vNull()
+	}
+	body, err := optExpr(d, "in", inner)
+	if err != nil || body == nil {
+		return nil, mongoerr.New(mongoerr.Location(16877), "Missing 'in' parameter to $let")
+	}
+	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		l := map[string]bsoncore.Value{}
+		for k, val := range local {
+			l[k] = val
+		}
+		for _, b := range binds {
+			r, err := b.e.eval(root, local)
+			if err != nil {
+				return missing, err
+			}
+			l[b.name] = r
+		}
+		return body.eval(root, l)
+	}}, nil
+}
