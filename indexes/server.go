@@ -50,6 +50,15 @@ func (e *RefusedError) Error() string {
 
 func (e *RefusedError) Unwrap() error { return e.Err }
 
+// ServerRefused tells whether err holds indexes the collection or the
+// server will not take as wanted: a *ConflictError or a *RefusedError.
+// Their messages say why; nothing else of them needs telling apart.
+func ServerRefused(err error) bool {
+	var ce *ConflictError
+	var re *RefusedError
+	return errors.As(err, &ce) || errors.As(err, &re)
+}
+
 // codeNamespaceNotFound is the server's code for a missing collection.
 const codeNamespaceNotFound = 26
 

@@ -152,8 +152,7 @@ func classifyErrors(c *ucli.Command) {
 				return err
 			}
 			err := action(ctx)
-			var ce *codedError
-			if err == nil || errors.As(err, &ce) {
+			if _, coded := codeOf(err); err == nil || coded {
 				return err
 			}
 			return failure(err)
@@ -211,9 +210,25 @@ func failuref(format string, args ...any) error {
 }
 
 func exitCode(err error) int {
-	var ce *codedError
-	if errors.As(err, &ce) {
-		return ce.code
+	if code, ok := codeOf(err); ok {
+		return code
 	}
 	return ExitUsage // see classifyErrors
+}
+
+// codeOf is the exit code err was given where it was made; ok is false
+// when it has none.
+func codeOf(err error) (code int, ok bool) {
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return ce.code, true
+	}
+	return 0, false
+}
+
+// exitCoder is a library's error that says its exit code: the errors of
+// run. The CLI words the message; the code is the library's.
+type exitCoder interface {
+	error
+	ExitCode() int
 }

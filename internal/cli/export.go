@@ -217,7 +217,7 @@ func exportFileError(ctx context.Context, db, name string, done []string, err er
 		if len(done) > 0 {
 			before = "; complete before it: " + strings.Join(done, ", ")
 		}
-		return exportStopped(ctx, db, err, fmt.Sprintf("no file was written for %s%s", name, before), true)
+		return exportStopped(ctx, db, err, func() string { return fmt.Sprintf("no file was written for %s%s", name, before) }, true)
 	case errors.As(err, &ce):
 		return usageErrorf("%s %q: %v", arg(flagOut), ce.Path, ce.Err)
 	case errors.As(err, &se) && !se.Stale:
@@ -304,12 +304,7 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 	_, err := fixtures.Export(ctx, db.Collection(name), w, eopts, progress)
 	finish()
 	if err != nil {
-		var we *mongowrite.WriteError
-		if !errors.As(err, &we) {
-			return exportStopped(ctx, db.Name(), err, "", false)
-		}
-		note, _ := w.StopNote()
-		return exportStopped(ctx, db.Name(), err, note, false)
+		return exportStopped(ctx, db.Name(), err, func() string { note, _ := w.StopNote(); return note }, false)
 	}
 	if err := w.Close(); err != nil {
 		return failuref("writing to standard output: %v", err)
@@ -318,18 +313,20 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 }
 
 // exportStopped turns the error of fixtures.Export into the command's,
-// with its exit code; note says what became of the output, and discarded
-// that nothing of it was kept (the documents were read, not exported).
-func exportStopped(ctx context.Context, db string, err error, note string, discarded bool) error {
-	if note != "" {
-		note = "; " + note
-	}
+// with its exit code; noteOf, asked only once a write stopped, says what
+// became of the output, and discarded that nothing of it was kept (the
+// documents were read, not exported).
+func exportStopped(ctx context.Context, db string, err error, noteOf func() string, discarded bool) error {
 	var we *mongowrite.WriteError
 	if !errors.As(err, &we) {
 		if errors.Is(err, fixtures.ErrExportOptions) {
 			return usageErrorf("%v", err)
 		}
-		return failuref("%v%s", err, note)
+		return failuref("%v", err)
+	}
+	note := noteOf()
+	if note != "" {
+		note = "; " + note
 	}
 	var v *rules.Violation
 	switch {

@@ -205,12 +205,13 @@ func describeLayout(o fixtures.Options) string {
 func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
 	var de *seed.DocError
 	var v *rules.Violation
+	doc := errors.As(we.Err, &de)
 	switch {
-	case errors.As(we.Err, &v) && errors.As(we.Err, &de):
+	case doc && errors.As(we.Err, &v):
 		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
 	case errors.Is(we.Err, context.Canceled):
 		return failuref("interrupted after %s of %s; no file was written", we.Reached(), we.Collection)
-	case errors.As(we.Err, &de):
+	case doc:
 		return failuref("%v", de)
 	case we.Doc != nil:
 		return failuref("%s document %d: %v", we.Collection, we.Doc.Index, we.Err)

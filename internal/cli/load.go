@@ -261,9 +261,7 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 }
 
 func (a *App) loadError(err error, db, display string, res *fixtures.Result) error {
-	var ce *indexes.ConflictError
-	var re *indexes.RefusedError
-	if errors.As(err, &ce) || errors.As(err, &re) {
+	if indexes.ServerRefused(err) {
 		written := "nothing was written"
 		if res != nil {
 			if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {

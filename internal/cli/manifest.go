@@ -16,8 +16,7 @@ import (
 // planUsage is bad usage for an error of the plan flags, naming the flag
 // (planFlagError); an error that has its exit code keeps it.
 func planUsage(err error) error {
-	var ce *codedError
-	if err == nil || errors.As(err, &ce) {
+	if _, coded := codeOf(err); err == nil || coded {
 		return err
 	}
 	return usageError(planFlagError(err))
@@ -29,18 +28,18 @@ func planUsage(err error) error {
 // values.
 func overRun(s run.Settings, p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
 	fp, d, err := s.Over(p, m)
-	var se *run.StepError
-	var nc *run.NoCollectionError
-	var oe *seed.OptionError
+	var re exitCoder
 	switch {
-	case errors.As(err, &se):
-		return nil, planUsage(s.Options.Blame(se.Err))
-	case errors.As(err, &nc):
-		return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
-	case errors.As(err, &oe):
+	case err != nil && errors.As(err, &re):
+		switch e := re.(type) {
+		case *run.StepError:
+			return nil, planUsage(s.Options.Blame(e.Err))
+		case *run.NoCollectionError:
+			return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
+		}
 		return nil, planUsage(err)
 	case err != nil:
-		return nil, usageError(err)
+		return nil, planUsage(err) // a *seed.OptionError names its flag
 	case d == nil:
 		return fp, nil
 	}
@@ -91,11 +90,11 @@ func diffFlag(s run.Settings, d *seed.PlanDiff) string {
 // that cannot be rebuilt into bad usage too, and any other error reading
 // one into a failure.
 func manifestUsage(err error, what string) error {
-	var ce *codedError
 	var se *run.StepError
-	switch {
-	case errors.As(err, &ce):
+	if _, coded := codeOf(err); coded {
 		return err
+	}
+	switch {
 	case errors.Is(err, seed.ErrNoManifest):
 		return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
 	case errors.As(err, &se) && se.Step == run.StepPlan:
@@ -154,12 +153,12 @@ func expectFromManifest(ctx context.Context, o verifyDBOptions, db *mongo.Databa
 	switch {
 	case err == nil:
 		return set, nil
-	case errors.As(err, &se) && se.Step == run.StepExpect:
+	case !errors.As(err, &se):
+		return set, partsError(err)
+	case se.Step == run.StepExpect:
 		return set, expectError(ctx, se.Err)
-	case errors.As(err, &se):
-		return set, manifestUsage(err, "verify db")
 	}
-	return set, partsError(err)
+	return set, manifestUsage(err, "verify db")
 }
 
 // flagsAgainstManifests holds the dataset ds the generation flags describe

@@ -24,27 +24,27 @@ func partFromFlags(c flagValues) (seed.Part, error) {
 // or the environment lookup gives: bad usage names the value, where it
 // came from and what was expected.
 func parsePart(value string, set bool, lookup func(string) (string, bool)) (seed.Part, error) {
+	var p seed.Part
+	var err error
+	var index, parts string
 	if set {
-		p, err := seed.ParsePart(value)
-		var pe *seed.PartError
-		if errors.As(err, &pe) {
-			return p, usageErrorf("%s %q (or %s): expected %s", arg(flagPart), value, envPart, pe.Expected)
+		p, err = seed.ParsePart(value)
+	} else {
+		var ok bool
+		if index, ok = lookup(envJobIndex); !ok {
+			return seed.Part{}, nil
 		}
-		return p, err
+		if parts, ok = lookup(envParts); !ok {
+			return seed.Part{}, usageErrorf("%s=%q without %s: expected %s=N, the number of parts (the Job's completions), or %s I/N", envJobIndex, index, envParts, envParts, arg(flagPart))
+		}
+		p, err = seed.PartOf(index, parts)
 	}
-	index, ok := lookup(envJobIndex)
-	if !ok {
-		return seed.Part{}, nil
-	}
-	parts, ok := lookup(envParts)
-	if !ok {
-		return seed.Part{}, usageErrorf("%s=%q without %s: expected %s=N, the number of parts (the Job's completions), or %s I/N", envJobIndex, index, envParts, envParts, arg(flagPart))
-	}
-	p, err := seed.PartOf(index, parts)
 	var pe *seed.PartError
 	switch {
 	case !errors.As(err, &pe):
 		return p, err
+	case set:
+		return p, usageErrorf("%s %q (or %s): expected %s", arg(flagPart), value, envPart, pe.Expected)
 	case pe.Field == "I":
 		return p, usageErrorf("%s=%q: expected %s", envJobIndex, index, pe.Expected)
 	case pe.Field == "N":

@@ -21,10 +21,8 @@ func indexError(e *run.IndexError) error {
 	case run.IndexAfter:
 		written = fmt.Sprintf("the %d documents are written (re-run with %s to retry the indexes)", e.Written, arg(flagResume))
 	}
-	var ce *indexes.ConflictError
-	var re *indexes.RefusedError
 	switch err := e.Err; {
-	case errors.As(err, &ce), errors.As(err, &re):
+	case indexes.ServerRefused(err):
 		// The server's message without its source locations.
 		return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
 	case errors.Is(err, indexes.ErrInvalid):

@@ -19,39 +19,39 @@ import (
 )
 
 // seedError is the CLI's error for what run.Seed returned: its flag, its
-// message and its exit code. display names the target.
+// message and its exit code (the run error's). display names the target.
 func (a *App) seedError(err error, display string, resume bool) error {
-	var (
-		se *run.StepError
-		re *run.RefusedError
-		sr *run.SameRunError
-		as *run.AlreadyStoredError
-		ie *run.IndexError
-		ue *run.UniqueError
-		ce *run.CollectionError
-		we *run.InsertError
-	)
-	switch {
-	case errors.As(err, &se) && se.Step == run.StepPlan:
-		return usageErrorf("%s: %v", arg(flagResume), se.Err)
-	case errors.As(err, &re) && re.Shape:
-		return usageErrorf("%s.%v; nothing was written", re.DB, re.Err)
-	case errors.As(err, &re):
-		return refusedDoc(re.DB, re.Err, "nothing was dropped or written")
-	case errors.As(err, &sr):
-		return sameRunError(sr)
-	case errors.As(err, &as):
-		return failuref("%v; re-run with %s to add only what is missing, or %s to write them again", as, arg(flagResume), arg(flagDrop))
-	case errors.As(err, &ie):
-		return indexError(ie)
-	case errors.As(err, &ue):
-		return a.uniqueError(ue)
-	case errors.As(err, &ce) && ce.Op == run.OpDrop:
-		return failure(fmt.Errorf("drop %s.%s on %s: %w", ce.DB, ce.Collection, display, ce.Err))
-	case errors.As(err, &ce):
-		return failure(fmt.Errorf("%s.%s on %s: %w", ce.DB, ce.Collection, display, ce.Err))
-	case errors.As(err, &we):
-		return insertError(we, display, resume)
+	var re exitCoder
+	if !errors.As(err, &re) {
+		return failure(err)
+	}
+	code := re.ExitCode()
+	switch e := re.(type) {
+	case *run.StepError:
+		if e.Step == run.StepPlan {
+			return &codedError{code, fmt.Errorf("%s: %v", arg(flagResume), e.Err)}
+		}
+	case *run.RefusedError:
+		if e.Shape {
+			return &codedError{code, fmt.Errorf("%s.%v; nothing was written", e.DB, e.Err)}
+		}
+		return refusedDoc(e.DB, e.Err, "nothing was dropped or written")
+	case *run.SameRunError:
+		return sameRunError(e)
+	case *run.AlreadyStoredError:
+		return &codedError{code, fmt.Errorf("%v; re-run with %s to add only what is missing, or %s to write them again", e, arg(flagResume), arg(flagDrop))}
+	case *run.IndexError:
+		return indexError(e)
+	case *run.UniqueError:
+		return a.uniqueError(e)
+	case *run.CollectionError:
+		what := ""
+		if e.Op == run.OpDrop {
+			what = "drop "
+		}
+		return &codedError{code, fmt.Errorf("%s%s.%s on %s: %w", what, e.DB, e.Collection, display, e.Err)}
+	case *run.InsertError:
+		return insertError(e, display, resume)
 	}
 	return failure(err)
 }

@@ -1,0 +1,95 @@
+package run
+
+import (
+	"context"
+	"errors"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// Every error type of this package has an ExitCode: the exit status a
+// command line gives it, 2 when what was asked for cannot be done as given
+// (a plan that cannot be rebuilt, documents the target refuses, keys the
+// plan repeats, flags that describe another run), 1 for a failure at run
+// time (the server, a run already written or stopped, one not finished).
+const (
+	exitFailure = 1
+	exitInput   = 2
+)
+
+// ExitCode is 1 for a failure reading the run manifests, 2 otherwise.
+func (e *StepError) ExitCode() int {
+	if e.Step == StepRead {
+		return exitFailure
+	}
+	return exitInput
+}
+
+// ExitCode is 2: the plan does not describe the run.
+func (e *NoCollectionError) ExitCode() int { return exitInput }
+
+// ExitCode is 2: each part is resumed by its own writer.
+func (e *PartMismatchError) ExitCode() int { return exitInput }
+
+// ExitCode is 1: the run is not finished.
+func (e *PartsError) ExitCode() int { return exitFailure }
+
+// ExitCode is 1: the run was written, or started, already.
+func (e *SameRunError) ExitCode() int { return exitFailure }
+
+// ExitCode is 1: the documents are stored already.
+func (e *AlreadyStoredError) ExitCode() int { return exitFailure }
+
+// ExitCode is 2 for invalid indexes, 1 when the collection or the server
+// will not take them.
+func (e *IndexError) ExitCode() int {
+	if errors.Is(e.Err, indexes.ErrInvalid) && !indexes.ServerRefused(e.Err) {
+		return exitInput
+	}
+	return exitFailure
+}
+
+// ExitCode is 1: the server failed the operation.
+func (e *CollectionError) ExitCode() int { return exitFailure }
+
+// ExitCode is 2 for a shape or a document the target's rules refuse, 1
+// for any other error of the checks.
+func (e *RefusedError) ExitCode() int {
+	if e.Shape || refusedDoc(e.Err) {
+		return exitInput
+	}
+	return exitFailure
+}
+
+// ExitCode is 2 for keys the plan repeats, 1 for keys held by stored
+// documents.
+func (e *UniqueError) ExitCode() int {
+	var ue *fixtures.UniqueInputError
+	if errors.As(e.Err, &ue) {
+		return exitInput
+	}
+	return exitFailure
+}
+
+// ExitCode is 2 for a document the target's rules refuse before its batch
+// was sent, 1 for any other stop.
+func (e *InsertError) ExitCode() int {
+	if !errors.Is(e.Err, context.Canceled) && refusedDoc(e.Err) {
+		return exitInput
+	}
+	return exitFailure
+}
+
+// ExitCode is 2: the stored references changed since the run.
+func (e *StoredChangedError) ExitCode() int { return exitInput }
+
+// refusedDoc tells whether err is a generated document (a *seed.DocError)
+// that the target's rules refuse (a *rules.Violation).
+func refusedDoc(err error) bool {
+	var de *seed.DocError
+	var v *rules.Violation
+	return errors.As(err, &de) && errors.As(err, &v)
+}
