@@ -211,22 +211,33 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 // resume whose stored references would draw from other _ids; nil for any
 // other error.
 func storedRefUsage(err error, o seedOptions) error {
-	var sre *seed.StoredRefError
+	what, refs := fmt.Sprintf("%s %q", arg(flagPlan), o.flags.Options.Plan), o.flags.Options.Refs
+	if o.resume {
+		what, refs = arg(flagResume), nil
+	}
+	if err := storedRefError(err, refs, what, "nothing was written"); err != nil {
+		return err
+	}
 	var sce *run.StoredChangedError
-	switch {
-	case errors.As(err, &sre):
-		what := fmt.Sprintf("%s %q", arg(flagPlan), o.flags.Options.Plan)
-		for _, r := range o.flags.Options.Refs {
-			if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
-				what = fmt.Sprintf("%s %q", arg(flagRef), r)
-			}
-		}
-		if o.resume {
-			what = arg(flagResume)
-		}
-		return usageErrorf("%s: %v; nothing was written", what, sre)
-	case errors.As(err, &sce):
+	if errors.As(err, &sce) {
 		return usageErrorf("%s: %v; nothing was written", arg(flagResume), sce)
 	}
 	return nil
+}
+
+// storedRefError is bad usage for a stored reference with nothing to draw
+// from (a *seed.StoredRefError): it names the --ref of refs it comes from,
+// else what, and says then what became of the run; nil for any other
+// error.
+func storedRefError(err error, refs []string, what, then string) error {
+	var sre *seed.StoredRefError
+	if !errors.As(err, &sre) {
+		return nil
+	}
+	for _, r := range refs {
+		if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
+			what = fmt.Sprintf("%s %q", arg(flagRef), r)
+		}
+	}
+	return usageErrorf("%s: %v; %s", what, sre, then)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"time"
 
@@ -220,17 +219,11 @@ func storedDataset(ctx context.Context, o verifyDBOptions, client *mongo.Client)
 		return nil, planUsage(err)
 	}
 	ds, err := o.flags.StoredDataset(ctx, client.Database(p.DB))
-	var sre *seed.StoredRefError
+	if err := storedRefError(err, o.flags.Options.Refs, arg(flagPlan), "the documents seed wrote cannot be rebuilt"); err != nil {
+		return nil, err
+	}
 	var ce *run.CollectionError
 	switch {
-	case errors.As(err, &sre):
-		what := arg(flagPlan)
-		for _, r := range o.flags.Options.Refs {
-			if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
-				what = fmt.Sprintf("%s %q", arg(flagRef), r)
-			}
-		}
-		return nil, usageErrorf("%s: %v; the documents seed wrote cannot be rebuilt", what, sre)
 	case errors.As(err, &ce):
 		return nil, failuref("verify db: %w", err)
 	case err != nil:
