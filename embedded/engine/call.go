@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
@@ -36,4 +37,73 @@ func (c *call) collName() (string, error) {
 		return "", mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(v.Type))
 	}
 	return v.StringValue(), nil
+}
+
+// vars reads a command's let document.
+func (c *call) vars() *exprVars {
+	v := &exprVars{vars: map[string]bsoncore.Value{}, now: time.Now()}
+	if l := c.arg("let"); l.Type == bsoncore.TypeEmbeddedDocument {
+		for _, e := range elements(bsoncore.Document(l.Data)) {
+			if ex, err := compileExpr(e.Value(), v); err == nil {
+				if r, err := ex.eval(bsoncore.NewDocumentBuilder().Build(), nil); err == nil {
+					v.vars[e.Key()] = r
+				}
+			}
+		}
+	}
+	return v
+}
+
+func (c *call) deadline() error {
+	if err := c.ctx.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// collation is the collation of the command's operation on collection
+// name: its collation option, else the collection's default.
+func (c *call) collation(name string) (*collator, error) {
+	return commandCollation(c.arg("collation"), c.view().coll(c.db, name))
+}
+
+func docArg(c *call, k string) (bsoncore.Document, error) {
+	v := c.arg(k)
+	switch v.Type {
+	case 0, bsoncore.TypeNull:
+		return nil, nil
+	case bsoncore.TypeEmbeddedDocument:
+		return bsoncore.Document(v.Data), nil
+	}
+	return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected type 'object'", c.name, k, typeName(v.Type))
+}
+
+func intArg(c *call, k string) (int, error) {
+	v := c.arg(k)
+	if v.Type == 0 || v.Type == bsoncore.TypeNull {
+		return 0, nil
+	}
+	if !isNumber(v) {
+		return 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected types '[long, int, decimal, double']", c.name, k, typeName(v.Type))
+	}
+	return int(numberFloat(v)), nil
+}
+
+func (c *call) hasArg(k string) bool { return c.arg(k).Type != 0 }
+
+func (c *call) hasBatchSize() bool {
+	cur := c.arg("cursor")
+	if cur.Type != bsoncore.TypeEmbeddedDocument {
+		return false
+	}
+	_, err := bsoncore.Document(cur.Data).LookupErr("batchSize")
+	return err == nil
+}
+
+// lookupOr is d's field k, or the missing value.
+func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
+	if v, err := d.LookupErr(k); err == nil {
+		return v
+	}
+	return missing
 }

@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"sort"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+func cmdFind(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
+		return nil, err
+	}
+	fd, err := docArg(c, "filter")
+	if err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(fd, vars)
+	if err != nil {
+		return nil, err
+	}
+	s, proj, err := findShape(c, vars, "projection")
+	if err != nil {
+		return nil, err
+	}
+	skip, limit, bs, single, err := findPaging(c)
+	if err != nil {
+		return nil, err
+	}
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHint(col, c.arg("hint")); err != nil {
+		return nil, err
+	}
+	tailable := truthy(c.arg("tailable"))
+	if tailable && s != nil {
+		return nil, mongoerr.New(mongoerr.BadValue, "error processing query: cannot use tailable option with a sort other than {$natural: 1}")
+	}
+	docs, _, err := selectDocs(col, f, s, skip, limit, c.deadline)
+	if err != nil {
+		return nil, err
+	}
+	if err := projectAll(docs, f, proj); err != nil {
+		return nil, err
+	}
+	switch {
+	case bs == 0 && !c.hasArg("batchSize"):
+		bs = 101
+	case bs == 0:
+		bs = zeroBatch
+	}
+	if tailable {
+		return openTailable(c, name, col, f, proj, docs, bs)
+	}
+	if limit > 0 && bs != zeroBatch && limit <= bs {
+		single = true
+		bs = limit
+	}
+	return c.cursorReply(c.db+"."+name, docs, bs, single), nil
+}
+
+// findShape reads the sort (under the collation of vars) and the
+// projection, argument projKey, of a find or findAndModify.
+func findShape(c *call, vars *exprVars, projKey string) (*sortSpec, *projection, error) {
+	var s *sortSpec
+	if sd, err := docArg(c, "sort"); err != nil {
+		return nil, nil, err
+	} else if sd != nil {
+		if s, err = compileSort(sd); err != nil {
+			return nil, nil, err
+		}
+		s.coll = vars.coll
+	}
+	var proj *projection
+	if pd, err := docArg(c, projKey); err != nil {
+		return nil, nil, err
+	} else if len(pd) > 5 {
+		if proj, err = compileProjection(pd, vars); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s, proj, nil
+}
+
+// findPaging reads a find's skip, limit (a negative limit is a single
+// batch), batchSize and singleBatch.
+func findPaging(c *call) (skip, limit, bs int, single bool, err error) {
+	if skip, err = intArg(c, "skip"); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if skip < 0 {
+		return 0, 0, 0, false, mongoerr.New(mongoerr.BadValue, "Skip value must be non-negative, but received: %d", skip)
+	}
+	if limit, err = intArg(c, "limit"); err != nil {
+		return 0, 0, 0, false, err
+	}
+	single = truthy(c.arg("singleBatch"))
+	if limit < 0 {
+		limit, single = -limit, true
+	}
+	if bs, err = intArg(c, "batchSize"); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if bs < 0 {
+		return 0, 0, 0, false, mongoerr.New(mongoerr.BadValue, "BatchSize value must be non-negative, but received: %d", bs)
+	}
+	return skip, limit, bs, single, nil
+}
+
+// projectAll applies proj, when given, to docs in place, with the
+// positions of the arrays f matched for a positional projection.
+func projectAll(docs []bsoncore.Document, f *Filter, proj *projection) error {
+	if proj == nil {
+		return nil
+	}
+	for i, d := range docs {
+		_, pos := f.MatchPos(d)
+		var err error
+		if docs[i], err = proj.project(d, pos, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmdCount(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
+	qd, err := docArg(c, "query")
+	if err != nil {
+		return nil, err
+	}
+	skip, _ := intArg(c, "skip")
+	limit, _ := intArg(c, "limit")
+	if limit < 0 {
+		limit = -limit
+	}
+	var n int
+	if len(qd) <= 5 {
+		if col != nil {
+			n = col.docs.Len()
+		}
+		n = max(n-skip, 0)
+		if limit > 0 {
+			n = min(n, limit)
+		}
+	} else {
+		f, err := compileFilter(qd, c.vars())
+		if err != nil {
+			return nil, err
+		}
+		docs, _, err := selectDocs(col, f, nil, skip, limit, c.deadline)
+		if err != nil {
+			return nil, err
+		}
+		n = len(docs)
+	}
+	return newReply().b.AppendInt32("n", int32(n)).AppendDouble("ok", 1).Build(), nil
+}
+
+func cmdDistinct(c *call) (bsoncore.Document, error) {
+	name, err := c.collName()
+	if err != nil {
+		return nil, err
+	}
+	key := c.arg("key")
+	if key.Type != bsoncore.TypeString {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'distinct.key' is missing but a required field")
+	}
+	qd, err := docArg(c, "query")
+	if err != nil {
+		return nil, err
+	}
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(qd, vars)
+	if err != nil {
+		return nil, err
+	}
+	col, err := c.readColl(name)
+	if err != nil {
+		return nil, err
+	}
+	docs, _, err := selectDocs(col, f, nil, 0, 0, c.deadline)
+	if err != nil {
+		return nil, err
+	}
+	var vals []bsoncore.Value
+	for _, d := range docs {
+		for _, v := range fanValues(d, key.StringValue()) {
+			if v.Type == 0 {
+				continue
+			}
+			vals = append(vals, v)
+		}
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return vars.coll.compare(vals[i], vals[j]) < 0 })
+	var out []bsoncore.Value
+	for _, v := range vals {
+		if len(out) > 0 && vars.coll.equal(out[len(out)-1], v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return newReply().b.AppendArray("values", bsoncore.BuildArray(nil, out...)).AppendDouble("ok", 1).Build(), nil
+}

@@ -1,0 +1,469 @@
+package engine
+
+import (
+	"math"
+	"sort"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+// plan is how a query reads a collection.
+type plan struct {
+	stage    string // "IDHACK", "IXSCAN" or "COLLSCAN"
+	index    *index
+	keysSeen int
+	docsSeen int
+}
+
+// idIndex describes the _id index for explain: the documents themselves,
+// kept in _id order, are its entries.
+var idIndex = &index{name: "_id_", key: idKey, unique: true, fields: []sortKeyField{{"_id", false}}}
+
+// indexable is whether an equality value can be looked up in an index.
+func indexable(v bsoncore.Value) bool {
+	switch v.Type {
+	case bsoncore.TypeArray, bsoncore.TypeRegex, 0:
+		return false
+	case bsoncore.TypeEmbeddedDocument:
+		return !isOperatorDoc(v)
+	}
+	return true
+}
+
+// selectDocs returns the documents of col that match f, in sort order,
+// after skip and up to limit (0: no limit).
+func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
+	p := plan{stage: "COLLSCAN"}
+	if col == nil {
+		return nil, p, nil
+	}
+	f = viewFilter(col, f)
+	cands, scanned := idLookup(col, f, &p)
+	if !scanned {
+		if ix, prefix, rc := bestPrefix(col, f); ix != nil {
+			p.stage, p.index = "IXSCAN", ix
+			if k := len(prefix); rc == nil && s != nil && len(s.keys) == 1 && k < len(ix.fields) && ix.fields[k].path == s.keys[0].path && !ix.multikey {
+				// equalities, then a sort on the next field: the prefix's keys are in that order
+				out, err := prefixInOrder(col, f, s, ix, prefix, &p, skip, limit, deadline)
+				return out, p, err
+			}
+			cands = prefixScan(col, ix, prefix, rc, &p)
+			scanned = true
+		}
+	}
+	if !scanned {
+		cands, scanned = rangeScan(col, f, &p)
+	}
+	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil {
+		if out, ok, err := sortedWalk(col, f, s, &p, skip, limit, deadline); ok {
+			return out, p, err
+		}
+	}
+	if !scanned {
+		var err error
+		if cands, err = collScan(col, &p, deadline); err != nil {
+			return nil, p, err
+		}
+	}
+	return keepPage(cands, f, s, skip, limit), p, nil
+}
+
+// viewFilter is f as it reads col: over a view's documents, which have no
+// index and _ids that need not be unique, a scan.
+func viewFilter(col *collection, f *Filter) *Filter {
+	if !col.derived || f != nil && f.scanOnly {
+		return f
+	}
+	g := Filter{m: func(bsoncore.Document, *int) bool { return true }}
+	if f != nil {
+		g = *f
+	}
+	g.scanOnly = true
+	return &g
+}
+
+// idLookup reads the document an equality on _id names (IDHACK); ok is
+// false when f has no such equality.
+func idLookup(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, ok bool) {
+	for _, e := range f.eqsOrNil() {
+		if e.path == "_id" && indexable(e.v) && e.v.Type != bsoncore.TypeNull {
+			p.stage = "IDHACK"
+			if d, ok := col.get(e.v); ok {
+				cands = append(cands, d)
+			}
+			p.keysSeen, p.docsSeen = len(cands), len(cands)
+			return cands, true
+		}
+	}
+	return nil, false
+}
+
+// fetcher is a visitor of index entries that appends each entry's
+// document to *cands once, counting keys and documents read in p.
+func fetcher(col *collection, p *plan, cands *[]bsoncore.Document) func(ientry) {
+	seen := map[string]bool{}
+	return func(en ientry) {
+		p.keysSeen++
+		k := string(rune(en.id.Type)) + string(en.id.Data)
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if d, ok := col.get(en.id); ok {
+			p.docsSeen++
+			*cands = append(*cands, d)
+		}
+	}
+}
+
+// prefixInOrder reads, in the order of s, the documents of ix's entries
+// that hold prefix, s being a sort on the field after the prefix's.
+func prefixInOrder(col *collection, f *Filter, s *sortSpec, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
+	k := len(prefix)
+	reverse := ix.fields[k].desc != s.keys[0].desc
+	return inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
+		within := func(en ientry) bool { return ix.cmpVals(en.vals[:k], prefix) == 0 && visit(en) }
+		if reverse {
+			last := bsoncore.Value{Type: bsoncore.TypeMaxKey}
+			if ix.fields[k].desc {
+				last = bsoncore.Value{Type: bsoncore.TypeMinKey}
+			}
+			ix.tree.Descend(ientry{vals: append(prefix[:k:k], last), id: bsoncore.Value{Type: bsoncore.TypeMaxKey}}, within)
+		} else {
+			ix.tree.Ascend(ientry{vals: prefix, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, within)
+		}
+	})
+}
+
+// prefixScan reads the documents of ix's entries that hold prefix and,
+// when rc is given, whose next value is within rc (or one of its $in).
+func prefixScan(col *collection, ix *index, prefix []bsoncore.Value, rc *rangeCond, p *plan) []bsoncore.Document {
+	var cands []bsoncore.Document
+	take := fetcher(col, p, &cands)
+	switch {
+	case rc != nil && rc.in != nil:
+		for _, v := range rc.in {
+			scanRange(ix, append(prefix[:len(prefix):len(prefix)], v), nil, take)
+		}
+	default:
+		scanRange(ix, prefix, rc, take)
+	}
+	return cands
+}
+
+// rangeScan reads the documents within the first of f's ranges (or $in)
+// that an index starts with; ok is false when none does.
+func rangeScan(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, ok bool) {
+	for _, rc := range f.rangesOrNil() {
+		for _, ix := range col.indexes {
+			if ix.partial != nil || ix.sparse || ix.fields[0].path != rc.path || (ix.multikey && rc.in == nil) {
+				continue
+			}
+			p.stage, p.index = "IXSCAN", ix
+			take := fetcher(col, p, &cands)
+			if rc.in != nil {
+				for _, v := range rc.in {
+					ix.tree.Ascend(ientry{vals: []bsoncore.Value{v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+						if compareValues(en.vals[0], v) != 0 {
+							return false
+						}
+						take(en)
+						return true
+					})
+				}
+			} else {
+				scanRange(ix, nil, &rc, take)
+			}
+			return cands, true
+		}
+	}
+	return nil, false
+}
+
+// sortedWalk reads the documents in the order of s, a sort on one field
+// without a collation, when the documents themselves (_id) or an index
+// are kept in that order; ok is false when none is.
+func sortedWalk(col *collection, f *Filter, s *sortSpec, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
+	if (f == nil || !f.scanOnly) && s.keys[0].path == "_id" {
+		// the documents are kept in _id order: walk them
+		p.stage, p.index = "IXSCAN", idIndex
+		out, err := inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
+			walk := func(r *record) bool {
+				p.keysSeen++
+				return visit(r.doc)
+			}
+			if s.keys[0].desc {
+				col.docs.Reverse(walk)
+			} else {
+				col.docs.Scan(walk)
+			}
+		})
+		return out, true, err
+	}
+	for _, ix := range col.indexes {
+		if ix.multikey || ix.sparse || ix.partial != nil || ix.fields[0].path != s.keys[0].path {
+			continue
+		}
+		p.stage, p.index = "IXSCAN", ix
+		reverse := ix.fields[0].desc != s.keys[0].desc
+		out, err := inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
+			if reverse {
+				ix.tree.Reverse(visit)
+			} else {
+				ix.tree.Scan(visit)
+			}
+		})
+		return out, true, err
+	}
+	return nil, false, nil
+}
+
+// collScan reads every document of col (COLLSCAN).
+func collScan(col *collection, p *plan, deadline func() error) ([]bsoncore.Document, error) {
+	var err error
+	cands := make([]bsoncore.Document, 0, col.docs.Len())
+	col.scan(func(r *record) bool {
+		p.docsSeen++
+		if p.docsSeen%4096 == 0 {
+			if err = deadline(); err != nil {
+				return false
+			}
+		}
+		cands = append(cands, r.doc)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cands, nil
+}
+
+// keepPage keeps the candidates f matches, sorts them by s and takes the
+// page skip and limit ask for.
+func keepPage(cands []bsoncore.Document, f *Filter, s *sortSpec, skip, limit int) []bsoncore.Document {
+	out := cands[:0] // filtered in place: cands is this call's own
+	for _, d := range cands {
+		if f.Match(d) {
+			out = append(out, d)
+		}
+	}
+	if s != nil && len(s.keys) > 0 {
+		sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })
+	}
+	if skip > 0 {
+		out = out[min(skip, len(out)):]
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// eqsOrNil are the equalities an index can serve: none under a collation,
+// since index keys are in binary order, nor over a view's documents.
+func (f *Filter) eqsOrNil() []equality {
+	if f == nil || f.scanOnly {
+		return nil
+	}
+	return f.eqs
+}
+
+// rangesOrNil are the ranges an index can serve (none when scanOnly).
+func (f *Filter) rangesOrNil() []rangeCond {
+	if f == nil || f.scanOnly {
+		return nil
+	}
+	return f.ranges
+}
+
+// scanRange visits the entries of ix whose first values equal prefix
+// and, when rc is given, whose next value lies within rc's bounds,
+// within the bounds' type class as MongoDB's comparisons are.
+func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ientry)) {
+	k := len(prefix)
+	samePrefix := func(en ientry) bool { return k == 0 || ix.cmpVals(en.vals[:k], prefix) == 0 }
+	if rc == nil {
+		ix.tree.Ascend(ientry{vals: prefix, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+			if !samePrefix(en) {
+				return false
+			}
+			take(en)
+			return true
+		})
+		return
+	}
+	class := rc.lo
+	if class.Type == 0 {
+		class = rc.hi
+	}
+	in := func(v bsoncore.Value) bool {
+		if typeOrder(v.Type) != typeOrder(class.Type) {
+			return false
+		}
+		if rc.lo.Type != 0 {
+			c := compareValues(v, rc.lo)
+			if c < 0 || c == 0 && !rc.loIncl {
+				return false
+			}
+		}
+		if rc.hi.Type != 0 {
+			c := compareValues(v, rc.hi)
+			if c > 0 || c == 0 && !rc.hiIncl {
+				return false
+			}
+		}
+		return true
+	}
+	// the index is ordered by field k (ascending or descending) within the
+	// prefix: start at the end of the class nearest the scan and stop past it
+	desc := ix.fields[k].desc
+	var start bsoncore.Value
+	switch {
+	case !desc && rc.lo.Type != 0:
+		start = rc.lo
+	case desc && rc.hi.Type != 0:
+		start = rc.hi
+	default:
+		start = classStart(class, desc)
+	}
+	pivot := append(prefix[:k:k], start)
+	ix.tree.Ascend(ientry{vals: pivot, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
+		if !samePrefix(en) {
+			return false
+		}
+		v := en.vals[k]
+		if typeOrder(v.Type) != typeOrder(class.Type) {
+			// before the class (an exclusive bound's equal values are skipped
+			// by in) or after it
+			c := cmpInt(typeOrder(v.Type), typeOrder(class.Type))
+			if desc {
+				c = -c
+			}
+			return c < 0
+		}
+		if in(v) {
+			take(en)
+			return true
+		}
+		// past the far bound?
+		if !desc && rc.hi.Type != 0 && compareValues(v, rc.hi) > 0 || desc && rc.lo.Type != 0 && compareValues(v, rc.lo) < 0 {
+			return false
+		}
+		return true
+	})
+}
+
+// inIndexOrder reads documents in the order scan visits index entries,
+// keeping those f matches after skip, up to limit: no sort after.
+func inIndexOrder(col *collection, f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(ientry) bool)) ([]bsoncore.Document, error) {
+	return inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
+		scan(func(en ientry) bool {
+			p.keysSeen++
+			d, ok := col.get(en.id)
+			return !ok || visit(d)
+		})
+	})
+}
+
+// inOrder keeps the documents scan gives (counting the keys it reads in
+// p.keysSeen) that match f, past skip, up to limit, in scan's order.
+func inOrder(f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(bsoncore.Document) bool)) ([]bsoncore.Document, error) {
+	var out []bsoncore.Document
+	skipped := 0
+	var err error
+	scan(func(d bsoncore.Document) bool {
+		p.docsSeen++
+		if p.docsSeen%1024 == 0 {
+			if err = deadline(); err != nil {
+				return false
+			}
+		}
+		if !f.Match(d) {
+			return true
+		}
+		if skipped < skip {
+			skipped++
+			return true
+		}
+		out = append(out, d)
+		return limit <= 0 || len(out) < limit
+	})
+	return out, err
+}
+
+// bestPrefix is the index that serves f's equalities best: the one with
+// the most leading fields held equal by f, then a range (or $in) on the
+// field after them; nil when no index starts with an equality of f.
+func bestPrefix(col *collection, f *Filter) (*index, []bsoncore.Value, *rangeCond) {
+	eqs := f.eqsOrNil()
+	if len(eqs) == 0 {
+		return nil, nil, nil
+	}
+	eqOf := func(path string) (bsoncore.Value, bool) {
+		for _, e := range eqs {
+			if e.path == path && indexable(e.v) {
+				return e.v, true
+			}
+		}
+		return bsoncore.Value{}, false
+	}
+	var best *index
+	var bestPrefix []bsoncore.Value
+	var bestRange *rangeCond
+	score := 0
+	for _, ix := range col.indexes {
+		if ix.partial != nil {
+			continue
+		}
+		var prefix []bsoncore.Value
+		for _, fl := range ix.fields {
+			v, ok := eqOf(fl.path)
+			if !ok || ix.sparse && v.Type == bsoncore.TypeNull {
+				break
+			}
+			prefix = append(prefix, v)
+		}
+		if len(prefix) == 0 {
+			continue
+		}
+		var rc *rangeCond
+		if len(prefix) < len(ix.fields) {
+			for i, r := range f.rangesOrNil() {
+				if r.path == ix.fields[len(prefix)].path && !(ix.multikey && r.in == nil) && !ix.sparse {
+					rc = &f.ranges[i]
+					break
+				}
+			}
+		}
+		sc := 2 * len(prefix)
+		if rc != nil {
+			sc++
+		}
+		if sc > score {
+			best, bestPrefix, bestRange, score = ix, prefix, rc, sc
+		}
+	}
+	return best, bestPrefix, bestRange
+}
+
+// classStart is the least (or, descending, the greatest) value of v's type
+// class that an index scan starts from.
+func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
+	if isNumber(v) {
+		if desc {
+			return vDouble(math.Inf(1))
+		}
+		return vDouble(math.NaN())
+	}
+	if desc {
+		// the greatest values of a class are unknown: start at the class after
+		return bsoncore.Value{Type: bsoncore.TypeMaxKey}
+	}
+	switch v.Type {
+	case bsoncore.TypeString, bsoncore.TypeSymbol:
+		return vString("")
+	case bsoncore.TypeDateTime:
+		return vDate(math.MinInt64)
+	}
+	return bsoncore.Value{Type: bsoncore.TypeMinKey}
+}
