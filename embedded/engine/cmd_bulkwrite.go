@@ -11,23 +11,13 @@ import (
 // cmdBulkWrite is MongoDB 8.0's bulkWrite: inserts, updates and deletes
 // over several namespaces, one result per operation.
 func cmdBulkWrite(c *call) (bsoncore.Document, error) {
-	var nss [][2]string
-	for _, v := range arrayValues(c.arg("nsInfo")) {
-		nsv, _ := bsoncore.Document(v.Data).LookupErr("ns")
-		db, coll, err := splitNS(toStr(nsv))
-		if err != nil {
-			return nil, err
-		}
-		if err := checkNamespace(db, coll); err != nil {
-			return nil, err
-		}
-		nss = append(nss, [2]string{db, coll})
+	nss, err := bulkNamespaces(c)
+	if err != nil {
+		return nil, err
 	}
 	ord := ordered(c)
 	errorsOnly := truthy(c.arg("errorsOnly"))
-	vars := c.vars()
-	var nErr, nIns, nMatch, nMod, nUps, nDel int
-	var results []bsoncore.Value
+	bw := &bulkWrite{c: c, vars: c.vars()}
 	for i, ov := range arrayValues(c.arg("ops")) {
 		op := bsoncore.Document(ov.Data)
 		els := elements(op)
@@ -45,130 +35,192 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 		}
 		res := bsoncore.NewDocumentBuilder()
 		err := c.write(func(t *tx) error {
-			switch kind {
-			case "insert":
-				dv, err := op.LookupErr("document")
-				if err != nil || dv.Type != bsoncore.TypeEmbeddedDocument {
-					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'bulkWrite.ops.document' is missing but a required field")
-				}
-				d, err := withID(bsoncore.Document(dv.Data))
-				if err != nil {
-					return err
-				}
-				col, err := t.mut(db, name, true)
-				if err != nil {
-					return err
-				}
-				if err := t.putDoc(col, d, true); err != nil {
-					return err
-				}
-				nIns++
-				res.AppendInt32("n", 1)
-			case "update":
-				fv, _ := op.LookupErr("filter")
-				vars, err := withCollation(vars, op, t.st.coll(db, name))
-				if err != nil {
-					return err
-				}
-				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
-				if err != nil {
-					return err
-				}
-				uv, _ := op.LookupErr("updateMods")
-				up, err := compileUpdate(uv, arrayFiltersOf(op), vars)
-				if err != nil {
-					return err
-				}
-				multi, upsert := false, false
-				if v, err := op.LookupErr("multi"); err == nil {
-					multi = truthy(v)
-				}
-				if v, err := op.LookupErr("upsert"); err == nil {
-					upsert = truthy(v)
-				}
-				var srt *sortSpec
-				if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
-					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
-						return err
-					}
-					srt.coll = vars.coll
-				}
-				r, err := runUpdate(t, db, name, f, srt, up, multi, upsert, c)
-				if err != nil {
-					return err
-				}
-				nMatch += r.matched
-				nMod += r.modified
-				n := r.matched
-				res.AppendInt32("n", 0)
-				if r.upserted.Type != 0 {
-					nUps++
-					n = 1
-				}
-				res = bsoncore.NewDocumentBuilder().AppendInt32("n", int32(n)).AppendInt32("nModified", int32(r.modified))
-				if r.upserted.Type != 0 {
-					res.AppendDocument("upserted", bsoncore.NewDocumentBuilder().AppendValue("_id", r.upserted).Build())
-				}
-			case "delete":
-				fv, _ := op.LookupErr("filter")
-				vars, err := withCollation(vars, op, t.st.coll(db, name))
-				if err != nil {
-					return err
-				}
-				f, err := compileFilter(bsoncore.Document(fv.Data), vars)
-				if err != nil {
-					return err
-				}
-				limit := 1
-				if v, err := op.LookupErr("multi"); err == nil && truthy(v) {
-					limit = 0
-				}
-				docs, _, err := selectDocs(t.st.coll(db, name), f, nil, 0, limit, c.deadline)
-				if err != nil {
-					return err
-				}
-				if len(docs) > 0 {
-					col, _ := t.mut(db, name, false)
-					for _, d := range docs {
-						id, _ := d.LookupErr("_id")
-						t.deleteDoc(col, id)
-					}
-				}
-				nDel += len(docs)
-				res.AppendInt32("n", int32(len(docs)))
-			default:
-				return mongoerr.New(mongoerr.FailedToParse, "Unrecognized bulkWrite operation: %s", kind)
-			}
-			return nil
+			var err error
+			res, err = bw.run(t, kind, op, db, name, res)
+			return err
 		})
 		if err != nil {
-			nErr++
-			e := mongoerr.As(err)
-			eb := bsoncore.NewDocumentBuilder().AppendDouble("ok", 0).AppendInt32("idx", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("codeName", e.Code.Name()).AppendString("errmsg", e.Msg)
-			for _, el := range elements(e.Extra) {
-				eb.AppendValue(el.Key(), el.Value())
-			}
-			eb.AppendInt32("n", 0)
-			results = append(results, vDoc(eb.Build()))
+			bw.failed(i, err)
 			if ord {
 				break
 			}
 			continue
 		}
 		if !errorsOnly {
-			d := res.Build()
-			ob := bsoncore.NewDocumentBuilder().AppendDouble("ok", 1).AppendInt32("idx", int32(i))
-			for _, el := range elements(d) {
-				if el.Key() == "n" && bytes.Equal(el.Value().Data, nil) {
-					continue
-				}
-				ob.AppendValue(el.Key(), el.Value())
-			}
-			results = append(results, vDoc(ob.Build()))
+			bw.succeeded(i, res)
 		}
 	}
-	cur := bsoncore.NewDocumentBuilder().AppendInt64("id", 0).AppendArray("firstBatch", bsoncore.BuildArray(nil, results...)).AppendString("ns", "admin.$cmd.bulkWrite").Build()
-	return newReply().b.AppendDocument("cursor", cur).AppendInt32("nErrors", int32(nErr)).AppendInt32("nInserted", int32(nIns)).
-		AppendInt32("nMatched", int32(nMatch)).AppendInt32("nModified", int32(nMod)).AppendInt32("nUpserted", int32(nUps)).
-		AppendInt32("nDeleted", int32(nDel)).AppendDouble("ok", 1).Build(), nil
+	cur := bsoncore.NewDocumentBuilder().AppendInt64("id", 0).AppendArray("firstBatch", bsoncore.BuildArray(nil, bw.results...)).AppendString("ns", "admin.$cmd.bulkWrite").Build()
+	return newReply().b.AppendDocument("cursor", cur).AppendInt32("nErrors", int32(bw.nErr)).AppendInt32("nInserted", int32(bw.nIns)).
+		AppendInt32("nMatched", int32(bw.nMatch)).AppendInt32("nModified", int32(bw.nMod)).AppendInt32("nUpserted", int32(bw.nUps)).
+		AppendInt32("nDeleted", int32(bw.nDel)).AppendDouble("ok", 1).Build(), nil
+}
+
+// bulkNamespaces reads a bulkWrite's nsInfo: the namespaces its
+// operations name by index.
+func bulkNamespaces(c *call) ([][2]string, error) {
+	var nss [][2]string
+	for _, v := range arrayValues(c.arg("nsInfo")) {
+		nsv, _ := bsoncore.Document(v.Data).LookupErr("ns")
+		db, coll, err := splitNS(toStr(nsv))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkNamespace(db, coll); err != nil {
+			return nil, err
+		}
+		nss = append(nss, [2]string{db, coll})
+	}
+	return nss, nil
+}
+
+// bulkWrite is a bulkWrite command's totals and its results so far.
+type bulkWrite struct {
+	c                                    *call
+	vars                                 *exprVars
+	nErr, nIns, nMatch, nMod, nUps, nDel int
+	results                              []bsoncore.Value
+}
+
+// run runs op, an operation of the given kind on db.name, inside t,
+// building its result in res; it is the result's builder after.
+func (bw *bulkWrite) run(t *tx, kind string, op bsoncore.Document, db, name string, res *bsoncore.DocumentBuilder) (*bsoncore.DocumentBuilder, error) {
+	switch kind {
+	case "insert":
+		return res, bw.insert(t, op, db, name, res)
+	case "update":
+		return bw.update(t, op, db, name, res)
+	case "delete":
+		return res, bw.delete(t, op, db, name, res)
+	default:
+		return res, mongoerr.New(mongoerr.FailedToParse, "Unrecognized bulkWrite operation: %s", kind)
+	}
+}
+
+// insert inserts op's document.
+func (bw *bulkWrite) insert(t *tx, op bsoncore.Document, db, name string, res *bsoncore.DocumentBuilder) error {
+	dv, err := op.LookupErr("document")
+	if err != nil || dv.Type != bsoncore.TypeEmbeddedDocument {
+		return mongoerr.New(mongoerr.FailedToParse, "BSON field 'bulkWrite.ops.document' is missing but a required field")
+	}
+	d, err := withID(bsoncore.Document(dv.Data))
+	if err != nil {
+		return err
+	}
+	col, err := t.mut(db, name, true)
+	if err != nil {
+		return err
+	}
+	if err := t.putDoc(col, d, true); err != nil {
+		return err
+	}
+	bw.nIns++
+	res.AppendInt32("n", 1)
+	return nil
+}
+
+// update runs op's update; its result is a new builder.
+func (bw *bulkWrite) update(t *tx, op bsoncore.Document, db, name string, res *bsoncore.DocumentBuilder) (*bsoncore.DocumentBuilder, error) {
+	fv, _ := op.LookupErr("filter")
+	vars, err := withCollation(bw.vars, op, t.st.coll(db, name))
+	if err != nil {
+		return res, err
+	}
+	f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+	if err != nil {
+		return res, err
+	}
+	uv, _ := op.LookupErr("updateMods")
+	up, err := compileUpdate(uv, arrayFiltersOf(op), vars)
+	if err != nil {
+		return res, err
+	}
+	multi, upsert := false, false
+	if v, err := op.LookupErr("multi"); err == nil {
+		multi = truthy(v)
+	}
+	if v, err := op.LookupErr("upsert"); err == nil {
+		upsert = truthy(v)
+	}
+	var srt *sortSpec
+	if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
+		if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+			return res, err
+		}
+		srt.coll = vars.coll
+	}
+	r, err := runUpdate(t, db, name, f, srt, up, multi, upsert, bw.c)
+	if err != nil {
+		return res, err
+	}
+	bw.nMatch += r.matched
+	bw.nMod += r.modified
+	n := r.matched
+	res.AppendInt32("n", 0)
+	if r.upserted.Type != 0 {
+		bw.nUps++
+		n = 1
+	}
+	res = bsoncore.NewDocumentBuilder().AppendInt32("n", int32(n)).AppendInt32("nModified", int32(r.modified))
+	if r.upserted.Type != 0 {
+		res.AppendDocument("upserted", bsoncore.NewDocumentBuilder().AppendValue("_id", r.upserted).Build())
+	}
+	return res, nil
+}
+
+// delete deletes the documents op's filter matches: the first, or with
+// multi all.
+func (bw *bulkWrite) delete(t *tx, op bsoncore.Document, db, name string, res *bsoncore.DocumentBuilder) error {
+	fv, _ := op.LookupErr("filter")
+	vars, err := withCollation(bw.vars, op, t.st.coll(db, name))
+	if err != nil {
+		return err
+	}
+	f, err := compileFilter(bsoncore.Document(fv.Data), vars)
+	if err != nil {
+		return err
+	}
+	limit := 1
+	if v, err := op.LookupErr("multi"); err == nil && truthy(v) {
+		limit = 0
+	}
+	docs, _, err := selectDocs(t.st.coll(db, name), f, nil, 0, limit, bw.c.deadline)
+	if err != nil {
+		return err
+	}
+	if len(docs) > 0 {
+		col, _ := t.mut(db, name, false)
+		for _, d := range docs {
+			id, _ := d.LookupErr("_id")
+			t.deleteDoc(col, id)
+		}
+	}
+	bw.nDel += len(docs)
+	res.AppendInt32("n", int32(len(docs)))
+	return nil
+}
+
+// failed records operation i's error as its result.
+func (bw *bulkWrite) failed(i int, err error) {
+	bw.nErr++
+	e := mongoerr.As(err)
+	eb := bsoncore.NewDocumentBuilder().AppendDouble("ok", 0).AppendInt32("idx", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("codeName", e.Code.Name()).AppendString("errmsg", e.Msg)
+	for _, el := range elements(e.Extra) {
+		eb.AppendValue(el.Key(), el.Value())
+	}
+	eb.AppendInt32("n", 0)
+	bw.results = append(bw.results, vDoc(eb.Build()))
+}
+
+// succeeded records operation i's result, built in res.
+func (bw *bulkWrite) succeeded(i int, res *bsoncore.DocumentBuilder) {
+	d := res.Build()
+	ob := bsoncore.NewDocumentBuilder().AppendDouble("ok", 1).AppendInt32("idx", int32(i))
+	for _, el := range elements(d) {
+		if el.Key() == "n" && bytes.Equal(el.Value().Data, nil) {
+			continue
+		}
+		ob.AppendValue(el.Key(), el.Value())
+	}
+	bw.results = append(bw.results, vDoc(ob.Build()))
 }

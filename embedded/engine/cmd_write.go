@@ -167,9 +167,28 @@ func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi,
 	if r.matched > 0 || !upsert {
 		return r, nil
 	}
-	seed, err := upsertSeed(f)
+	nd, err := upsertDoc(f, u)
 	if err != nil {
 		return r, err
+	}
+	mc, err := t.mut(db, name, true)
+	if err != nil {
+		return r, err
+	}
+	if err := t.putDoc(mc, nd, true); err != nil {
+		return r, err
+	}
+	r.upserted, _ = nd.LookupErr("_id")
+	r.after = nd
+	return r, nil
+}
+
+// upsertDoc is the document an upsert of u inserts when f matches none:
+// the equalities of f with the replacement, or u applied to them.
+func upsertDoc(f *Filter, u *Update) (bsoncore.Document, error) {
+	seed, err := upsertSeed(f)
+	if err != nil {
+		return nil, err
 	}
 	var nd bsoncore.Document
 	if u.isReplacement() {
@@ -193,23 +212,11 @@ func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi,
 				}
 			}
 			if err != nil {
-				return r, err
+				return nil, err
 			}
 		}
 	}
-	if nd, err = withID(nd); err != nil {
-		return r, err
-	}
-	mc, err := t.mut(db, name, true)
-	if err != nil {
-		return r, err
-	}
-	if err := t.putDoc(mc, nd, true); err != nil {
-		return r, err
-	}
-	r.upserted, _ = nd.LookupErr("_id")
-	r.after = nd
-	return r, nil
+	return withID(nd)
 }
 
 func arrayFiltersOf(d bsoncore.Document) []bsoncore.Value {
@@ -238,65 +245,19 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 	var werrs, upserts []bsoncore.Value
 	err = c.write(func(t *tx) error {
 		for i, sv := range stmts {
-			err := func() error {
-				if sv.Type != bsoncore.TypeEmbeddedDocument {
-					return mongoerr.New(mongoerr.TypeMismatch, "each update must be an object")
-				}
-				sd := bsoncore.Document(sv.Data)
-				q, _ := sd.LookupErr("q")
-				u, err := sd.LookupErr("u")
-				if err != nil {
-					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'update.updates.u' is missing but a required field")
-				}
-				vars, err := withCollation(vars, sd, t.st.coll(c.db, name))
-				if err != nil {
-					return err
-				}
-				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
-					return err
-				}
-				f, err := compileFilter(bsoncore.Document(q.Data), vars)
-				if err != nil {
-					return err
-				}
-				up, err := compileUpdate(u, arrayFiltersOf(sd), vars)
-				if err != nil {
-					return err
-				}
-				multi, upsert := false, false
-				if v, err := sd.LookupErr("multi"); err == nil {
-					multi = truthy(v)
-				}
-				if v, err := sd.LookupErr("upsert"); err == nil {
-					upsert = truthy(v)
-				}
-				if multi && up.isReplacement() {
-					return mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
-				}
-				var srt *sortSpec
-				if sv, err := sd.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
-					if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
-						return err
-					}
-					srt.coll = vars.coll
-				}
-				r, err := runUpdate(t, c.db, name, f, srt, up, multi, upsert, c)
-				if err != nil {
-					return err
-				}
-				n += r.matched
-				nMod += r.modified
-				if r.upserted.Type != 0 {
-					n++
-					upserts = append(upserts, vDoc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
-				}
-				return nil
-			}()
+			r, err := updateStatement(t, c, name, vars, sv)
 			if err != nil {
 				werrs = append(werrs, writeError(i, err))
 				if ord {
 					break
 				}
+				continue
+			}
+			n += r.matched
+			nMod += r.modified
+			if r.upserted.Type != 0 {
+				n++
+				upserts = append(upserts, vDoc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
 			}
 		}
 		return nil
@@ -312,6 +273,53 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
 	}
 	return newReplyFrom(b).ok(), nil
+}
+
+// updateStatement runs sv, one statement of an update command on
+// collection name, inside t.
+func updateStatement(t *tx, c *call, name string, vars *exprVars, sv bsoncore.Value) (updateResult, error) {
+	if sv.Type != bsoncore.TypeEmbeddedDocument {
+		return updateResult{}, mongoerr.New(mongoerr.TypeMismatch, "each update must be an object")
+	}
+	sd := bsoncore.Document(sv.Data)
+	q, _ := sd.LookupErr("q")
+	u, err := sd.LookupErr("u")
+	if err != nil {
+		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "BSON field 'update.updates.u' is missing but a required field")
+	}
+	vars, err = withCollation(vars, sd, t.st.coll(c.db, name))
+	if err != nil {
+		return updateResult{}, err
+	}
+	if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
+		return updateResult{}, err
+	}
+	f, err := compileFilter(bsoncore.Document(q.Data), vars)
+	if err != nil {
+		return updateResult{}, err
+	}
+	up, err := compileUpdate(u, arrayFiltersOf(sd), vars)
+	if err != nil {
+		return updateResult{}, err
+	}
+	multi, upsert := false, false
+	if v, err := sd.LookupErr("multi"); err == nil {
+		multi = truthy(v)
+	}
+	if v, err := sd.LookupErr("upsert"); err == nil {
+		upsert = truthy(v)
+	}
+	if multi && up.isReplacement() {
+		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
+	}
+	var srt *sortSpec
+	if sv, err := sd.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
+		if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+			return updateResult{}, err
+		}
+		srt.coll = vars.coll
+	}
+	return runUpdate(t, c.db, name, f, srt, up, multi, upsert, c)
 }
 
 func cmdDelete(c *call) (bsoncore.Document, error) {
@@ -410,22 +418,9 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s *sortSpec
-	if sd, err := docArg(c, "sort"); err != nil {
+	s, proj, err := findShape(c, vars, "fields")
+	if err != nil {
 		return nil, err
-	} else if sd != nil {
-		if s, err = compileSort(sd); err != nil {
-			return nil, err
-		}
-		s.coll = vars.coll
-	}
-	var proj *projection
-	if pd, err := docArg(c, "fields"); err != nil {
-		return nil, err
-	} else if len(pd) > 5 {
-		if proj, err = compileProjection(pd, vars); err != nil {
-			return nil, err
-		}
 	}
 	remove, newDoc, upsert := truthy(c.arg("remove")), truthy(c.arg("new")), truthy(c.arg("upsert"))
 	uv := c.arg("update")
@@ -437,52 +432,79 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	case remove && (newDoc || upsert):
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
 	}
-	var value bsoncore.Value = vNull()
-	last := bsoncore.NewDocumentBuilder()
+	op := &findAndModify{name: name, f: f, s: s, proj: proj, vars: vars, update: uv, newDoc: newDoc, upsert: upsert,
+		value: vNull(), last: bsoncore.NewDocumentBuilder()}
 	err = c.write(func(t *tx) error {
 		if remove {
-			docs, _, err := selectDocs(t.st.coll(c.db, name), f, s, 0, 1, c.deadline)
-			if err != nil {
-				return err
-			}
-			last.AppendInt32("n", int32(len(docs)))
-			if len(docs) == 1 {
-				col, _ := t.mut(c.db, name, false)
-				id, _ := docs[0].LookupErr("_id")
-				t.deleteDoc(col, id)
-				_, pos := f.MatchPos(docs[0])
-				value = vDoc(proj.apply(docs[0], pos))
-			}
-			return nil
+			return op.remove(t, c)
 		}
-		up, err := compileUpdate(uv, arrayValues(c.arg("arrayFilters")), vars)
-		if err != nil {
-			return err
-		}
-		r, err := runUpdate(t, c.db, name, f, s, up, false, upsert, c)
-		if err != nil {
-			return err
-		}
-		n := r.matched
-		if r.upserted.Type != 0 {
-			n = 1
-		}
-		last.AppendInt32("n", int32(n)).AppendBoolean("updatedExisting", r.matched > 0)
-		if r.upserted.Type != 0 {
-			last.AppendValue("upserted", r.upserted)
-		}
-		doc := r.before
-		if newDoc {
-			doc = r.after
-		}
-		if doc != nil {
-			_, pos := f.MatchPos(doc)
-			value = vDoc(proj.apply(doc, pos))
-		}
-		return nil
+		return op.modify(t, c)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return newReply().b.AppendDocument("lastErrorObject", last.Build()).AppendValue("value", value).AppendDouble("ok", 1).Build(), nil
+	return newReply().b.AppendDocument("lastErrorObject", op.last.Build()).AppendValue("value", op.value).AppendDouble("ok", 1).Build(), nil
+}
+
+// findAndModify is a findAndModify command's operation on collection
+// name: the document f matches first in s's order, the update (or, for
+// remove, none), and what it answers: value, the document as proj shows
+// it, and lastErrorObject, built in last.
+type findAndModify struct {
+	name           string
+	f              *Filter
+	s              *sortSpec
+	proj           *projection
+	vars           *exprVars
+	update         bsoncore.Value
+	newDoc, upsert bool
+	value          bsoncore.Value
+	last           *bsoncore.DocumentBuilder
+}
+
+// remove deletes the document, inside t.
+func (op *findAndModify) remove(t *tx, c *call) error {
+	docs, _, err := selectDocs(t.st.coll(c.db, op.name), op.f, op.s, 0, 1, c.deadline)
+	if err != nil {
+		return err
+	}
+	op.last.AppendInt32("n", int32(len(docs)))
+	if len(docs) == 1 {
+		col, _ := t.mut(c.db, op.name, false)
+		id, _ := docs[0].LookupErr("_id")
+		t.deleteDoc(col, id)
+		_, pos := op.f.MatchPos(docs[0])
+		op.value = vDoc(op.proj.apply(docs[0], pos))
+	}
+	return nil
+}
+
+// modify updates (or upserts) the document, inside t; value is the
+// document before the update, or with newDoc after it.
+func (op *findAndModify) modify(t *tx, c *call) error {
+	up, err := compileUpdate(op.update, arrayValues(c.arg("arrayFilters")), op.vars)
+	if err != nil {
+		return err
+	}
+	r, err := runUpdate(t, c.db, op.name, op.f, op.s, up, false, op.upsert, c)
+	if err != nil {
+		return err
+	}
+	n := r.matched
+	if r.upserted.Type != 0 {
+		n = 1
+	}
+	op.last.AppendInt32("n", int32(n)).AppendBoolean("updatedExisting", r.matched > 0)
+	if r.upserted.Type != 0 {
+		op.last.AppendValue("upserted", r.upserted)
+	}
+	doc := r.before
+	if op.newDoc {
+		doc = r.after
+	}
+	if doc != nil {
+		_, pos := op.f.MatchPos(doc)
+		op.value = vDoc(op.proj.apply(doc, pos))
+	}
+	return nil
 }
