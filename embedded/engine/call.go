@@ -107,3 +107,16 @@ func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
 	}
 	return missing
 }
+
+func batchSizeOf(cur bsoncore.Value) int {
+	if cur.Type != bsoncore.TypeEmbeddedDocument {
+		return 0
+	}
+	if v, err := bsoncore.Document(cur.Data).LookupErr("batchSize"); err == nil && isNumber(v) {
+		if n := int(numberFloat(v)); n > 0 {
+			return n
+		}
+		return zeroBatch
+	}
+	return 0
+}
