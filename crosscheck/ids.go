@@ -95,19 +95,32 @@ func IDs(opts IDsOptions) *verify.Report {
 
 	main := rows{}
 	checkVectors(main.get(rowVectors))
+	results := checkIDs(opts)
+	checkGeneration(main, opts.N)
+	totalAllowed := merge(main, results)
+	layOut(rep, main)
+	checkDifferences(rep, totalAllowed)
+	rep.Note("elapsed %s", time.Since(start).Round(time.Millisecond))
+	return rep
+}
 
-	// Fixed cases first, then the random IDs, split into chunks of a fixed
-	// size so that the same seed checks the same IDs whatever the number of
-	// workers.
+// idResult is what the check of a chunk of IDs found: its rows, and the
+// documented differences it allowed.
+type idResult struct {
+	rows    rows
+	allowed allowed
+}
+
+// checkIDs checks the fixed cases first, then the random IDs, split into
+// chunks of a fixed size so that the same seed checks the same IDs
+// whatever the number of workers; one result for the fixed cases, then
+// one a chunk.
+func checkIDs(opts IDsOptions) []idResult {
 	fixed := edgeIDs()
 	const chunk = 4096
 	nChunks := (opts.N + chunk - 1) / chunk
-	type result struct {
-		rows    rows
-		allowed allowed
-	}
-	results := make([]result, nChunks+1)
-	results[0] = result{rows{}, allowed{}}
+	results := make([]idResult, nChunks+1)
+	results[0] = idResult{rows{}, allowed{}}
 	ir0 := newIDRows(results[0].rows)
 	for i, id := range fixed {
 		checkID(ir0, results[0].allowed, id, true, i)
@@ -117,7 +130,7 @@ func IDs(opts IDsOptions) *verify.Report {
 		done int
 	)
 	eachChunk(opts.Workers, nChunks, func(k int) {
-		res := result{rows{}, allowed{}}
+		res := idResult{rows{}, allowed{}}
 		ir := newIDRows(res.rows)
 		rnd := rand.New(rand.NewPCG(opts.Seed, uint64(k)))
 		lo, hi := k*chunk, min((k+1)*chunk, opts.N)
@@ -135,10 +148,12 @@ func IDs(opts IDsOptions) *verify.Report {
 			mu.Unlock()
 		}
 	})
+	return results
+}
 
-	checkGeneration(main, opts.N)
-
-	// Merge in a fixed order, then lay the rows out.
+// merge adds the rows of the results into main, in a fixed order, and
+// returns the documented differences they allowed, in all.
+func merge(main rows, results []idResult) allowed {
 	totalAllowed := allowed{}
 	for _, res := range results {
 		for name, row := range res.rows {
@@ -148,6 +163,11 @@ func IDs(opts IDsOptions) *verify.Report {
 			totalAllowed[name] += n
 		}
 	}
+	return totalAllowed
+}
+
+// layOut puts the rows of main into rep, in the report's order.
+func layOut(rep *verify.Report, main rows) {
 	order := []string{rowVectors}
 	for _, d := range drivers {
 		for _, r := range driverRowNames {
@@ -159,6 +179,11 @@ func IDs(opts IDsOptions) *verify.Report {
 		row := main.get(name)
 		rep.Rows = append(rep.Rows, row)
 	}
+}
+
+// checkDifferences checks that each documented difference still holds,
+// a row each, and notes each with how many inputs it allowed.
+func checkDifferences(rep *verify.Report, totalAllowed allowed) {
 	for _, d := range Differences() {
 		row := rep.Row("documented difference: " + d.Name)
 		if err := d.Check(); err != nil {
@@ -174,8 +199,6 @@ func IDs(opts IDsOptions) *verify.Report {
 			rep.Note("%s: %s", d.Name, d.Summary)
 		}
 	}
-	rep.Note("elapsed %s", time.Since(start).Round(time.Millisecond))
-	return rep
 }
 
 // edgeIDs are the spec vectors and the edge cases of the layout.
