@@ -100,112 +100,12 @@ func (b *builder) note(path string, literal, inexpressible bool, format string, 
 func Plan(db string, profiles []*Profile) (*Inferred, error) {
 	out := &Inferred{}
 	var cols []any
-	// The plan's window holds every collection's: from the earliest
-	// K-th earliest _id time to the latest K-th latest.
-	var from, to int64
-	windowed := false
-	for _, p := range profiles {
-		if lo, hi, ok := idWindow(p); ok {
-			if !windowed || lo < from {
-				from = lo
-			}
-			if !windowed || hi > to {
-				to = hi
-			}
-			windowed = true
-		}
-	}
+	from, to, windowed := planWindow(profiles)
 	at, span := time.Unix(to, 0).UTC(), time.Duration(to-from)*time.Second
 	for _, p := range profiles {
 		p.Finish()
 		b := &builder{p: p, k: p.MinCount, skip: map[string]bool{}, unique: map[string]bool{}}
-		col := obj{{"name", p.Collection}, {"count", p.Total}}
-		id, idMix, idNote := b.idStrategy()
-		col = append(col, kv{"id", id})
-		if id == "int" || mixHas(idMix, "int") {
-			col = append(col, b.intIDs()...)
-		}
-		if idMix != nil {
-			col = append(col, kv{"idMix", idMix})
-		}
-		if idNote != "" {
-			b.note("_id", false, false, "%s", idNote)
-		}
-		if q, ok := p.idTimes.Quantiles(quantilePoints); ok && (id == "objectid" || mixHas(idMix, "objectid")) && to > from {
-			times := make([]float64, len(q))
-			for j, x := range q {
-				times[j] = min(max(math.Round((x-float64(from))/float64(to-from)*1e6)/1e6, 0), 1)
-				if j > 0 {
-					times[j] = max(times[j], times[j-1])
-				}
-			}
-			col = append(col, kv{"times", times})
-		}
-		var refs []any
-		for _, r := range p.Refs {
-			b.skip[r.Field] = true
-			ref := obj{{"field", r.Field}, {"to", r.To}}
-			desc := "ref " + r.To
-			if r.Array {
-				f := p.byPath[r.Field]
-				lo, hi := b.lengthRange(f)
-				if f != nil && len(f.ArrLens) > 0 {
-					kept, ws := b.arrayLengths(f)
-					lo, hi = kept[0], kept[len(kept)-1]
-					ref = append(ref, kv{"min", lo}, kv{"max", hi}, kv{"lengths", kept}, kv{"weights", ws})
-				} else {
-					ref = append(ref, kv{"min", lo}, kv{"max", hi})
-				}
-				desc += fmt.Sprintf(", %d..%d per document", lo, hi)
-			}
-			if r.Resolved < 0.995 {
-				ref = append(ref, kv{"unresolved", math.Round((1-r.Resolved)*1e4) / 1e4})
-				desc += fmt.Sprintf(", %s resolve", pct(r.Resolved))
-			}
-			if q := r.perTarget; len(q) > 0 && slices.Max(q) > 0 {
-				ref = append(ref, kv{"perTarget", q})
-				desc += fmt.Sprintf(", %s..%s per %s document", num(q[0]), num(slices.Max(q)), r.To)
-			}
-			if f := p.byPath[r.Field]; f != nil && f.Share() < 0.995 {
-				b.note(r.Field, false, false, "present in %.1f%% of the documents; a plan reference is in every one", 100*f.Share())
-			}
-			refs = append(refs, ref)
-			b.rows = append(b.rows, Row{Collection: p.Collection, Path: r.Field, Present: shareOf(p.byPath[r.Field]), Types: typesText(p.byPath[r.Field]), Inferred: desc})
-		}
-		var ixs []any
-		for _, d := range p.Indexes {
-			ix, err := indexes.FromDocument(d)
-			if err != nil || ix.NameOrDefault() == "_id_" {
-				continue
-			}
-			if ix.Unique {
-				for _, f := range ix.Fields() {
-					b.unique[f] = true
-				}
-			}
-			ixs = append(ixs, ix)
-		}
-		tmpl := b.object("")
-		for k, ix := range ixs {
-			ix := ix.(indexes.Index)
-			if ix.Unique {
-				for _, f := range ix.Fields() {
-					if f != "_id" && !b.made(tmpl, f) && !(strings.HasPrefix(id, "field:") && id[6:] == f) {
-						b.note(f, false, true, "unique index %s: the field cannot be generated unique; the index is kept without unique", ix.NameOrDefault())
-						ix.Unique = false
-					}
-				}
-			}
-			ixs[k] = ix
-		}
-		col = append(col, kv{"template", tmpl})
-		if len(refs) > 0 {
-			col = append(col, kv{"refs", refs})
-		}
-		if len(ixs) > 0 {
-			col = append(col, kv{"indexes", ixs})
-		}
-		cols = append(cols, col)
+		cols = append(cols, b.collection(from, to))
 		out.Notes = append(out.Notes, b.notes...)
 		out.Rows = append(out.Rows, b.rows...)
 	}
@@ -223,6 +123,143 @@ func Plan(db string, profiles []*Profile) (*Inferred, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// planWindow is the plan's window, which holds every collection's: from
+// the earliest K-th earliest _id time to the latest K-th latest (Unix
+// seconds); windowed is false when no collection has one.
+func planWindow(profiles []*Profile) (from, to int64, windowed bool) {
+	for _, p := range profiles {
+		if lo, hi, ok := idWindow(p); ok {
+			if !windowed || lo < from {
+				from = lo
+			}
+			if !windowed || hi > to {
+				to = hi
+			}
+			windowed = true
+		}
+	}
+	return from, to, windowed
+}
+
+// collection is the plan of b's collection, from..to the plan's window.
+func (b *builder) collection(from, to int64) obj {
+	p := b.p
+	col := obj{{"name", p.Collection}, {"count", p.Total}}
+	id, idMix, idNote := b.idStrategy()
+	col = append(col, kv{"id", id})
+	if id == "int" || mixHas(idMix, "int") {
+		col = append(col, b.intIDs()...)
+	}
+	if idMix != nil {
+		col = append(col, kv{"idMix", idMix})
+	}
+	if idNote != "" {
+		b.note("_id", false, false, "%s", idNote)
+	}
+	if q, ok := p.idTimes.Quantiles(quantilePoints); ok && (id == "objectid" || mixHas(idMix, "objectid")) && to > from {
+		col = append(col, kv{"times", windowShares(q, from, to)})
+	}
+	refs := b.refs()
+	ixs := b.planIndexes()
+	tmpl := b.object("")
+	b.keepUnique(ixs, tmpl, id)
+	col = append(col, kv{"template", tmpl})
+	if len(refs) > 0 {
+		col = append(col, kv{"refs", refs})
+	}
+	if len(ixs) > 0 {
+		col = append(col, kv{"indexes", ixs})
+	}
+	return col
+}
+
+// windowShares places the _id time quantiles q within the window
+// from..to, as shares of it from 0 to 1, never decreasing.
+func windowShares(q []float64, from, to int64) []float64 {
+	times := make([]float64, len(q))
+	for j, x := range q {
+		times[j] = min(max(math.Round((x-float64(from))/float64(to-from)*1e6)/1e6, 0), 1)
+		if j > 0 {
+			times[j] = max(times[j], times[j-1])
+		}
+	}
+	return times
+}
+
+// refs is the plan references of the collection's references, and their
+// rows; their fields are placed by the references, not the template.
+func (b *builder) refs() []any {
+	p := b.p
+	var refs []any
+	for _, r := range p.Refs {
+		b.skip[r.Field] = true
+		ref := obj{{"field", r.Field}, {"to", r.To}}
+		desc := "ref " + r.To
+		if r.Array {
+			f := p.byPath[r.Field]
+			lo, hi := b.lengthRange(f)
+			if f != nil && len(f.ArrLens) > 0 {
+				kept, ws := b.arrayLengths(f)
+				lo, hi = kept[0], kept[len(kept)-1]
+				ref = append(ref, kv{"min", lo}, kv{"max", hi}, kv{"lengths", kept}, kv{"weights", ws})
+			} else {
+				ref = append(ref, kv{"min", lo}, kv{"max", hi})
+			}
+			desc += fmt.Sprintf(", %d..%d per document", lo, hi)
+		}
+		if r.Resolved < 0.995 {
+			ref = append(ref, kv{"unresolved", math.Round((1-r.Resolved)*1e4) / 1e4})
+			desc += fmt.Sprintf(", %s resolve", pct(r.Resolved))
+		}
+		if q := r.perTarget; len(q) > 0 && slices.Max(q) > 0 {
+			ref = append(ref, kv{"perTarget", q})
+			desc += fmt.Sprintf(", %s..%s per %s document", num(q[0]), num(slices.Max(q)), r.To)
+		}
+		if f := p.byPath[r.Field]; f != nil && f.Share() < 0.995 {
+			b.note(r.Field, false, false, "present in %.1f%% of the documents; a plan reference is in every one", 100*f.Share())
+		}
+		refs = append(refs, ref)
+		b.rows = append(b.rows, Row{Collection: p.Collection, Path: r.Field, Present: shareOf(p.byPath[r.Field]), Types: typesText(p.byPath[r.Field]), Inferred: desc})
+	}
+	return refs
+}
+
+// planIndexes is the collection's indexes but _id's; the fields of its unique
+// ones are marked for the template to make unique.
+func (b *builder) planIndexes() []any {
+	var ixs []any
+	for _, d := range b.p.Indexes {
+		ix, err := indexes.FromDocument(d)
+		if err != nil || ix.NameOrDefault() == "_id_" {
+			continue
+		}
+		if ix.Unique {
+			for _, f := range ix.Fields() {
+				b.unique[f] = true
+			}
+		}
+		ixs = append(ixs, ix)
+	}
+	return ixs
+}
+
+// keepUnique drops unique from the indexes of ixs over a field that tmpl
+// (or the _id strategy id) cannot make unique, with a note.
+func (b *builder) keepUnique(ixs []any, tmpl obj, id string) {
+	for k, ix := range ixs {
+		ix := ix.(indexes.Index)
+		if ix.Unique {
+			for _, f := range ix.Fields() {
+				if f != "_id" && !b.made(tmpl, f) && !(strings.HasPrefix(id, "field:") && id[6:] == f) {
+					b.note(f, false, true, "unique index %s: the field cannot be generated unique; the index is kept without unique", ix.NameOrDefault())
+					ix.Unique = false
+				}
+			}
+		}
+		ixs[k] = ix
+	}
 }
 
 // made reports whether the template was built with field f unique.
