@@ -137,37 +137,9 @@ var fixtureCopies struct {
 // into a directory of their own (once per distinct content), keeping their
 // paths, then groups them by collection.
 func copyFixtures(set fixtureSet, h io.Writer) ([]fixtureGroup, error) {
-	if set.fsys == nil {
-		return nil, errors.New("WithFixtures: nil fs.FS")
-	}
-	if len(set.patterns) == 0 {
-		return nil, errors.New("WithFixtures: no pattern; expected glob patterns such as \"testdata/*.ndjson\"")
-	}
-	var names []string
-	for _, pat := range set.patterns {
-		m, err := fs.Glob(set.fsys, pat)
-		if err != nil {
-			return nil, fmt.Errorf("WithFixtures: pattern %q: %w", pat, err)
-		}
-		if len(m) == 0 {
-			return nil, fmt.Errorf("WithFixtures: pattern %q matches no file", pat)
-		}
-		for _, n := range m {
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
-	}
-	// The sidecars next to the files come along (load reads them).
-	all := slices.Clone(names)
-	for _, n := range names {
-		if indexes.IsSidecar(n) {
-			continue
-		}
-		side := filepath.ToSlash(indexes.SidecarPath(filepath.Dir(n), fixtures.CollectionName(n)))
-		if _, err := fs.Stat(set.fsys, side); err == nil && !slices.Contains(all, side) {
-			all = append(all, side)
-		}
+	names, all, err := fixtureNames(set)
+	if err != nil {
+		return nil, err
 	}
 	data := make([][]byte, len(all))
 	sum := sha256.New()
@@ -185,27 +157,82 @@ func copyFixtures(set fixtureSet, h io.Writer) ([]fixtureGroup, error) {
 
 	fixtureCopies.Lock()
 	defer fixtureCopies.Unlock()
-	dir, ok := fixtureCopies.dirs[digest]
-	if !ok {
-		root, err := rootDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = filepath.Join(root, "fixtures-"+digest[:16])
-		for k, n := range all {
-			p := filepath.Join(dir, filepath.FromSlash(n))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(p, data[k], 0o644); err != nil {
-				return nil, err
-			}
-		}
-		if fixtureCopies.dirs == nil {
-			fixtureCopies.dirs = map[string]string{}
-		}
-		fixtureCopies.dirs[digest] = dir
+	dir, err := copyOnce(digest, all, data)
+	if err != nil {
+		return nil, err
 	}
+	return groupFixtures(dir, names)
+}
+
+// fixtureNames is the files the patterns of set match, in order, and all
+// of them with the index sidecars next to them.
+func fixtureNames(set fixtureSet) (names, all []string, err error) {
+	if set.fsys == nil {
+		return nil, nil, errors.New("WithFixtures: nil fs.FS")
+	}
+	if len(set.patterns) == 0 {
+		return nil, nil, errors.New("WithFixtures: no pattern; expected glob patterns such as \"testdata/*.ndjson\"")
+	}
+	for _, pat := range set.patterns {
+		m, err := fs.Glob(set.fsys, pat)
+		if err != nil {
+			return nil, nil, fmt.Errorf("WithFixtures: pattern %q: %w", pat, err)
+		}
+		if len(m) == 0 {
+			return nil, nil, fmt.Errorf("WithFixtures: pattern %q matches no file", pat)
+		}
+		for _, n := range m {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	// The sidecars next to the files come along (load reads them).
+	all = slices.Clone(names)
+	for _, n := range names {
+		if indexes.IsSidecar(n) {
+			continue
+		}
+		side := filepath.ToSlash(indexes.SidecarPath(filepath.Dir(n), fixtures.CollectionName(n)))
+		if _, err := fs.Stat(set.fsys, side); err == nil && !slices.Contains(all, side) {
+			all = append(all, side)
+		}
+	}
+	return names, all, nil
+}
+
+// copyOnce returns the directory of the files all, whose contents are
+// data and digest, writing it the first time; fixtureCopies must be
+// locked.
+func copyOnce(digest string, all []string, data [][]byte) (string, error) {
+	dir, ok := fixtureCopies.dirs[digest]
+	if ok {
+		return dir, nil
+	}
+	root, err := rootDir()
+	if err != nil {
+		return "", err
+	}
+	dir = filepath.Join(root, "fixtures-"+digest[:16])
+	for k, n := range all {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, data[k], 0o644); err != nil {
+			return "", err
+		}
+	}
+	if fixtureCopies.dirs == nil {
+		fixtureCopies.dirs = map[string]string{}
+	}
+	fixtureCopies.dirs[digest] = dir
+	return dir, nil
+}
+
+// groupFixtures groups the copies in dir of the files names by
+// collection, with the indexes of their sidecars.
+func groupFixtures(dir string, names []string) ([]fixtureGroup, error) {
 	paths := make([]string, len(names))
 	for k, n := range names {
 		paths[k] = filepath.Join(dir, filepath.FromSlash(n))
