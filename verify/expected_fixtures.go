@@ -147,22 +147,8 @@ func (s *fixtureSource) index(ctx context.Context, e *Expected) error {
 		prev = bson.RawValue{Type: id.Type, Value: bytes.Clone(id.Value)}
 		prevLabel = label
 		if oid, ok := id.ObjectIDOK(); ok {
-			secs := int64(binary.BigEndian.Uint32(oid[:4]))
-			if oidCount == 0 || secs < e.winLo {
-				e.winLo = secs
-			}
-			if oidCount == 0 || secs > e.winHi {
-				e.winHi = secs
-			}
+			e.fileObjectID(doc, oid, label, oidCount)
 			oidCount++
-			if e.createdAt {
-				ca, err := doc.LookupErr("createdAt")
-				ms, isDate := ca.DateTimeOK()
-				if err != nil || !isDate || ms != secs*1000 {
-					e.createdAt = false
-					e.createdAtReason = fmt.Sprintf("the expected documents do not all have a createdAt equal to their _id timestamp (%s)", label)
-				}
-			}
 		}
 		return nil
 	})
@@ -170,6 +156,43 @@ func (s *fixtureSource) index(ctx context.Context, e *Expected) error {
 		return err
 	}
 	s.n = int64(len(s.entries))
+	if err := s.sortEntries(); err != nil {
+		return err
+	}
+	e.fileIDTypes(types)
+	e.oids = oidCount > 0
+	if !e.oids {
+		e.oidsReason = "the files have no ObjectID _id"
+		e.createdAt = false
+	}
+	e.winDesc = "the files' ObjectID timestamps"
+	return nil
+}
+
+// fileObjectID widens the ObjectID window of e to the timestamp of oid,
+// the _id of doc (the first ObjectID when n, the count of those before,
+// is 0), and checks that doc's createdAt is that timestamp.
+func (e *Expected) fileObjectID(doc bson.Raw, oid bson.ObjectID, label string, n int64) {
+	secs := int64(binary.BigEndian.Uint32(oid[:4]))
+	if n == 0 || secs < e.winLo {
+		e.winLo = secs
+	}
+	if n == 0 || secs > e.winHi {
+		e.winHi = secs
+	}
+	if e.createdAt {
+		ca, err := doc.LookupErr("createdAt")
+		ms, isDate := ca.DateTimeOK()
+		if err != nil || !isDate || ms != secs*1000 {
+			e.createdAt = false
+			e.createdAtReason = fmt.Sprintf("the expected documents do not all have a createdAt equal to their _id timestamp (%s)", label)
+		}
+	}
+}
+
+// sortEntries sorts the _id table by key; an _id given twice is a
+// *fixtures.LineError at its second document.
+func (s *fixtureSource) sortEntries() error {
 	slices.SortFunc(s.entries, func(a, b keyEntry) int { return bytes.Compare(a.key[:], b.key[:]) })
 	for k := 1; k < len(s.entries); k++ {
 		if s.entries[k].key == s.entries[k-1].key {
@@ -181,6 +204,11 @@ func (s *fixtureSource) index(ctx context.Context, e *Expected) error {
 			return &fixtures.LineError{File: file, Line: line, Err: fmt.Errorf("%w: the same _id as %s", fixtures.ErrDuplicateID, s.label(a))}
 		}
 	}
+	return nil
+}
+
+// fileIDTypes sets what e says of the _id types of the files, types.
+func (e *Expected) fileIDTypes(types map[bson.Type]bool) {
 	var names []string
 	for t := range types {
 		names = append(names, typeName(t))
@@ -191,13 +219,6 @@ func (s *fixtureSource) index(ctx context.Context, e *Expected) error {
 		e.typeDesc = names[0] + ", the _id type of the files"
 	}
 	e.typeOK = func(v bson.RawValue) bool { return types[v.Type] }
-	e.oids = oidCount > 0
-	if !e.oids {
-		e.oidsReason = "the files have no ObjectID _id"
-		e.createdAt = false
-	}
-	e.winDesc = "the files' ObjectID timestamps"
-	return nil
 }
 
 func (s *fixtureSource) where(i int64) (string, int) {
