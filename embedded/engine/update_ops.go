@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// operate computes an operator's new value from the current one (nil if
+// the field is missing).
+func (u *Update) operate(o updateOp, cur *mval, now time.Time, root *mdoc) (*mval, bool, error) {
+	switch o.op {
+	case "$set", "$setOnInsert":
+		return toM(o.arg), false, nil
+	case "$unset":
+		return nil, true, nil
+	case "$inc", "$mul":
+		return updIncMul(o, cur, root)
+	case "$min", "$max":
+		return updMinMax(o, cur)
+	case "$currentDate":
+		return updCurrentDate(o, now)
+	case "$push", "$addToSet":
+		return updPushOrAdd(o, cur, root)
+	case "$pop":
+		return updPop(o, cur)
+	case "$pull", "$pullAll":
+		return u.pull(o, cur)
+	case "$bit":
+		return updBit(o, cur, root)
+	}
+	return nil, false, nil
+}
+
+// idDocOf names the document root in an error: {_id: ...}, or {}.
+func idDocOf(root *mdoc) string {
+	if id, _ := root.get("_id"); id != nil {
+		return "{_id: " + shell(id.value()) + "}"
+	}
+	return "{}"
+}
+
+// updIncMul is $inc or $mul: a missing field becomes the argument ($inc)
+// or a zero of its type ($mul).
+func updIncMul(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
+	if cur == nil {
+		if o.op == "$mul" {
+			return toM(zeroLike(o.arg)), false, nil
+		}
+		return toM(o.arg), false, nil
+	}
+	cv := cur.value()
+	if !isNumber(cv) {
+		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Cannot apply %s to a value of non-numeric type. %s has the field '%s' of non-numeric type %s", o.op, idDocOf(root), o.parts[len(o.parts)-1], typeName(cv.Type))
+	}
+	if o.op == "$inc" {
+		return toM(arith('+', cv, o.arg)), false, nil
+	}
+	return toM(arith('*', cv, o.arg)), false, nil
+}
+
+// updMinMax is $min or $max: the argument when it is less (greater) than
+// the current value or the field is missing.
+func updMinMax(o updateOp, cur *mval) (*mval, bool, error) {
+	if cur == nil {
+		return toM(o.arg), false, nil
+	}
+	c := compareValues(o.arg, cur.value())
+	if (o.op == "$min" && c < 0) || (o.op == "$max" && c > 0) {
+		return toM(o.arg), false, nil
+	}
+	return nil, false, nil
+}
+
+// updCurrentDate is $currentDate: now, as a date or a timestamp.
+func updCurrentDate(o updateOp, now time.Time) (*mval, bool, error) {
+	if o.arg.Type == bsoncore.TypeEmbeddedDocument {
+		if t, err := bsoncore.Document(o.arg.Data).LookupErr("$type"); err == nil && toStr(t) == "timestamp" {
+			return toM(bsoncore.Value{Type: bsoncore.TypeTimestamp, Data: bsoncore.AppendTimestamp(nil, uint32(now.Unix()), 1)}), false, nil
+		}
+	}
+	return toM(vDate(now.UnixMilli())), false, nil
+}
+
+// updBit is $bit: and, or and xor of an integer field (0 when missing).
+func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
+	if cur == nil {
+		cur = &mval{leaf: vInt32(0)}
+	}
+	cv := cur.value()
+	x, ok := intOf(cv)
+	if !ok {
+		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply $bit to a value of non-integral type. %s has the field %s of non-integer type %s", idDocOf(root), o.path, typeName(cv.Type))
+	}
+	wide := cv.Type == bsoncore.TypeInt64
+	for _, e := range elements(bsoncore.Document(o.arg.Data)) {
+		y, ok := intOf(e.Value())
+		if !ok {
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier field must be an Integer(32/64 bit); a '%s' is not supported here", typeName(e.Value().Type))
+		}
+		if e.Value().Type == bsoncore.TypeInt64 {
+			wide = true
+		}
+		switch e.Key() {
+		case "and":
+			x &= y
+		case "or":
+			x |= y
+		case "xor":
+			x ^= y
+		default:
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier only supports 'and', 'or', and 'xor', not '%s' which is an unknown operator", e.Key())
+		}
+	}
+	if wide {
+		return toM(vInt64(x)), false, nil
+	}
+	return toM(vInt32(int32(x))), false, nil
+}
+
+func zeroLike(v bsoncore.Value) bsoncore.Value {
+	switch v.Type {
+	case bsoncore.TypeInt64:
+		return vInt64(0)
+	case bsoncore.TypeDouble:
+		return vDouble(0)
+	case bsoncore.TypeDecimal128:
+		return arith('*', v, vInt32(0))
+	}
+	return vInt32(0)
+}
