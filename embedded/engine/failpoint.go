@@ -87,66 +87,11 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 	default:
 		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand and failGetMoreAfterCursorCheckout", name.StringValue())
 	}
-	mode := c.arg("mode")
-	switch {
-	case mode.Type == bsoncore.TypeString && mode.StringValue() == "alwaysOn":
-		next.on = true
-	case mode.Type == bsoncore.TypeString && mode.StringValue() == "off":
-	case mode.Type == bsoncore.TypeEmbeddedDocument:
-		md := bsoncore.Document(mode.Data)
-		if v, err := md.LookupErr("times"); err == nil && isNumber(v) {
-			next.on, next.times = numberFloat(v) > 0, int(numberFloat(v))
-		} else if v, err := md.LookupErr("skip"); err == nil && isNumber(v) {
-			next.on, next.skip = true, int(numberFloat(v))
-		} else {
-			return nil, mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected {times: N} or {skip: N}", shell(mode))
-		}
-	default:
-		return nil, mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected \"alwaysOn\", \"off\", {times: N} or {skip: N}", shell(mode))
+	if err := next.readMode(c.arg("mode")); err != nil {
+		return nil, err
 	}
 	if d := c.arg("data"); d.Type == bsoncore.TypeEmbeddedDocument {
-		next.cmds = map[string]bool{}
-		for _, el := range elements(bsoncore.Document(d.Data)) {
-			v := el.Value()
-			switch el.Key() {
-			case "failCommands":
-				for _, n := range arrayValues(v) {
-					if n.Type == bsoncore.TypeString {
-						next.cmds[n.StringValue()] = true
-					}
-				}
-			case "errorCode":
-				next.code = int32(numberFloat(v))
-			case "errorLabels":
-				next.hasLbl = true
-				for _, l := range arrayValues(v) {
-					if l.Type == bsoncore.TypeString {
-						next.labels = append(next.labels, l.StringValue())
-					}
-				}
-			case "closeConnection":
-				next.close = truthy(v)
-			case "blockConnection":
-				if !truthy(v) {
-					next.block = -1
-				}
-			case "blockTimeMS":
-				if next.block >= 0 {
-					next.block = time.Duration(numberFloat(v) * float64(time.Millisecond))
-				}
-			case "writeConcernError":
-				if v.Type == bsoncore.TypeEmbeddedDocument {
-					next.wce = bsoncore.Document(v.Data)
-				}
-			case "appName":
-				if v.Type == bsoncore.TypeString {
-					next.appName = v.StringValue()
-				}
-			}
-		}
-		if next.block < 0 {
-			next.block = 0
-		}
+		next.readData(bsoncore.Document(d.Data))
 	}
 	if f == &c.srv.failGetMoreAfterCheckout {
 		next.cmds = map[string]bool{"getMore": true}
@@ -158,6 +103,75 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 	f.close, f.block, f.wce, f.appName = next.close, next.block, next.wce, next.appName
 	f.mu.Unlock()
 	return newReply().b.AppendInt64("count", count).AppendDouble("ok", 1).Build(), nil
+}
+
+// readMode reads a configureFailPoint's mode into f: "alwaysOn",
+// "off", {times: N} or {skip: N}.
+func (f *failCommand) readMode(mode bsoncore.Value) error {
+	switch {
+	case mode.Type == bsoncore.TypeString && mode.StringValue() == "alwaysOn":
+		f.on = true
+	case mode.Type == bsoncore.TypeString && mode.StringValue() == "off":
+	case mode.Type == bsoncore.TypeEmbeddedDocument:
+		md := bsoncore.Document(mode.Data)
+		if v, err := md.LookupErr("times"); err == nil && isNumber(v) {
+			f.on, f.times = numberFloat(v) > 0, int(numberFloat(v))
+		} else if v, err := md.LookupErr("skip"); err == nil && isNumber(v) {
+			f.on, f.skip = true, int(numberFloat(v))
+		} else {
+			return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected {times: N} or {skip: N}", shell(mode))
+		}
+	default:
+		return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected \"alwaysOn\", \"off\", {times: N} or {skip: N}", shell(mode))
+	}
+	return nil
+}
+
+// readData reads a configureFailPoint's data into f: the commands it
+// fails and how.
+func (f *failCommand) readData(d bsoncore.Document) {
+	f.cmds = map[string]bool{}
+	for _, el := range elements(d) {
+		v := el.Value()
+		switch el.Key() {
+		case "failCommands":
+			for _, n := range arrayValues(v) {
+				if n.Type == bsoncore.TypeString {
+					f.cmds[n.StringValue()] = true
+				}
+			}
+		case "errorCode":
+			f.code = int32(numberFloat(v))
+		case "errorLabels":
+			f.hasLbl = true
+			for _, l := range arrayValues(v) {
+				if l.Type == bsoncore.TypeString {
+					f.labels = append(f.labels, l.StringValue())
+				}
+			}
+		case "closeConnection":
+			f.close = truthy(v)
+		case "blockConnection":
+			if !truthy(v) {
+				f.block = -1
+			}
+		case "blockTimeMS":
+			if f.block >= 0 {
+				f.block = time.Duration(numberFloat(v) * float64(time.Millisecond))
+			}
+		case "writeConcernError":
+			if v.Type == bsoncore.TypeEmbeddedDocument {
+				f.wce = bsoncore.Document(v.Data)
+			}
+		case "appName":
+			if v.Type == bsoncore.TypeString {
+				f.appName = v.StringValue()
+			}
+		}
+	}
+	if f.block < 0 {
+		f.block = 0
+	}
 }
 
 // resumableCodes are the codes MongoDB labels ResumableChangeStreamError
