@@ -57,26 +57,7 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 	}
 	for k := range p.Collections {
 		cs := p.Collections[k]
-		c := &Collection{
-			ds:      ds,
-			spec:    cs,
-			key:     mix64(ds.Seed ^ mix64(hashString(cs.Name))),
-			baseSec: ds.Base.Unix(),
-			spanSec: int64(ds.Span / time.Second),
-		}
-		if cs.Kind != "" {
-			c.kind, _ = kindByName(cs.Kind)
-		}
-		r := derive(c.key, tagOID, 0)
-		if !p.Seeded {
-			r = uint64(live[0])<<32 | uint64(live[1])<<24 | uint64(live[2])<<16 | uint64(live[3])<<8 | uint64(live[4])
-			r += derive(c.key, tagOID, 0) // collections still differ from each other
-		}
-		c.oidRandom = r & (1<<40 - 1)
-		c.counterStart = uint32(derive(c.key, tagCount, 0)) & 0xFFFFFF
-		c.bindIDs()
-		c.strata = newStrata(cs.Template, cs.Count, c.key)
-		c.pool.New = func() any { return c.NewWorker() }
+		c := ds.newCollection(cs, p.Seeded, live)
 		ds.cols = append(ds.cols, c)
 		ds.byName[cs.Name] = c
 	}
@@ -86,38 +67,8 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 		}
 	}
 	for _, c := range ds.cols {
-		for _, r := range c.spec.Refs {
-			br := boundRef{Ref: r}
-			if r.Stored {
-				ids, read := stored[r.To]
-				if len(ids) == 0 && c.spec.Count > 0 {
-					return nil, &StoredRefError{DB: ds.DB, Collection: c.spec.Name, Field: r.Field, To: r.To, Read: read}
-				}
-				br.stored = ids
-			} else {
-				br.to = ds.byName[r.To]
-			}
-			if len(r.PerTarget) > 0 {
-				draws := c.spec.Count * int64(max(r.Max, 1))
-				br.mass = newMassPick(r.PerTarget, br.count(), draws, derive(c.key^hashString(r.Field), tagSkew, 1))
-			} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
-				br.skew = newSkewedPick(br.count(), derive(c.key, tagSkew, 0))
-			}
-			if len(r.Lengths) > 0 && c.spec.Count > 0 {
-				br.lens = newFieldStrata(c.spec.Count, c.key, r.Field)
-				total := 0.0
-				for _, w := range r.Weights {
-					total += w
-					br.cum = append(br.cum, total)
-				}
-			}
-			c.refs = append(c.refs, br)
-		}
-		c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
-		for _, r := range c.refs {
-			if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
-				c.rawKind = false
-			}
+		if err := c.bindRefs(stored); err != nil {
+			return nil, err
 		}
 	}
 	for _, c := range ds.cols {
@@ -126,6 +77,72 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 		}
 	}
 	return ds, nil
+}
+
+// newCollection is the generator of cs in ds; live is the process-unique
+// value of an unseeded dataset's IDs.
+func (ds *Dataset) newCollection(cs CollectionSpec, seeded bool, live [5]byte) *Collection {
+	c := &Collection{
+		ds:      ds,
+		spec:    cs,
+		key:     mix64(ds.Seed ^ mix64(hashString(cs.Name))),
+		baseSec: ds.Base.Unix(),
+		spanSec: int64(ds.Span / time.Second),
+	}
+	if cs.Kind != "" {
+		c.kind, _ = kindByName(cs.Kind)
+	}
+	r := derive(c.key, tagOID, 0)
+	if !seeded {
+		r = uint64(live[0])<<32 | uint64(live[1])<<24 | uint64(live[2])<<16 | uint64(live[3])<<8 | uint64(live[4])
+		r += derive(c.key, tagOID, 0) // collections still differ from each other
+	}
+	c.oidRandom = r & (1<<40 - 1)
+	c.counterStart = uint32(derive(c.key, tagCount, 0)) & 0xFFFFFF
+	c.bindIDs()
+	c.strata = newStrata(cs.Template, cs.Count, c.key)
+	c.pool.New = func() any { return c.NewWorker() }
+	return c
+}
+
+// bindRefs binds the references of c to what they draw from: a collection
+// of the dataset, or stored _ids.
+func (c *Collection) bindRefs(stored StoredIDs) error {
+	ds := c.ds
+	for _, r := range c.spec.Refs {
+		br := boundRef{Ref: r}
+		if r.Stored {
+			ids, read := stored[r.To]
+			if len(ids) == 0 && c.spec.Count > 0 {
+				return &StoredRefError{DB: ds.DB, Collection: c.spec.Name, Field: r.Field, To: r.To, Read: read}
+			}
+			br.stored = ids
+		} else {
+			br.to = ds.byName[r.To]
+		}
+		if len(r.PerTarget) > 0 {
+			draws := c.spec.Count * int64(max(r.Max, 1))
+			br.mass = newMassPick(r.PerTarget, br.count(), draws, derive(c.key^hashString(r.Field), tagSkew, 1))
+		} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
+			br.skew = newSkewedPick(br.count(), derive(c.key, tagSkew, 0))
+		}
+		if len(r.Lengths) > 0 && c.spec.Count > 0 {
+			br.lens = newFieldStrata(c.spec.Count, c.key, r.Field)
+			total := 0.0
+			for _, w := range r.Weights {
+				total += w
+				br.cum = append(br.cum, total)
+			}
+		}
+		c.refs = append(c.refs, br)
+	}
+	c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
+	for _, r := range c.refs {
+		if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
+			c.rawKind = false
+		}
+	}
+	return nil
 }
 
 // Collections lists every collection of the plan in order, RefOnly ones

@@ -118,76 +118,95 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	// inserters fed without taking CPU from an in-process server.
 	s := c.Stream(ctx, StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
 	defer s.Close()
-	total := s.Len()
-
-	var (
-		inserted, skipped atomic.Int64
-		errOnce           sync.Once
-		firstErr          error
-		failedDoc         *mongowrite.WriteDoc
-		progressMu        sync.Mutex
-		unsettled         []Range
-	)
-	fail := func(doc *mongowrite.WriteDoc, err error) {
-		errOnce.Do(func() { firstErr, failedDoc = err, doc; cancel() })
-	}
-	st := &stored{coll: coll, read: opts.ReadStored, d: opts.Stored}
+	in := &inserting{sent: sent, cancel: cancel, coll: coll, opts: opts, s: s, start: start, total: s.Len(),
+		st: &stored{coll: coll, read: opts.ReadStored, d: opts.Stored}}
 	var ins sync.WaitGroup
 	for range workers {
 		ins.Add(1)
 		go func() {
 			defer ins.Done()
-			for {
-				b, err := s.Next()
-				if err == io.EOF {
-					return
-				}
-				if err != nil {
-					// Every inserter meets the stream's error after its
-					// batch: batches in flight finish and are counted.
-					errOnce.Do(func() { firstErr = err })
-					return
-				}
-				n, dups, err := mongowrite.InsertBatch(sent, coll, b.Docs, opts.Resume)
-				inserted.Add(n)
-				if err == nil && len(dups) > 0 {
-					err = confirmBatch(sent, st, b.Docs, dups, &skipped)
-				}
-				if err != nil {
-					progressMu.Lock()
-					unsettled = append(unsettled, b.Range())
-					progressMu.Unlock()
-					var we *mongowrite.WriteError
-					if errors.As(err, &we) && we.Doc != nil {
-						doc := *we.Doc
-						doc.Index += b.From
-						fail(&doc, we.Err)
-					} else {
-						fail(nil, err)
-					}
-					return
-				}
-				progressMu.Lock()
-				if opts.Acked != nil {
-					opts.Acked(b.Range())
-				}
-				if opts.Progress != nil {
-					opts.Progress(Progress{Total: total, Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start)})
-				}
-				progressMu.Unlock()
-			}
+			in.insert()
 		}()
 	}
 	ins.Wait()
 
-	res := InsertResult{Inserted: inserted.Load(), Skipped: skipped.Load(), Elapsed: time.Since(start), Unsettled: MergeRanges(unsettled)}
-	if firstErr == nil && res.Inserted+res.Skipped != total {
-		firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
+	total := in.total
+	res := InsertResult{Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(start), Unsettled: MergeRanges(in.unsettled)}
+	if in.firstErr == nil && res.Inserted+res.Skipped != total {
+		in.firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
 	}
-	if firstErr != nil {
-		return res, &mongowrite.WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: failedDoc, Err: firstErr}
+	if in.firstErr != nil {
+		return res, &mongowrite.WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: in.failedDoc, Err: in.firstErr}
 	}
 	return res, nil
+}
+
+// inserting is one Insert under way: what its inserters share.
+type inserting struct {
+	sent   context.Context    // of the batches, which a failure does not cancel
+	cancel context.CancelFunc // stops generation
+	coll   *mongo.Collection
+	opts   InsertOptions
+	s      *Stream
+	st     *stored
+	start  time.Time
+	total  int64
+
+	inserted, skipped atomic.Int64
+	errOnce           sync.Once
+	firstErr          error
+	failedDoc         *mongowrite.WriteDoc
+	progressMu        sync.Mutex
+	unsettled         []Range
+}
+
+func (in *inserting) fail(doc *mongowrite.WriteDoc, err error) {
+	in.errOnce.Do(func() { in.firstErr, in.failedDoc = err, doc; in.cancel() })
+}
+
+// insert is an inserter: it inserts the batches of the stream until its
+// end or a failure.
+func (in *inserting) insert() {
+	opts := in.opts
+	for {
+		b, err := in.s.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			// Every inserter meets the stream's error after its
+			// batch: batches in flight finish and are counted.
+			in.errOnce.Do(func() { in.firstErr = err })
+			return
+		}
+		n, dups, err := mongowrite.InsertBatch(in.sent, in.coll, b.Docs, opts.Resume)
+		in.inserted.Add(n)
+		if err == nil && len(dups) > 0 {
+			err = confirmBatch(in.sent, in.st, b.Docs, dups, &in.skipped)
+		}
+		if err != nil {
+			in.progressMu.Lock()
+			in.unsettled = append(in.unsettled, b.Range())
+			in.progressMu.Unlock()
+			var we *mongowrite.WriteError
+			if errors.As(err, &we) && we.Doc != nil {
+				doc := *we.Doc
+				doc.Index += b.From
+				in.fail(&doc, we.Err)
+			} else {
+				in.fail(nil, err)
+			}
+			return
+		}
+		in.progressMu.Lock()
+		if opts.Acked != nil {
+			opts.Acked(b.Range())
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Total: in.total, Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(in.start)})
+		}
+		in.progressMu.Unlock()
+	}
 }
 
 // confirmBatch adds to skipped the duplicates dups of docs that the

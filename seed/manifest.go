@@ -2,14 +2,12 @@ package seed
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -297,133 +295,6 @@ func MergeRanges(rs []Range) []Range {
 	return out
 }
 
-// PlanDiff is the first setting in which two manifests would make different
-// documents: Field is "seed", "at", "span", "collections", or a collection
-// setting ("kind", "template", "count", "id", "idStart", "refs"), with
-// Collection naming the collection.
-type PlanDiff struct {
-	Field      string
-	Collection string
-	Old, New   string
-}
-
-// Diff compares the settings that decide the documents of m and n (not
-// their progress); nil means both make the same documents.
-func (m *Manifest) Diff(n *Manifest) *PlanDiff {
-	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
-	span := func(s int64) string { return (time.Duration(s) * time.Second).String() }
-	switch {
-	case m.format() != n.format():
-		return &PlanDiff{Field: "format", Old: strconv.Itoa(m.format()), New: strconv.Itoa(n.format())}
-	case m.Seeded != n.Seeded || (m.Seeded && m.Seed != n.Seed):
-		return &PlanDiff{Field: "seed", Old: m.seedString(), New: n.seedString()}
-	case !m.At.Equal(n.At):
-		return &PlanDiff{Field: "at", Old: at(m.At), New: at(n.At)}
-	case m.Span != n.Span:
-		return &PlanDiff{Field: "span", Old: span(m.Span), New: span(n.Span)}
-	}
-	names := func(ss []ManifestSpec) string {
-		var out []string
-		for _, s := range ss {
-			out = append(out, s.Name)
-		}
-		return fmt.Sprint(out)
-	}
-	if len(m.Specs) != len(n.Specs) {
-		return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
-	}
-	for k, a := range m.Specs {
-		b := n.Specs[k]
-		var field, x, y string
-		switch {
-		case a.Name != b.Name:
-			return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
-		case a.Kind != b.Kind || (a.Template == "") != (b.Template == ""):
-			field, x, y = "kind", a.what(), b.what()
-		case a.Template != b.Template:
-			field, x, y = "template", a.Template, b.Template
-		case a.Count != b.Count:
-			field, x, y = "count", strconv.FormatInt(a.Count, 10), strconv.FormatInt(b.Count, 10)
-		case a.ID != b.ID:
-			field, x, y = "id", a.ID, b.ID
-		case fmt.Sprint(a.IDMix) != fmt.Sprint(b.IDMix):
-			field, x, y = "idMix", fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && a.IDStart != b.IDStart:
-			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && max(a.IDStep, 1) != max(b.IDStep, 1):
-			field, x, y = "idStep", strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && !slices.Equal(a.IDQuantiles, b.IDQuantiles):
-			field, x, y = "idQuantiles", fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
-		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
-			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)
-		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):
-			field, x, y = "times", fmt.Sprint(a.Times), fmt.Sprint(b.Times)
-		default:
-			continue
-		}
-		return &PlanDiff{Field: field, Collection: a.Name, Old: x, New: y}
-	}
-	if d := StoredDiff(m.Stored, n.Stored); d != nil {
-		return d
-	}
-	return nil
-}
-
-// StoredDiff is the first difference between two records of what stored
-// references drew from (Manifest.Stored), or nil: field "stored", the
-// collection, and each side's count of _ids ("300 _ids").
-func StoredDiff(was, now []StoredSet) *PlanDiff {
-	find := func(ss []StoredSet, name string) (StoredSet, bool) {
-		for _, s := range ss {
-			if s.Collection == name {
-				return s, true
-			}
-		}
-		return StoredSet{}, false
-	}
-	show := func(s StoredSet, ok bool) string {
-		if !ok {
-			return "not read"
-		}
-		return fmt.Sprintf("%d _ids", s.Count)
-	}
-	var names []string
-	for _, s := range append(append([]StoredSet(nil), was...), now...) {
-		if !slices.Contains(names, s.Collection) {
-			names = append(names, s.Collection)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		a, aok := find(was, name)
-		b, bok := find(now, name)
-		if aok == bok && a == b {
-			continue
-		}
-		old, new := show(a, aok), show(b, bok)
-		if old == new {
-			new += " (other ones)"
-		}
-		return &PlanDiff{Field: "stored", Collection: name, Old: old, New: new}
-	}
-	return nil
-}
-
-func (m *Manifest) seedString() string {
-	if !m.Seeded {
-		return "unseeded"
-	}
-	return m.Seed
-}
-
-// what is the kind, or "template NAME".
-func (s ManifestSpec) what() string {
-	if s.Template != "" {
-		return "template " + s.TemplateName
-	}
-	return s.Kind
-}
-
 // Save writes the manifest into its database's ManifestCollection,
 // replacing the collection's earlier one.
 func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
@@ -520,77 +391,4 @@ func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
 		}
 	}
 	return out, nil
-}
-
-// JSON is the template as JSON text that ParseTemplate reads back into the
-// same template: the manifest keeps it so that a run does not depend on the
-// file it was read from.
-func (t *Template) JSON() []byte {
-	return t.root.appendJSON(nil)
-}
-
-func (n *tnode) appendJSON(b []byte) []byte {
-	switch n.kind {
-	case tObject:
-		b = append(b, '{')
-		for k, key := range n.keys {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, key)
-			b = append(b, ':')
-			b = n.children[k].appendJSON(b)
-		}
-		return append(b, '}')
-	case tArray:
-		b = append(b, '[')
-		for k, c := range n.children {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			b = c.appendJSON(b)
-		}
-		return append(b, ']')
-	case tShape:
-		return append(b, n.shape.raw...)
-	case tPattern:
-		var s []byte
-		for _, part := range n.parts {
-			switch {
-			case part.index:
-				s = append(s, "{index}"...)
-			case part.ph != "":
-				s = append(s, part.ph...)
-			default:
-				s = append(s, part.lit...)
-			}
-		}
-		return appendJSONString(b, string(s))
-	}
-	switch v := n.value.(type) {
-	case nil:
-		return append(b, "null"...)
-	case bool:
-		return strconv.AppendBool(b, v)
-	case int32:
-		return strconv.AppendInt(b, int64(v), 10)
-	case int64:
-		return strconv.AppendInt(b, v, 10)
-	case float64:
-		s := strconv.FormatFloat(v, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eE") {
-			s += ".0" // stays a float when read back
-		}
-		return append(b, s...)
-	case string:
-		return appendJSONString(b, v)
-	}
-	return append(b, "null"...)
-}
-
-// appendJSONString appends s as a JSON string (strconv.Quote's escapes,
-// such as \x00, are not JSON).
-func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
 }

@@ -121,55 +121,70 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 		p.Span = spanOf(d)
 	}
 	for k, cf := range pf.Collections {
-		where := fmt.Sprintf("collections[%d]", k)
-		if cf.Name != "" {
-			where += " (" + cf.Name + ")"
-		}
-		bad := func(s Setting, value string, err error) error {
-			return &PlanError{Source: name, Collection: cf.Name, Setting: s, Value: value, Err: err, where: where}
-		}
-		if cf.Count == nil {
-			return nil, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
-		}
-		cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, IDStep: cf.IDStep, IDQuantiles: cf.IDQuantiles, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
-		for j, raw := range cf.Indexes {
-			ix, err := indexes.ParseJSON(raw)
-			if err != nil {
-				e := bad(SettingIndexes, string(raw), err)
-				e.(*PlanError).where = fmt.Sprintf("%s: indexes[%d]", where, j)
-				return nil, e
-			}
-			cs.Indexes = append(cs.Indexes, ix)
-		}
-		if s, v, err := cf.parseIDs(&cs); err != nil {
-			return nil, bad(s, v, err)
-		}
-		tmpl := bytes.TrimSpace(cf.Template)
-		if len(tmpl) > 0 && !bytes.Equal(tmpl, []byte("null")) && !bytes.Equal(tmpl, []byte(`""`)) {
-			if cf.Kind != "" {
-				return nil, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %s; expected one of them", cf.Kind, tmpl))
-			}
-			var t *Template
-			var path string
-			var err error
-			if tmpl[0] == '{' {
-				t, err = ParseTemplate(fmt.Sprintf("%s: %s.template", name, where), tmpl)
-				path = "(inline)"
-			} else if err = json.Unmarshal(tmpl, &path); err != nil {
-				err = fmt.Errorf("template %s: expected a file name or a template object", tmpl)
-			} else {
-				file := path
-				if !filepath.IsAbs(file) {
-					file = filepath.Join(dir, file)
-				}
-				t, err = LoadTemplate(file)
-			}
-			if err != nil {
-				return nil, bad(SettingTemplate, path, err)
-			}
-			cs.Template = t
+		cs, err := cf.spec(name, dir, k)
+		if err != nil {
+			return nil, err
 		}
 		p.Collections = append(p.Collections, cs)
 	}
 	return p, nil
+}
+
+// spec is the CollectionSpec of collections[k] of the plan file name;
+// template file names are relative to dir.
+func (cf *collectionFile) spec(name, dir string, k int) (CollectionSpec, error) {
+	where := fmt.Sprintf("collections[%d]", k)
+	if cf.Name != "" {
+		where += " (" + cf.Name + ")"
+	}
+	bad := func(s Setting, value string, err error) error {
+		return &PlanError{Source: name, Collection: cf.Name, Setting: s, Value: value, Err: err, where: where}
+	}
+	if cf.Count == nil {
+		return CollectionSpec{}, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
+	}
+	cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, IDStep: cf.IDStep, IDQuantiles: cf.IDQuantiles, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
+	for j, raw := range cf.Indexes {
+		ix, err := indexes.ParseJSON(raw)
+		if err != nil {
+			e := bad(SettingIndexes, string(raw), err)
+			e.(*PlanError).where = fmt.Sprintf("%s: indexes[%d]", where, j)
+			return CollectionSpec{}, e
+		}
+		cs.Indexes = append(cs.Indexes, ix)
+	}
+	if s, v, err := cf.parseIDs(&cs); err != nil {
+		return CollectionSpec{}, bad(s, v, err)
+	}
+	tmpl := bytes.TrimSpace(cf.Template)
+	if len(tmpl) > 0 && !bytes.Equal(tmpl, []byte("null")) && !bytes.Equal(tmpl, []byte(`""`)) {
+		if cf.Kind != "" {
+			return CollectionSpec{}, bad(SettingKind, cf.Kind, fmt.Errorf("has both kind %q and template %s; expected one of them", cf.Kind, tmpl))
+		}
+		t, path, err := readTemplate(fmt.Sprintf("%s: %s.template", name, where), tmpl, dir)
+		if err != nil {
+			return CollectionSpec{}, bad(SettingTemplate, path, err)
+		}
+		cs.Template = t
+	}
+	return cs, nil
+}
+
+// readTemplate reads the template of a collection: inline (named name),
+// or the file tmpl names, relative to dir. path is "(inline)" or the file
+// name as the plan gives it.
+func readTemplate(name string, tmpl []byte, dir string) (t *Template, path string, err error) {
+	if tmpl[0] == '{' {
+		t, err = ParseTemplate(name, tmpl)
+		path = "(inline)"
+	} else if err = json.Unmarshal(tmpl, &path); err != nil {
+		err = fmt.Errorf("template %s: expected a file name or a template object", tmpl)
+	} else {
+		file := path
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		t, err = LoadTemplate(file)
+	}
+	return t, path, err
 }

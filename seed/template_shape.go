@@ -169,105 +169,140 @@ func (p *tparser) buildShape(path, op string, fields map[string]json.RawMessage)
 		}
 	}
 	s := &tshape{op: op}
+	var err error
 	switch op {
 	case shapeMissing:
 		return nil, bad("only an option of $mix can be missing")
 	case shapeMix:
-		var opts []json.RawMessage
-		if err := json.Unmarshal(fields[op], &opts); err != nil || len(opts) == 0 {
-			return nil, bad("expected a non-empty list of values")
-		}
-		var err error
-		if s.cum, err = shapeWeights(fields["$weights"], len(opts)); err != nil {
-			return nil, bad("%v", err)
-		}
-		for k, o := range opts {
-			if bytes.Equal(bytes.Join(bytes.Fields(o), nil), []byte(`{"$missing":true}`)) {
-				s.options, s.missing = append(s.options, nil), append(s.missing, true)
-				continue
-			}
-			n, err := p.sub(fmt.Sprintf("%s.$mix[%d]", path, k), o)
-			if err != nil {
-				return nil, err
-			}
-			s.options, s.missing = append(s.options, n), append(s.missing, false)
-		}
+		err = p.parseMix(path, s, fields, bad)
 	case shapeNumber:
-		if err := json.Unmarshal(fields["$type"], &s.typ); err != nil || !slices.Contains(NumberTypes(), s.typ) {
-			return nil, bad("$type %s: expected one of %s", fields["$type"], strings.Join(NumberTypes(), ", "))
-		}
-		var err error
-		if s.q, err = shapeQuantiles(fields[op]); err != nil {
-			return nil, bad("%v", err)
-		}
-		if s.typ == "int" && (s.q[0] < math.MinInt32 || s.q[len(s.q)-1] > math.MaxInt32) {
-			return nil, bad("quantiles outside int32: expected $type long")
-		}
-		if (s.typ == "long" || s.typ == "int") && math.Max(-s.q[0], s.q[len(s.q)-1]) > maxExact {
-			return nil, bad("quantiles beyond 2^53")
-		}
+		err = parseNumberShape(s, fields, bad)
 	case shapeDate, shapeObjectID:
-		var texts []string
-		if err := json.Unmarshal(fields[op], &texts); err != nil || len(texts) == 0 {
-			return nil, bad("expected a non-empty list of RFC 3339 instants")
-		}
-		for _, t := range texts {
-			tm, err := time.Parse(time.RFC3339Nano, t)
-			if err != nil {
-				return nil, bad("%q: expected an RFC 3339 instant", t)
-			}
-			if op == shapeObjectID {
-				if err := oid.CheckTime(tm); err != nil {
-					return nil, bad("%q: %v", t, err)
-				}
-			}
-			s.q = append(s.q, float64(tm.UnixMilli()))
-		}
-		if !slices.IsSorted(s.q) {
-			return nil, bad("instants out of order: expected them ascending")
-		}
+		err = parseInstants(s, fields, bad)
 	case shapeString:
-		if err := json.Unmarshal(fields[op], &s.typ); err != nil || !slices.Contains(StringKinds(), s.typ) {
-			return nil, bad("%s: expected one of %s", fields[op], strings.Join(StringKinds(), ", "))
-		}
-		if raw, ok := fields["$unique"]; ok {
-			if err := json.Unmarshal(raw, &s.unique); err != nil {
-				return nil, bad("$unique %s: expected true or false", raw)
-			}
-		}
-		s.q = []float64{8, 16}
-		if raw, ok := fields["$lengths"]; ok {
-			var err error
-			if s.q, err = shapeQuantiles(raw); err != nil {
-				return nil, bad("$lengths: %v", err)
-			}
-			if s.q[0] < 0 || s.q[len(s.q)-1] > 1<<20 {
-				return nil, bad("$lengths: expected lengths from 0 to %d", 1<<20)
-			}
-		}
+		err = parseStringShape(s, fields, bad)
 	case shapePool:
-		if err := p.parsePool(path, s, fields, bad); err != nil {
-			return nil, err
-		}
+		err = p.parsePool(path, s, fields, bad)
 	case shapeArray:
-		n, err := p.sub(path+".$array", fields[op])
-		if err != nil {
-			return nil, err
-		}
-		s.elem = n
-		if err := json.Unmarshal(fields["$lengths"], &s.lengths); err != nil || len(s.lengths) == 0 {
-			return nil, bad("$lengths: expected a non-empty list of lengths")
-		}
-		for _, l := range s.lengths {
-			if l < 0 || l > 100000 {
-				return nil, bad("$lengths: length %d: expected 0 to 100000", l)
-			}
-		}
-		if s.cum, err = shapeWeights(fields["$weights"], len(s.lengths)); err != nil {
-			return nil, bad("%v", err)
-		}
+		err = p.parseArray(path, s, fields, bad)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// parseMix reads the options of $mix, and their $weights, into s.
+func (p *tparser) parseMix(path string, s *tshape, fields map[string]json.RawMessage, bad func(string, ...any) error) error {
+	var opts []json.RawMessage
+	if err := json.Unmarshal(fields[shapeMix], &opts); err != nil || len(opts) == 0 {
+		return bad("expected a non-empty list of values")
+	}
+	var err error
+	if s.cum, err = shapeWeights(fields["$weights"], len(opts)); err != nil {
+		return bad("%v", err)
+	}
+	for k, o := range opts {
+		if bytes.Equal(bytes.Join(bytes.Fields(o), nil), []byte(`{"$missing":true}`)) {
+			s.options, s.missing = append(s.options, nil), append(s.missing, true)
+			continue
+		}
+		n, err := p.sub(fmt.Sprintf("%s.$mix[%d]", path, k), o)
+		if err != nil {
+			return err
+		}
+		s.options, s.missing = append(s.options, n), append(s.missing, false)
+	}
+	return nil
+}
+
+// parseNumberShape reads the quantiles of $number and its $type into s.
+func parseNumberShape(s *tshape, fields map[string]json.RawMessage, bad func(string, ...any) error) error {
+	if err := json.Unmarshal(fields["$type"], &s.typ); err != nil || !slices.Contains(NumberTypes(), s.typ) {
+		return bad("$type %s: expected one of %s", fields["$type"], strings.Join(NumberTypes(), ", "))
+	}
+	var err error
+	if s.q, err = shapeQuantiles(fields[shapeNumber]); err != nil {
+		return bad("%v", err)
+	}
+	if s.typ == "int" && (s.q[0] < math.MinInt32 || s.q[len(s.q)-1] > math.MaxInt32) {
+		return bad("quantiles outside int32: expected $type long")
+	}
+	if (s.typ == "long" || s.typ == "int") && math.Max(-s.q[0], s.q[len(s.q)-1]) > maxExact {
+		return bad("quantiles beyond 2^53")
+	}
+	return nil
+}
+
+// parseInstants reads the instants of $date or $objectId into s, in
+// milliseconds.
+func parseInstants(s *tshape, fields map[string]json.RawMessage, bad func(string, ...any) error) error {
+	var texts []string
+	if err := json.Unmarshal(fields[s.op], &texts); err != nil || len(texts) == 0 {
+		return bad("expected a non-empty list of RFC 3339 instants")
+	}
+	for _, t := range texts {
+		tm, err := time.Parse(time.RFC3339Nano, t)
+		if err != nil {
+			return bad("%q: expected an RFC 3339 instant", t)
+		}
+		if s.op == shapeObjectID {
+			if err := oid.CheckTime(tm); err != nil {
+				return bad("%q: %v", t, err)
+			}
+		}
+		s.q = append(s.q, float64(tm.UnixMilli()))
+	}
+	if !slices.IsSorted(s.q) {
+		return bad("instants out of order: expected them ascending")
+	}
+	return nil
+}
+
+// parseStringShape reads the kind of $string, its $unique and its
+// $lengths into s.
+func parseStringShape(s *tshape, fields map[string]json.RawMessage, bad func(string, ...any) error) error {
+	if err := json.Unmarshal(fields[shapeString], &s.typ); err != nil || !slices.Contains(StringKinds(), s.typ) {
+		return bad("%s: expected one of %s", fields[shapeString], strings.Join(StringKinds(), ", "))
+	}
+	if raw, ok := fields["$unique"]; ok {
+		if err := json.Unmarshal(raw, &s.unique); err != nil {
+			return bad("$unique %s: expected true or false", raw)
+		}
+	}
+	s.q = []float64{8, 16}
+	if raw, ok := fields["$lengths"]; ok {
+		var err error
+		if s.q, err = shapeQuantiles(raw); err != nil {
+			return bad("$lengths: %v", err)
+		}
+		if s.q[0] < 0 || s.q[len(s.q)-1] > 1<<20 {
+			return bad("$lengths: expected lengths from 0 to %d", 1<<20)
+		}
+	}
+	return nil
+}
+
+// parseArray reads the element of $array, its $lengths and their
+// $weights into s.
+func (p *tparser) parseArray(path string, s *tshape, fields map[string]json.RawMessage, bad func(string, ...any) error) error {
+	n, err := p.sub(path+".$array", fields[shapeArray])
+	if err != nil {
+		return err
+	}
+	s.elem = n
+	if err := json.Unmarshal(fields["$lengths"], &s.lengths); err != nil || len(s.lengths) == 0 {
+		return bad("$lengths: expected a non-empty list of lengths")
+	}
+	for _, l := range s.lengths {
+		if l < 0 || l > 100000 {
+			return bad("$lengths: length %d: expected 0 to 100000", l)
+		}
+	}
+	if s.cum, err = shapeWeights(fields["$weights"], len(s.lengths)); err != nil {
+		return bad("%v", err)
+	}
+	return nil
 }
 
 // sub parses one template value held in raw, as part of the same file.
