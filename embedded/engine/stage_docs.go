@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// The stages that filter, reshape, order or count the documents of the
+// stream: $match, $project, $addFields/$set, $unset,
+// $replaceRoot/$replaceWith, $limit, $skip, $sort, $count, $sample.
+
+func compileMatchStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	d, err := needDoc(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	f, err := compileFilter(d, env.vars)
+	if err != nil {
+		return nil, err
+	}
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		out := in[:0:0]
+		for _, d := range in {
+			if f.Match(d) {
+				out = append(out, d)
+			}
+		}
+		return out, nil
+	}, nil
+}
+
+func compileProjectStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	d, err := needDoc(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(elements(d)) == 0 {
+		return nil, mongoerr.New(mongoerr.Location(51272), "projection specification must have at least one field")
+	}
+	p, err := compileProjection(d, env.vars)
+	if err != nil {
+		return nil, err
+	}
+	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) { return p.project(d, -1, true) }), nil
+}
+
+// compileAddFields is $addFields and its alias $set.
+func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	d, err := needDoc(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	type fe struct {
+		path string
+		e    *expr
+	}
+	var fs []fe
+	for _, el := range elements(d) {
+		e, err := compileExpr(el.Value(), env.vars)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, fe{el.Key(), e})
+	}
+	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
+		md := toMDoc(d)
+		for _, f := range fs {
+			v, err := f.e.eval(d, nil)
+			if err != nil {
+				return nil, err
+			}
+			if v.Type == 0 {
+				removePath(&mval{doc: md}, strings.Split(f.path, "."))
+				continue
+			}
+			setMPath(md, f.path, toM(v))
+		}
+		return md.build(), nil
+	}), nil
+}
+
+func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+	var paths []string
+	switch arg.Type {
+	case bsoncore.TypeString:
+		paths = []string{arg.StringValue()}
+	case bsoncore.TypeArray:
+		for _, v := range arrayValues(arg) {
+			paths = append(paths, toStr(v))
+		}
+	default:
+		return nil, mongoerr.New(mongoerr.Location(31002), "$unset specification must be a string or an array")
+	}
+	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
+		md := toMDoc(d)
+		for _, p := range paths {
+			removePath(&mval{doc: md}, strings.Split(p, "."))
+		}
+		return md.build(), nil
+	}), nil
+}
+
+// compileReplaceRoot is $replaceRoot ({newRoot: expression}) and
+// $replaceWith (the expression itself).
+func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	nr := arg
+	if name == "$replaceRoot" {
+		d, err := needDoc(name, arg)
+		if err != nil {
+			return nil, err
+		}
+		if nr, err = d.LookupErr("newRoot"); err != nil {
+			return nil, mongoerr.New(mongoerr.Location(40231), "no newRoot specified for the $replaceRoot stage")
+		}
+	}
+	e, err := compileExpr(nr, env.vars)
+	if err != nil {
+		return nil, err
+	}
+	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
+		v, err := e.eval(d, nil)
+		if err != nil {
+			return nil, err
+		}
+		if v.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", shell(v), typeName(v.Type))
+		}
+		return bsoncore.Document(v.Data), nil
+	}), nil
+}
+
+// compileLimitSkip is $limit and $skip.
+func compileLimitSkip(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+	if !isNumber(arg) || numberFloat(arg) < 0 {
+		return nil, mongoerr.New(mongoerr.Location(15958), "the %s must be a non-negative number", strings.TrimPrefix(name, "$"))
+	}
+	n := int(numberFloat(arg))
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		if name == "$limit" {
+			return in[:min(n, len(in))], nil
+		}
+		return in[min(n, len(in)):], nil
+	}, nil
+}
+
+func compileSortStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+	d, err := needDoc(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := compileSort(d)
+	if err != nil {
+		return nil, err
+	}
+	s.coll = env.vars.collator()
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		out := append([]bsoncore.Document{}, in...)
+		sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })
+		return out, nil
+	}, nil
+}
+
+func compileCountStage(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+	if arg.Type != bsoncore.TypeString || arg.StringValue() == "" || strings.HasPrefix(arg.StringValue(), "$") || strings.Contains(arg.StringValue(), ".") {
+		return nil, mongoerr.New(mongoerr.Location(40156), "the count field must be a non-empty string, not starting with '$' and not containing '.'")
+	}
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		if len(in) == 0 {
+			return nil, nil
+		}
+		return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32(arg.StringValue(), int32(len(in))).Build()}, nil
+	}, nil
+}
+
+func compileSampleStage(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+	d, err := needDoc(name, arg)
+	if err != nil {
+		return nil, err
+	}
+	sz, err := d.LookupErr("size")
+	if err != nil || !isNumber(sz) || numberFloat(sz) < 0 {
+		return nil, mongoerr.New(mongoerr.Location(28746), "size argument to $sample must be a non-negative number")
+	}
+	n := int(numberFloat(sz))
+	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
+		out := append([]bsoncore.Document{}, in...)
+		rand.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+		return out[:min(n, len(out))], nil
+	}, nil
+}
