@@ -1,0 +1,385 @@
+package engine
+
+import (
+	"math"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/mongoerr"
+)
+
+// compileFieldOp compiles one query operator on a field: comparison
+// ($eq … $nin), element ($exists, $type), evaluation ($regex, $mod),
+// array ($size, $all, $elemMatch), logical ($not) and bitwise ones; the
+// geospatial ones, $text and $where are refused. nil, nil for the
+// operators that match nothing themselves ($options, $comment).
+func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *exprVars) (matcher, error) {
+	switch op {
+	case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte":
+		return queryComparison(path, op, arg, vars), nil
+	case "$in", "$nin":
+		return queryIn(path, op, arg, vars)
+	case "$exists":
+		return queryExists(path, arg), nil
+	case "$type":
+		return queryType(path, arg)
+	case "$regex":
+		return queryRegex(path, arg, opts)
+	case "$options":
+		return nil, nil
+	case "$size":
+		return querySize(path, arg)
+	case "$all":
+		return queryAll(path, arg, vars)
+	case "$elemMatch":
+		return queryElemMatch(path, arg, vars)
+	case "$not":
+		return queryNot(path, arg, vars)
+	case "$mod":
+		return queryMod(path, arg)
+	case "$bitsAllSet", "$bitsAnySet", "$bitsAllClear", "$bitsAnyClear":
+		return queryBits(path, op, arg)
+	case "$comment":
+		return nil, nil
+	case "$near", "$nearSphere", "$geoWithin", "$geoIntersects", "$within":
+		return nil, mongoerr.New(mongoerr.BadValue, "%s is not supported by oidkit's server: it has no geospatial indexes", op)
+	case "$text", "$where":
+		return nil, mongoerr.New(mongoerr.BadValue, "%s is not supported by oidkit's server", op)
+	}
+	return nil, mongoerr.New(mongoerr.BadValue, "unknown operator: %s", op)
+}
+
+// queryComparison is $eq, $ne, $gt, $gte, $lt and $lte.
+func queryComparison(path, op string, arg bsoncore.Value, vars *exprVars) matcher {
+	switch op {
+	case "$eq":
+		return fieldMatcher(path, eqPred(arg, vars.collator()), true)
+	case "$ne":
+		m := fieldMatcher(path, eqPred(arg, vars.collator()), true)
+		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }
+	}
+	return fieldMatcher(path, cmpPred(op, arg, vars.collator()), true)
+}
+
+// queryIn is $in and $nin.
+func queryIn(path, op string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+	if arg.Type != bsoncore.TypeArray {
+		return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
+	}
+	var preds []valuePred
+	for _, x := range arrayValues(arg) {
+		if x.Type == bsoncore.TypeRegex {
+			p, err := regexPred(x)
+			if err != nil {
+				return nil, err
+			}
+			preds = append(preds, p)
+			continue
+		}
+		if isOperatorDoc(x) {
+			return nil, mongoerr.New(mongoerr.BadValue, "cannot nest $ under $in")
+		}
+		preds = append(preds, eqPred(x, vars.collator()))
+	}
+	any := func(v bsoncore.Value) bool {
+		for _, p := range preds {
+			if p(v) {
+				return true
+			}
+		}
+		return false
+	}
+	m := fieldMatcher(path, any, true)
+	if op == "$nin" {
+		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }, nil
+	}
+	return m, nil
+}
+
+func queryExists(path string, arg bsoncore.Value) matcher {
+	want := truthy(arg)
+	return func(doc bsoncore.Document, _ *int) bool {
+		has := false
+		for _, c := range candidates(doc, path) {
+			if c.v.Type != 0 {
+				has = true
+				break
+			}
+		}
+		return has == want
+	}
+}
+
+func queryType(path string, arg bsoncore.Value) (matcher, error) {
+	var types []string
+	if arg.Type == bsoncore.TypeArray {
+		for _, t := range arrayValues(arg) {
+			types = append(types, typeArg(t))
+		}
+	} else {
+		types = []string{typeArg(arg)}
+	}
+	for _, t := range types {
+		if t == "" {
+			return nil, mongoerr.New(mongoerr.BadValue, "unknown type name alias: %s", shell(arg))
+		}
+	}
+	p := func(v bsoncore.Value) bool {
+		for _, t := range types {
+			if v.Type != 0 && (t == typeName(v.Type) || t == "number" && isNumber(v)) {
+				return true
+			}
+		}
+		return false
+	}
+	return fieldMatcher(path, p, true), nil
+}
+
+// queryRegex is $regex, a pattern string or regex, with the field's
+// $options (which, when given, replace a regex's own).
+func queryRegex(path string, arg bsoncore.Value, opts string) (matcher, error) {
+	pat := ""
+	o := opts
+	switch arg.Type {
+	case bsoncore.TypeString:
+		pat = arg.StringValue()
+	case bsoncore.TypeRegex:
+		var ro string
+		pat, ro = arg.Regex()
+		if o == "" {
+			o = ro
+		}
+	default:
+		return nil, mongoerr.New(mongoerr.BadValue, "$regex has to be a string")
+	}
+	p, err := regexPred(bsoncore.Value{Type: bsoncore.TypeRegex, Data: bsoncore.AppendRegex(nil, pat, sortedOpts(o))})
+	if err != nil {
+		return nil, err
+	}
+	return fieldMatcher(path, p, true), nil
+}
+
+func querySize(path string, arg bsoncore.Value) (matcher, error) {
+	n, ok := intOf(arg)
+	if !ok {
+		if arg.Type == bsoncore.TypeDouble && arg.Double() == math.Trunc(arg.Double()) {
+			n, ok = int64(arg.Double()), true
+		}
+	}
+	if !ok || n < 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "$size needs a non-negative integer")
+	}
+	return fieldMatcher(path, func(v bsoncore.Value) bool {
+		return v.Type == bsoncore.TypeArray && int64(len(arrayValues(v))) == n
+	}, false), nil
+}
+
+func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+	if arg.Type != bsoncore.TypeArray {
+		return nil, mongoerr.New(mongoerr.BadValue, "$all needs an array")
+	}
+	var ms []matcher
+	for _, x := range arrayValues(arg) {
+		if x.Type == bsoncore.TypeEmbeddedDocument {
+			if em, err := bsoncore.Document(x.Data).LookupErr("$elemMatch"); err == nil {
+				m, err := compileFieldOp(path, "$elemMatch", em, "", vars)
+				if err != nil {
+					return nil, err
+				}
+				ms = append(ms, m)
+				continue
+			}
+		}
+		if x.Type == bsoncore.TypeRegex {
+			p, err := regexPred(x)
+			if err != nil {
+				return nil, err
+			}
+			ms = append(ms, fieldMatcher(path, p, true))
+			continue
+		}
+		ms = append(ms, fieldMatcher(path, eqPred(x, vars.collator()), true))
+	}
+	return func(doc bsoncore.Document, pos *int) bool {
+		if len(ms) == 0 {
+			return false
+		}
+		for _, m := range ms {
+			if !m(doc, pos) {
+				return false
+			}
+		}
+		return true
+	}, nil
+}
+
+func queryElemMatch(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+	if arg.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.BadValue, "$elemMatch needs an Object")
+	}
+	elemOK, err := elemMatchPred(arg, vars)
+	if err != nil {
+		return nil, err
+	}
+	return func(doc bsoncore.Document, pos *int) bool {
+		for _, c := range candidates(doc, path) {
+			if c.v.Type != bsoncore.TypeArray {
+				continue
+			}
+			for i, e := range arrayValues(c.v) {
+				if elemOK(e) {
+					if *pos < 0 {
+						*pos = i
+						if c.pos >= 0 {
+							*pos = c.pos
+						}
+					}
+					return true
+				}
+			}
+		}
+		return false
+	}, nil
+}
+
+// elemMatchPred tests one array element against $elemMatch's argument,
+// a document arg holds.
+func elemMatchPred(arg bsoncore.Value, vars *exprVars) (valuePred, error) {
+	sub := bsoncore.Document(arg.Data)
+	if isOperatorDoc(arg) && !strings.HasPrefix(elements(sub)[0].Key(), "$and") && !strings.HasPrefix(elements(sub)[0].Key(), "$or") && !strings.HasPrefix(elements(sub)[0].Key(), "$nor") && elements(sub)[0].Key() != "$expr" {
+		// value form: operators apply to the element itself
+		wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", sub).Build()
+		m, err := compileAnd(wrapped, vars, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		return func(e bsoncore.Value) bool {
+			p := -1
+			return m(bsoncore.BuildDocument(nil, bsoncore.AppendValueElement(nil, "v", e)), &p)
+		}, nil
+	}
+	m, err := compileAnd(sub, vars, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return func(e bsoncore.Value) bool {
+		p := -1
+		return e.Type == bsoncore.TypeEmbeddedDocument && m(bsoncore.Document(e.Data), &p)
+	}, nil
+}
+
+func queryNot(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+	var m matcher
+	var err error
+	switch {
+	case arg.Type == bsoncore.TypeRegex:
+		m, err = compileField(path, arg, vars)
+	case arg.Type == bsoncore.TypeEmbeddedDocument && isOperatorDoc(arg):
+		m, err = compileField(path, arg, vars)
+	default:
+		return nil, mongoerr.New(mongoerr.BadValue, "$not needs a regex or a document")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func(doc bsoncore.Document, _ *int) bool { p := -1; return !m(doc, &p) }, nil
+}
+
+func queryMod(path string, arg bsoncore.Value) (matcher, error) {
+	vals := arrayValues(arg)
+	if arg.Type != bsoncore.TypeArray || len(vals) != 2 {
+		return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, not enough elements")
+	}
+	if !isNumber(vals[0]) || !isNumber(vals[1]) {
+		return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, divisor and remainder must be numbers")
+	}
+	d, r := int64(numberFloat(vals[0])), int64(numberFloat(vals[1]))
+	if d == 0 {
+		return nil, mongoerr.New(mongoerr.BadValue, "divisor cannot be 0")
+	}
+	return fieldMatcher(path, func(v bsoncore.Value) bool {
+		if !isNumber(v) {
+			return false
+		}
+		f := numberFloat(v)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+		return int64(f)%d == r
+	}, true), nil
+}
+
+// queryBits is $bitsAllSet, $bitsAnySet, $bitsAllClear and $bitsAnyClear.
+func queryBits(path, op string, arg bsoncore.Value) (matcher, error) {
+	mask, err := bitMask(arg)
+	if err != nil {
+		return nil, err
+	}
+	return fieldMatcher(path, func(v bsoncore.Value) bool {
+		var x uint64
+		switch {
+		case isNumber(v):
+			f := numberFloat(v)
+			if f != math.Trunc(f) {
+				return false
+			}
+			x = uint64(int64(f))
+		case v.Type == bsoncore.TypeBinary:
+			_, b, _ := v.BinaryOK()
+			for i := 0; i < len(b) && i < 8; i++ {
+				x |= uint64(b[i]) << (8 * i)
+			}
+		default:
+			return false
+		}
+		switch op {
+		case "$bitsAllSet":
+			return x&mask == mask
+		case "$bitsAnySet":
+			return x&mask != 0
+		case "$bitsAllClear":
+			return x&mask == 0
+		}
+		return x&mask != mask
+	}, false), nil
+}
+
+func sortedOpts(o string) string {
+	b := []byte(o)
+	for i := 1; i < len(b); i++ {
+		for j := i; j > 0 && b[j] < b[j-1]; j-- {
+			b[j], b[j-1] = b[j-1], b[j]
+		}
+	}
+	return string(b)
+}
+
+func bitMask(arg bsoncore.Value) (uint64, error) {
+	switch {
+	case isNumber(arg):
+		f := numberFloat(arg)
+		if f < 0 || f != math.Trunc(f) {
+			return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a non-negative integer: %s", shell(arg))
+		}
+		return uint64(f), nil
+	case arg.Type == bsoncore.TypeArray:
+		var m uint64
+		for _, p := range arrayValues(arg) {
+			n, ok := intOf(p)
+			if !ok || n < 0 || n > 63 {
+				return 0, mongoerr.New(mongoerr.BadValue, "bit positions must be integers between 0 and 63: %s", shell(p))
+			}
+			m |= 1 << uint(n)
+		}
+		return m, nil
+	case arg.Type == bsoncore.TypeBinary:
+		_, b, _ := arg.BinaryOK()
+		var m uint64
+		for i := 0; i < len(b) && i < 8; i++ {
+			m |= uint64(b[i]) << (8 * i)
+		}
+		return m, nil
+	}
+	return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a number, an array of bit positions or BinData: %s", shell(arg))
+}
