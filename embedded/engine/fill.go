@@ -34,76 +34,24 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if len(outs) == 0 {
 		return nil, mongoerr.New(mongoerr.Location(6050203), "The output field in '$fill' must contain an object with at least one element")
 	}
-	windows := bsoncore.NewDocumentBuilder()
-	values := bsoncore.NewDocumentBuilder()
-	nWindows, nValues := 0, 0
-	for _, el := range outs {
-		field := el.Key()
-		if el.Value().Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.Location(6050200), "Each fill output specification must be an object with exactly one field")
-		}
-		od := bsoncore.Document(el.Value().Data)
-		for _, f := range elements(od) {
-			if f.Key() != "method" && f.Key() != "value" {
-				return nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$fill.%s' is an unknown field.", f.Key())
-			}
-		}
-		m, errM := od.LookupErr("method")
-		v, errV := od.LookupErr("value")
-		switch {
-		case errM == nil && errV == nil:
-			return nil, mongoerr.New(mongoerr.Location(6050201), "Each fill output specification must have exactly one of 'method' or 'value' fields, not both")
-		case errM == nil:
-			if m.Type != bsoncore.TypeString {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.method' is the wrong type '%s', expected type 'string'", typeName(m.Type))
-			}
-			fn := map[string]string{"locf": "$locf", "linear": "$linearFill"}[m.StringValue()]
-			if fn == "" {
-				return nil, mongoerr.New(mongoerr.Location(6050202), "Method must be either locf or linear")
-			}
-			windows.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendString(fn, "$"+field).Build())
-			nWindows++
-		case errV == nil:
-			ifNull := bsoncore.BuildArray(nil, vString("$"+field), v)
-			values.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendArray("$ifNull", ifNull).Build())
-			nValues++
-		}
+	windows, values, nWindows, nValues, err := fillOutputs(outs)
+	if err != nil {
+		return nil, err
 	}
 	var stages []stage
 	if nWindows > 0 {
-		spec := bsoncore.NewDocumentBuilder()
-		if sv, err := d.LookupErr("sortBy"); err == nil {
-			spec.AppendValue("sortBy", sv)
+		spec, err := fillWindowSpec(d, windows)
+		if err != nil {
+			return nil, err
 		}
-		pv, errP := d.LookupErr("partitionBy")
-		fv, errF := d.LookupErr("partitionByFields")
-		switch {
-		case errP == nil && errF == nil:
-			return nil, mongoerr.New(mongoerr.Location(6050204), "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'")
-		case errP == nil:
-			spec.AppendValue("partitionBy", pv)
-		case errF == nil:
-			if fv.Type != bsoncore.TypeArray {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' is the wrong type '%s', expected type 'array'", typeName(fv.Type))
-			}
-			by := bsoncore.NewDocumentBuilder()
-			for _, f := range arrayValues(fv) {
-				if f.Type != bsoncore.TypeString {
-					return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' must hold strings, found %s", typeName(f.Type))
-				}
-				by.AppendString(f.StringValue(), "$"+f.StringValue())
-			}
-			spec.AppendDocument("partitionBy", by.Build())
-		}
-		spec.AppendDocument("output", windows.Build())
-		s, err := compileSetWindowFields(vDoc(spec.Build()), env)
+		s, err := compileSetWindowFields(vDoc(spec), env)
 		if err != nil {
 			return nil, err
 		}
 		stages = append(stages, s)
 	}
 	if nValues > 0 {
-		s, err := compileStage("$addFields", vDoc(values.Build()), env)
+		s, err := compileStage("$addFields", vDoc(values), env)
 		if err != nil {
 			return nil, err
 		}
@@ -112,4 +60,75 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		return runPipeline(stages, in)
 	}, nil
+}
+
+// fillOutputs reads $fill's output fields: the $setWindowFields output of
+// those with a method, the $addFields of those with a value, and how many
+// of each.
+func fillOutputs(outs []bsoncore.Element) (windows, values bsoncore.Document, nWindows, nValues int, err error) {
+	wb := bsoncore.NewDocumentBuilder()
+	vb := bsoncore.NewDocumentBuilder()
+	for _, el := range outs {
+		field := el.Key()
+		if el.Value().Type != bsoncore.TypeEmbeddedDocument {
+			return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(6050200), "Each fill output specification must be an object with exactly one field")
+		}
+		od := bsoncore.Document(el.Value().Data)
+		for _, f := range elements(od) {
+			if f.Key() != "method" && f.Key() != "value" {
+				return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(40415), "BSON field '$fill.%s' is an unknown field.", f.Key())
+			}
+		}
+		m, errM := od.LookupErr("method")
+		v, errV := od.LookupErr("value")
+		switch {
+		case errM == nil && errV == nil:
+			return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(6050201), "Each fill output specification must have exactly one of 'method' or 'value' fields, not both")
+		case errM == nil:
+			if m.Type != bsoncore.TypeString {
+				return nil, nil, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.method' is the wrong type '%s', expected type 'string'", typeName(m.Type))
+			}
+			fn := map[string]string{"locf": "$locf", "linear": "$linearFill"}[m.StringValue()]
+			if fn == "" {
+				return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(6050202), "Method must be either locf or linear")
+			}
+			wb.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendString(fn, "$"+field).Build())
+			nWindows++
+		case errV == nil:
+			ifNull := bsoncore.BuildArray(nil, vString("$"+field), v)
+			vb.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendArray("$ifNull", ifNull).Build())
+			nValues++
+		}
+	}
+	return wb.Build(), vb.Build(), nWindows, nValues, nil
+}
+
+// fillWindowSpec is the $setWindowFields of $fill d, with output windows.
+func fillWindowSpec(d, windows bsoncore.Document) (bsoncore.Document, error) {
+	spec := bsoncore.NewDocumentBuilder()
+	if sv, err := d.LookupErr("sortBy"); err == nil {
+		spec.AppendValue("sortBy", sv)
+	}
+	pv, errP := d.LookupErr("partitionBy")
+	fv, errF := d.LookupErr("partitionByFields")
+	switch {
+	case errP == nil && errF == nil:
+		return nil, mongoerr.New(mongoerr.Location(6050204), "Maximum one of 'partitionBy' and 'partitionByFields can be specified in '$fill'")
+	case errP == nil:
+		spec.AppendValue("partitionBy", pv)
+	case errF == nil:
+		if fv.Type != bsoncore.TypeArray {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' is the wrong type '%s', expected type 'array'", typeName(fv.Type))
+		}
+		by := bsoncore.NewDocumentBuilder()
+		for _, f := range arrayValues(fv) {
+			if f.Type != bsoncore.TypeString {
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' must hold strings, found %s", typeName(f.Type))
+			}
+			by.AppendString(f.StringValue(), "$"+f.StringValue())
+		}
+		spec.AppendDocument("partitionBy", by.Build())
+	}
+	spec.AppendDocument("output", windows)
+	return spec.Build(), nil
 }
