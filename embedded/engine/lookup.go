@@ -27,6 +27,23 @@ func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
 	return out
 }
 
+// lookupSpec is a compiled $lookup.
+type lookupSpec struct {
+	env              *pipelineEnv
+	fromDB, from, as string
+	local, foreign   string
+	lets             []lookupLet
+	inner            *exprVars // the variables of the pipeline, the let ones null
+	pipe             []bsoncore.Value
+	hasPipe          bool
+}
+
+// lookupLet is one variable of $lookup's let.
+type lookupLet struct {
+	name string
+	e    *expr
+}
+
 func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	d, err := needDoc("$lookup", arg)
 	if err != nil {
@@ -39,123 +56,147 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		}
 		return toStr(v)
 	}
-	from, as, local, foreign := str("from"), str("as"), str("localField"), str("foreignField")
-	if as == "" {
+	s := &lookupSpec{env: env, from: str("from"), as: str("as"), local: str("localField"), foreign: str("foreignField")}
+	if s.as == "" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
 	}
-	fromDB := env.db
+	s.fromDB = env.db
 	if fv, err := d.LookupErr("from"); err == nil && fv.Type == bsoncore.TypeEmbeddedDocument {
 		fd := bsoncore.Document(fv.Data)
 		dbv, _ := fd.LookupErr("db")
 		cv, _ := fd.LookupErr("coll")
-		fromDB, from = toStr(dbv), toStr(cv)
+		s.fromDB, s.from = toStr(dbv), toStr(cv)
 	}
-	type letVar struct {
-		name string
-		e    *expr
+	if err := s.compileLet(d); err != nil {
+		return nil, err
 	}
-	var lets []letVar
-	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now}
+	if pv, err := d.LookupErr("pipeline"); err == nil {
+		s.pipe, s.hasPipe = arrayValues(pv), true
+	}
+	if !s.hasPipe && (s.local == "" || s.foreign == "") {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified")
+	}
+	return s.run, nil
+}
+
+// compileLet compiles the let variables and sets up the pipeline's
+// variables: the stage's, and the let ones as null.
+func (s *lookupSpec) compileLet(d bsoncore.Document) error {
+	env := s.env
+	s.inner = &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now}
 	for k, v := range env.vars.vars {
-		inner.vars[k] = v
+		s.inner.vars[k] = v
 	}
 	if lv, err := d.LookupErr("let"); err == nil {
 		for _, el := range elements(bsoncore.Document(lv.Data)) {
 			e, err := compileExpr(el.Value(), env.vars)
 			if err != nil {
+				return err
+			}
+			s.lets = append(s.lets, lookupLet{el.Key(), e})
+			s.inner.vars[el.Key()] = vNull()
+		}
+	}
+	return nil
+}
+
+func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
+	foreignDocs := s.env.read(s.fromDB, s.from)
+	var byKey map[string][]int
+	if s.local != "" {
+		byKey = s.indexForeign(foreignDocs)
+	}
+	out := make([]bsoncore.Document, 0, len(in))
+	for _, doc := range in {
+		cands := foreignDocs
+		if s.local != "" {
+			cands = s.matches(doc, foreignDocs, byKey)
+		}
+		if s.hasPipe {
+			var err error
+			if cands, err = s.runPipeline(doc, cands); err != nil {
 				return nil, err
 			}
-			lets = append(lets, letVar{el.Key(), e})
-			inner.vars[el.Key()] = vNull()
+		}
+		if !strings.Contains(s.as, ".") {
+			out = append(out, withArrayField(doc, s.as, cands))
+			continue
+		}
+		vals := make([]bsoncore.Value, len(cands))
+		for i, c := range cands {
+			vals[i] = vDoc(c)
+		}
+		md := toMDoc(doc)
+		setMPath(md, s.as, toM(vArray(vals)))
+		out = append(out, md.build())
+	}
+	return out, nil
+}
+
+// indexForeign is the positions of the foreign documents by the values
+// of foreignField (null for missing or null), so each local value is one
+// lookup.
+func (s *lookupSpec) indexForeign(foreignDocs []bsoncore.Document) map[string][]int {
+	byKey := map[string][]int{}
+	var kb []byte
+	for i, fd := range foreignDocs {
+		for _, b := range lookupKeys(fieldValues(fd, s.foreign)) {
+			kb = appendGroupKey(kb[:0], b)
+			if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
+				byKey[string(kb)] = append(ks, i)
+			}
 		}
 	}
-	var pipe []bsoncore.Value
-	hasPipe := false
-	if pv, err := d.LookupErr("pipeline"); err == nil {
-		pipe, hasPipe = arrayValues(pv), true
-	}
-	if !hasPipe && (local == "" || foreign == "") {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified")
-	}
-	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		foreignDocs := env.read(fromDB, from)
-		// the foreign documents by the values of foreignField (null for
-		// missing or null), so each local value is one lookup
-		var byKey map[string][]int
-		var kb []byte
-		if local != "" {
-			byKey = map[string][]int{}
-			for i, fd := range foreignDocs {
-				for _, b := range lookupKeys(fieldValues(fd, foreign)) {
-					kb = appendGroupKey(kb[:0], b)
-					if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
-						byKey[string(kb)] = append(ks, i)
-					}
-				}
-			}
-		}
-		out := make([]bsoncore.Document, 0, len(in))
-		for _, doc := range in {
-			cands := foreignDocs
-			if local != "" {
-				var order []int
-				for _, a := range lookupKeys(fieldValues(doc, local)) {
-					kb = appendGroupKey(kb[:0], a)
-					for _, i := range byKey[string(kb)] {
-						if slices.Contains(order, i) {
-							continue
-						}
-						for _, b := range lookupKeys(fieldValues(foreignDocs[i], foreign)) {
-							if valuesEqual(a, b) {
-								order = append(order, i)
-								break
-							}
-						}
-					}
-				}
-				slices.Sort(order)
-				matched := make([]bsoncore.Document, len(order))
-				for k, i := range order {
-					matched[k] = foreignDocs[i]
-				}
-				cands = matched
-			}
-			if hasPipe {
-				vars := &exprVars{vars: map[string]bsoncore.Value{}, now: inner.now}
-				for k, v := range inner.vars {
-					vars.vars[k] = v
-				}
-				for _, l := range lets {
-					v, err := l.e.eval(doc, nil)
-					if err != nil {
-						return nil, err
-					}
-					vars.vars[l.name] = v
-				}
-				sub := *env
-				sub.vars = vars
-				stages, err := compilePipeline(pipe, &sub)
-				if err != nil {
-					return nil, err
-				}
-				if cands, err = runPipeline(stages, append([]bsoncore.Document{}, cands...)); err != nil {
-					return nil, err
-				}
-			}
-			if !strings.Contains(as, ".") {
-				out = append(out, withArrayField(doc, as, cands))
+	return byKey
+}
+
+// matches is the foreign documents, in their order, whose foreignField
+// equals doc's localField.
+func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Document, byKey map[string][]int) []bsoncore.Document {
+	var order []int
+	var kb []byte
+	for _, a := range lookupKeys(fieldValues(doc, s.local)) {
+		kb = appendGroupKey(kb[:0], a)
+		for _, i := range byKey[string(kb)] {
+			if slices.Contains(order, i) {
 				continue
 			}
-			vals := make([]bsoncore.Value, len(cands))
-			for i, c := range cands {
-				vals[i] = vDoc(c)
+			for _, b := range lookupKeys(fieldValues(foreignDocs[i], s.foreign)) {
+				if valuesEqual(a, b) {
+					order = append(order, i)
+					break
+				}
 			}
-			md := toMDoc(doc)
-			setMPath(md, as, toM(vArray(vals)))
-			out = append(out, md.build())
 		}
-		return out, nil
-	}, nil
+	}
+	slices.Sort(order)
+	matched := make([]bsoncore.Document, len(order))
+	for k, i := range order {
+		matched[k] = foreignDocs[i]
+	}
+	return matched
+}
+
+// runPipeline runs the pipeline on cands, the let variables set from doc.
+func (s *lookupSpec) runPipeline(doc bsoncore.Document, cands []bsoncore.Document) ([]bsoncore.Document, error) {
+	vars := &exprVars{vars: map[string]bsoncore.Value{}, now: s.inner.now}
+	for k, v := range s.inner.vars {
+		vars.vars[k] = v
+	}
+	for _, l := range s.lets {
+		v, err := l.e.eval(doc, nil)
+		if err != nil {
+			return nil, err
+		}
+		vars.vars[l.name] = v
+	}
+	sub := *s.env
+	sub.vars = vars
+	stages, err := compilePipeline(s.pipe, &sub)
+	if err != nil {
+		return nil, err
+	}
+	return runPipeline(stages, append([]bsoncore.Document{}, cands...))
 }
 
 // withArrayField is doc with its top-level field name set to an array of
