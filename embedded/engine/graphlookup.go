@@ -24,10 +24,12 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		}
 		return v.StringValue(), true
 	}
+	g := &graphLookup{env: env, maxDepth: -1}
 	from, okFrom := str("from")
 	as, okAs := str("as")
 	fromField, okFF := str("connectFromField")
 	toField, okTF := str("connectToField")
+	g.from, g.as, g.fromField, g.toField = from, as, fromField, toField
 	sv, errStart := d.LookupErr("startWith")
 	switch {
 	case !okFrom:
@@ -35,81 +37,106 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	case !okAs || !okFF || !okTF || errStart != nil:
 		return nil, mongoerr.New(mongoerr.Location(40105), "$graphLookup requires 'as', 'startWith', 'connectFromField' and 'connectToField' to be specified")
 	}
-	start, err := compileExpr(sv, env.vars)
-	if err != nil {
+	if g.start, err = compileExpr(sv, env.vars); err != nil {
 		return nil, err
 	}
-	depthField, _ := str("depthField")
-	maxDepth := int64(-1)
+	g.depthField, _ = str("depthField")
+	if err := g.parseLimits(d); err != nil {
+		return nil, err
+	}
+	return g.run, nil
+}
+
+// graphLookup is a compiled $graphLookup.
+type graphLookup struct {
+	env                *pipelineEnv
+	from, as           string
+	fromField, toField string
+	start              *expr
+	depthField         string
+	maxDepth           int64 // -1: none
+	restrict           *Filter
+}
+
+// parseLimits reads maxDepth and restrictSearchWithMatch.
+func (g *graphLookup) parseLimits(d bsoncore.Document) error {
 	if v, err := d.LookupErr("maxDepth"); err == nil {
 		if !isNumber(v) || numberFloat(v) < 0 {
-			return nil, mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", shell(v))
+			return mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", shell(v))
 		}
-		maxDepth = numberInt64(v)
+		g.maxDepth = numberInt64(v)
 	}
-	var restrict *Filter
 	if v, err := d.LookupErr("restrictSearchWithMatch"); err == nil {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", typeName(v.Type))
+			return mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", typeName(v.Type))
 		}
-		if restrict, err = compileFilter(bsoncore.Document(v.Data), env.vars); err != nil {
-			return nil, err
+		if g.restrict, err = compileFilter(bsoncore.Document(v.Data), g.env.vars); err != nil {
+			return err
 		}
 	}
-	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		// the searchable documents, by the values of connectToField
-		byKey := map[string][]int{}
-		var docs []bsoncore.Document
-		var kb []byte
-		for _, fd := range env.read(env.db, from) {
-			if restrict != nil && !restrict.Match(fd) {
-				continue
-			}
-			for _, v := range connectValues(fd, toField) {
-				kb = appendGroupKey(kb[:0], v)
-				byKey[string(kb)] = append(byKey[string(kb)], len(docs))
-			}
-			docs = append(docs, fd)
+	return nil
+}
+
+func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
+	// the searchable documents, by the values of connectToField
+	byKey := map[string][]int{}
+	var docs []bsoncore.Document
+	var kb []byte
+	for _, fd := range g.env.read(g.env.db, g.from) {
+		if g.restrict != nil && !g.restrict.Match(fd) {
+			continue
 		}
-		out := make([]bsoncore.Document, 0, len(in))
-		for _, doc := range in {
-			sv, err := start.eval(doc, nil)
-			if err != nil {
-				return nil, err
-			}
-			frontier := []bsoncore.Value{sv}
-			if sv.Type == bsoncore.TypeArray {
-				frontier = arrayValues(sv)
-			}
-			seen := map[int]bool{}
-			var found []bsoncore.Value
-			for depth := int64(0); len(frontier) > 0 && (maxDepth < 0 || depth <= maxDepth); depth++ {
-				var next []bsoncore.Value
-				for _, v := range frontier {
-					kb = appendGroupKey(kb[:0], v)
-					for _, i := range byKey[string(kb)] {
-						if seen[i] || !connects(docs[i], toField, v) {
-							continue
-						}
-						seen[i] = true
-						hit := docs[i]
-						if depthField != "" {
-							md := toMDoc(hit)
-							setMPath(md, depthField, toM(vInt64(depth)))
-							hit = md.build()
-						}
-						found = append(found, vDoc(hit))
-						next = append(next, recurseValues(docs[i], fromField)...)
-					}
+		for _, v := range connectValues(fd, g.toField) {
+			kb = appendGroupKey(kb[:0], v)
+			byKey[string(kb)] = append(byKey[string(kb)], len(docs))
+		}
+		docs = append(docs, fd)
+	}
+	out := make([]bsoncore.Document, 0, len(in))
+	for _, doc := range in {
+		sv, err := g.start.eval(doc, nil)
+		if err != nil {
+			return nil, err
+		}
+		md := toMDoc(doc)
+		setMPath(md, g.as, toM(vArray(g.search(sv, docs, byKey))))
+		out = append(out, md.build())
+	}
+	return out, nil
+}
+
+// search is the documents found from startWith's value sv, breadth
+// first, among docs indexed by byKey.
+func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey map[string][]int) []bsoncore.Value {
+	frontier := []bsoncore.Value{sv}
+	if sv.Type == bsoncore.TypeArray {
+		frontier = arrayValues(sv)
+	}
+	seen := map[int]bool{}
+	var found []bsoncore.Value
+	var kb []byte
+	for depth := int64(0); len(frontier) > 0 && (g.maxDepth < 0 || depth <= g.maxDepth); depth++ {
+		var next []bsoncore.Value
+		for _, v := range frontier {
+			kb = appendGroupKey(kb[:0], v)
+			for _, i := range byKey[string(kb)] {
+				if seen[i] || !connects(docs[i], g.toField, v) {
+					continue
 				}
-				frontier = next
+				seen[i] = true
+				hit := docs[i]
+				if g.depthField != "" {
+					md := toMDoc(hit)
+					setMPath(md, g.depthField, toM(vInt64(depth)))
+					hit = md.build()
+				}
+				found = append(found, vDoc(hit))
+				next = append(next, recurseValues(docs[i], g.fromField)...)
 			}
-			md := toMDoc(doc)
-			setMPath(md, as, toM(vArray(found)))
-			out = append(out, md.build())
 		}
-		return out, nil
-	}, nil
+		frontier = next
+	}
+	return found
 }
 
 // connects reports whether doc's field holds v (an element of it, for an
