@@ -128,118 +128,164 @@ func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			return nil, mongoerr.New(mongoerr.Location(40245), "Unrecognized option to $bucketAuto: %s.", el.Key())
 		}
 	}
-	bv, err := d.LookupErr("buckets")
-	if _, errG := d.LookupErr("groupBy"); err != nil || errG != nil {
-		return nil, mongoerr.New(mongoerr.Location(40246), "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
-	}
-	if !isNumber(bv) {
-		return nil, mongoerr.New(mongoerr.Location(40241), "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", typeName(bv.Type))
-	}
-	nb, ok := wholeNumber(bv)
-	if !ok || nb != int64(int32(nb)) {
-		return nil, mongoerr.New(mongoerr.Location(40242), "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s", shell(bv))
-	}
-	if nb <= 0 {
-		return nil, mongoerr.New(mongoerr.Location(40243), "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", nb)
-	}
-	var round rounder
-	if gv, err := d.LookupErr("granularity"); err == nil {
-		if gv.Type != bsoncore.TypeString {
-			return nil, mongoerr.New(mongoerr.Location(40261), "The $bucketAuto 'granularity' field must be a string, but found type: %s", typeName(gv.Type))
-		}
-		if round, ok = granularityRounder(gv.StringValue()); !ok {
-			return nil, mongoerr.New(mongoerr.Location(40257), "Rounding granularity not recognized: %s", gv.StringValue())
-		}
+	nb, round, err := bucketAutoOptions(d)
+	if err != nil {
+		return nil, err
 	}
 	bk, err := compileBuckets("$bucketAuto", d, env)
 	if err != nil {
 		return nil, err
 	}
-	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		type keyed struct {
-			v   bsoncore.Value
-			doc bsoncore.Document
+	a := &autoBuckets{bk: bk, nb: nb, round: round}
+	return a.run, nil
+}
+
+// bucketAutoOptions reads $bucketAuto's buckets and granularity (nil
+// without one).
+func bucketAutoOptions(d bsoncore.Document) (int64, rounder, error) {
+	bv, err := d.LookupErr("buckets")
+	if _, errG := d.LookupErr("groupBy"); err != nil || errG != nil {
+		return 0, nil, mongoerr.New(mongoerr.Location(40246), "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
+	}
+	if !isNumber(bv) {
+		return 0, nil, mongoerr.New(mongoerr.Location(40241), "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", typeName(bv.Type))
+	}
+	nb, ok := wholeNumber(bv)
+	if !ok || nb != int64(int32(nb)) {
+		return 0, nil, mongoerr.New(mongoerr.Location(40242), "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s", shell(bv))
+	}
+	if nb <= 0 {
+		return 0, nil, mongoerr.New(mongoerr.Location(40243), "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", nb)
+	}
+	var round rounder
+	if gv, err := d.LookupErr("granularity"); err == nil {
+		if gv.Type != bsoncore.TypeString {
+			return 0, nil, mongoerr.New(mongoerr.Location(40261), "The $bucketAuto 'granularity' field must be a string, but found type: %s", typeName(gv.Type))
 		}
-		var err error
-		ks := make([]keyed, len(in))
-		for i, doc := range in {
-			v, err := bk.by.eval(doc, nil)
-			if err != nil {
-				return nil, err
-			}
-			if round != nil {
-				switch {
-				case !isNumber(v):
-					return nil, mongoerr.New(mongoerr.Location(40258), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeName(v.Type))
-				case math.IsNaN(numberFloat(v)):
-					return nil, mongoerr.New(mongoerr.Location(40259), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
-				case numberFloat(v) < 0:
-					return nil, mongoerr.New(mongoerr.Location(40260), "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
-				}
-			}
-			ks[i] = keyed{nullIfMissing(v), doc}
+		if round, ok = granularityRounder(gv.StringValue()); !ok {
+			return 0, nil, mongoerr.New(mongoerr.Location(40257), "Rounding granularity not recognized: %s", gv.StringValue())
 		}
-		sort.SliceStable(ks, func(i, j int) bool { return compareValues(ks[i].v, ks[j].v) < 0 })
-		size := max(1, int(math.Round(float64(len(ks))/float64(nb))))
-		type bounds struct{ min, max bsoncore.Value }
-		var bs []bounds
-		ids := make([]bsoncore.Value, 0, len(ks))
-		for i := 0; i < len(ks); {
-			b := bounds{min: ks[i].v, max: ks[i].v}
-			if round != nil {
-				if len(bs) > 0 {
-					b.min = bs[len(bs)-1].max
-				} else if b.min, err = round(ks[i].v, false); err != nil {
-					return nil, err
-				}
-			}
-			last := int64(len(bs)+1) == nb
-			take := func() {
-				b.max = ks[i].v
-				ids = append(ids, vInt32(int32(len(bs))))
-				i++
-			}
-			for n := 0; i < len(ks) && (n < size || last); n++ {
-				take()
-			}
-			if round != nil {
-				up, err := round(b.max, true)
-				if err != nil {
-					return nil, err
-				}
-				for i < len(ks) && (compareValues(up, ks[i].v) > 0 || compareValues(b.max, ks[i].v) == 0) {
-					take()
-				}
-				b.max = up
-				if numberFloat(up) == 0 && i < len(ks) {
-					if b.max, err = round(ks[i].v, false); err != nil {
-						return nil, err
-					}
-				}
-			} else {
-				for i < len(ks) && compareValues(b.max, ks[i].v) == 0 {
-					take()
-				}
-				if i < len(ks) {
-					b.max = ks[i].v
-				}
-			}
-			bs = append(bs, b)
-		}
-		docs := make([]bsoncore.Document, len(ks))
-		for i, k := range ks {
-			docs[i] = k.doc
-		}
-		out, err := bk.run(docs, ids)
+	}
+	return nb, round, nil
+}
+
+// autoBuckets is a compiled $bucketAuto: nb buckets, rounded by round
+// when it has a granularity.
+type autoBuckets struct {
+	bk    *buckets
+	nb    int64
+	round rounder
+}
+
+// keyedDoc is a document and its groupBy value.
+type keyedDoc struct {
+	v   bsoncore.Value
+	doc bsoncore.Document
+}
+
+// autoBounds is the min and max of one bucket of $bucketAuto.
+type autoBounds struct{ min, max bsoncore.Value }
+
+func (a *autoBuckets) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
+	ks, err := a.keyed(in)
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return compareValues(ks[i].v, ks[j].v) < 0 })
+	bs, ids, err := a.cut(ks)
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]bsoncore.Document, len(ks))
+	for i, k := range ks {
+		docs[i] = k.doc
+	}
+	out, err := a.bk.run(docs, ids)
+	if err != nil {
+		return nil, err
+	}
+	for k, doc := range out {
+		b := bs[lookup(doc, "_id").Int32()]
+		md := toMDoc(doc)
+		md.set("_id", toM(vDoc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
+		out[k] = md.build()
+	}
+	return out, nil
+}
+
+// keyed is the documents of in with their groupBy values, which must be
+// non-negative numbers with a granularity.
+func (a *autoBuckets) keyed(in []bsoncore.Document) ([]keyedDoc, error) {
+	ks := make([]keyedDoc, len(in))
+	for i, doc := range in {
+		v, err := a.bk.by.eval(doc, nil)
 		if err != nil {
 			return nil, err
 		}
-		for k, doc := range out {
-			b := bs[lookup(doc, "_id").Int32()]
-			md := toMDoc(doc)
-			md.set("_id", toM(vDoc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
-			out[k] = md.build()
+		if a.round != nil {
+			switch {
+			case !isNumber(v):
+				return nil, mongoerr.New(mongoerr.Location(40258), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeName(v.Type))
+			case math.IsNaN(numberFloat(v)):
+				return nil, mongoerr.New(mongoerr.Location(40259), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
+			case numberFloat(v) < 0:
+				return nil, mongoerr.New(mongoerr.Location(40260), "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
+			}
 		}
-		return out, nil
-	}, nil
+		ks[i] = keyedDoc{nullIfMissing(v), doc}
+	}
+	return ks, nil
+}
+
+// cut cuts ks, sorted, into buckets: their bounds, and the bucket of
+// each document.
+func (a *autoBuckets) cut(ks []keyedDoc) ([]autoBounds, []bsoncore.Value, error) {
+	var err error
+	round, nb := a.round, a.nb
+	size := max(1, int(math.Round(float64(len(ks))/float64(nb))))
+	var bs []autoBounds
+	ids := make([]bsoncore.Value, 0, len(ks))
+	for i := 0; i < len(ks); {
+		b := autoBounds{min: ks[i].v, max: ks[i].v}
+		if round != nil {
+			if len(bs) > 0 {
+				b.min = bs[len(bs)-1].max
+			} else if b.min, err = round(ks[i].v, false); err != nil {
+				return nil, nil, err
+			}
+		}
+		last := int64(len(bs)+1) == nb
+		take := func() {
+			b.max = ks[i].v
+			ids = append(ids, vInt32(int32(len(bs))))
+			i++
+		}
+		for n := 0; i < len(ks) && (n < size || last); n++ {
+			take()
+		}
+		if round != nil {
+			up, err := round(b.max, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			for i < len(ks) && (compareValues(up, ks[i].v) > 0 || compareValues(b.max, ks[i].v) == 0) {
+				take()
+			}
+			b.max = up
+			if numberFloat(up) == 0 && i < len(ks) {
+				if b.max, err = round(ks[i].v, false); err != nil {
+					return nil, nil, err
+				}
+			}
+		} else {
+			for i < len(ks) && compareValues(b.max, ks[i].v) == 0 {
+				take()
+			}
+			if i < len(ks) {
+				b.max = ks[i].v
+			}
+		}
+		bs = append(bs, b)
+	}
+	return bs, ids, nil
 }
