@@ -105,26 +105,9 @@ var (
 )
 
 func compileWindowFn(el bsoncore.Element, sortBy *sortSpec, env *pipelineEnv) (*windowFn, error) {
-	if el.Value().Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "The field '%s' must be an object", el.Key())
-	}
-	w := &windowFn{field: el.Key()}
-	var fnArg, winArg bsoncore.Value
-	for _, f := range elements(bsoncore.Document(el.Value().Data)) {
-		switch k := f.Key(); {
-		case k == "window":
-			winArg = f.Value()
-		case strings.HasPrefix(k, "$"):
-			if w.op != "" {
-				return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
-			}
-			w.op, fnArg = k, f.Value()
-		default:
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Window function found an unknown argument: %s", k)
-		}
-	}
-	if w.op == "" {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Expected a $-prefixed window function, %s", w.field)
+	w, fnArg, winArg, err := splitWindowFn(el)
+	if err != nil {
+		return nil, err
 	}
 	if winArg.Type != 0 {
 		if noWindowFn[w.op] {
@@ -138,71 +121,98 @@ func compileWindowFn(el bsoncore.Element, sortBy *sortSpec, env *pipelineEnv) (*
 			return nil, err
 		}
 	}
+	if err := w.compileArg(fnArg, sortBy, winArg.Type != 0, env); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// splitWindowFn reads an output field of $setWindowFields: its function,
+// the function's argument and its window (missing without one).
+func splitWindowFn(el bsoncore.Element) (w *windowFn, fnArg, winArg bsoncore.Value, err error) {
+	if el.Value().Type != bsoncore.TypeEmbeddedDocument {
+		return nil, fnArg, winArg, mongoerr.New(mongoerr.FailedToParse, "The field '%s' must be an object", el.Key())
+	}
+	w = &windowFn{field: el.Key()}
+	for _, f := range elements(bsoncore.Document(el.Value().Data)) {
+		switch k := f.Key(); {
+		case k == "window":
+			winArg = f.Value()
+		case strings.HasPrefix(k, "$"):
+			if w.op != "" {
+				return nil, fnArg, winArg, mongoerr.New(mongoerr.FailedToParse, "Cannot specify two functions in window function spec")
+			}
+			w.op, fnArg = k, f.Value()
+		default:
+			return nil, fnArg, winArg, mongoerr.New(mongoerr.FailedToParse, "Window function found an unknown argument: %s", k)
+		}
+	}
+	if w.op == "" {
+		return nil, fnArg, winArg, mongoerr.New(mongoerr.FailedToParse, "Expected a $-prefixed window function, %s", w.field)
+	}
+	return w, fnArg, winArg, nil
+}
+
+// compileArg compiles the function's argument, and checks the sortBy it
+// needs.
+func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *sortSpec, hasWindow bool, env *pipelineEnv) error {
 	singleSort := sortBy != nil && len(sortBy.keys) == 1
 	var err error
 	switch op := w.op; {
 	case rankFns[op]:
 		if !singleSort {
-			return nil, mongoerr.New(mongoerr.Location(5371602), "%s must be specified with a top level sortBy expression with exactly one element", op)
+			return mongoerr.New(mongoerr.Location(5371602), "%s must be specified with a top level sortBy expression with exactly one element", op)
 		}
 	case op == "$shift":
-		if fnArg.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
-		}
-		if sortBy == nil {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires a sortBy")
-		}
-		sd := bsoncore.Document(fnArg.Data)
-		out, err1 := sd.LookupErr("output")
-		by, err2 := sd.LookupErr("by")
-		n, ok := wholeNumber(by)
-		if err1 != nil || err2 != nil || !ok || n != int64(int32(n)) {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$shift requires 'output' and an integer 'by'")
-		}
-		w.by = int(n)
-		if w.e, err = compileExpr(out, env.vars); err != nil {
-			return nil, err
-		}
-		if dv, err := sd.LookupErr("default"); err == nil {
-			if w.def, err = compileExpr(dv, env.vars); err != nil {
-				return nil, err
-			}
-		}
+		return w.compileShift(fnArg, sortBy, env)
 	case op == "$locf":
-		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
-			return nil, err
-		}
+		w.e, err = compileExpr(fnArg, env.vars)
 	case op == "$linearFill":
 		if !singleSort {
-			return nil, mongoerr.New(mongoerr.Location(605001), "$linearFill must be specified with a top level sortBy expression with exactly one element")
+			return mongoerr.New(mongoerr.Location(605001), "$linearFill must be specified with a top level sortBy expression with exactly one element")
 		}
-		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
-			return nil, err
-		}
+		w.e, err = compileExpr(fnArg, env.vars)
 	case op == "$expMovingAvg":
-		if err := w.compileExpMovingAvg(fnArg, sortBy, env); err != nil {
-			return nil, err
-		}
+		return w.compileExpMovingAvg(fnArg, sortBy, env)
 	case op == "$derivative" || op == "$integral":
-		if err := w.compileWithUnit(fnArg, sortBy, winArg.Type != 0, env); err != nil {
-			return nil, err
-		}
+		return w.compileWithUnit(fnArg, sortBy, hasWindow, env)
 	case op == "$covariancePop" || op == "$covarianceSamp":
-		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
-			return nil, err
-		}
+		w.e, err = compileExpr(fnArg, env.vars)
 	case objectAccumulators[op]:
-		if w.obj, err = compileObjectAccumulator(op, fnArg, env.vars); err != nil {
-			return nil, err
-		}
+		w.obj, err = compileObjectAccumulator(op, fnArg, env.vars)
 	case accumulatorOps[op]:
-		if w.e, err = compileExpr(fnArg, env.vars); err != nil {
-			return nil, err
-		}
+		w.e, err = compileExpr(fnArg, env.vars)
 	default:
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", op)
+		return mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", op)
 	}
-	return w, nil
+	return err
+}
+
+func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *sortSpec, env *pipelineEnv) error {
+	if fnArg.Type != bsoncore.TypeEmbeddedDocument {
+		return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
+	}
+	if sortBy == nil {
+		return mongoerr.New(mongoerr.FailedToParse, "$shift requires a sortBy")
+	}
+	sd := bsoncore.Document(fnArg.Data)
+	out, err1 := sd.LookupErr("output")
+	by, err2 := sd.LookupErr("by")
+	n, ok := wholeNumber(by)
+	if err1 != nil || err2 != nil || !ok || n != int64(int32(n)) {
+		return mongoerr.New(mongoerr.FailedToParse, "$shift requires 'output' and an integer 'by'")
+	}
+	w.by = int(n)
+	var err error
+	if w.e, err = compileExpr(out, env.vars); err != nil {
+		return err
+	}
+	if dv, err := sd.LookupErr("default"); err == nil {
+		if w.def, err = compileExpr(dv, env.vars); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env *pipelineEnv) error {
@@ -334,94 +344,121 @@ func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
 		}
 		return w, nil
 	}
-	pair := func(b bsoncore.Value) ([]bsoncore.Value, error) {
-		vals := arrayValues(b)
-		if b.Type != bsoncore.TypeArray || len(vals) != 2 {
-			return nil, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s", shell(b))
-		}
-		return vals, nil
-	}
-	parseBound := func(b bsoncore.Value, check func(bsoncore.Value) error) (windowBound, error) {
-		switch b.Type {
-		case bsoncore.TypeString:
-			switch b.StringValue() {
-			case "unbounded":
-				return windowBound{kind: boundUnbounded}, nil
-			case "current":
-				return windowBound{kind: boundCurrent}, nil
-			}
-			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be 'unbounded', 'current', or a number.")
-		case bsoncore.TypeEmbeddedDocument, bsoncore.TypeArray:
-			// an expression of constants ({$literal: 1}, {$add: [1, 2]})
-			e, err := compileExpr(b, nil)
-			if err != nil {
-				return windowBound{}, err
-			}
-			if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !isNumber(b) {
-				return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
-			}
-		}
-		if err := check(b); err != nil {
-			return windowBound{}, err
-		}
-		n, _ := wholeNumber(b)
-		return windowBound{kind: boundOffset, off: int(n), val: b}, nil
-	}
 	var bounds []bsoncore.Value
 	var check func(bsoncore.Value) error
 	var err error
 	if errDocs == nil {
-		if nFields != 1 {
-			return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies documents cannot have other fields")
-		}
-		if bounds, err = pair(docs); err != nil {
-			return w, err
-		}
-		check = func(b bsoncore.Value) error {
-			if n, ok := wholeNumber(b); !ok || n != int64(int32(n)) {
-				return mongoerr.New(mongoerr.FailedToParse, "Numeric document-based bounds must be an integer")
-			}
-			return nil
-		}
+		bounds, check, err = documentsWindow(docs, nFields)
 	} else {
 		w.byRange = true
-		if bounds, err = pair(rng); err != nil {
-			return w, err
-		}
-		if errUnit == nil {
-			if nFields != 2 {
-				return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies unit cannot have other fields besides 'range'")
-			}
-			if unit.Type != bsoncore.TypeString {
-				return w, mongoerr.New(mongoerr.FailedToParse, "'unit' must be a string")
-			}
-			if w.unit = unit.StringValue(); !isTimeUnit(w.unit) {
-				return w, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", w.unit)
-			}
-			check = func(b bsoncore.Value) error {
-				if _, ok := wholeNumber(b); !ok {
-					return mongoerr.New(mongoerr.FailedToParse, "With 'unit', range-based bounds must be an integer")
-				}
-				return nil
-			}
-		} else {
-			if nFields != 1 {
-				return w, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies range cannot have other fields besides 'unit'")
-			}
-			check = func(b bsoncore.Value) error {
-				if !isNumber(b) {
-					return mongoerr.New(mongoerr.FailedToParse, "Range-based bounds expression must be a number")
-				}
-				return nil
-			}
-		}
+		bounds, check, err = w.rangeWindow(rng, unit, errUnit == nil, nFields)
 	}
-	if w.lo, err = parseBound(bounds[0], check); err != nil {
+	if err != nil {
 		return w, err
 	}
-	if w.hi, err = parseBound(bounds[1], check); err != nil {
+	if w.lo, err = parseWindowBound(bounds[0], check); err != nil {
 		return w, err
 	}
+	if w.hi, err = parseWindowBound(bounds[1], check); err != nil {
+		return w, err
+	}
+	return w, w.checkBounds(sortBy)
+}
+
+// windowPair is the two bounds of a window, b.
+func windowPair(b bsoncore.Value) ([]bsoncore.Value, error) {
+	vals := arrayValues(b)
+	if b.Type != bsoncore.TypeArray || len(vals) != 2 {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s", shell(b))
+	}
+	return vals, nil
+}
+
+// documentsWindow reads documents: [lower, upper], the only field of a
+// window of nFields, and the check of its numeric bounds.
+func documentsWindow(docs bsoncore.Value, nFields int) ([]bsoncore.Value, func(bsoncore.Value) error, error) {
+	if nFields != 1 {
+		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies documents cannot have other fields")
+	}
+	bounds, err := windowPair(docs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bounds, func(b bsoncore.Value) error {
+		if n, ok := wholeNumber(b); !ok || n != int64(int32(n)) {
+			return mongoerr.New(mongoerr.FailedToParse, "Numeric document-based bounds must be an integer")
+		}
+		return nil
+	}, nil
+}
+
+// rangeWindow reads range: [lower, upper] and, when hasUnit, unit, the
+// fields of a window of nFields, and the check of its numeric bounds.
+func (w *windowSpec) rangeWindow(rng, unit bsoncore.Value, hasUnit bool, nFields int) ([]bsoncore.Value, func(bsoncore.Value) error, error) {
+	bounds, err := windowPair(rng)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !hasUnit {
+		if nFields != 1 {
+			return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies range cannot have other fields besides 'unit'")
+		}
+		return bounds, func(b bsoncore.Value) error {
+			if !isNumber(b) {
+				return mongoerr.New(mongoerr.FailedToParse, "Range-based bounds expression must be a number")
+			}
+			return nil
+		}, nil
+	}
+	if nFields != 2 {
+		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies unit cannot have other fields besides 'range'")
+	}
+	if unit.Type != bsoncore.TypeString {
+		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'unit' must be a string")
+	}
+	if w.unit = unit.StringValue(); !isTimeUnit(w.unit) {
+		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", w.unit)
+	}
+	return bounds, func(b bsoncore.Value) error {
+		if _, ok := wholeNumber(b); !ok {
+			return mongoerr.New(mongoerr.FailedToParse, "With 'unit', range-based bounds must be an integer")
+		}
+		return nil
+	}, nil
+}
+
+// parseWindowBound reads one bound: "unbounded", "current", or a number
+// (or an expression of constants) that passes check.
+func parseWindowBound(b bsoncore.Value, check func(bsoncore.Value) error) (windowBound, error) {
+	switch b.Type {
+	case bsoncore.TypeString:
+		switch b.StringValue() {
+		case "unbounded":
+			return windowBound{kind: boundUnbounded}, nil
+		case "current":
+			return windowBound{kind: boundCurrent}, nil
+		}
+		return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be 'unbounded', 'current', or a number.")
+	case bsoncore.TypeEmbeddedDocument, bsoncore.TypeArray:
+		// an expression of constants ({$literal: 1}, {$add: [1, 2]})
+		e, err := compileExpr(b, nil)
+		if err != nil {
+			return windowBound{}, err
+		}
+		if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !isNumber(b) {
+			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
+		}
+	}
+	if err := check(b); err != nil {
+		return windowBound{}, err
+	}
+	n, _ := wholeNumber(b)
+	return windowBound{kind: boundOffset, off: int(n), val: b}, nil
+}
+
+// checkBounds checks the window's bounds are in order, and that sortBy
+// is what they need.
+func (w *windowSpec) checkBounds(sortBy *sortSpec) error {
 	// lower must not exceed upper, "current" counting as 0
 	asValue := func(b windowBound) (bsoncore.Value, bool) {
 		switch b.kind {
@@ -435,21 +472,21 @@ func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
 	lo, ok1 := asValue(w.lo)
 	hi, ok2 := asValue(w.hi)
 	if ok1 && ok2 && compareValues(lo, hi) > 0 {
-		return w, mongoerr.New(mongoerr.Location(5339900), "Lower bound must not exceed upper bound: [%s, %s]", shell(lo), shell(hi))
+		return mongoerr.New(mongoerr.Location(5339900), "Lower bound must not exceed upper bound: [%s, %s]", shell(lo), shell(hi))
 	}
 	if !w.byRange {
 		if sortBy == nil && (w.lo.kind != boundUnbounded || w.hi.kind != boundUnbounded) {
-			return w, mongoerr.New(mongoerr.Location(5339901), "Document-based bounds require a sortBy")
+			return mongoerr.New(mongoerr.Location(5339901), "Document-based bounds require a sortBy")
 		}
-		return w, nil
+		return nil
 	}
 	if sortBy == nil || len(sortBy.keys) != 1 {
-		return w, mongoerr.New(mongoerr.Location(5339902), "Range-based bounds require sortBy a single field")
+		return mongoerr.New(mongoerr.Location(5339902), "Range-based bounds require sortBy a single field")
 	}
 	if sortBy.keys[0].desc {
-		return w, mongoerr.New(mongoerr.Location(8947401), "Range-based bounds require an ascending sortBy")
+		return mongoerr.New(mongoerr.Location(8947401), "Range-based bounds require an ascending sortBy")
 	}
-	return w, nil
+	return nil
 }
 
 // wholeNumber is v as an integer when it is a number without a fraction.

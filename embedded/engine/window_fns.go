@@ -22,45 +22,22 @@ type windowPartition struct {
 
 // run computes w for every document of the partition.
 func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
-	n := len(p.docs)
-	res := make([]bsoncore.Value, n)
 	if w.win.byRange {
 		if err := p.checkRange(w.win.unit); err != nil {
 			return nil, err
 		}
 	}
-	// the argument's value on each document, for the functions that fold it
-	var vals []bsoncore.Value
-	if w.e != nil && w.op != "$shift" {
-		vals = make([]bsoncore.Value, n)
-		for i, doc := range p.docs {
-			v, err := w.e.eval(doc, nil)
-			if err != nil {
-				return nil, err
-			}
-			vals[i] = v
-		}
+	vals, err := w.argValues(p)
+	if err != nil {
+		return nil, err
 	}
 	switch w.op {
 	case "$documentNumber", "$rank", "$denseRank":
-		rank, dense := 0, 0
-		for i := range p.docs {
-			if i == 0 || p.sort.compare(p.docs[i-1], p.docs[i]) != 0 {
-				rank, dense = i+1, dense+1
-			}
-			switch w.op {
-			case "$documentNumber":
-				res[i] = vInt32(int32(i + 1))
-			case "$rank":
-				res[i] = vInt32(int32(rank))
-			default:
-				res[i] = vInt32(int32(dense))
-			}
-		}
-		return res, nil
+		return w.ranks(p), nil
 	case "$shift":
 		return w.shift(p)
 	case "$locf":
+		res := make([]bsoncore.Value, len(p.docs))
 		last := vNull()
 		for i, v := range vals {
 			if !nullish(v) {
@@ -77,6 +54,7 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 	if w.obj == nil && accumulatorOps[w.op] && w.win.set && !w.win.byRange &&
 		w.win.lo.kind == boundUnbounded && w.win.hi.kind == boundCurrent {
 		// a running total: one accumulator, each document added in turn
+		res := make([]bsoncore.Value, len(p.docs))
 		a := newAccumulator(w.op)
 		for i, v := range vals {
 			a.add(v)
@@ -84,6 +62,50 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 		}
 		return res, nil
 	}
+	return w.overWindows(p, vals)
+}
+
+// argValues is the argument's value on each document, for the functions
+// that fold it; nil for the others.
+func (w *windowFn) argValues(p *windowPartition) ([]bsoncore.Value, error) {
+	if w.e == nil || w.op == "$shift" {
+		return nil, nil
+	}
+	vals := make([]bsoncore.Value, len(p.docs))
+	for i, doc := range p.docs {
+		v, err := w.e.eval(doc, nil)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// ranks is $documentNumber, $rank or $denseRank of each document.
+func (w *windowFn) ranks(p *windowPartition) []bsoncore.Value {
+	res := make([]bsoncore.Value, len(p.docs))
+	rank, dense := 0, 0
+	for i := range p.docs {
+		if i == 0 || p.sort.compare(p.docs[i-1], p.docs[i]) != 0 {
+			rank, dense = i+1, dense+1
+		}
+		switch w.op {
+		case "$documentNumber":
+			res[i] = vInt32(int32(i + 1))
+		case "$rank":
+			res[i] = vInt32(int32(rank))
+		default:
+			res[i] = vInt32(int32(dense))
+		}
+	}
+	return res
+}
+
+// overWindows computes w for each document over its window; vals are
+// the argument's values.
+func (w *windowFn) overWindows(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, error) {
+	res := make([]bsoncore.Value, len(p.docs))
 	for i := range p.docs {
 		if !w.win.set && i > 0 {
 			res[i] = res[0] // the whole partition: the same for every document
@@ -96,40 +118,43 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 		if !ok {
 			lo, hi = 0, -1 // an empty window
 		}
-		switch {
-		case w.op == "$derivative":
-			res[i], err = w.derivative(p, vals, lo, hi)
-		case w.op == "$integral":
-			res[i], err = w.integral(p, vals, lo, hi)
-		case w.op == "$covariancePop" || w.op == "$covarianceSamp":
-			res[i] = covariance(vals[lo:hi+1], w.op == "$covarianceSamp")
-		case w.obj != nil:
-			a := &objAcc{spec: w.obj}
-			for k := lo; k <= hi; k++ {
-				if err = a.add(p.docs[k]); err != nil {
-					return nil, err
-				}
-			}
-			if a.n == 0 && w.obj.n != nil {
-				// an empty window: n still has to be valid
-				if err = a.add(bsoncore.NewDocumentBuilder().Build()); err != nil {
-					return nil, err
-				}
-				a.vals, a.docs = nil, nil
-			}
-			res[i] = a.result()
-		default:
-			a := newAccumulator(w.op)
-			for k := lo; k <= hi; k++ {
-				a.add(vals[k])
-			}
-			res[i] = a.result()
-		}
-		if err != nil {
+		if res[i], err = w.overWindow(p, vals, lo, hi); err != nil {
 			return nil, err
 		}
 	}
 	return res, nil
+}
+
+// overWindow computes w over the documents lo to hi (none when hi < lo).
+func (w *windowFn) overWindow(p *windowPartition, vals []bsoncore.Value, lo, hi int) (bsoncore.Value, error) {
+	switch {
+	case w.op == "$derivative":
+		return w.derivative(p, vals, lo, hi)
+	case w.op == "$integral":
+		return w.integral(p, vals, lo, hi)
+	case w.op == "$covariancePop" || w.op == "$covarianceSamp":
+		return covariance(vals[lo:hi+1], w.op == "$covarianceSamp"), nil
+	case w.obj != nil:
+		a := &objAcc{spec: w.obj}
+		for k := lo; k <= hi; k++ {
+			if err := a.add(p.docs[k]); err != nil {
+				return missing, err
+			}
+		}
+		if a.n == 0 && w.obj.n != nil {
+			// an empty window: n still has to be valid
+			if err := a.add(bsoncore.NewDocumentBuilder().Build()); err != nil {
+				return missing, err
+			}
+			a.vals, a.docs = nil, nil
+		}
+		return a.result(), nil
+	}
+	a := newAccumulator(w.op)
+	for k := lo; k <= hi; k++ {
+		a.add(vals[k])
+	}
+	return a.result(), nil
 }
 
 // checkRange checks that every sortBy value is what a range window over
