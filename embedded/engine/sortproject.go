@@ -191,62 +191,72 @@ func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (
 		return doc, nil
 	}
 	if p.include {
-		out := &mdoc{}
-		if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
-			out.set("_id", toM(id))
-		}
-		// Only the top-level fields a path is copied from are converted:
-		// copyPath looks up nothing else in src, and a computed field
-		// (aggregation's $project of an expression) needs none of them.
-		var src mdoc
-		from := func(path string) *mdoc {
-			name, _, _ := strings.Cut(path, ".")
-			if _, i := src.get(name); i < 0 {
-				if v, err := doc.LookupErr(name); err == nil {
-					src.keys = append(src.keys, name)
-					src.vals = append(src.vals, toM(v))
-				}
-			}
-			return &src
-		}
-		for _, f := range p.fields {
-			switch {
-			case f.expr != nil:
-				v, err := f.expr.eval(doc, nil)
-				if err != nil && strict {
-					return nil, err
-				}
-				if err == nil && v.Type != 0 {
-					setMPath(out, f.path, toM(v))
-				}
-			case f.slice != nil:
-				// a $slice in an inclusion projection keeps the other fields only if included
-				copyPath(from(f.path), out, strings.Split(f.path, "."))
-				sliceAt(out, f.path, f.slice)
-			case f.elem != nil:
-				v := lookup(doc, f.path)
-				if v.Type == bsoncore.TypeArray {
-					for _, e := range arrayValues(v) {
-						if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
-							setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
-							break
-						}
-					}
-				}
-			case f.pos:
-				v := lookup(doc, f.path)
-				if v.Type == bsoncore.TypeArray && matchPos >= 0 {
-					vals := arrayValues(v)
-					if matchPos < len(vals) {
-						setMPath(out, f.path, toM(vArray([]bsoncore.Value{vals[matchPos]})))
-					}
-				}
-			default:
-				copyPath(from(f.path), out, strings.Split(f.path, "."))
-			}
-		}
-		return idFirstM(out).build(), nil
+		return p.projectInclusion(doc, matchPos, strict)
 	}
+	return p.projectExclusion(doc), nil
+}
+
+// projectInclusion is project for an inclusion projection.
+func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
+	out := &mdoc{}
+	if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
+		out.set("_id", toM(id))
+	}
+	// Only the top-level fields a path is copied from are converted:
+	// copyPath looks up nothing else in src, and a computed field
+	// (aggregation's $project of an expression) needs none of them.
+	var src mdoc
+	from := func(path string) *mdoc {
+		name, _, _ := strings.Cut(path, ".")
+		if _, i := src.get(name); i < 0 {
+			if v, err := doc.LookupErr(name); err == nil {
+				src.keys = append(src.keys, name)
+				src.vals = append(src.vals, toM(v))
+			}
+		}
+		return &src
+	}
+	for _, f := range p.fields {
+		switch {
+		case f.expr != nil:
+			v, err := f.expr.eval(doc, nil)
+			if err != nil && strict {
+				return nil, err
+			}
+			if err == nil && v.Type != 0 {
+				setMPath(out, f.path, toM(v))
+			}
+		case f.slice != nil:
+			// a $slice in an inclusion projection keeps the other fields only if included
+			copyPath(from(f.path), out, strings.Split(f.path, "."))
+			sliceAt(out, f.path, f.slice)
+		case f.elem != nil:
+			v := lookup(doc, f.path)
+			if v.Type == bsoncore.TypeArray {
+				for _, e := range arrayValues(v) {
+					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
+						setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
+						break
+					}
+				}
+			}
+		case f.pos:
+			v := lookup(doc, f.path)
+			if v.Type == bsoncore.TypeArray && matchPos >= 0 {
+				vals := arrayValues(v)
+				if matchPos < len(vals) {
+					setMPath(out, f.path, toM(vArray([]bsoncore.Value{vals[matchPos]})))
+				}
+			}
+		default:
+			copyPath(from(f.path), out, strings.Split(f.path, "."))
+		}
+	}
+	return idFirstM(out).build(), nil
+}
+
+// projectExclusion is project for an exclusion projection.
+func (p *projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
 	out := toMDoc(doc)
 	if p.idOff {
 		out.remove("_id")
@@ -270,7 +280,7 @@ func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (
 			removePath(&mval{doc: out}, strings.Split(f.path, "."))
 		}
 	}
-	return out.build(), nil
+	return out.build()
 }
 
 func idFirstM(d *mdoc) *mdoc {
