@@ -83,7 +83,12 @@ func compareElems(ka string, a bson.RawValue, kb string, b bson.RawValue) (c int
 	if c := cmp.Compare(ka, kb); c != 0 {
 		return c, true
 	}
-	switch ra {
+	return compareValues(ra, a, b)
+}
+
+// compareValues orders two values of the same type rank r.
+func compareValues(r int, a, b bson.RawValue) (c int, ok bool) {
+	switch r {
 	case -1, 0, 5, 127:
 		return 0, true
 	case 10:
@@ -95,18 +100,7 @@ func compareElems(ka string, a bson.RawValue, kb string, b bson.RawValue) (c int
 	case 20, 25:
 		return compareDocs(a.Value, b.Value)
 	case 30:
-		sta, da, aok := a.BinaryOK()
-		stb, db, bok := b.BinaryOK()
-		if !aok || !bok {
-			return 0, false
-		}
-		if len(da) != len(db) {
-			return cmp.Compare(len(da), len(db)), true
-		}
-		if sta != stb {
-			return cmp.Compare(sta, stb), true
-		}
-		return bytes.Compare(da, db), true
+		return compareBinaries(a, b)
 	case 35:
 		x, aok := a.ObjectIDOK()
 		y, bok := b.ObjectIDOK()
@@ -134,28 +128,54 @@ func compareElems(ka string, a bson.RawValue, kb string, b bson.RawValue) (c int
 		}
 		return cmp.Compare(oa, ob), aok && bok
 	case 55:
-		if _, _, aok := a.DBPointerOK(); !aok {
-			return 0, false
-		}
-		if _, _, bok := b.DBPointerOK(); !bok {
-			return 0, false
-		}
-		if len(a.Value) != len(b.Value) {
-			return cmp.Compare(len(a.Value), len(b.Value)), true
-		}
-		return bytes.Compare(a.Value, b.Value), true
+		return compareDBPointers(a, b)
 	case 65:
-		ca, sa, aok := a.CodeWithScopeOK()
-		cb, sb, bok := b.CodeWithScopeOK()
-		if !aok || !bok {
-			return 0, false
-		}
-		if c := cmp.Compare(ca, cb); c != 0 {
-			return c, true
-		}
-		return compareDocs(sa, sb)
+		return compareCodeWithScope(a, b)
 	}
 	return 0, false
+}
+
+// compareBinaries orders binaries by length, then subtype, then bytes.
+func compareBinaries(a, b bson.RawValue) (c int, ok bool) {
+	sta, da, aok := a.BinaryOK()
+	stb, db, bok := b.BinaryOK()
+	if !aok || !bok {
+		return 0, false
+	}
+	if len(da) != len(db) {
+		return cmp.Compare(len(da), len(db)), true
+	}
+	if sta != stb {
+		return cmp.Compare(sta, stb), true
+	}
+	return bytes.Compare(da, db), true
+}
+
+// compareDBPointers orders DBPointers by length, then bytes.
+func compareDBPointers(a, b bson.RawValue) (c int, ok bool) {
+	if _, _, aok := a.DBPointerOK(); !aok {
+		return 0, false
+	}
+	if _, _, bok := b.DBPointerOK(); !bok {
+		return 0, false
+	}
+	if len(a.Value) != len(b.Value) {
+		return cmp.Compare(len(a.Value), len(b.Value)), true
+	}
+	return bytes.Compare(a.Value, b.Value), true
+}
+
+// compareCodeWithScope orders code with scope by code, then scope.
+func compareCodeWithScope(a, b bson.RawValue) (c int, ok bool) {
+	ca, sa, aok := a.CodeWithScopeOK()
+	cb, sb, bok := b.CodeWithScopeOK()
+	if !aok || !bok {
+		return 0, false
+	}
+	if c := cmp.Compare(ca, cb); c != 0 {
+		return c, true
+	}
+	return compareDocs(sa, sb)
 }
 
 // stringOf is the bytes of a string, symbol or JavaScript code value.
