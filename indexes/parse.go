@@ -92,57 +92,11 @@ func fromDoc(d bson.D, m mode) (Index, error) {
 			return Index{}, bad(e.Key, "", "appears twice; expected it once")
 		}
 		seen[e.Key] = true
-		switch e.Key {
-		case "key":
-			key, ok := e.Value.(bson.D)
-			if !ok {
-				return Index{}, bad("key", valueText(e.Value), "expected a document of fields, such as {\"email\": 1}")
-			}
-			nk, err := normalKey(key, m)
-			if err != nil {
-				return Index{}, bad(err.setting, err.value, "%s", err.msg)
-			}
-			ix.Key, hasKey = nk, true
-		case "name":
-			s, ok := e.Value.(string)
-			if !ok {
-				return Index{}, bad("name", valueText(e.Value), "expected a string")
-			}
-			if s == "" {
-				return Index{}, bad("name", `""`, "expected a non-empty name, or no name for the generated one")
-			}
-			ix.Name = s
-		case "unique", "sparse":
-			b, ok := flag(e.Value, m)
-			if !ok {
-				return Index{}, bad(e.Key, valueText(e.Value), "expected true or false")
-			}
-			if e.Key == "unique" {
-				ix.Unique = b
-			} else {
-				ix.Sparse = b
-			}
-		case "expireAfterSeconds":
-			n, ok := wholeInt32(e.Value)
-			if !ok {
-				return Index{}, bad("expireAfterSeconds", valueText(e.Value), "expected a whole number of seconds from 0 to %d", math.MaxInt32)
-			}
-			ix.ExpireAfterSeconds = &n
-		case "partialFilterExpression":
-			f, ok := e.Value.(bson.D)
-			if !ok {
-				return Index{}, bad("partialFilterExpression", valueText(e.Value), "expected a document, such as {\"status\": {\"$eq\": \"paid\"}}")
-			}
-			ix.PartialFilterExpression = f
-		default:
-			if m == strict {
-				return Index{}, bad(strconv.Quote(e.Key), "", "unknown setting; expected %s", planFields)
-			}
-			switch e.Key {
-			case "v", "ns", "background":
-			default:
-				ix.Other = append(ix.Other, e)
-			}
+		if err := ix.readSetting(e, m, bad); err != nil {
+			return Index{}, err
+		}
+		if e.Key == "key" {
+			hasKey = true
 		}
 	}
 	if !hasKey {
@@ -152,6 +106,64 @@ func fromDoc(d bson.D, m mode) (Index, error) {
 		ix.PartialFilterExpression = bson.D{}
 	}
 	return ix, nil
+}
+
+// readSetting reads the setting e of an index document into ix; bad makes
+// its errors.
+func (ix *Index) readSetting(e bson.E, m mode, bad func(setting, value, format string, args ...any) error) error {
+	switch e.Key {
+	case "key":
+		key, ok := e.Value.(bson.D)
+		if !ok {
+			return bad("key", valueText(e.Value), "expected a document of fields, such as {\"email\": 1}")
+		}
+		nk, err := normalKey(key, m)
+		if err != nil {
+			return bad(err.setting, err.value, "%s", err.msg)
+		}
+		ix.Key = nk
+	case "name":
+		s, ok := e.Value.(string)
+		if !ok {
+			return bad("name", valueText(e.Value), "expected a string")
+		}
+		if s == "" {
+			return bad("name", `""`, "expected a non-empty name, or no name for the generated one")
+		}
+		ix.Name = s
+	case "unique", "sparse":
+		b, ok := flag(e.Value, m)
+		if !ok {
+			return bad(e.Key, valueText(e.Value), "expected true or false")
+		}
+		if e.Key == "unique" {
+			ix.Unique = b
+		} else {
+			ix.Sparse = b
+		}
+	case "expireAfterSeconds":
+		n, ok := wholeInt32(e.Value)
+		if !ok {
+			return bad("expireAfterSeconds", valueText(e.Value), "expected a whole number of seconds from 0 to %d", math.MaxInt32)
+		}
+		ix.ExpireAfterSeconds = &n
+	case "partialFilterExpression":
+		f, ok := e.Value.(bson.D)
+		if !ok {
+			return bad("partialFilterExpression", valueText(e.Value), "expected a document, such as {\"status\": {\"$eq\": \"paid\"}}")
+		}
+		ix.PartialFilterExpression = f
+	default:
+		if m == strict {
+			return bad(strconv.Quote(e.Key), "", "unknown setting; expected %s", planFields)
+		}
+		switch e.Key {
+		case "v", "ns", "background":
+		default:
+			ix.Other = append(ix.Other, e)
+		}
+	}
+	return nil
 }
 
 // valueText is one value as relaxed Extended JSON.
