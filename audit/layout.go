@@ -124,37 +124,10 @@ func layoutOf(ws []*writer, nex int) (Layout, map[*writer]bool) {
 	legacy := map[*writer]bool{}
 	var l Layout
 	if byMachines {
-		for m, mw := range byMachine {
-			if len(mw) < 2 {
-				continue
-			}
-			mc := Machine{Hash: hexOf(m[:])}
-			for _, w := range mw {
-				_, p := splitLegacy(w.key)
-				mc.PIDs = append(mc.PIDs, p)
-				mc.IDs += w.n
-				legacy[w] = true
-			}
-			slices.Sort(mc.PIDs)
-			l.MachinesSharedByPIDs = append(l.MachinesSharedByPIDs, mc)
-		}
+		l.MachinesSharedByPIDs = sharedMachineList(byMachine, legacy)
 	}
 	if byPIDs {
-		for p, ms := range byPID {
-			if len(ms) < 2 {
-				continue
-			}
-			pc := PID{PID: p}
-			for m, mw := range ms {
-				pc.Machines = append(pc.Machines, hexOf(m[:]))
-				for _, w := range mw {
-					pc.IDs += w.n
-					legacy[w] = true
-				}
-			}
-			slices.Sort(pc.Machines)
-			l.PIDsSharedByMachines = append(l.PIDsSharedByMachines, pc)
-		}
+		l.PIDsSharedByMachines = sharedPIDList(byPID, legacy)
 	}
 	if len(legacy) == 0 {
 		return Layout{Kind: LayoutModern}, nil
@@ -173,6 +146,50 @@ func layoutOf(ws []*writer, nex int) (Layout, map[*writer]bool) {
 	l.MachinesSharedByPIDs = l.MachinesSharedByPIDs[:min(len(l.MachinesSharedByPIDs), max(nex, topWriters))]
 	l.PIDsSharedByMachines = l.PIDsSharedByMachines[:min(len(l.PIDsSharedByMachines), max(nex, topWriters))]
 	return l, legacy
+}
+
+// sharedMachineList is the machine hashes that several PIDs share, of
+// byMachine (the writers by machine hash); their writers are marked
+// legacy.
+func sharedMachineList(byMachine map[[3]byte][]*writer, legacy map[*writer]bool) []Machine {
+	var out []Machine
+	for m, mw := range byMachine {
+		if len(mw) < 2 {
+			continue
+		}
+		mc := Machine{Hash: hexOf(m[:])}
+		for _, w := range mw {
+			_, p := splitLegacy(w.key)
+			mc.PIDs = append(mc.PIDs, p)
+			mc.IDs += w.n
+			legacy[w] = true
+		}
+		slices.Sort(mc.PIDs)
+		out = append(out, mc)
+	}
+	return out
+}
+
+// sharedPIDList is the PIDs that several machines share, of byPID (the
+// writers by PID, then machine hash); their writers are marked legacy.
+func sharedPIDList(byPID map[uint16]map[[3]byte][]*writer, legacy map[*writer]bool) []PID {
+	var out []PID
+	for p, ms := range byPID {
+		if len(ms) < 2 {
+			continue
+		}
+		pc := PID{PID: p}
+		for m, mw := range ms {
+			pc.Machines = append(pc.Machines, hexOf(m[:]))
+			for _, w := range mw {
+				pc.IDs += w.n
+				legacy[w] = true
+			}
+		}
+		slices.Sort(pc.Machines)
+		out = append(out, pc)
+	}
+	return out
 }
 
 // cmpCountThen orders by count, most first, then by name.
