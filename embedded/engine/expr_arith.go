@@ -132,6 +132,9 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 			if op == "$abs" && i < 0 {
 				return intLike(a, -i), nil
 			}
+			if (op == "$round" || op == "$trunc") && len(x) > 1 && isNumber(x[1]) && numberFloat(x[1]) < 0 {
+				return intLike(a, roundInt(i, int(-numberFloat(x[1])), op == "$round")), nil
+			}
 			return a, nil
 		}
 		f := numberFloat(a)
@@ -218,6 +221,29 @@ func negate(v bsoncore.Value) bsoncore.Value {
 	}
 	d, _ := bson.ParseDecimal128(r.Neg(r).FloatString(20))
 	return decimalValue(trimDecimal(d))
+}
+
+// roundInt is i rounded (half to even) or truncated to a multiple of
+// 10^digits, as $round and $trunc with a negative place do for integers.
+func roundInt(i int64, digits int, round bool) int64 {
+	if digits > 18 {
+		return 0
+	}
+	m := int64(1)
+	for range digits {
+		m *= 10
+	}
+	q, r := i/m, i%m
+	if round {
+		sign := int64(1)
+		if i < 0 {
+			sign, r = -1, -r
+		}
+		if 2*r > m || (2*r == m && q%2 != 0) {
+			q += sign
+		}
+	}
+	return q * m
 }
 
 func intLike(like bsoncore.Value, i int64) bsoncore.Value {

@@ -58,6 +58,9 @@ func compileObjectToArray(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 		if nullish(x[0]) {
 			return vNull(), nil
 		}
+		if x[0].Type != bsoncore.TypeEmbeddedDocument {
+			return missing, mongoerr.New(mongoerr.Location(40390), "$objectToArray requires a document input, found: %s", typeName(x[0].Type))
+		}
 		var out []bsoncore.Value
 		for _, el := range elements(bsoncore.Document(x[0].Data)) {
 			out = append(out, vDoc(bsoncore.NewDocumentBuilder().AppendString("k", el.Key()).AppendValue("v", el.Value()).Build()))

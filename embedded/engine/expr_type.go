@@ -54,16 +54,27 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", typeName(v.Type))
 	}
 	d := bsoncore.Document(v.Data)
-	in, err := optExpr(d, "input", vars)
-	if err != nil {
-		return nil, err
+	for _, e := range elements(d) {
+		switch e.Key() {
+		case "input", "to", "onError", "onNull":
+		default:
+			return nil, mongoerr.New(mongoerr.FailedToParse, "$convert found an unknown argument: %s", e.Key())
+		}
 	}
-	to, err := optExpr(d, "to", vars)
-	if err != nil {
-		return nil, err
+	args := map[string]*expr{}
+	for _, k := range []string{"input", "to", "onError", "onNull"} {
+		e, err := optExpr(d, k, vars)
+		if err != nil {
+			return nil, err
+		}
+		args[k] = e
 	}
-	onErr, _ := optExpr(d, "onError", vars)
-	onNull, _ := optExpr(d, "onNull", vars)
+	in, to, onErr, onNull := args["input"], args["to"], args["onError"], args["onNull"]
+	for _, k := range []string{"input", "to"} {
+		if args[k] == nil {
+			return nil, mongoerr.New(mongoerr.FailedToParse, "Missing '%s' parameter to $convert", k)
+		}
+	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		iv, err := in.eval(root, local)
 		if err != nil {
