@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 // $convert with its named arguments, as the manual describes them, and the
@@ -47,4 +49,47 @@ func TestRoundIntegersAndObjectToArray(t *testing.T) {
 		{expr: op("$objectToArray", "$s"), code: 40390, msg: "$objectToArray requires a document input, found: string"},
 		{expr: op("$objectToArray", bson.D{{Key: "a", Value: 1}}), want: `{"x":[{"k":"a","v":1}]}`},
 	})
+}
+
+// $limit takes a positive integer and $skip a non-negative one, whole
+// doubles included; anything else is refused when the pipeline is compiled.
+func TestLimitSkipArguments(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("ls")
+	ctx := t.Context()
+	if _, err := coll.InsertMany(ctx, []any{bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "_id", Value: 2}}, bson.D{{Key: "_id", Value: 3}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		stage bson.D
+		n     int
+		code  int
+	}{
+		{bson.D{{Key: "$limit", Value: 2}}, 2, 0},
+		{bson.D{{Key: "$limit", Value: 2.0}}, 2, 0},
+		{bson.D{{Key: "$skip", Value: 0}}, 3, 0},
+		{bson.D{{Key: "$skip", Value: int64(2)}}, 1, 0},
+		{bson.D{{Key: "$limit", Value: 0}}, 0, 15958},
+		{bson.D{{Key: "$limit", Value: -1}}, 0, 5107201},
+		{bson.D{{Key: "$limit", Value: 1.5}}, 0, 5107201},
+		{bson.D{{Key: "$limit", Value: "2"}}, 0, 5107201},
+		{bson.D{{Key: "$skip", Value: -1}}, 0, 5107200},
+		{bson.D{{Key: "$skip", Value: 0.5}}, 0, 5107200},
+	} {
+		cur, err := coll.Aggregate(ctx, bson.A{c.stage})
+		var rows []bson.Raw
+		if err == nil {
+			err = cur.All(ctx, &rows)
+		}
+		if c.code != 0 {
+			var se mongo.ServerError
+			if !errors.As(err, &se) || !se.HasErrorCode(c.code) {
+				t.Errorf("%v: %v; want error %d", c.stage, err, c.code)
+			}
+			continue
+		}
+		if err != nil || len(rows) != c.n {
+			t.Errorf("%v: %d documents, %v; want %d", c.stage, len(rows), err, c.n)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -136,10 +137,18 @@ func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stag
 
 // compileLimitSkip is $limit and $skip.
 func compileLimitSkip(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
-	if !isNumber(arg) || numberFloat(arg) < 0 {
-		return nil, mongoerr.New(mongoerr.Location(15958), "the %s must be a non-negative number", strings.TrimPrefix(name, "$"))
+	code := int32(5107200) // $skip
+	if name == "$limit" {
+		code = 5107201
 	}
-	n := int(numberFloat(arg))
+	f := numberFloat(arg)
+	if !isNumber(arg) || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
+		return nil, mongoerr.New(mongoerr.Location(code), "invalid argument to %s stage: Expected a non-negative integer: %s: %s", name, name, shell(arg))
+	}
+	if name == "$limit" && f == 0 {
+		return nil, mongoerr.New(mongoerr.Location(15958), "the limit must be positive")
+	}
+	n := int(min(f, math.MaxInt32))
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		if name == "$limit" {
 			return in[:min(n, len(in))], nil
