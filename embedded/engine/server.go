@@ -174,20 +174,31 @@ func (s *Server) serveConn(cn *conn) {
 		if !s.begin() {
 			return
 		}
-		reply := s.handle(ctx, cn, m)
+		// The request counts as in flight until its reply is written, so
+		// that Shutdown never closes a connection between a write and its
+		// acknowledgment.
+		ok := s.answer(cn, m, s.handle(ctx, cn, m), &out)
 		s.end()
-		if reply == nil { // a fail point closes the connection
-			return
-		}
-		reply = s.withClusterTime(reply)
-		if m.OpCode == wire.OpMsg && m.Flags&wire.FlagMoreToCome != 0 {
-			continue
-		}
-		out = wire.AppendReply(out[:0], int32(s.opID.Add(1)), m.RequestID, m.OpCode, reply)
-		if _, err := cn.c.Write(out); err != nil {
+		if !ok {
 			return
 		}
 	}
+}
+
+// answer writes the reply to m on cn, using *out as its buffer; false when
+// the connection is to be closed: a fail point closed it (a nil reply) or
+// the write failed.
+func (s *Server) answer(cn *conn, m *wire.Message, reply bsoncore.Document, out *[]byte) bool {
+	if reply == nil {
+		return false
+	}
+	reply = s.withClusterTime(reply)
+	if m.OpCode == wire.OpMsg && m.Flags&wire.FlagMoreToCome != 0 {
+		return true
+	}
+	*out = wire.AppendReply((*out)[:0], int32(s.opID.Add(1)), m.RequestID, m.OpCode, reply)
+	_, err := cn.c.Write(*out)
+	return err == nil
 }
 
 // begin counts a request in flight; false once the server is closing:
