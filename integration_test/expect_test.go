@@ -48,9 +48,11 @@ func (g gen) flags() []string {
 	if !g.at.IsZero() {
 		f = append(f, "--at", g.at.UTC().Format(time.RFC3339))
 	}
-	// Always given: without it the CLI's default window (365 days) would
-	// differ from the zero Span of the plan dataset builds.
-	f = append(f, "--span", g.span.String())
+	// A zero span is left to the default window, the command's and the Go
+	// plan's alike (seed.DefaultSpan).
+	if g.span != 0 {
+		f = append(f, "--span", g.span.String())
+	}
 	return append(f, g.extra...)
 }
 

@@ -57,7 +57,7 @@ func TestSeedThenVerify(t *testing.T) {
 				}
 			}
 			if tc.bsonType == bson.TypeObjectID {
-				checkObjectIDTimes(t, got, ds.Base, g.span)
+				checkObjectIDTimes(t, got, ds.Base, ds.Span)
 			}
 			verifyDB(t, s, g)
 		})
@@ -85,7 +85,7 @@ func TestSeedShopPlan(t *testing.T) {
 			t.Errorf("%s: %d documents, want %d", col.Name(), len(got), counts[col.Name()])
 		}
 		compareExact(t, want, got)
-		checkObjectIDTimes(t, got, ds.Base, g.span)
+		checkObjectIDTimes(t, got, ds.Base, ds.Span)
 		ids[col.Name()] = map[string]bool{}
 		for _, d := range got {
 			ids[col.Name()][idKey(d.Lookup("_id"))] = true

@@ -21,6 +21,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/internal/progress"
+	"github.com/oidkit/oidkit/seed"
 )
 
 // runOnFile runs the app with stderr the file w (a pipe's or a
@@ -193,7 +194,7 @@ func TestProgressShortRunAndQuietPrintNothing(t *testing.T) {
 
 // The bar on a terminal: redrawn in place (a carriage return, the bar, and
 // "erase to the end of the line") with a count that never goes back and
-// reaches the last batch (two inserters may report in one redraw period), then erased, so that the command's output starts on a clean line.
+// reaches the last batch (the inserters may report together in one redraw period), then erased, so that the command's output starts on a clean line.
 func TestProgressBarOnTerminal(t *testing.T) {
 	uri, _ := mongotest.Start(t)
 	const n, batch = 3000, 250
@@ -226,9 +227,9 @@ func TestProgressBarOnTerminal(t *testing.T) {
 		}
 		last = done
 	}
-	// The last batches of two inserters can be acknowledged together: the
+	// The last batches of the inserters can be acknowledged together: the
 	// count then jumps to the total, where the bar erases itself.
-	if last < n-2*batch {
+	if last < n-int64(seed.ConcurrentWriteWorkers)*batch {
 		t.Errorf("the last bar drawn shows %d of %d: it must follow the work to its last batches\n%q", last, n, screen)
 	}
 	if rest := bar.ReplaceAllString(screen, ""); rest != "\x1b[2K\r" {
