@@ -120,6 +120,12 @@ func serve(t *testing.T, opts Options) (*Server, *mongo.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Disconnect(context.Background()) })
+	t.Cleanup(func() {
+		// The server may be gone: the driver would wait its 30 s server
+		// selection to end the sessions.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = c.Disconnect(ctx)
+	})
 	return s, c
 }
