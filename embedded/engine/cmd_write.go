@@ -473,9 +473,20 @@ func (op *findAndModify) remove(t *tx, c *call) error {
 		col, _ := t.mut(c.db, op.name, false)
 		id, _ := docs[0].LookupErr("_id")
 		t.deleteDoc(col, id)
-		_, pos := op.f.MatchPos(docs[0])
-		op.value = vDoc(op.proj.apply(docs[0], pos))
+		return op.project(docs[0])
 	}
+	return nil
+}
+
+// project sets the command's value to doc as its projection shows it; an
+// expression's error fails the command, and with it the write.
+func (op *findAndModify) project(doc bsoncore.Document) error {
+	_, pos := op.f.MatchPos(doc)
+	v, err := op.proj.project(doc, pos, true)
+	if err != nil {
+		return err
+	}
+	op.value = vDoc(v)
 	return nil
 }
 
@@ -503,8 +514,7 @@ func (op *findAndModify) modify(t *tx, c *call) error {
 		doc = r.after
 	}
 	if doc != nil {
-		_, pos := op.f.MatchPos(doc)
-		op.value = vDoc(op.proj.apply(doc, pos))
+		return op.project(doc)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // $convert with its named arguments, as the manual describes them, and the
@@ -91,5 +92,37 @@ func TestLimitSkipArguments(t *testing.T) {
 		if err != nil || len(rows) != c.n {
 			t.Errorf("%v: %d documents, %v; want %d", c.stage, len(rows), err, c.n)
 		}
+	}
+}
+
+// An expression's error in findAndModify's projection fails the command,
+// and the update or delete it would have answered is not made.
+func TestFindAndModifyProjectionError(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("fam")
+	ctx := t.Context()
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "_id", Value: 1}, {Key: "z", Value: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	bad := bson.D{{Key: "x", Value: op("$divide", bson.A{1, "$z"})}}
+	err := coll.FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$set", Value: bson.D{{Key: "u", Value: 1}}}},
+		options.FindOneAndUpdate().SetProjection(bad)).Err()
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(2) {
+		t.Fatalf("update with a failing projection: %v; want error 2", err)
+	}
+	err = coll.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: 1}}, options.FindOneAndDelete().SetProjection(bad)).Err()
+	if !errors.As(err, &se) || !se.HasErrorCode(2) {
+		t.Fatalf("delete with a failing projection: %v; want error 2", err)
+	}
+	var got bson.M
+	if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: 1}}).Decode(&got); err != nil || got["u"] != nil {
+		t.Fatalf("after the failed commands: %v, %v; want the document untouched", got, err)
+	}
+	ok := bson.D{{Key: "x", Value: op("$add", bson.A{"$z", 1})}}
+	var out bson.M
+	if err := coll.FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: 1}}, bson.D{{Key: "$set", Value: bson.D{{Key: "u", Value: 1}}}},
+		options.FindOneAndUpdate().SetProjection(ok)).Decode(&out); err != nil || out["x"] != int32(1) {
+		t.Fatalf("update with a projection: %v, %v; want x 1", out, err)
 	}
 }
