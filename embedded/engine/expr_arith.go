@@ -128,12 +128,16 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		if !isNumber(a) {
 			return missing, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, typeName(a.Type))
 		}
+		place := 0.0 // the decimal place of $round and $trunc
+		if len(x) > 1 {
+			place = numberFloat(x[1])
+		}
 		if i, ok := intOf(a); ok && op != "$sqrt" && op != "$exp" && op != "$ln" && op != "$log10" {
 			if op == "$abs" && i < 0 {
 				return intLike(a, -i), nil
 			}
-			if (op == "$round" || op == "$trunc") && len(x) > 1 && isNumber(x[1]) && numberFloat(x[1]) < 0 {
-				return intLike(a, roundInt(i, int(-numberFloat(x[1])), op == "$round")), nil
+			if (op == "$round" || op == "$trunc") && place < 0 {
+				return intLike(a, roundInt(i, int(-place), op == "$round")), nil
 			}
 			return a, nil
 		}
@@ -148,18 +152,10 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		case "$sqrt":
 			f = math.Sqrt(f)
 		case "$trunc":
-			p := 0.0
-			if len(x) > 1 {
-				p = numberFloat(x[1])
-			}
-			m := math.Pow(10, p)
+			m := math.Pow(10, place)
 			f = math.Trunc(f*m) / m
 		case "$round":
-			p := 0.0
-			if len(x) > 1 {
-				p = numberFloat(x[1])
-			}
-			m := math.Pow(10, p)
+			m := math.Pow(10, place)
 			f = math.RoundToEven(f*m) / m
 		case "$exp":
 			f = math.Exp(f)
