@@ -250,8 +250,8 @@ func (f *fault) apply(ctx context.Context, name string, cmd bsoncore.Document) (
 		case <-ctx.Done():
 		}
 		t.Stop()
-		if ctx.Err() != nil { // killed (killOp) or timed out while held
-			return true, errorReply(mongoerr.New(mongoerr.Interrupted, "operation was interrupted"))
+		if err := ctx.Err(); err != nil { // killed (killOp) or out of time (maxTimeMS) while held
+			return true, finalReply(ctx, nil, err)
 		}
 	}
 	if f.close {
