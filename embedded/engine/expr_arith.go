@@ -32,7 +32,7 @@ func init() {
 func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, -1, func(vals []bsoncore.Value) (bsoncore.Value, error) {
 		var acc bsoncore.Value
-		date := false
+		date, ms := false, int64(0)
 		if op == "$add" {
 			acc = vInt32(0)
 		} else {
@@ -46,8 +46,7 @@ func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 				if date {
 					return missing, mongoerr.New(mongoerr.Location(16612), "only one date allowed in an $add expression")
 				}
-				date = true
-				acc = arith('+', acc, vInt64(x.DateTime()))
+				date, ms = true, x.DateTime()
 				continue
 			}
 			if !isNumber(x) {
@@ -60,7 +59,7 @@ func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 			}
 		}
 		if date {
-			return vDate(int64(math.Round(numberFloat(acc)))), nil
+			return dateShift(ms, acc), nil
 		}
 		return acc, nil
 	})
@@ -77,12 +76,23 @@ func compileSubtract(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		case a.Type == bsoncore.TypeDateTime && b.Type == bsoncore.TypeDateTime:
 			return vInt64(a.DateTime() - b.DateTime()), nil
 		case a.Type == bsoncore.TypeDateTime && isNumber(b):
-			return vDate(a.DateTime() - int64(numberFloat(b))), nil
+			return dateShift(a.DateTime(), negate(b)), nil
 		case isNumber(a) && isNumber(b):
 			return arith('+', a, negate(b)), nil
 		}
 		return missing, mongoerr.New(mongoerr.TypeMismatch, "can't $subtract %s from %s", typeName(b.Type), typeName(a.Type))
 	})
+}
+
+// dateShift is the date ms moved by n milliseconds. A number that is not
+// an integer is rounded to the nearest one (halves away from zero) first:
+// the manual's rule for a date mixed with non-integers in $add and
+// $subtract alike.
+func dateShift(ms int64, n bsoncore.Value) bsoncore.Value {
+	if i, ok := intOf(n); ok {
+		return vDate(ms + i)
+	}
+	return vDate(ms + int64(math.Round(numberFloat(n))))
 }
 
 // compileDivMod is $divide and $mod.

@@ -283,3 +283,27 @@ func TestMathMiscExprsAnyInput(t *testing.T) {
 		}
 	}
 }
+
+// $add and $subtract of a date and a number that is not an integer round
+// the number to the nearest millisecond first, as the manual says of
+// both ("When mixing Date and non-integer operands").
+func TestDateArithmeticRounds(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("datearith")
+	doc := bson.D{{Key: "date", Value: bson.DateTime(1000)}}
+	at := func(ms int64) string { return dateX(bson.DateTime(ms)) }
+	checkExprs(t, coll, doc, []exprCase{
+		{expr: op("$add", bson.A{"$date", 1.6}), want: at(1002)},
+		{expr: op("$add", bson.A{"$date", 1.4}), want: at(1001)},
+		{expr: op("$add", bson.A{"$date", -1.6}), want: at(998)},
+		{expr: op("$add", bson.A{1.5, "$date"}), want: at(1002)},
+		{expr: op("$add", bson.A{"$date", dec(t, "2.7")}), want: at(1003)},
+		{expr: op("$add", bson.A{"$date", int64(5)}), want: at(1005)},
+		{expr: op("$subtract", bson.A{"$date", 1.6}), want: at(998)},
+		{expr: op("$subtract", bson.A{"$date", 1.4}), want: at(999)},
+		{expr: op("$subtract", bson.A{"$date", 0.5}), want: at(999)},
+		{expr: op("$subtract", bson.A{"$date", -1.6}), want: at(1002)},
+		{expr: op("$subtract", bson.A{"$date", dec(t, "2.7")}), want: at(997)},
+		{expr: op("$subtract", bson.A{"$date", int32(5)}), want: at(995)},
+	})
+}
