@@ -16,6 +16,7 @@ type accumulator struct {
 	vals  []bsoncore.Value
 	sumsq float64
 	mean  float64
+	coll  *collator // $min, $max and $addToSet compare strings by it; nil: simple
 }
 
 func newAccumulator(op string) *accumulator {
@@ -35,7 +36,7 @@ func (a *accumulator) add(v bsoncore.Value) {
 		if nullish(v) {
 			return
 		}
-		c := compareValues(v, a.best)
+		c := a.coll.compare(v, a.best)
 		if !a.seen || (a.op == "$min" && c < 0) || (a.op == "$max" && c > 0) {
 			a.best = v
 			a.seen = true
@@ -55,7 +56,7 @@ func (a *accumulator) add(v bsoncore.Value) {
 			return
 		}
 		for _, x := range a.vals {
-			if valuesEqual(x, v) {
+			if a.coll.equal(x, v) {
 				return
 			}
 		}

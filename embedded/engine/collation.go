@@ -151,6 +151,25 @@ func (k *collator) equal(a, b bsoncore.Value) bool {
 	return typeOrder(a.Type) == typeOrder(b.Type) && k.compare(a, b) == 0
 }
 
+// appendKey appends to dst a key that buckets values that may be equal
+// under the collation, as appendGroupKey does for the simple one: a
+// string by its collation key; a document or an array (whose strings the
+// key would have to reach) in one bucket of its type.
+func (k *collator) appendKey(dst []byte, v bsoncore.Value) []byte {
+	switch {
+	case k == nil:
+		return appendGroupKey(dst, v)
+	case typeOrder(v.Type) == 4:
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		var buf collate.Buffer
+		return append(append(dst, 's'), k.c.Key(&buf, stringBytes(v))...)
+	case v.Type == bsoncore.TypeEmbeddedDocument || v.Type == bsoncore.TypeArray:
+		return append(dst, 'd')
+	}
+	return appendGroupKey(dst, v)
+}
+
 // commandCollation is the collation a command's operation uses: its own
 // collation option, else its collection's default.
 func commandCollation(arg bsoncore.Value, col *collection) (*collator, error) {

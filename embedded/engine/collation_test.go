@@ -165,3 +165,94 @@ func TestCollationRefusals(t *testing.T) {
 		t.Errorf("an index with a collation: %v; want it refused", err)
 	}
 }
+
+// Aggregation expressions compare strings by the command's collation, as
+// the manual says a collation applies to an aggregate's string
+// comparisons: $eq and the other comparisons, $cmp, $in, $indexOfArray,
+// the set operators, $max/$min (expressions and accumulators), $maxN,
+// $addToSet and $sortArray; in $project and $addFields, and in a find's
+// $expr and projection.
+func TestCollationInExpressions(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("exprcoll")
+	agInsert(t, coll, bson.D{{Key: "_id", Value: 1}, {Key: "a", Value: "café"}, {Key: "b", Value: "CAFE"},
+		{Key: "arr", Value: bson.A{"x", "Cafe", "y"}}, {Key: "m", Value: bson.A{"b", "Z", "a"}}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "a", Value: "Z"}, {Key: "b", Value: "a"}})
+	x := func(name string, arg any) bson.E { return bson.E{Key: name, Value: op(name, arg)} }
+	proj := bson.D{{Key: "_id", Value: 0},
+		x("$eq", bson.A{"$a", "$b"}), x("$ne", bson.A{"$a", "$b"}), x("$cmp", bson.A{"$a", "$b"}),
+		x("$gte", bson.A{"$b", "$a"}), x("$lt", bson.A{"$b", "$a"}),
+		x("$in", bson.A{"$b", "$arr"}), x("$indexOfArray", bson.A{"$arr", "CAFÉ"}),
+		x("$setEquals", bson.A{bson.A{"A", "b"}, bson.A{"a", "B", "b"}}),
+		x("$setIntersection", bson.A{bson.A{"A", "b"}, bson.A{"a"}}),
+		x("$max", "$m"), x("$min", "$m"),
+		{Key: "$maxN", Value: op("$maxN", bson.D{{Key: "n", Value: 1}, {Key: "input", Value: "$m"}})},
+		{Key: "$sortArray", Value: op("$sortArray", bson.D{{Key: "input", Value: "$m"}, {Key: "sortBy", Value: 1}})},
+	}
+	run := func(k *options.Collation, pipeline mongo.Pipeline) string {
+		t.Helper()
+		cur, err := coll.Aggregate(ctx, pipeline, options.Aggregate().SetCollation(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.Raw
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := bson.MarshalExtJSON(bson.D{{Key: "rows", Value: rows}}, false, false)
+		return string(b)
+	}
+	first := mongo.Pipeline{{{Key: "$match", Value: bson.D{{Key: "_id", Value: 1}}}}, {{Key: "$project", Value: proj}}}
+	for _, c := range []struct {
+		k    *options.Collation
+		want string
+	}{
+		{nil, `{"rows":[{"$eq":false,"$ne":true,"$cmp":1,"$gte":false,"$lt":true,"$in":false,"$indexOfArray":-1,` +
+			`"$setEquals":false,"$setIntersection":[],"$max":"b","$min":"Z","$maxN":["b"],"$sortArray":["Z","a","b"]}]}`},
+		{&options.Collation{Locale: "en", Strength: 2}, `{"rows":[{"$eq":false,"$ne":true,"$cmp":1,"$gte":false,"$lt":true,"$in":true,` +
+			`"$indexOfArray":-1,"$setEquals":true,"$setIntersection":["A"],"$max":"Z","$min":"a","$maxN":["Z"],"$sortArray":["a","b","Z"]}]}`},
+		{&options.Collation{Locale: "en", Strength: 1}, `{"rows":[{"$eq":true,"$ne":false,"$cmp":0,"$gte":true,"$lt":false,"$in":true,` +
+			`"$indexOfArray":1,"$setEquals":true,"$setIntersection":["A"],"$max":"Z","$min":"a","$maxN":["Z"],"$sortArray":["a","b","Z"]}]}`},
+	} {
+		if got := run(c.k, first); got != c.want {
+			t.Errorf("collation %v:\n got %s\nwant %s", c.k, got, c.want)
+		}
+	}
+	// accumulators of $group
+	group := mongo.Pipeline{{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil},
+		{Key: "max", Value: op("$max", "$b")}, {Key: "min", Value: op("$min", "$b")}, {Key: "set", Value: op("$addToSet", op("$cond", bson.A{op("$eq", bson.A{"$_id", 1}), "$a", "CAFE"}))},
+		{Key: "set2", Value: op("$addToSet", "$a")}}}}}
+	if got, want := run(nil, group), `{"rows":[{"_id":null,"max":"a","min":"CAFE","set":["café","CAFE"],"set2":["café","Z"]}]}`; got != want {
+		t.Errorf("$group without collation: %s; want %s", got, want)
+	}
+	if got, want := run(&options.Collation{Locale: "en", Strength: 1}, group), `{"rows":[{"_id":null,"max":"CAFE","min":"a","set":["café"],"set2":["café","Z"]}]}`; got != want {
+		t.Errorf("$group under strength 1: %s; want %s", got, want)
+	}
+	// $group's keys: strings equal under the collation are one group,
+	// whose _id is the first of them
+	keys := mongo.Pipeline{{{Key: "$match", Value: bson.D{{Key: "_id", Value: 1}}}},
+		{{Key: "$project", Value: bson.D{{Key: "w", Value: op("$literal", bson.A{"cafe", "Café", "CAFE", "z", "Z", bson.A{"Z"}, bson.A{"z"}})}}}},
+		{{Key: "$unwind", Value: "$w"}},
+		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$w"}, {Key: "n", Value: op("$sum", 1)}}}}}
+	if got, want := run(nil, keys), `{"rows":[{"_id":"cafe","n":1},{"_id":"Café","n":1},{"_id":"CAFE","n":1},{"_id":"z","n":1},{"_id":"Z","n":1},{"_id":["Z"],"n":1},{"_id":["z"],"n":1}]}`; got != want {
+		t.Errorf("$group keys without collation: %s; want %s", got, want)
+	}
+	if got, want := run(&options.Collation{Locale: "en", Strength: 2}, keys), `{"rows":[{"_id":"cafe","n":2},{"_id":"Café","n":1},{"_id":"z","n":2},{"_id":["Z"],"n":2}]}`; got != want {
+		t.Errorf("$group keys under strength 2: %s; want %s", got, want)
+	}
+	// a find's $expr and projection
+	cur, err := coll.Find(ctx, bson.D{{Key: "$expr", Value: op("$eq", bson.A{"$a", "cafe"})}},
+		options.Find().SetCollation(&options.Collation{Locale: "en", Strength: 1}).
+			SetProjection(bson.D{{Key: "same", Value: op("$eq", bson.A{"$a", "$b"})}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []bson.M
+	if err := cur.All(ctx, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0]["_id"] != int32(1) || rows[0]["same"] != true {
+		t.Errorf("find with $expr under strength 1: %v; want the document 1 with same: true", rows)
+	}
+}

@@ -202,6 +202,7 @@ func compileArrayAccumulator(op string, v bsoncore.Value, vars *exprVars) (*expr
 			x = arrayValues(x[0])
 		}
 		acc := newAccumulator(op)
+		acc.coll = vars.collator()
 		for _, e := range x {
 			acc.add(e)
 		}

@@ -270,6 +270,7 @@ func indexBounds(op string, x []bsoncore.Value, n int) (start, end int, err erro
 }
 
 func compileIndexOfArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return ranged(op, v, vars, 2, 4, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
 			return vNull(), nil
@@ -287,7 +288,7 @@ func compileIndexOfArray(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 			search = vNull()
 		}
 		for i := start; i < end; i++ {
-			if valuesEqual(vals[i], search) {
+			if k.equal(vals[i], search) {
 				return vInt32(int32(i)), nil
 			}
 		}
@@ -338,7 +339,7 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	switch {
 	case isNumber(sortBy) && (numberFloat(sortBy) == 1 || numberFloat(sortBy) == -1):
 		dir := int(numberFloat(sortBy))
-		cmp = func(a, b bsoncore.Value) int { return dir * compareValues(a, b) }
+		cmp = func(a, b bsoncore.Value) int { return dir * vars.collator().compare(a, b) }
 	case sortBy.Type == bsoncore.TypeEmbeddedDocument:
 		if len(elements(bsoncore.Document(sortBy.Data))) == 0 {
 			return nil, mongoerr.New(mongoerr.Location(15976), "$sortArray sortBy must not be empty")
@@ -347,6 +348,7 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		if err != nil {
 			return nil, err
 		}
+		spec.coll = vars.collator()
 		empty := bsoncore.NewDocumentBuilder().Build()
 		asDoc := func(v bsoncore.Value) bsoncore.Document {
 			if v.Type == bsoncore.TypeEmbeddedDocument {
@@ -428,7 +430,7 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, in := es["n"], es["input"]
+	n, in, coll := es["n"], es["input"], vars.collator()
 	if n == nil {
 		return nil, mongoerr.New(mongoerr.Location(5787906), "Missing value for 'n'")
 	}
@@ -470,9 +472,9 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		}
 		vals = slices.DeleteFunc(vals, nullish)
 		if op == "$maxN" {
-			slices.SortStableFunc(vals, func(a, b bsoncore.Value) int { return compareValues(b, a) })
+			slices.SortStableFunc(vals, func(a, b bsoncore.Value) int { return coll.compare(b, a) })
 		} else {
-			slices.SortStableFunc(vals, compareValues)
+			slices.SortStableFunc(vals, coll.compare)
 		}
 		return vArray(vals[:min(k, int64(len(vals)))]), nil
 	}}, nil

@@ -78,12 +78,13 @@ func compileFirstLast(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 }
 
 func compileIn(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[1].Type != bsoncore.TypeArray {
 			return missing, mongoerr.New(mongoerr.Location(40081), "$in requires an array as a second argument, found: %s", typeName(x[1].Type))
 		}
 		for _, e := range arrayValues(x[1]) {
-			if valuesEqual(e, x[0]) {
+			if k.equal(e, x[0]) {
 				return vBool(true), nil
 			}
 		}

@@ -13,9 +13,11 @@ func init() {
 	exprOps["$not"] = compileNot
 }
 
+// compileCompare compares strings by the command's collation.
 func compileCompare(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		c := compareValues(x[0], x[1])
+		c := k.compare(x[0], x[1])
 		switch op {
 		case "$cmp":
 			return vInt32(int32(c)), nil

@@ -20,18 +20,22 @@ func init() {
 	exprOps["$setIsSubset"] = compileSetIsSubset
 }
 
-// valueSet is a sorted, duplicate-free list of values.
+// valueSet is a sorted, duplicate-free list of values, strings compared
+// by the command's collation k (nil: simple).
 type valueSet []bsoncore.Value
 
-func newValueSet(vals []bsoncore.Value) valueSet {
+func newValueSet(vals []bsoncore.Value, k *collator) valueSet {
 	s := slices.Clone(vals)
-	slices.SortStableFunc(s, compareValues)
-	return slices.CompactFunc(s, func(a, b bsoncore.Value) bool { return compareValues(a, b) == 0 })
+	slices.SortStableFunc(s, k.compare)
+	return slices.CompactFunc(s, func(a, b bsoncore.Value) bool { return k.compare(a, b) == 0 })
 }
 
-func (s valueSet) has(v bsoncore.Value) bool {
-	_, ok := slices.BinarySearchFunc(s, v, compareValues)
-	return ok
+// in is the test "v is a member of s" under k.
+func (s valueSet) in(k *collator) func(v bsoncore.Value) bool {
+	return func(v bsoncore.Value) bool {
+		_, ok := slices.BinarySearchFunc(s, v, k.compare)
+		return ok
+	}
 }
 
 func setResult(s valueSet) bsoncore.Value {
@@ -42,6 +46,7 @@ func setResult(s valueSet) bsoncore.Value {
 }
 
 func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var all []bsoncore.Value
 		null := false
@@ -58,11 +63,12 @@ func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		if null {
 			return vNull(), nil
 		}
-		return setResult(newValueSet(all)), nil
+		return setResult(newValueSet(all, k)), nil
 	})
 }
 
 func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var acc valueSet
 		null, started := false, false
@@ -74,12 +80,12 @@ func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr,
 			if a.Type != bsoncore.TypeArray {
 				return missing, mongoerr.New(mongoerr.Location(17047), "All operands of $setIntersection must be arrays. One argument is of type: %s", typeName(a.Type))
 			}
-			s := newValueSet(arrayValues(a))
+			s := newValueSet(arrayValues(a), k)
 			if !started {
 				acc, started = s, true
 				continue
 			}
-			acc = slices.DeleteFunc(acc, func(v bsoncore.Value) bool { return !s.has(v) })
+			acc = slices.DeleteFunc(acc, func(v bsoncore.Value) bool { return !s.in(k)(v) })
 		}
 		if null {
 			return vNull(), nil
@@ -89,6 +95,7 @@ func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr,
 }
 
 func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) || nullish(x[1]) {
 			return vNull(), nil
@@ -98,12 +105,13 @@ func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 				return missing, mongoerr.New(mongoerr.Location(17048+int32(i)), "both operands of $setDifference must be arrays. %s argument is of type: %s", which, typeName(x[i].Type))
 			}
 		}
-		a, b := newValueSet(arrayValues(x[0])), newValueSet(arrayValues(x[1]))
-		return setResult(slices.DeleteFunc(a, b.has)), nil
+		a, b := newValueSet(arrayValues(x[0]), k), newValueSet(arrayValues(x[1]), k)
+		return setResult(slices.DeleteFunc(a, b.in(k))), nil
 	})
 }
 
 func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	es, err := args(v, vars)
 	if err != nil {
 		return nil, err
@@ -122,7 +130,7 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 			if a.Type != bsoncore.TypeArray {
 				return missing, mongoerr.New(mongoerr.Location(5887502), "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, typeName(a.Type))
 			}
-			s := newValueSet(arrayValues(a))
+			s := newValueSet(arrayValues(a), k)
 			if i == 0 {
 				first = s
 				continue
@@ -132,7 +140,7 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 				continue
 			}
 			for j := range s {
-				if compareValues(s[j], first[j]) != 0 {
+				if k.compare(s[j], first[j]) != 0 {
 					equal = false
 				}
 			}
@@ -142,6 +150,7 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 }
 
 func compileSetIsSubset(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
 			return missing, mongoerr.New(mongoerr.Location(17046), "both operands of $setIsSubset must be arrays. First argument is of type: %s", typeName(x[0].Type))
@@ -149,9 +158,9 @@ func compileSetIsSubset(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 		if x[1].Type != bsoncore.TypeArray {
 			return missing, mongoerr.New(mongoerr.Location(17042), "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(x[1].Type))
 		}
-		b := newValueSet(arrayValues(x[1]))
+		has := newValueSet(arrayValues(x[1]), k).in(k)
 		for _, e := range arrayValues(x[0]) {
-			if !b.has(e) {
+			if !has(e) {
 				return vBool(false), nil
 			}
 		}

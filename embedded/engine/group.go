@@ -15,6 +15,7 @@ type groupAccSpec struct {
 	name, op string
 	e        *expr
 	obj      *objAccSpec // an accumulator with an object argument
+	coll     *collator   // the command's collation
 }
 
 // docGroup is one group of $group: its _id and its accumulators, one per
@@ -42,6 +43,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
+	coll := env.vars.collator() // groups strings equal under it together
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		var groups []*docGroup
 		index := map[string][]*docGroup{}
@@ -54,11 +56,11 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 			if id.Type == 0 {
 				id = vNull()
 			}
-			kb = appendGroupKey(kb[:0], id)
+			kb = coll.appendKey(kb[:0], id)
 			bucket := index[string(kb)]
 			var g *docGroup
 			for _, c := range bucket {
-				if valuesEqual(c.id, id) {
+				if coll.equal(c.id, id) {
 					g = c
 					break
 				}
@@ -106,7 +108,7 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 		if err != nil {
 			return nil, err
 		}
-		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e})
+		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e, coll: env.vars.collator()})
 	}
 	return accs, nil
 }
@@ -114,7 +116,9 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 func newDocGroup(id bsoncore.Value, accs []groupAccSpec) *docGroup {
 	g := &docGroup{id: id}
 	for _, a := range accs {
-		g.accs = append(g.accs, newAccumulator(a.op))
+		acc := newAccumulator(a.op)
+		acc.coll = a.coll
+		g.accs = append(g.accs, acc)
 		var o *objAcc
 		if a.obj != nil {
 			o = &objAcc{spec: a.obj}
