@@ -34,7 +34,7 @@ func (v *dbVerifier) collection(ctx context.Context, st *collState) error {
 		return err
 	}
 	v.order(st)
-	if err := v.objectIDs(st, sc, rd.oidDocs); err != nil {
+	if err := v.objectIDs(ctx, st, sc, rd.oidDocs); err != nil {
 		return err
 	}
 	return v.indexes(ctx, st)

@@ -86,6 +86,7 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 	docs := mongowrite.Prefetch(ctx, cur, nil)
 	defer docs.Close()
 	for raw := range docs.All() {
+		st.ids.add(raw)
 		if st.other(raw) {
 			continue
 		}

@@ -20,6 +20,9 @@ type collState struct {
 	// othersCount counts the stored documents of other parts
 	// (Expected.outside), which are not checked.
 	othersCount int64
+	// ids sums up every ObjectID _id read, other parts' included, as the
+	// server's $toDate summary does (serverCheck).
+	ids idSummary
 }
 
 func (s *collState) has(v bson.RawValue) bool {
