@@ -109,7 +109,12 @@ func zoneArg(n dateValues) (*time.Location, error) {
 	if !n.given["timezone"] {
 		return time.UTC, nil
 	}
-	v := n.v["timezone"]
+	return zoneValue(n.v["timezone"])
+}
+
+// zoneValue is the time zone a timezone argument's value names: nil
+// without an error when it is null or missing; a string or an error.
+func zoneValue(v bsoncore.Value) (*time.Location, error) {
 	if nullish(v) {
 		return nil, nil
 	}

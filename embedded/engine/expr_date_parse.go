@@ -15,10 +15,16 @@ func init() {
 	exprOps["$dateFromString"] = compileDateFromString
 }
 
-// fromStringSpecifiers are the format specifiers $dateFromString reads.
-const fromStringSpecifiers = "bBdGHjLmMSuVYzZ%"
+// fromStringSpecifiers are the format specifiers $dateFromString reads;
+// toStringSpecifiers those $dateToString writes.
+const (
+	fromStringSpecifiers = "bBdGHjLmMSuVYzZ%"
+	toStringSpecifiers   = "bBdGHjLmMSuUVwYzZ%"
+)
 
-func validateFromStringFormat(f string) error {
+// validateFormat refuses a format with a specifier not in specifiers, or
+// a '%' that ends it.
+func validateFormat(f, specifiers string) error {
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' {
 			continue
@@ -27,7 +33,7 @@ func validateFromStringFormat(f string) error {
 			return mongoerr.New(mongoerr.Location(18535), "Unmatched '%%' at end of format string")
 		}
 		i++
-		if !strings.ContainsRune(fromStringSpecifiers, rune(f[i])) {
+		if !strings.ContainsRune(specifiers, rune(f[i])) {
 			return mongoerr.New(mongoerr.Location(18536), "Invalid format character '%%%c' in format string", f[i])
 		}
 	}
@@ -60,7 +66,7 @@ func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, 
 			if fv.Type != bsoncore.TypeString {
 				return missing, mongoerr.New(mongoerr.Location(40684), "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv.Type), shell(fv))
 			}
-			if err := validateFromStringFormat(fv.StringValue()); err != nil {
+			if err := validateFormat(fv.StringValue(), fromStringSpecifiers); err != nil {
 				return missing, err
 			}
 		}

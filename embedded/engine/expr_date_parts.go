@@ -67,9 +67,12 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 			if err != nil {
 				return missing, err
 			}
-			loc, err := location(toStr(zv))
+			loc, err := zoneValue(zv)
 			if err != nil {
 				return missing, err
+			}
+			if loc == nil {
+				return vNull(), nil
 			}
 			t = t.In(loc)
 		}
@@ -78,47 +81,56 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 }
 
 // compileDateToString is $dateToString: {date, format, timezone, onNull}.
+// A null date gives onNull (null without it); a null timezone or format
+// gives null; a format that is not a string or has an unknown specifier,
+// and a timezone that is not a string or names no zone, are errors.
 func compileDateToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(18629), "$dateToString only supports an object as its argument")
 	}
-	d := bsoncore.Document(v.Data)
-	de, err := optExpr(d, "date", vars)
-	if err != nil || de == nil {
+	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"date", "format", "timezone", "onNull"}, func(k string) error {
+		return mongoerr.New(mongoerr.Location(18534), "Unrecognized argument to $dateToString: %s", k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a["date"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(18628), "Missing 'date' parameter to $dateToString")
 	}
-	fe, _ := optExpr(d, "format", vars)
-	tze, _ := optExpr(d, "timezone", vars)
-	one, _ := optExpr(d, "onNull", vars)
+	onNull := a["onNull"]
+	delete(a, "onNull")
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		dv, err := de.eval(root, local)
+		n, err := a.eval(root, local)
 		if err != nil {
 			return missing, err
 		}
-		if nullish(dv) {
-			if one != nil {
-				return one.eval(root, local)
+		format, fv := "%Y-%m-%dT%H:%M:%S.%LZ", n.v["format"]
+		if n.given["format"] && !nullish(fv) {
+			if fv.Type != bsoncore.TypeString {
+				return missing, mongoerr.New(mongoerr.Location(18533), "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv.Type), shell(fv))
+			}
+			if format = fv.StringValue(); validateFormat(format, toStringSpecifiers) != nil {
+				return missing, validateFormat(format, toStringSpecifiers)
+			}
+		}
+		if dv := n.v["date"]; nullish(dv) {
+			if onNull != nil {
+				return onNull.eval(root, local)
 			}
 			return vNull(), nil
 		}
-		t, ok := dateOf(dv)
+		t, ok := dateOf(n.v["date"])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", typeName(dv.Type))
+			return missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", typeName(n.v["date"].Type))
 		}
-		format := "%Y-%m-%dT%H:%M:%S.%LZ"
-		if fe != nil {
-			fv, _ := fe.eval(root, local)
-			format = toStr(fv)
+		loc, err := zoneArg(n)
+		if err != nil {
+			return missing, err
 		}
-		if tze != nil {
-			zv, _ := tze.eval(root, local)
-			loc, err := location(toStr(zv))
-			if err != nil {
-				return missing, err
-			}
-			t = t.In(loc)
+		if loc == nil || n.null("format") {
+			return vNull(), nil
 		}
-		return vString(formatDate(format, t)), nil
+		return vString(formatDate(format, t.In(loc))), nil
 	}}, nil
 }
 

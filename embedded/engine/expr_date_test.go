@@ -500,6 +500,55 @@ func TestDateToParts(t *testing.T) {
 	})
 }
 
+// $dateToString on the manual's examples and MongoDB's own cases: time
+// zones, the default format, nulls (a null timezone or format is a null
+// result), and each argument's errors.
+func TestDateToString(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("datetostring")
+	doc := bson.D{{Key: "date", Value: iso("2014-01-01T08:15:39.736Z")}, {Key: "tz", Value: "America/New_York"}, {Key: "n", Value: nil}}
+	str := func(kv ...any) bson.D { return op("$dateToString", dargs(kv...)) }
+	checkExprs(t, coll, doc, []exprCase{
+		{expr: str("format", "%Y-%m-%d", "date", "$date"), want: `{"x":"2014-01-01"}`},
+		{expr: str("format", "%H:%M:%S:%L%z", "date", "$date", "timezone", "America/New_York"), want: `{"x":"03:15:39:736-0500"}`},
+		{expr: str("format", "%j", "date", "$date"), want: `{"x":"001"}`},
+		{expr: str("format", "%w", "date", "$date"), want: `{"x":"4"}`},
+		{expr: str("format", "%U", "date", "$date"), want: `{"x":"00"}`},
+		{expr: str("format", "%Z", "date", "$date", "timezone", "$tz"), want: `{"x":"-300"}`},
+		{expr: str("date", "$date", "timezone", "$tz"), want: `{"x":"2014-01-01T03:15:39.736Z"}`},
+		{expr: str("date", "$date"), want: `{"x":"2014-01-01T08:15:39.736Z"}`},
+		{expr: str("format", "100%%", "date", "$date"), want: `{"x":"100%"}`},
+		// nulls
+		{expr: str("date", "$nope"), want: `{"x":null}`},
+		{expr: str("date", "$n", "onNull", "none"), want: `{"x":"none"}`},
+		{expr: str("date", "$date", "timezone", "$n"), want: `{"x":null}`},
+		{expr: str("date", "$date", "timezone", "$nope"), want: `{"x":null}`},
+		{expr: str("date", "$date", "format", nil), want: `{"x":null}`},
+		{expr: str("date", "$date", "format", "$nope"), want: `{"x":null}`},
+		{expr: str("date", "$nope", "timezone", 5), want: `{"x":null}`},
+		// errors
+		{expr: str("date", "$date", "format", 5), code: 18533, msg: "$dateToString requires that 'format' be a string, found: int with value 5"},
+		{expr: str("date", "$nope", "format", 5), code: 18533},
+		{expr: str("date", "$date", "format", "%"), code: 18535, msg: "Unmatched '%' at end of format string"},
+		{expr: str("date", "$date", "format", "%n"), code: 18536, msg: "Invalid format character '%n' in format string"},
+		{expr: str("date", "$date", "timezone", 5), code: 40517, msg: "timezone must evaluate to a string, found int"},
+		{expr: str("date", "$date", "timezone", "DoesNotExist"), code: 40485, msg: "unrecognized time zone identifier"},
+		{expr: str("date", "$date", "format", op("$bogus", 1)), code: 168},
+		{expr: str("date", "$date", "timezone", op("$bogus", 1)), code: 168},
+		{expr: str("date", "$date", "onNull", op("$bogus", 1)), code: 168},
+		{expr: str("date", "$date", "format", op("$toInt", "x")), code: 241},
+		{expr: str("date", "$date", "timezone", op("$toInt", "x")), code: 241},
+		{expr: str("date", "$date", "other", 1), code: 18534, msg: "Unrecognized argument to $dateToString: other"},
+		{expr: str("format", "%Y"), code: 18628, msg: "Missing 'date' parameter to $dateToString"},
+		{expr: str("format", "%Y", "date", 42), code: 16006, msg: "can't convert from BSON type int to Date"},
+		{expr: op("$dateToString", "$date"), code: 18629},
+		// the date parts take a timezone by the same rules
+		{expr: op("$year", dargs("date", "$date", "timezone", "$n")), want: `{"x":null}`},
+		{expr: op("$hour", dargs("date", "$date", "timezone", "$tz")), want: `{"x":3}`},
+		{expr: op("$hour", dargs("date", "$date", "timezone", 5)), code: 40517},
+	})
+}
+
 // The manual's $dateFromString examples (log messages, onError, onNull)
 // and MongoDB's own cases: formats, ISO weeks, zones in the string,
 // offsets, abbreviations, nulls and errors.
