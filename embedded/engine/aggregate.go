@@ -37,6 +37,9 @@ func compilePipeline(stages []bsoncore.Value, env *pipelineEnv) ([]stage, error)
 		if (name == "$out" || name == "$merge") && i != len(stages)-1 {
 			return nil, mongoerr.New(mongoerr.Location(40601), "%s can only be the final stage in the pipeline", name)
 		}
+		if name == "$documents" && i > 0 {
+			return nil, checkDocumentsStage(stages[:i+1], false)
+		}
 		s, err := compileStage(name, arg, env)
 		if err != nil {
 			return nil, err

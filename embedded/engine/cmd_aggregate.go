@@ -115,6 +115,9 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
 		return nil, err
 	}
+	if err := checkDocumentsStage(stages, name != ""); err != nil {
+		return nil, err
+	}
 	st := c.view()
 	shown := name // a view's cursor is named for the view
 	if src, pipeline, isView, err := resolveView(st, c.db, name); err != nil {

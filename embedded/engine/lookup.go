@@ -32,10 +32,11 @@ type lookupSpec struct {
 	env              *pipelineEnv
 	fromDB, from, as string
 	local, foreign   string
+	let              bsoncore.Document // the let argument; nil without one
 	lets             []lookupLet
 	inner            *exprVars // the variables of the pipeline, the let ones null
 	pipe             []bsoncore.Value
-	hasPipe          bool
+	hasPipe, hasFrom bool
 }
 
 // lookupLet is one variable of $lookup's let.
@@ -45,78 +46,112 @@ type lookupLet struct {
 }
 
 func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	d, err := needDoc("$lookup", arg)
-	if err != nil {
+	if arg.Type != bsoncore.TypeEmbeddedDocument {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "the $lookup specification must be an Object")
+	}
+	s := &lookupSpec{env: env, fromDB: env.db}
+	if err := s.readArgs(bsoncore.Document(arg.Data)); err != nil {
 		return nil, err
 	}
-	str := func(k string) string {
-		v, err := d.LookupErr(k)
-		if err != nil {
-			return ""
+	if s.hasFrom {
+		if err := checkNamespace(s.fromDB, s.from); err != nil {
+			return nil, err
 		}
-		return toStr(v)
+	} else if len(s.pipe) == 0 || stageName(s.pipe[0]) != "$documents" {
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup stage without explicit collection must have a pipeline with $documents as first stage")
 	}
-	s := &lookupSpec{env: env, from: str("from"), as: str("as"), local: str("localField"), foreign: str("foreignField")}
 	if s.as == "" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
 	}
-	s.fromDB = env.db
-	if fv, err := d.LookupErr("from"); err == nil && fv.Type == bsoncore.TypeEmbeddedDocument {
-		fd := bsoncore.Document(fv.Data)
-		dbv, _ := fd.LookupErr("db")
-		cv, _ := fd.LookupErr("coll")
-		s.fromDB, s.from = toStr(dbv), toStr(cv)
-	}
-	if err := s.compileLet(d); err != nil {
+	if err := checkDocumentsStage(s.pipe, false); err != nil {
 		return nil, err
 	}
-	if pv, err := d.LookupErr("pipeline"); err == nil {
-		s.pipe, s.hasPipe = arrayValues(pv), true
-	}
-	if !s.hasPipe && (s.local == "" || s.foreign == "") {
+	switch {
+	case s.hasPipe && (s.local == "") != (s.foreign == ""):
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires both or neither of 'localField' and 'foreignField' to be specified")
+	case !s.hasPipe && (s.local == "" || s.foreign == ""):
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified")
+	case !s.hasPipe && s.let != nil:
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup with a 'let' argument must also specify 'pipeline'")
+	}
+	if err := s.compileLet(); err != nil {
+		return nil, err
 	}
 	return s.run, nil
 }
 
-// compileLet compiles the let variables and sets up the pipeline's
-// variables: the stage's, and the let ones as null.
-func (s *lookupSpec) compileLet(d bsoncore.Document) error {
-	env := s.env
-	s.inner = &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now}
-	for k, v := range env.vars.vars {
-		s.inner.vars[k] = v
-	}
-	if lv, err := d.LookupErr("let"); err == nil {
-		for _, el := range elements(bsoncore.Document(lv.Data)) {
-			e, err := compileExpr(el.Value(), env.vars)
-			if err != nil {
-				return err
+// readArgs reads $lookup's arguments, each of its type: from (a name, or
+// {db, coll}), as, localField and foreignField (strings), let (an
+// object), pipeline (an array).
+func (s *lookupSpec) readArgs(d bsoncore.Document) error {
+	for _, el := range elements(d) {
+		k, v := el.Key(), el.Value()
+		switch {
+		case k == "pipeline":
+			if v.Type != bsoncore.TypeArray {
+				return mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
 			}
-			s.lets = append(s.lets, lookupLet{el.Key(), e})
-			s.inner.vars[el.Key()] = vNull()
+			s.pipe, s.hasPipe = arrayValues(v), true
+		case k == "let":
+			if v.Type != bsoncore.TypeEmbeddedDocument {
+				return mongoerr.New(mongoerr.FailedToParse, "$lookup argument 'let: %s' must be an object, is type %s", shell(v), typeName(v.Type))
+			}
+			s.let = bsoncore.Document(v.Data)
+		case k == "from" && v.Type == bsoncore.TypeEmbeddedDocument:
+			fd := bsoncore.Document(v.Data)
+			s.fromDB, s.from, s.hasFrom = toStr(lookupOr(fd, "db")), toStr(lookupOr(fd, "coll")), true
+		case k == "from" && v.Type != bsoncore.TypeString:
+			return mongoerr.New(mongoerr.FailedToParse, "$lookup 'from' field must be either a string or an object, but found %s", typeName(v.Type))
+		case v.Type != bsoncore.TypeString:
+			return mongoerr.New(mongoerr.FailedToParse, "$lookup argument '%s' must be a string, found %s: %s: %s", k, k, shell(v), typeName(v.Type))
+		case k == "from":
+			s.from, s.hasFrom = v.StringValue(), true
+		case k == "as":
+			s.as = v.StringValue()
+		case k == "localField":
+			s.local = v.StringValue()
+		case k == "foreignField":
+			s.foreign = v.StringValue()
+		default:
+			return mongoerr.New(mongoerr.FailedToParse, "unknown argument to $lookup: %s", k)
 		}
 	}
 	return nil
 }
 
+// compileLet compiles the let variables and sets up the pipeline's
+// variables: the stage's, and the let ones as null.
+func (s *lookupSpec) compileLet() error {
+	env := s.env
+	s.inner = &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now, coll: env.vars.collator()}
+	for k, v := range env.vars.vars {
+		s.inner.vars[k] = v
+	}
+	for _, el := range elements(s.let) {
+		e, err := compileExpr(el.Value(), env.vars)
+		if err != nil {
+			return err
+		}
+		s.lets = append(s.lets, lookupLet{el.Key(), e})
+		s.inner.vars[el.Key()] = vNull()
+	}
+	return nil
+}
+
 func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
-	foreignDocs := s.env.read(s.fromDB, s.from)
+	var foreignDocs []bsoncore.Document // none without from: the pipeline's $documents are its own
+	if s.hasFrom {
+		foreignDocs = s.env.read(s.fromDB, s.from)
+	}
 	var byKey map[string][]int
 	if s.local != "" {
 		byKey = s.indexForeign(foreignDocs)
 	}
 	out := make([]bsoncore.Document, 0, len(in))
 	for _, doc := range in {
-		cands := foreignDocs
-		if s.local != "" {
-			cands = s.matches(doc, foreignDocs, byKey)
-		}
-		if s.hasPipe {
-			var err error
-			if cands, err = s.runPipeline(doc, cands); err != nil {
-				return nil, err
-			}
+		cands, err := s.candidates(doc, foreignDocs, byKey)
+		if err != nil {
+			return nil, err
 		}
 		if !strings.Contains(s.as, ".") {
 			out = append(out, withArrayField(doc, s.as, cands))
@@ -131,6 +166,28 @@ func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		out = append(out, md.build())
 	}
 	return out, nil
+}
+
+// candidates is what doc's field as receives: the foreign documents equal
+// to it on localField and foreignField, through the pipeline. Without
+// from, the equality applies to the documents of the pipeline's leading
+// $documents.
+func (s *lookupSpec) candidates(doc bsoncore.Document, foreignDocs []bsoncore.Document, byKey map[string][]int) ([]bsoncore.Document, error) {
+	if !s.hasFrom && s.local != "" {
+		docs, err := s.runPipeline(doc, s.pipe[:1], nil)
+		if err != nil {
+			return nil, err
+		}
+		return s.runPipeline(doc, s.pipe[1:], s.matches(doc, docs, s.indexForeign(docs)))
+	}
+	cands := foreignDocs
+	if s.local != "" {
+		cands = s.matches(doc, foreignDocs, byKey)
+	}
+	if !s.hasPipe {
+		return cands, nil
+	}
+	return s.runPipeline(doc, s.pipe, cands)
 }
 
 // indexForeign is the positions of the foreign documents by the values
@@ -177,9 +234,10 @@ func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Docum
 	return matched
 }
 
-// runPipeline runs the pipeline on cands, the let variables set from doc.
-func (s *lookupSpec) runPipeline(doc bsoncore.Document, cands []bsoncore.Document) ([]bsoncore.Document, error) {
-	vars := &exprVars{vars: map[string]bsoncore.Value{}, now: s.inner.now}
+// runPipeline runs pipe, stages of the pipeline, on cands, the let
+// variables set from doc.
+func (s *lookupSpec) runPipeline(doc bsoncore.Document, pipe []bsoncore.Value, cands []bsoncore.Document) ([]bsoncore.Document, error) {
+	vars := &exprVars{vars: map[string]bsoncore.Value{}, now: s.inner.now, coll: s.inner.coll}
 	for k, v := range s.inner.vars {
 		vars.vars[k] = v
 	}
@@ -192,7 +250,7 @@ func (s *lookupSpec) runPipeline(doc bsoncore.Document, cands []bsoncore.Documen
 	}
 	sub := *s.env
 	sub.vars = vars
-	stages, err := compilePipeline(s.pipe, &sub)
+	stages, err := compilePipeline(pipe, &sub)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
@@ -14,25 +16,28 @@ func compileChangeStreamStage(string, bsoncore.Value, *pipelineEnv) (stage, erro
 	return nil, mongoerr.New(mongoerr.Location(40602), "$changeStream is only valid as the first stage in a pipeline")
 }
 
+// compileUnionWith is $unionWith: a collection's name, or {coll,
+// pipeline}, whose pipeline without a coll must start with $documents.
 func compileUnionWith(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	coll := ""
-	var sub []stage
-	switch arg.Type {
-	case bsoncore.TypeString:
-		coll = arg.StringValue()
-	case bsoncore.TypeEmbeddedDocument:
-		d := bsoncore.Document(arg.Data)
-		c, _ := d.LookupErr("coll")
-		coll = toStr(c)
-		if p, err := d.LookupErr("pipeline"); err == nil {
-			var err error
-			if sub, err = compilePipeline(arrayValues(p), env); err != nil {
-				return nil, err
-			}
+	coll, hasColl, pipe, err := unionWithArgs(arg)
+	if err != nil {
+		return nil, err
+	}
+	if hasColl {
+		if err := checkNamespace(env.db, coll); err != nil {
+			return nil, err
 		}
 	}
+	sub, err := compilePipeline(pipe, env)
+	if err != nil {
+		return nil, err
+	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		other, err := runPipeline(sub, env.read(env.db, coll))
+		var from []bsoncore.Document
+		if hasColl {
+			from = env.read(env.db, coll)
+		}
+		other, err := runPipeline(sub, from)
 		if err != nil {
 			return nil, err
 		}
@@ -40,18 +45,55 @@ func compileUnionWith(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, er
 	}, nil
 }
 
+// unionWithArgs reads $unionWith's argument as MongoDB parses it.
+func unionWithArgs(arg bsoncore.Value) (coll string, hasColl bool, pipe []bsoncore.Value, err error) {
+	switch arg.Type {
+	case bsoncore.TypeString:
+		return arg.StringValue(), true, nil, nil
+	case bsoncore.TypeEmbeddedDocument:
+	default:
+		return "", false, nil, mongoerr.New(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeName(arg.Type))
+	}
+	wrong := func(k string, v bsoncore.Value, want string) error {
+		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$unionWith.%s' is the wrong type '%s', expected type '%s'", k, typeName(v.Type), want)
+	}
+	for _, el := range elements(bsoncore.Document(arg.Data)) {
+		switch k, v := el.Key(), el.Value(); k {
+		case "coll":
+			if v.Type != bsoncore.TypeString {
+				return "", false, nil, wrong(k, v, "string")
+			}
+			coll, hasColl = v.StringValue(), true
+		case "pipeline":
+			if v.Type != bsoncore.TypeArray {
+				return "", false, nil, wrong(k, v, "array")
+			}
+			pipe = arrayValues(v)
+		default:
+			return "", false, nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$unionWith.%s' is an unknown field.", k)
+		}
+	}
+	if !hasColl && (len(pipe) == 0 || stageName(pipe[0]) != "$documents") {
+		return "", false, nil, mongoerr.New(mongoerr.FailedToParse, "$unionWith stage without explicit collection must have a pipeline with $documents as first stage")
+	}
+	return coll, hasColl, pipe, nil
+}
+
 func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	d, err := needDoc(name, arg)
-	if err != nil {
-		return nil, err
+	if arg.Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(arg.Data))) == 0 {
+		return nil, mongoerr.New(mongoerr.Location(40169), "the $facet specification must be a non-empty object, but found: $facet: %s", shell(arg))
 	}
 	type facet struct {
 		name string
 		p    []stage
 	}
 	var fs []facet
-	for _, el := range elements(d) {
-		p, err := compilePipeline(arrayValues(el.Value()), env)
+	for _, el := range elements(bsoncore.Document(arg.Data)) {
+		pipe, err := facetPipeline(el)
+		if err != nil {
+			return nil, err
+		}
+		p, err := compilePipeline(pipe, env)
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +116,64 @@ func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 	}, nil
 }
 
+// facetPipeline is the pipeline of one field of $facet, checked: the
+// field's name is a field path's, its value an array of stages none of
+// which (nor any stage of their pipelines) $facet refuses.
+func facetPipeline(el bsoncore.Element) ([]bsoncore.Value, error) {
+	name, v := el.Key(), el.Value()
+	switch {
+	case name == "":
+		return nil, mongoerr.New(mongoerr.Location(15998), "FieldPath field names may not be empty strings.")
+	case strings.HasPrefix(name, "$"):
+		return nil, mongoerr.New(mongoerr.Location(16410), "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
+	case strings.Contains(name, "."):
+		return nil, mongoerr.New(mongoerr.Location(16412), "FieldPath field names may not contain '.'. Consider using $getField or $setField.")
+	case v.Type != bsoncore.TypeArray:
+		return nil, mongoerr.New(mongoerr.Location(40170), "arguments to $facet must be arrays, %s is type %s", name, typeName(v.Type))
+	}
+	pipe := arrayValues(v)
+	for i, sv := range pipe {
+		if sv.Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(sv.Data))) == 0 {
+			return nil, mongoerr.New(mongoerr.Location(40171), "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %d: %s", name, typeName(sv.Type), i, shell(sv))
+		}
+	}
+	return pipe, checkInFacet(pipe, "")
+}
+
+// facetRefuses are the stages a $facet's pipelines may not hold, also
+// inside a $lookup's or a $unionWith's pipeline.
+var facetRefuses = map[string]bool{"$collStats": true, "$facet": true, "$geoNear": true, "$indexStats": true, "$out": true,
+	"$merge": true, "$planCacheStats": true, "$search": true, "$searchMeta": true, "$vectorSearch": true, "$changeStream": true, "$documents": true}
+
+// checkInFacet refuses a stage of pipe that $facet refuses; inside names
+// the stage whose pipeline pipe is ("" for the facet's own).
+func checkInFacet(pipe []bsoncore.Value, inside string) error {
+	for _, sv := range pipe {
+		name := stageName(sv)
+		if facetRefuses[name] {
+			if inside != "" {
+				name += " inside of " + inside
+			}
+			return mongoerr.New(mongoerr.Location(40600), "%s is not allowed to be used within a $facet stage", name)
+		}
+		if name != "$lookup" && name != "$unionWith" {
+			continue
+		}
+		arg := elements(bsoncore.Document(sv.Data))[0].Value()
+		if arg.Type != bsoncore.TypeEmbeddedDocument {
+			continue
+		}
+		if p, err := bsoncore.Document(arg.Data).LookupErr("pipeline"); err == nil && p.Type == bsoncore.TypeArray {
+			if err := checkInFacet(arrayValues(p), name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// compileDocumentsStage is $documents: an expression that must give an
+// array of documents, evaluated once, without an input document.
 func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	e, err := compileExpr(arg, env.vars)
 	if err != nil {
@@ -84,12 +184,36 @@ func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stag
 		if err != nil {
 			return nil, err
 		}
+		if v.Type != bsoncore.TypeArray {
+			return nil, mongoerr.New(mongoerr.Location(5858203), "an array is expected")
+		}
 		var out []bsoncore.Document
 		for _, x := range arrayValues(v) {
+			if x.Type != bsoncore.TypeEmbeddedDocument {
+				return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", shell(x), typeName(x.Type))
+			}
 			out = append(out, bsoncore.Document(x.Data))
 		}
 		return out, nil
 	}, nil
+}
+
+// checkDocumentsStage refuses $documents past a pipeline's first stage
+// (40602), and first in a collection's aggregate rather than a
+// database's (aggregate: 1).
+func checkDocumentsStage(stages []bsoncore.Value, onCollection bool) error {
+	for i, sv := range stages {
+		if stageName(sv) != "$documents" {
+			continue
+		}
+		if i > 0 {
+			return mongoerr.New(mongoerr.Location(40602), "$documents is only valid as the first stage in a pipeline")
+		}
+		if onCollection {
+			return mongoerr.New(mongoerr.InvalidNamespace, "$documents must be run against a database (aggregate: 1), not a collection")
+		}
+	}
+	return nil
 }
 
 // compileStatsStage is $collStats and $indexStats.

@@ -184,6 +184,13 @@ func shell(v bsoncore.Value) string {
 }
 
 func shellDoc(d bsoncore.Document, array bool) string {
+	switch {
+	case len(elements(d)) > 0:
+	case array:
+		return "[]"
+	default:
+		return "{}"
+	}
 	var b strings.Builder
 	if array {
 		b.WriteString("[ ")
