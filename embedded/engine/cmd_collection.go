@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -137,7 +138,9 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 			}
 			opts.AppendDocument("timeseries", ts)
 		case e.Key() == "size" && truthy(c.arg("capped")):
-			opts.AppendInt64("size", (int64(numberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
+			appendNumber(opts, "size", (int64(numberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
+		case e.Key() == "max" && truthy(c.arg("capped")) && isNumber(e.Value()):
+			appendNumber(opts, "max", int64(numberFloat(e.Value())))
 		default:
 			opts.AppendValue(e.Key(), e.Value())
 		}
@@ -298,4 +301,14 @@ func cmdCollMod(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	return newReplyFrom(reply).ok(), nil
+}
+
+// appendNumber appends n as MongoDB keeps a collection's numeric options:
+// a 32-bit integer when it fits, else a 64-bit one.
+func appendNumber(b *bsoncore.DocumentBuilder, key string, n int64) {
+	if n >= math.MinInt32 && n <= math.MaxInt32 {
+		b.AppendInt32(key, int32(n))
+		return
+	}
+	b.AppendInt64(key, n)
 }

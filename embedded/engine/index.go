@@ -227,7 +227,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 		return false, nil
 	}
 	for _, o := range c.indexes {
-		sameKey := bytes.Equal(o.key, ix.key)
+		sameKey := sameKeyPattern(o.key, ix.key)
 		switch {
 		case o.name == ix.name && sameKey:
 			if o.unique != ix.unique || o.sparse != ix.sparse || !bytes.Equal(o.partialDoc, ix.partialDoc) {
