@@ -8,7 +8,8 @@ import (
 
 // compileJSONSchema compiles the common keywords of $jsonSchema: bsonType,
 // type, required, properties, enum, minimum, maximum, minLength, maxLength,
-// items, additionalProperties.
+// items (a schema, or an array of them with additionalItems),
+// additionalProperties.
 func compileJSONSchema(v bsoncore.Value) (matcher, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema must be an object")
@@ -80,7 +81,12 @@ func schemaKeyword(s bsoncore.Document, k string, a bsoncore.Value) (func(bsonco
 			return (k == "minLength" && l >= n) || (k == "maxLength" && l <= n)
 		}, nil
 	case "items":
-		return schemaItems(a)
+		return schemaItems(s, a)
+	case "additionalItems":
+		if a.Type != bsoncore.TypeBoolean && a.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'additionalItems' must be either an object or a boolean, but got a(n) %s", typeName(a.Type))
+		}
+		return nil, nil // read with items, whose array form it completes
 	case "additionalProperties":
 		if a.Type == bsoncore.TypeBoolean && !a.Boolean() {
 			return schemaNoAdditional(s), nil
@@ -157,22 +163,65 @@ func schemaProperties(a bsoncore.Value) (func(bsoncore.Value) bool, error) {
 	}, nil
 }
 
-func schemaItems(a bsoncore.Value) (func(bsoncore.Value) bool, error) {
-	c, err := schemaCheck(bsoncore.Document(a.Data))
-	if err != nil {
-		return nil, err
+// schemaItems is items: a schema every element of an array matches, or
+// an array of schemas (a tuple), each for the element at its position;
+// the elements past the tuple match additionalItems (a schema, or false
+// for none), the schema s's.
+func schemaItems(s bsoncore.Document, a bsoncore.Value) (func(bsoncore.Value) bool, error) {
+	var tuple []func(bsoncore.Value) bool
+	switch a.Type {
+	case bsoncore.TypeEmbeddedDocument:
+		c, err := schemaCheck(bsoncore.Document(a.Data))
+		if err != nil {
+			return nil, err
+		}
+		return schemaElements(nil, c), nil
+	case bsoncore.TypeArray:
+	default:
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' must be an array or an object, not %s", typeName(a.Type))
 	}
+	for _, x := range arrayValues(a) {
+		if x.Type != bsoncore.TypeEmbeddedDocument {
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' requires that each element of the array is an object, but found a %s", typeName(x.Type))
+		}
+		c, err := schemaCheck(bsoncore.Document(x.Data))
+		if err != nil {
+			return nil, err
+		}
+		tuple = append(tuple, c)
+	}
+	rest := func(bsoncore.Value) bool { return true }
+	switch ai := lookupOr(s, "additionalItems"); ai.Type {
+	case bsoncore.TypeBoolean:
+		rest = func(bsoncore.Value) bool { return ai.Boolean() }
+	case bsoncore.TypeEmbeddedDocument:
+		c, err := schemaCheck(bsoncore.Document(ai.Data))
+		if err != nil {
+			return nil, err
+		}
+		rest = c
+	}
+	return schemaElements(tuple, rest), nil
+}
+
+// schemaElements is the test of an array (any other value passes): its
+// element i matches tuple[i], each element past them matches rest.
+func schemaElements(tuple []func(bsoncore.Value) bool, rest func(bsoncore.Value) bool) func(bsoncore.Value) bool {
 	return func(v bsoncore.Value) bool {
 		if v.Type != bsoncore.TypeArray {
 			return true
 		}
-		for _, x := range arrayValues(v) {
+		for i, x := range arrayValues(v) {
+			c := rest
+			if i < len(tuple) {
+				c = tuple[i]
+			}
 			if !c(x) {
 				return false
 			}
 		}
 		return true
-	}, nil
+	}
 }
 
 // schemaNoAdditional is additionalProperties: false, a document holding

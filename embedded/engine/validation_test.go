@@ -200,3 +200,57 @@ func TestValidatorSurvivesRestart(t *testing.T) {
 		t.Errorf("after a restart, an insert failing the validator: %v; want 121", err)
 	}
 }
+
+// $jsonSchema's items in its array (tuple) form with additionalItems, as
+// MongoDB's items.js and additional_items.js check them: each schema
+// applies at its position; additionalItems (false, or a schema) to the
+// elements past the tuple, and to nothing when items is a schema or
+// absent.
+func TestJSONSchemaItemsTuple(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("schema_items")
+	for _, c := range []struct {
+		schema, doc string
+		want        bool
+	}{
+		{`{"items": [{"type": "number"}], "additionalItems": false}`, `{}`, true},
+		{`{"properties": {"a": {"items": [{"minimum": 0}]}}}`, `{"a": -1}`, true},
+		{`{"properties": {"a": {"items": [{"minimum": 0}]}}}`, `{"a": [-1]}`, false},
+		{`{"properties": {"a": {"items": [{"minimum": 0}]}}}`, `{"a": [1, -1]}`, true},
+		{`{"properties": {"a": {"items": [{"maxLength": 1}, {"maxLength": 2}]}}}`, `{"a": ["1", "12", "123"]}`, true},
+		{`{"properties": {"a": {"items": [{"maxLength": 1}, {"maxLength": 2}]}}}`, `{"a": ["12"]}`, false},
+		{`{"properties": {"a": {"items": [{"maxLength": 1}, {"maxLength": 2}]}}}`, `{"a": ["1", "123"]}`, false},
+		{`{"properties": {"a": {"items": []}}}`, `{"a": [1, "foo", {}]}`, true},
+		{`{"properties": {"a": {"items": {"minimum": 0}}}}`, `{"a": [1, -1]}`, false},
+		{`{"properties": {"a": {"additionalItems": false}}}`, `{"a": [1, 2, 3]}`, true},
+		{`{"properties": {"a": {"items": {}, "additionalItems": false}}}`, `{"a": [1, 2, 3]}`, true},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": false}}}`, `{"a": [229, "West 43rd"]}`, true},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": false}}}`, `{"a": [229]}`, true},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": false}}}`, `{"a": [229, "West 43rd", "Street"]}`, false},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": true}}}`, `{"a": [229, "West 43rd", "Street"]}`, true},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": {"type": "object"}}}}`, `{"a": [229, "West 43rd", "Street"]}`, false},
+		{`{"properties": {"a": {"items": [{"type": "number"}, {"type": "string"}], "additionalItems": {"type": "object"}}}}`, `{"a": [229, "West 43rd", {}]}`, true},
+		{`{"properties": {"a": {"items": [{"type": "number"}], "additionalItems": false}}}`, `{"a": []}`, true},
+	} {
+		if _, err := coll.DeleteMany(ctx, bson.D{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.InsertOne(ctx, ext(t, c.doc)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := coll.CountDocuments(ctx, bson.D{{Key: "$jsonSchema", Value: ext(t, c.schema)}})
+		if err != nil {
+			t.Errorf("%s: %v", c.schema, err)
+		} else if (n == 1) != c.want {
+			t.Errorf("%s matches %s = %v, want %v", c.schema, c.doc, n == 1, c.want)
+		}
+	}
+	for _, schema := range []string{`{"items": 1}`, `{"items": "true"}`, `{"items": [1]}`, `{"additionalItems": 1}`, `{"additionalItems": "true"}`} {
+		_, err := coll.CountDocuments(ctx, bson.D{{Key: "$jsonSchema", Value: ext(t, schema)}})
+		var se mongo.ServerError
+		if !errors.As(err, &se) || !se.HasErrorCode(14) {
+			t.Errorf("%s: %v; want TypeMismatch (14)", schema, err)
+		}
+	}
+}
