@@ -61,9 +61,21 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *wire.Message) (reply b
 			wce, wceLabels = f.wce, f.wceLabels(name, m.Cmd)
 		}
 	}
+	var onWrite *fault
+	if x == nil && retryableWrite(name, m.Cmd) {
+		if onWrite = s.onPrimaryTransactionalWrite.hit(name, cn.appName); onWrite != nil && onWrite.beforeCommit != 0 {
+			if onWrite.close {
+				return nil
+			}
+			return errorReply(&mongoerr.Error{Code: mongoerr.Code(onWrite.beforeCommit), Msg: "Failing write via 'onPrimaryTransactionalWrite' failpoint"})
+		}
+	}
 	res, err := s.run(ctx, cn, h, db, name, m.Cmd, x)
 	if err == nil && x == nil {
 		s.remember(name, sa, res) // a retry gets the answer, not the injected fault
+	}
+	if onWrite != nil && onWrite.close {
+		return nil // made, and the answer lost with the connection
 	}
 	if err == nil && wce != nil {
 		res = withWriteConcernError(res, wce, wceLabels)

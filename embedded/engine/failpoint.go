@@ -22,6 +22,15 @@ import (
 // with writeConcernError. configureFailPoint and the handshake's hello are
 // never failed unless named. Test commands are always on: the server is
 // for tests.
+//
+// failGetMoreAfterCursorCheckout fails getMores with errorCode once their
+// cursor is taken. onPrimaryTransactionalWrite acts on retryable writes
+// (a txnNumber outside a transaction), data {closeConnection (default
+// true), failBeforeCommitExceptionCode}: the write is made and its
+// connection closed before the answer, or with
+// failBeforeCommitExceptionCode it fails with that code unmade (the
+// connection closed too, unless closeConnection is false), as MongoDB's
+// retryable-writes tests use it.
 
 // failCommand is the state of the failCommand fail point.
 type failCommand struct {
@@ -38,6 +47,9 @@ type failCommand struct {
 	block   time.Duration
 	wce     bsoncore.Document
 	appName string
+	// beforeCommit is onPrimaryTransactionalWrite's
+	// failBeforeCommitExceptionCode.
+	beforeCommit int32
 }
 
 // fault is what a fail point does to one command.
@@ -48,6 +60,8 @@ type fault struct {
 	close  bool
 	block  time.Duration
 	wce    bsoncore.Document
+	// beforeCommit fails a retryable write with this code, unmade.
+	beforeCommit int32
 }
 
 // hit reports the fault for a command named name from a client named
@@ -69,7 +83,7 @@ func (f *failCommand) hit(name, app string) *fault {
 			f.on = false
 		}
 	}
-	return &fault{code: f.code, labels: f.labels, hasLbl: f.hasLbl, close: f.close, block: f.block, wce: f.wce}
+	return &fault{code: f.code, labels: f.labels, hasLbl: f.hasLbl, close: f.close, block: f.block, wce: f.wce, beforeCommit: f.beforeCommit}
 }
 
 func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
@@ -84,8 +98,11 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 		f = &c.srv.failCommand
 	case "failGetMoreAfterCursorCheckout":
 		f = &c.srv.failGetMoreAfterCheckout
+	case "onPrimaryTransactionalWrite":
+		f = &c.srv.onPrimaryTransactionalWrite
+		next.close = true
 	default:
-		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand and failGetMoreAfterCursorCheckout", name.StringValue())
+		return nil, mongoerr.New(mongoerr.BadValue, "unknown fail point %q: oidkit's server has failCommand, failGetMoreAfterCursorCheckout and onPrimaryTransactionalWrite", name.StringValue())
 	}
 	if err := next.readMode(c.arg("mode")); err != nil {
 		return nil, err
@@ -93,14 +110,17 @@ func cmdConfigureFailPoint(c *call) (bsoncore.Document, error) {
 	if d := c.arg("data"); d.Type == bsoncore.TypeEmbeddedDocument {
 		next.readData(bsoncore.Document(d.Data))
 	}
-	if f == &c.srv.failGetMoreAfterCheckout {
+	switch f {
+	case &c.srv.failGetMoreAfterCheckout:
 		next.cmds = map[string]bool{"getMore": true}
+	case &c.srv.onPrimaryTransactionalWrite:
+		next.cmds = map[string]bool{"insert": true, "update": true, "delete": true, "findAndModify": true, "bulkWrite": true}
 	}
 	f.mu.Lock()
 	count := f.entered
 	next.entered = f.entered
 	f.on, f.times, f.skip, f.cmds, f.code, f.labels, f.hasLbl = next.on, next.times, next.skip, next.cmds, next.code, next.labels, next.hasLbl
-	f.close, f.block, f.wce, f.appName = next.close, next.block, next.wce, next.appName
+	f.close, f.block, f.wce, f.appName, f.beforeCommit = next.close, next.block, next.wce, next.appName, next.beforeCommit
 	f.mu.Unlock()
 	return newReply().b.AppendInt64("count", count).AppendDouble("ok", 1).Build(), nil
 }
@@ -167,6 +187,8 @@ func (f *failCommand) readData(d bsoncore.Document) {
 			if v.Type == bsoncore.TypeString {
 				f.appName = v.StringValue()
 			}
+		case "failBeforeCommitExceptionCode":
+			f.beforeCommit = int32(numberFloat(v))
 		}
 	}
 	if f.block < 0 {

@@ -57,9 +57,12 @@ type Server struct {
 	failCommand failCommand
 	// failGetMoreAfterCheckout fails getMores once their cursor is taken
 	failGetMoreAfterCheckout failCommand
-	connID                   atomic.Int64
-	opID                     atomic.Int64
-	ttlStop                  chan struct{}
+	// onPrimaryTransactionalWrite fails retryable writes around their
+	// commit (onPrimaryWrite).
+	onPrimaryTransactionalWrite failCommand
+	connID                      atomic.Int64
+	opID                        atomic.Int64
+	ttlStop                     chan struct{}
 }
 
 // Open opens the store in dir ("" keeps everything in memory).
