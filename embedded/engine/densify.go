@@ -131,7 +131,7 @@ func (s *densifySpec) parseRange(d bsoncore.Document) error {
 		return err
 	}
 	if s.unit != "" && !wholeStep {
-		return mongoerr.New(mongoerr.Location(6586400), "The step parameter in a range satement must be a whole number when densifying a date range")
+		return mongoerr.New(mongoerr.Location(6586400), "The step parameter in a range statement must be a whole number when densifying a date range")
 	}
 	return nil
 }
@@ -180,7 +180,7 @@ func (s *densifySpec) next(v bsoncore.Value) (bsoncore.Value, error) {
 		return vDate(ms), nil
 	}
 	if !isNumber(v) || s.unit != "" {
-		return missing, mongoerr.New(mongoerr.Location(5733409), "$densify: the values of %q must be numbers, or dates with a unit; found %s", s.field, shell(v))
+		return missing, mongoerr.New(mongoerr.Location(5733409), "$densify: the values of '%s' must be numbers, or dates with a unit; found %s", s.field, shell(v))
 	}
 	return arith('+', v, s.step), nil
 }
@@ -259,7 +259,7 @@ func (s *densifySpec) partition(in []bsoncore.Document) ([]*densifyPart, []bsonc
 			if s.unit != "" {
 				want = "a date"
 			}
-			return nil, nil, mongoerr.New(mongoerr.Location(6053600), "Encountered a %s value in the densify field %q; with this range every value must be %s", typeName(v.Type), s.field, want)
+			return nil, nil, mongoerr.New(mongoerr.Location(6053600), "Encountered a %s value in the densify field '%s'; with this range every value must be %s", typeName(v.Type), s.field, want)
 		default:
 			p.docs = append(p.docs, doc)
 			with = append(with, doc)

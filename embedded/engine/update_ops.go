@@ -96,22 +96,22 @@ func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 	}
 	wide := cv.Type == bsoncore.TypeInt64
 	for _, e := range elements(bsoncore.Document(o.arg.Data)) {
+		k := e.Key()
+		if k != "and" && k != "or" && k != "xor" {
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier only supports 'and', 'or', and 'xor', not '%s' which is an unknown operator: {%s: %s}", k, k, shell(e.Value()))
+		}
 		y, ok := intOf(e.Value())
 		if !ok {
-			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier field must be an Integer(32/64 bit); a '%s' is not supported here", typeName(e.Value().Type))
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier field must be an Integer(32/64 bit); a '%s' is not supported here: {%s: %s}", typeName(e.Value().Type), k, shell(e.Value()))
 		}
-		if e.Value().Type == bsoncore.TypeInt64 {
-			wide = true
-		}
-		switch e.Key() {
+		wide = wide || e.Value().Type == bsoncore.TypeInt64
+		switch k {
 		case "and":
 			x &= y
 		case "or":
 			x |= y
-		case "xor":
-			x ^= y
 		default:
-			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier only supports 'and', 'or', and 'xor', not '%s' which is an unknown operator", e.Key())
+			x ^= y
 		}
 	}
 	if wide {
