@@ -41,13 +41,7 @@ func TestUserModuleRequirements(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go mod tidy")
 	}
-	root, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/usermod\n\ngo 1.26\n\nrequire github.com/oidkit/oidkit v0.0.0\n\nreplace github.com/oidkit/oidkit => " + root + "\n",
+	dir := userModule(t, map[string]string{
 		"user_test.go": `package usermod
 
 import (
@@ -64,18 +58,7 @@ func TestUsers(t *testing.T) {
 	_ = oidkittest.New(t)
 }
 `,
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tidy := exec.Command("go", "mod", "tidy")
-	tidy.Dir = dir
-	tidy.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	if out, err := tidy.CombinedOutput(); err != nil {
-		t.Fatalf("go mod tidy: %v\n%s", err, out)
-	}
+	})
 	gomod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,4 +85,38 @@ func TestUsers(t *testing.T) {
 		t.Errorf("go.mod does not list oidkit: %v", required)
 	}
 	t.Logf("%d modules: %v", len(required), required)
+}
+
+// userModule makes a module as a user's would be, in a new directory:
+// example.com/usermod, requiring oidkit replaced by this checkout, with
+// files (name → content); go mod tidy has run in it.
+func userModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/usermod\n\ngo 1.26\n\nrequire github.com/oidkit/oidkit v0.0.0\n\nreplace github.com/oidkit/oidkit => " + root + "\n"
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := goIn(dir, "mod", "tidy").CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// goIn is the go command with args, to run in the user module dir.
+func goIn(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	return cmd
 }
