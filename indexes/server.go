@@ -101,35 +101,66 @@ func List(ctx context.Context, coll *mongo.Collection) ([]Index, error) {
 // ValidateList. An index already there with the same definition is left as
 // it is; one with the same name and another definition, or the same key
 // under another name, is a *ConflictError before anything is created; a
-// refusal by the server is a *RefusedError. Nothing is ever dropped.
+// refusal by the server is a *RefusedError, and the indexes this call
+// created before it are dropped again, so that a failed Create leaves the
+// indexes of coll as they were. No other index is ever dropped.
 func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
+	_, err := CreateMissing(ctx, coll, want)
+	return err
+}
+
+// CreateMissing is Create, returning the indexes it created (those of want
+// that coll did not have), so that a caller that goes on to fail can drop
+// them again (DropCreated).
+func CreateMissing(ctx context.Context, coll *mongo.Collection, want []Index) (created []Index, err error) {
 	if len(want) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := ValidateList(want); err != nil {
-		return err
+		return nil, err
 	}
 	todo, err := missing(ctx, coll, want)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			DropCreated(ctx, coll, created)
+			created = nil
+		}
+	}()
 	db, name := coll.Database().Name(), coll.Name()
 	for _, w := range todo {
 		cmd := bson.D{{Key: "createIndexes", Value: name}, {Key: "indexes", Value: bson.A{w.Document()}}}
 		if err := coll.Database().RunCommand(ctx, cmd).Err(); err != nil {
 			var ce mongo.CommandError
 			if errors.As(err, &ce) {
-				return &RefusedError{DB: db, Collection: name, Index: w, Err: err}
+				return created, &RefusedError{DB: db, Collection: name, Index: w, Err: err}
 			}
-			return fmt.Errorf("createIndexes %s.%s index %q: %w", db, name, w.NameOrDefault(), err)
+			return created, fmt.Errorf("createIndexes %s.%s index %q: %w", db, name, w.NameOrDefault(), err)
 		}
+		created = append(created, w)
 	}
+	return created, checkCreated(ctx, coll, todo)
+}
+
+// DropCreated drops the indexes of list from coll by name, as far as it
+// can (also once ctx is done): what CreateMissing created, undone.
+func DropCreated(ctx context.Context, coll *mongo.Collection, list []Index) {
+	ctx = context.WithoutCancel(ctx)
+	for _, ix := range list {
+		_ = coll.Indexes().DropOne(ctx, ix.NameOrDefault())
+	}
+}
+
+// checkCreated reads back the indexes todo that coll was asked to create:
+// a server may accept an option and not keep it (some drop sparse), and an
+// index that is not what was asked for is refused (CreateMissing then
+// drops what it created).
+func checkCreated(ctx context.Context, coll *mongo.Collection, todo []Index) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	// A server may accept an option and not keep it (some drop sparse):
-	// what was created is read back, and an index that is not what was
-	// asked for is dropped again (this call created it) and refused.
 	have, err := List(ctx, coll)
 	if err != nil {
 		return err
@@ -142,11 +173,8 @@ func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
 		why := errors.New("it accepted the index but does not list it")
 		if ok {
 			why = fmt.Errorf("it accepted the index but keeps %s (%s): the server does not support that option", h, Diff(w, h))
-			if h.NameOrDefault() == w.NameOrDefault() {
-				_ = coll.Indexes().DropOne(ctx, h.NameOrDefault())
-			}
 		}
-		return &RefusedError{DB: db, Collection: name, Index: w, Err: why}
+		return &RefusedError{DB: coll.Database().Name(), Collection: coll.Name(), Index: w, Err: why}
 	}
 	return nil
 }

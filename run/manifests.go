@@ -88,13 +88,18 @@ func PlanOf(ms []*seed.Manifest) (*seed.Plan, error) {
 
 // Compare is the first setting in which plan want would make other
 // documents than plan have in collection coll, nil when both make the
-// same. A want without coll is a *NoCollectionError.
+// same. A want without coll is a *NoCollectionError. Stored references
+// are compared by their settings: both plans are built over the same
+// stand-in _ids (standInStored), since whether the stored documents are
+// still those a run drew from is for the caller to ask the target
+// (Seed with Resume does).
 func Compare(have, want *seed.Plan, db, coll string) (*seed.PlanDiff, error) {
-	w, err := want.Build()
+	stand := standInStored(have, want)
+	w, err := want.BuildStored(stand)
 	if err != nil {
 		return nil, &StepError{Step: StepPlan, Err: err}
 	}
-	h, err := have.Build()
+	h, err := have.BuildStored(stand)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +107,18 @@ func Compare(have, want *seed.Plan, db, coll string) (*seed.PlanDiff, error) {
 		return nil, &NoCollectionError{DB: db, Collection: coll}
 	}
 	return seed.NewManifest(h, h.Collection(coll), "").Diff(seed.NewManifest(w, w.Collection(coll), "")), nil
+}
+
+// standInStored is one _id for each collection the stored references of
+// the plans draw from: enough to build them, the same for both.
+func standInStored(plans ...*seed.Plan) seed.StoredIDs {
+	stand := seed.StoredIDs{}
+	for _, p := range plans {
+		for _, name := range p.StoredTargets() {
+			stand[name] = []bson.RawValue{{Type: bson.TypeInt32, Value: []byte{0, 0, 0, 0}}}
+		}
+	}
+	return stand
 }
 
 // PartsDone is a *PartsError when the manifests of a collection among ms

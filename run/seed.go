@@ -101,6 +101,9 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 	if err != nil {
 		return nil, err
 	}
+	if err := indexesBeforeWriting(ctx, db, ds, written, opts); err != nil {
+		return nil, err
+	}
 	res := &Result{Dataset: ds}
 	start := time.Now()
 	name := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
@@ -126,9 +129,58 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 	return res, nil
 }
 
-// seedCollection drops col's collection (with Drop), creates its indexes
-// before the documents when it holds some, inserts and creates them after.
-// The result is nil when nothing was inserted.
+// indexesBeforeWriting creates, before any document of the run is written,
+// the plan's indexes of each written collection that already holds
+// documents (not with Drop, which empties them): the server judges the
+// stored documents first, and a unique index their keys repeat is refused
+// before anything is added. A refusal is an *IndexError of IndexBefore,
+// and every index created here is dropped again: a refused run leaves the
+// target as it was.
+func indexesBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) error {
+	if opts.Drop {
+		return nil
+	}
+	type made struct {
+		coll *mongo.Collection
+		list []indexes.Index
+	}
+	var done []made
+	for _, col := range written {
+		coll := db.Collection(col.Name())
+		list, err := createFirst(ctx, coll, ds, col)
+		if err != nil {
+			for _, m := range done {
+				indexes.DropCreated(ctx, m.coll, m.list)
+			}
+			return err
+		}
+		done = append(done, made{coll, list})
+	}
+	return nil
+}
+
+// createFirst creates the plan's indexes of col that coll lacks when it
+// holds documents, and returns those it created.
+func createFirst(ctx context.Context, coll *mongo.Collection, ds *seed.Dataset, col *seed.Collection) ([]indexes.Index, error) {
+	want := col.Spec().Indexes
+	first, err := indexesFirst(ctx, coll, want)
+	if err != nil {
+		return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpCount, Err: err}
+	}
+	if !first {
+		return nil, nil
+	}
+	list, err := indexes.CreateMissing(ctx, coll, want)
+	if err != nil {
+		return nil, &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexBefore, Err: err}
+	}
+	return list, nil
+}
+
+// seedCollection drops col's collection (with Drop), inserts (the indexes
+// of a collection that held documents are there: indexesBeforeWriting)
+// and creates the indexes after. The result is nil when nothing was
+// inserted.
 func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options, stored *mongowrite.Digests) (*CollectionResult, error) {
 	coll := db.Collection(col.Name())
 	if opts.Drop {
@@ -137,15 +189,6 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 		}
 	}
 	want := col.Spec().Indexes
-	first, err := indexesFirst(ctx, coll, want)
-	if err != nil {
-		return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpCount, Err: err}
-	}
-	if first {
-		if err := indexes.Create(ctx, coll, want); err != nil {
-			return nil, &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexBefore, Err: err}
-		}
-	}
 	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()]}
 	if w.m == nil {
 		w.m = seed.NewManifest(ds, col, run)

@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,6 +41,11 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 		return fmt.Sprint(out)
 	}
 	if len(m.Specs) != len(n.Specs) {
+		// A reference that draws from stored documents replaces the
+		// collection it referred to: the references are the difference.
+		if d := refsDiff(m.Specs, n.Specs); d != nil {
+			return d
+		}
 		return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
 	}
 	for k, a := range m.Specs {
@@ -64,8 +70,8 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 			field, x, y = "idStep", strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
 		case (a.ID == "int" || a.IDMix["int"] > 0) && !slices.Equal(a.IDQuantiles, b.IDQuantiles):
 			field, x, y = "idQuantiles", fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
-		case fmt.Sprint(a.Refs) != fmt.Sprint(b.Refs):
-			field, x, y = "refs", fmt.Sprint(a.Refs), fmt.Sprint(b.Refs)
+		case refsText(a.Refs) != refsText(b.Refs):
+			field, x, y = "refs", refsText(a.Refs), refsText(b.Refs)
 		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):
 			field, x, y = "times", fmt.Sprint(a.Times), fmt.Sprint(b.Times)
 		default:
@@ -77,6 +83,28 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 		return d
 	}
 	return nil
+}
+
+// refsDiff is the first collection of both was and now whose references
+// differ, or nil.
+func refsDiff(was, now []ManifestSpec) *PlanDiff {
+	for _, a := range was {
+		for _, b := range now {
+			if a.Name == b.Name && refsText(a.Refs) != refsText(b.Refs) {
+				return &PlanDiff{Field: "refs", Collection: a.Name, Old: refsText(a.Refs), New: refsText(b.Refs)}
+			}
+		}
+	}
+	return nil
+}
+
+// refsText is refs as a plan file writes them.
+func refsText(refs []Ref) string {
+	if len(refs) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(refs)
+	return string(b)
 }
 
 // StoredDiff is the first difference between two records of what stored

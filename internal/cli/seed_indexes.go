@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
@@ -17,7 +19,10 @@ func indexError(e *run.IndexError) error {
 	written := "nothing was written"
 	switch e.Stage {
 	case run.IndexBefore:
-		written = "no document was inserted"
+		// Created before any document of the run, and dropped again.
+		if mongo.IsDuplicateKeyError(e.Err) {
+			written = fmt.Sprintf("the documents stored in %s.%s repeat a key of this unique index; nothing was written: %s replaces the collection, or seed another one", e.DB, e.Collection, arg(flagDrop))
+		}
 	case run.IndexAfter:
 		written = fmt.Sprintf("the %d documents are written (re-run with %s to retry the indexes)", e.Written, arg(flagResume))
 	}
