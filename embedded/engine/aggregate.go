@@ -113,6 +113,10 @@ func init() {
 		"$fill":              byArg(compileFill),
 		"$densify":           byArg(compileDensify),
 		"$listLocalSessions": compileListLocalSessions,
+		"$search":            compileSearchStage,
+		"$searchMeta":        compileSearchStage,
+		"$vectorSearch":      compileSearchStage,
+		"$listSearchIndexes": compileSearchStage,
 	}
 }
 

@@ -34,8 +34,9 @@ func init() {
 		"insert": cmdInsert, "update": cmdUpdate, "delete": cmdDelete, "findAndModify": cmdFindAndModify, "findandmodify": cmdFindAndModify,
 		"explain": cmdExplain, "getLastError": cmdOK, "fsync": cmdOK, "killOp": cmdKillOp, "currentOp": cmdCurrentOp,
 		"startSession": cmdStartSession, "bulkWrite": cmdBulkWrite, "getLog": cmdGetLog,
-		"configureFailPoint": cmdConfigureFailPoint,
-		"commitTransaction":  cmdCommitTransaction, "abortTransaction": cmdAbortTransaction,
+		"configureFailPoint":  cmdConfigureFailPoint,
+		"createSearchIndexes": cmdSearchIndexes, "updateSearchIndex": cmdSearchIndexes, "dropSearchIndex": cmdSearchIndexes,
+		"commitTransaction": cmdCommitTransaction, "abortTransaction": cmdAbortTransaction,
 	}
 }
 

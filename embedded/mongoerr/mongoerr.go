@@ -71,6 +71,7 @@ const (
 	ChangeStreamFatalError             Code = 280
 	ChangeStreamHistoryLost            Code = 286
 	CursorInUse                        Code = 292
+	SearchNotEnabled                   Code = 31082
 )
 
 // names maps a code to MongoDB's code name.
@@ -96,6 +97,7 @@ var names = map[Code]string{
 	EmptyFieldName:                     "EmptyFieldName",
 	DottedFieldName:                    "DottedFieldName",
 	CommandNotFound:                    "CommandNotFound",
+	SearchNotEnabled:                   "SearchNotEnabled",
 	ImmutableField:                     "ImmutableField",
 	CannotCreateIndex:                  "CannotCreateIndex",
 	IndexAlreadyExists:                 "IndexAlreadyExists",
