@@ -144,10 +144,23 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	skip, _ := intArg(c, "skip")
-	limit, _ := intArg(c, "limit")
-	if limit < 0 {
+	skip, err := intArg(c, "skip")
+	if err != nil {
+		return nil, err
+	}
+	if skip < 0 {
+		return nil, mongoerr.New(mongoerr.Location(51024), "BSON field 'skip' value must be >= 0, actual value '%d'", skip)
+	}
+	limit, err := intArg(c, "limit")
+	if err != nil {
+		return nil, err
+	}
+	if limit < 0 { // a negative limit counts as its absolute value
 		limit = -limit
+	}
+	vars := c.vars()
+	if vars.coll, err = c.collation(name); err != nil {
+		return nil, err
 	}
 	var n int
 	if len(qd) <= 5 {
@@ -159,7 +172,7 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 			n = min(n, limit)
 		}
 	} else {
-		f, err := compileFilter(qd, c.vars())
+		f, err := compileFilter(qd, vars)
 		if err != nil {
 			return nil, err
 		}
