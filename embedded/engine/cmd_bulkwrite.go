@@ -50,10 +50,34 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 			bw.succeeded(i, res)
 		}
 	}
-	cur := bsoncore.NewDocumentBuilder().AppendInt64("id", 0).AppendArray("firstBatch", bsoncore.BuildArray(nil, bw.results...)).AppendString("ns", "admin.$cmd.bulkWrite").Build()
+	cur := bw.cursor()
 	return newReply().b.AppendDocument("cursor", cur).AppendInt32("nErrors", int32(bw.nErr)).AppendInt32("nInserted", int32(bw.nIns)).
 		AppendInt32("nMatched", int32(bw.nMatch)).AppendInt32("nModified", int32(bw.nMod)).AppendInt32("nUpserted", int32(bw.nUps)).
 		AppendInt32("nDeleted", int32(bw.nDel)).AppendDouble("ok", 1).Build(), nil
+}
+
+// bulkWriteNS is the namespace of a bulkWrite's cursor of results.
+const bulkWriteNS = "admin.$cmd.bulkWrite"
+
+// cursor is the cursor of the results: the first batch holds what fits
+// in one reply (16 MiB), as any cursor's does, and the rest is left to
+// getMore.
+func (bw *bulkWrite) cursor() bsoncore.Document {
+	docs := make([]bsoncore.Document, len(bw.results))
+	for i, r := range bw.results {
+		docs[i] = bsoncore.Document(r.Data)
+	}
+	first, rest := batch(docs, 0)
+	var id int64
+	if len(rest) > 0 {
+		id = bw.c.srv.cursors.open(bulkWriteNS, rest, false)
+	}
+	b := bsoncore.NewDocumentBuilder().AppendInt64("id", id)
+	vals := make([]bsoncore.Value, len(first))
+	for i, d := range first {
+		vals[i] = vDoc(d)
+	}
+	return b.AppendArray("firstBatch", bsoncore.BuildArray(nil, vals...)).AppendString("ns", bulkWriteNS).Build()
 }
 
 // bulkNamespaces reads a bulkWrite's nsInfo: the namespaces its
