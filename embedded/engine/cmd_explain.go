@@ -97,6 +97,14 @@ func explained(d bsoncore.Document, cmd string) (filterDoc, sortDoc bsoncore.Doc
 	return filterDoc, sortDoc, skip, limit, nil
 }
 
+// direction is explain's name for the way p reads its index.
+func (p plan) direction() string {
+	if p.backward {
+		return "backward"
+	}
+	return "forward"
+}
+
 // winningPlan is explain's winningPlan for p, a read of filterDoc.
 func winningPlan(p plan, filterDoc bsoncore.Document) bsoncore.Document {
 	switch p.stage {
@@ -104,7 +112,7 @@ func winningPlan(p plan, filterDoc bsoncore.Document) bsoncore.Document {
 		ix := bsoncore.NewDocumentBuilder().AppendString("stage", "IXSCAN").AppendDocument("keyPattern", p.index.key).
 			AppendString("indexName", p.index.name).AppendBoolean("isMultiKey", p.index.multikey).
 			AppendBoolean("isUnique", p.index.unique).AppendBoolean("isSparse", p.index.sparse).AppendBoolean("isPartial", p.index.partial != nil).
-			AppendString("direction", "forward").Build()
+			AppendString("direction", p.direction()).Build()
 		return bsoncore.NewDocumentBuilder().AppendString("stage", "FETCH").AppendDocument("inputStage", ix).Build()
 	case "IDHACK":
 		return bsoncore.NewDocumentBuilder().AppendString("stage", "IDHACK").Build()

@@ -11,6 +11,7 @@ import (
 type plan struct {
 	stage    string // "IDHACK", "IXSCAN" or "COLLSCAN"
 	index    *index
+	backward bool // the index is read from its end, for a sort against its order
 	keysSeen int
 	docsSeen int
 }
@@ -121,6 +122,7 @@ func fetcher(col *collection, p *plan, cands *[]bsoncore.Document) func(ientry) 
 func prefixInOrder(col *collection, f *Filter, s *sortSpec, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
 	k := len(prefix)
 	reverse := ix.fields[k].desc != s.keys[0].desc
+	p.backward = reverse
 	return inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
 		within := func(en ientry) bool { return ix.cmpVals(en.vals[:k], prefix) == 0 && visit(en) }
 		if reverse {
@@ -186,7 +188,7 @@ func rangeScan(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, 
 func sortedWalk(col *collection, f *Filter, s *sortSpec, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
 	if (f == nil || !f.scanOnly) && s.keys[0].path == "_id" {
 		// the documents are kept in _id order: walk them
-		p.stage, p.index = "IXSCAN", idIndex
+		p.stage, p.index, p.backward = "IXSCAN", idIndex, s.keys[0].desc
 		out, err := inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
 			walk := func(r *record) bool {
 				p.keysSeen++
@@ -206,6 +208,7 @@ func sortedWalk(col *collection, f *Filter, s *sortSpec, p *plan, skip, limit in
 		}
 		p.stage, p.index = "IXSCAN", ix
 		reverse := ix.fields[0].desc != s.keys[0].desc
+		p.backward = reverse
 		out, err := inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
 			if reverse {
 				ix.tree.Reverse(visit)

@@ -257,3 +257,53 @@ func TestSortByIDWalksTheDocuments(t *testing.T) {
 		}
 	}
 }
+
+// explain's IXSCAN direction: "backward" when a sort against an index's
+// order reads it from its end (a descending sort on an ascending index,
+// or on _id, or after equalities on the fields before), "forward" when
+// the sort follows the index.
+func TestExplainDirection(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("d")
+	coll := db.Collection("dir")
+	for i := range 20 {
+		agInsert(t, coll, bson.D{{Key: "_id", Value: i}, {Key: "a", Value: i % 7}, {Key: "b", Value: i}, {Key: "u", Value: i % 3}})
+	}
+	for _, keys := range []bson.D{{{Key: "a", Value: 1}}, {{Key: "b", Value: -1}}, {{Key: "u", Value: 1}, {Key: "a", Value: 1}}} {
+		if _, err := coll.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: keys}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		filter, sort bson.D
+		index, want  string
+	}{
+		{bson.D{}, bson.D{{Key: "a", Value: 1}}, "a_1", "forward"},
+		{bson.D{}, bson.D{{Key: "a", Value: -1}}, "a_1", "backward"},
+		{bson.D{}, bson.D{{Key: "b", Value: -1}}, "b_-1", "forward"},
+		{bson.D{}, bson.D{{Key: "b", Value: 1}}, "b_-1", "backward"},
+		{bson.D{}, bson.D{{Key: "_id", Value: 1}}, "_id_", "forward"},
+		{bson.D{}, bson.D{{Key: "_id", Value: -1}}, "_id_", "backward"},
+		{bson.D{{Key: "u", Value: 1}}, bson.D{{Key: "a", Value: -1}}, "u_1_a_1", "backward"},
+		{bson.D{{Key: "u", Value: 1}}, bson.D{{Key: "a", Value: 1}}, "u_1_a_1", "forward"},
+	} {
+		var ex struct {
+			QueryPlanner struct {
+				WinningPlan struct {
+					InputStage struct {
+						IndexName string `bson:"indexName"`
+						Direction string `bson:"direction"`
+					} `bson:"inputStage"`
+				} `bson:"winningPlan"`
+			} `bson:"queryPlanner"`
+		}
+		cmd := bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "dir"}, {Key: "filter", Value: c.filter}, {Key: "sort", Value: c.sort}}}}
+		if err := db.RunCommand(ctx, cmd).Decode(&ex); err != nil {
+			t.Fatal(err)
+		}
+		if is := ex.QueryPlanner.WinningPlan.InputStage; is.IndexName != c.index || is.Direction != c.want {
+			t.Errorf("find %v sort %v: %s %s; want %s %s", c.filter, c.sort, is.IndexName, is.Direction, c.index, c.want)
+		}
+	}
+}
