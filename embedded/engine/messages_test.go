@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // Messages worded and quoted as MongoDB's: a field name in single quotes
@@ -43,4 +44,22 @@ func TestMessagesAsMongoDB(t *testing.T) {
 	want("$bit with an unknown operator", err, 2, "The $bit modifier only supports 'and', 'or', and 'xor', not 'nand' which is an unknown operator: {nand: 1}")
 	_, err = coll.UpdateOne(ctx, bson.D{}, bson.D{{Key: "$bit", Value: bson.D{{Key: "n", Value: bson.D{{Key: "and", Value: 1.5}}}}}})
 	want("$bit with a double", err, 2, "The $bit modifier field must be an Integer(32/64 bit); a 'double' is not supported here: {and: 1.5}")
+}
+
+// An update with array filters it does not use names the first of them
+// in the order given, every time (MongoDB reads them in order).
+func TestUnusedArrayFilterNamedInOrder(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("d").Collection("af")
+	agInsert(t, coll, bson.D{{Key: "_id", Value: 1}, {Key: "a", Value: bson.A{1, 2}}})
+	filters := []any{bson.D{{Key: "p", Value: 1}}, bson.D{{Key: "q", Value: 1}}, bson.D{{Key: "r", Value: 1}}, bson.D{{Key: "s", Value: 1}}}
+	for range 20 {
+		_, err := coll.UpdateOne(ctx, bson.D{}, bson.D{{Key: "$set", Value: bson.D{{Key: "a.$[q]", Value: 0}}}},
+			options.UpdateOne().SetArrayFilters(filters))
+		var se mongo.ServerError
+		if !errors.As(err, &se) || !se.HasErrorCode(9) || !strings.Contains(err.Error(), "The array filter for identifier 'p' was not used in the update") {
+			t.Fatalf("%v; want 9 naming 'p', the first unused filter", err)
+		}
+	}
 }

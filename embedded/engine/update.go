@@ -16,6 +16,7 @@ type Update struct {
 	pipeline    []bsoncore.Document
 	ops         []updateOp
 	filters     map[string]*Filter
+	filterIDs   []string // the identifiers of filters, in the order given
 	vars        *exprVars
 }
 
@@ -174,6 +175,7 @@ func (up *Update) compileArrayFilters(arrayFilters []bsoncore.Value, vars *exprV
 			return err
 		}
 		up.filters[id] = f
+		up.filterIDs = append(up.filterIDs, id)
 	}
 	return nil
 }
@@ -193,7 +195,7 @@ func (up *Update) checkFiltersUsed(u bsoncore.Value) error {
 			}
 		}
 	}
-	for id := range up.filters {
+	for _, id := range up.filterIDs {
 		if !used[id] {
 			return mongoerr.New(mongoerr.FailedToParse, "The array filter for identifier '%s' was not used in the update %s", id, shell(u))
 		}
