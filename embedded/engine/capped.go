@@ -102,20 +102,24 @@ func (tc *tailCursor) next(c *call, n int, wait time.Duration) ([]bsoncore.Docum
 			return nil, nil
 		}
 		var out []bsoncore.Document
+		var err error
 		col.natural.Ascend(&record{seq: tc.from}, func(r *record) bool {
 			tc.from = r.seq + 1
 			if tc.filter.Match(r.doc) {
 				d := r.doc
 				if tc.proj != nil {
+					// an expression's error fails the getMore, as it fails a find
 					_, pos := tc.filter.MatchPos(d)
-					d = tc.proj.apply(d, pos)
+					if d, err = tc.proj.project(d, pos, true); err != nil {
+						return false
+					}
 				}
 				out = append(out, d)
 			}
 			return n <= 0 || len(out) < n
 		})
-		if len(out) > 0 {
-			return out, nil
+		if err != nil || len(out) > 0 {
+			return out, err
 		}
 		if !awaitChange(c.ctx, wake, deadline) {
 			return nil, nil

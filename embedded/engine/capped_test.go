@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -129,5 +130,53 @@ func TestTailableAwaitData(t *testing.T) {
 	}
 	if waited := time.Since(start); waited < time.Second {
 		t.Errorf("an empty getMore returned after %v, before maxAwaitTime (2 s)", waited)
+	}
+}
+
+// A tailable cursor's getMore fails, as find does, when the projection's
+// expression fails on a document inserted since; the cursor is closed.
+func TestTailableProjectionError(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("app")
+	if err := db.CreateCollection(ctx, "log", options.CreateCollection().SetCapped(true).SetSizeInBytes(1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	coll := db.Collection("log")
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "n", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	proj := bson.D{{Key: "x", Value: bson.D{{Key: "$add", Value: bson.A{"$n", 1}}}}}
+	// the find itself fails on such a document
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "n", Value: "bad"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := coll.Find(ctx, bson.D{}, options.Find().SetCursorType(options.Tailable).SetProjection(proj))
+	var se mongo.ServerError
+	if !errors.As(err, &se) || !se.HasErrorCode(14) {
+		t.Fatalf("find over a document the projection fails on: %v; want TypeMismatch (14)", err)
+	}
+	cur, err := coll.Find(ctx, bson.D{{Key: "n", Value: 1}}, options.Find().SetCursorType(options.Tailable).SetProjection(proj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cur.Close(ctx)
+	if !cur.Next(ctx) {
+		t.Fatalf("first document: %v", cur.Err())
+	}
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "n", Value: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if !cur.Next(ctx) {
+		t.Fatalf("a document inserted later: %v", cur.Err())
+	}
+	// n matches the filter {n: 1} only as an array element; $add of an array fails
+	if _, err := coll.InsertOne(ctx, bson.D{{Key: "n", Value: bson.A{1, 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	for cur.TryNext(ctx) {
+	}
+	if !errors.As(cur.Err(), &se) || !se.HasErrorCode(14) {
+		t.Fatalf("getMore over a document the projection fails on: %v; want TypeMismatch (14)", cur.Err())
 	}
 }

@@ -176,13 +176,6 @@ func sliceInt(v bsoncore.Value) int {
 	return int(f)
 }
 
-// apply projects doc; matchPos serves "a.$". An expression's error leaves
-// its field out: callers that can fail use project.
-func (p *projection) apply(doc bsoncore.Document, matchPos int) bsoncore.Document {
-	d, _ := p.project(doc, matchPos, false)
-	return d
-}
-
 // project projects doc; matchPos serves "a.$". With strict, an error of a
 // computed field's expression fails the projection, as the server's find
 // and $project do.
