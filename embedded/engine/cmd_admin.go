@@ -69,7 +69,7 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 	b.AppendDocument("topologyVersion", topologyVersion()).
 		AppendInt32("maxBsonObjectSize", maxDocSize).
 		AppendInt32("maxMessageSizeBytes", wire.MaxMessageSize).
-		AppendInt32("maxWriteBatchSize", 100000).
+		AppendInt32("maxWriteBatchSize", maxWriteBatchSize).
 		AppendDateTime("localTime", now.UnixMilli()).
 		AppendInt32("logicalSessionTimeoutMinutes", 30).
 		AppendInt64("connectionId", c.conn.id).

@@ -66,6 +66,19 @@ func ordered(c *call) bool {
 	return v.Type == 0 || truthy(v)
 }
 
+// maxWriteBatchSize is the most statements a write command takes, as
+// hello tells drivers.
+const maxWriteBatchSize = 100000
+
+// checkBatchSize refuses a write command of no statements or of more than
+// maxWriteBatchSize, as MongoDB does (InvalidLength).
+func checkBatchSize(n int) error {
+	if n < 1 || n > maxWriteBatchSize {
+		return mongoerr.New(mongoerr.InvalidLength, "Write batch sizes must be between 1 and %d. Got %d operations.", maxWriteBatchSize, n)
+	}
+	return nil
+}
+
 func cmdInsert(c *call) (bsoncore.Document, error) {
 	name, err := c.collName()
 	if err != nil {
@@ -82,8 +95,8 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "BSON field 'insert.documents' is missing but a required field")
 	}
 	docs := arrayValues(docsV)
-	if len(docs) > 100000 {
-		return nil, mongoerr.New(mongoerr.InvalidLength, "Write batch sizes must be between 1 and 100000. Got %d operations.", len(docs))
+	if err := checkBatchSize(len(docs)); err != nil {
+		return nil, err
 	}
 	ord := ordered(c)
 	n := 0
@@ -239,6 +252,9 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	stmts := arrayValues(c.arg("updates"))
+	if err := checkBatchSize(len(stmts)); err != nil {
+		return nil, err
+	}
 	ord := ordered(c)
 	vars := c.vars()
 	var n, nMod int
@@ -331,6 +347,9 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	stmts := arrayValues(c.arg("deletes"))
+	if err := checkBatchSize(len(stmts)); err != nil {
+		return nil, err
+	}
 	ord := ordered(c)
 	vars := c.vars()
 	n := 0
