@@ -6,7 +6,6 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -58,11 +57,15 @@ func (e *CollectionError) ExitCode() int { return exitFailure }
 // ExitCode is 2 for a shape or a document the target's rules refuse, 1
 // for any other error of the checks.
 func (e *RefusedError) ExitCode() int {
-	if e.Shape || refusedDoc(e.Err) {
+	if e.Shape || refused(e.Doc()) {
 		return exitInput
 	}
 	return exitFailure
 }
+
+// Doc is the generated document the checks stopped at, nil for a shape or
+// another error.
+func (e *RefusedError) Doc() *seed.DocError { return docError(e.Err) }
 
 // ExitCode is 2 for keys the plan repeats, 1 for keys held by stored
 // documents.
@@ -77,19 +80,28 @@ func (e *UniqueError) ExitCode() int {
 // ExitCode is 2 for a document the target's rules refuse before its batch
 // was sent, 1 for any other stop.
 func (e *InsertError) ExitCode() int {
-	if !errors.Is(e.Err, context.Canceled) && refusedDoc(e.Err) {
+	if !errors.Is(e.Err, context.Canceled) && refused(e.Doc()) {
 		return exitInput
 	}
 	return exitFailure
 }
 
+// Doc is the generated document the run stopped at (the target's rules
+// refused it before its batch was sent, or it could not be made), nil for
+// any other stop.
+func (e *InsertError) Doc() *seed.DocError { return docError(e.Err) }
+
 // ExitCode is 2: the stored references changed since the run.
 func (e *StoredChangedError) ExitCode() int { return exitInput }
 
-// refusedDoc tells whether err is a generated document (a *seed.DocError)
-// that the target's rules refuse (a *rules.Violation).
-func refusedDoc(err error) bool {
+// docError is the *seed.DocError of err, nil when it has none.
+func docError(err error) *seed.DocError {
 	var de *seed.DocError
-	var v *rules.Violation
-	return errors.As(err, &de) && errors.As(err, &v)
+	if errors.As(err, &de) {
+		return de
+	}
+	return nil
 }
+
+// refused tells whether de is a document the target's rules refuse.
+func refused(de *seed.DocError) bool { return de != nil && de.Violation() != nil }

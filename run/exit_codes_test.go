@@ -1,0 +1,41 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// A run that stopped at a generated document says which (Doc); it is bad
+// input (2) only when the target's rules refuse the document and the run
+// was not interrupted.
+func TestStoppedAtDoc(t *testing.T) {
+	refused := &seed.DocError{Collection: "users", Index: 4, Err: &rules.Violation{Profile: "MongoDB", Reason: rules.TooLarge}}
+	stopped := &seed.DocError{Collection: "users", Index: 4, Err: context.Canceled}
+	for _, tc := range []struct {
+		err  error
+		doc  *seed.DocError
+		code int
+	}{
+		{&mongowrite.WriteError{Collection: "users", Err: refused}, refused, 2},
+		{fmt.Errorf("users: %w", refused), refused, 2},
+		{&mongowrite.WriteError{Collection: "users", Err: stopped}, stopped, 1},
+		{&mongowrite.WriteError{Collection: "users", Err: fmt.Errorf("connection reset")}, nil, 1},
+	} {
+		ie := &InsertError{DB: "d", Collection: "users", Err: tc.err}
+		if got := ie.Doc(); got != tc.doc {
+			t.Errorf("InsertError{Err: %v}.Doc() = %v, want %v", tc.err, got, tc.doc)
+		}
+		if got := ie.ExitCode(); got != tc.code {
+			t.Errorf("InsertError{Err: %v}.ExitCode() = %d, want %d", tc.err, got, tc.code)
+		}
+		re := &RefusedError{DB: "d", Err: tc.err}
+		if got := re.Doc(); got != tc.doc {
+			t.Errorf("RefusedError{Err: %v}.Doc() = %v, want %v", tc.err, got, tc.doc)
+		}
+	}
+}
