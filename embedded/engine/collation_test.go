@@ -256,3 +256,47 @@ func TestCollationInExpressions(t *testing.T) {
 		t.Errorf("find with $expr under strength 1: %v; want the document 1 with same: true", rows)
 	}
 }
+
+// $lookup's localField and foreignField compare by the aggregate's
+// collation, and so do the expressions of its pipeline.
+func TestCollationInLookup(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	db := c.Database("app")
+	orders := db.Collection("orders")
+	agInsert(t, orders, bson.D{{Key: "_id", Value: 1}, {Key: "sku", Value: "ABC"}})
+	agInsert(t, db.Collection("items"), bson.D{{Key: "_id", Value: 10}, {Key: "sku", Value: "abc"}}, bson.D{{Key: "_id", Value: 11}, {Key: "sku", Value: "abd"}})
+	run := func(k *options.Collation, lookup bson.D) string {
+		t.Helper()
+		cur, err := orders.Aggregate(ctx, mongo.Pipeline{{{Key: "$lookup", Value: lookup}}, {{Key: "$project", Value: bson.D{{Key: "j._id", Value: 1}}}}},
+			options.Aggregate().SetCollation(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.Raw
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := bson.MarshalExtJSON(bson.D{{Key: "rows", Value: rows}}, false, false)
+		return string(b)
+	}
+	equality := bson.D{{Key: "from", Value: "items"}, {Key: "localField", Value: "sku"}, {Key: "foreignField", Value: "sku"}, {Key: "as", Value: "j"}}
+	let := bson.D{{Key: "from", Value: "items"}, {Key: "let", Value: bson.D{{Key: "s", Value: "$sku"}}},
+		{Key: "pipeline", Value: bson.A{bson.D{{Key: "$match", Value: bson.D{{Key: "$expr", Value: op("$eq", bson.A{"$sku", "$$s"})}}}}}}, {Key: "as", Value: "j"}}
+	ci := &options.Collation{Locale: "en", Strength: 2}
+	for _, c := range []struct {
+		name   string
+		k      *options.Collation
+		lookup bson.D
+		want   string
+	}{
+		{"equality", nil, equality, `{"rows":[{"_id":1,"j":[]}]}`},
+		{"equality, strength 2", ci, equality, `{"rows":[{"_id":1,"j":[{"_id":10}]}]}`},
+		{"let and $expr", nil, let, `{"rows":[{"_id":1,"j":[]}]}`},
+		{"let and $expr, strength 2", ci, let, `{"rows":[{"_id":1,"j":[{"_id":10}]}]}`},
+	} {
+		if got := run(c.k, c.lookup); got != c.want {
+			t.Errorf("%s: %s; want %s", c.name, got, c.want)
+		}
+	}
+}

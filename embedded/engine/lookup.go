@@ -198,7 +198,7 @@ func (s *lookupSpec) indexForeign(foreignDocs []bsoncore.Document) map[string][]
 	var kb []byte
 	for i, fd := range foreignDocs {
 		for _, b := range lookupKeys(fieldValues(fd, s.foreign)) {
-			kb = appendGroupKey(kb[:0], b)
+			kb = s.inner.coll.appendKey(kb[:0], b)
 			if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
 				byKey[string(kb)] = append(ks, i)
 			}
@@ -208,18 +208,18 @@ func (s *lookupSpec) indexForeign(foreignDocs []bsoncore.Document) map[string][]
 }
 
 // matches is the foreign documents, in their order, whose foreignField
-// equals doc's localField.
+// equals doc's localField (strings by the command's collation).
 func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Document, byKey map[string][]int) []bsoncore.Document {
 	var order []int
 	var kb []byte
 	for _, a := range lookupKeys(fieldValues(doc, s.local)) {
-		kb = appendGroupKey(kb[:0], a)
+		kb = s.inner.coll.appendKey(kb[:0], a)
 		for _, i := range byKey[string(kb)] {
 			if slices.Contains(order, i) {
 				continue
 			}
 			for _, b := range lookupKeys(fieldValues(foreignDocs[i], s.foreign)) {
-				if valuesEqual(a, b) {
+				if s.inner.coll.equal(a, b) {
 					order = append(order, i)
 					break
 				}

@@ -4,7 +4,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -130,9 +129,10 @@ func envLine(env, flag, what string) string {
 
 // classifyErrors gives every error of c and its subcommands an exit code
 // where it is made: a flag the CLI library could not parse is bad usage, and
-// an error an action returns without one is a run-time failure. An error
-// that reaches Run without a code therefore comes from the library's own
-// argument checks (a missing required flag, a bad flag of its built-in help
+// an error an action returns without one has the code of the library's
+// error it wraps (explain), or is a run-time failure. An error that reaches
+// Run without a code therefore comes from the CLI library's own argument
+// checks (a missing required flag, a bad flag of its built-in help
 // command), which are bad usage too.
 func classifyErrors(c *ucli.Command) {
 	c.OnUsageError = func(ctx *ucli.Context, err error, _ bool) error {
@@ -151,11 +151,7 @@ func classifyErrors(c *ucli.Command) {
 			if err := checkFlagRules(ctx); err != nil {
 				return err
 			}
-			err := action(ctx)
-			if _, coded := codeOf(err); err == nil || coded {
-				return err
-			}
-			return failure(err)
+			return explain(action(ctx), nil)
 		}
 	}
 	for _, sub := range c.Subcommands {
@@ -216,19 +212,11 @@ func exitCode(err error) int {
 	return ExitUsage // see classifyErrors
 }
 
-// codeOf is the exit code err was given where it was made; ok is false
-// when it has none.
+// codeOf is the exit code the command gave err where it was made; ok is
+// false when it has none.
 func codeOf(err error) (code int, ok bool) {
-	var ce *codedError
-	if errors.As(err, &ce) {
+	if ce, ok := libError(err).(*codedError); ok {
 		return ce.code, true
 	}
 	return 0, false
-}
-
-// exitCoder is a library's error that says its exit code: the errors of
-// run. The CLI words the message; the code is the library's.
-type exitCoder interface {
-	error
-	ExitCode() int
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 
 	ucli "github.com/urfave/cli/v2"
@@ -113,7 +114,7 @@ func (a *App) runAudit(c *ucli.Context) error {
 		err = a.auditStdin(ctx, au, begin(progress.UnknownTotal))
 	default:
 		if err = au.ScanFiles(ctx, o.files, o.fields, begin(progress.UnknownTotal).Set); err != nil {
-			err = auditFilesError(err)
+			err = explain(err, auditFilesWording)
 		}
 	}
 	if err != nil {
@@ -156,16 +157,18 @@ func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress.Met
 	in := input.NewReader(ctx, a.stdin)
 	err := au.ReadHex(in, p.Set)
 	in.Close()
-	var le *audit.LineError
-	switch {
-	case errors.As(err, &le):
-		return usageErrorf("audit: stdin %v", le)
-	case errors.Is(err, context.Canceled):
-		return inputFailure("audit: reading stdin", err)
-	case err != nil:
-		return failuref("audit: reading stdin: %w", err)
+	if err == nil {
+		return nil
 	}
-	return nil
+	return explain(err, func(err error, lib exitCoder) error {
+		switch le, ok := lib.(*audit.LineError); {
+		case ok:
+			return fmt.Errorf("audit: stdin %v", le)
+		case errors.Is(err, context.Canceled):
+			return inputFailure("audit: reading stdin", err)
+		}
+		return failuref("audit: reading stdin: %w", err)
+	})
 }
 
 func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o auditOptions, begin func(total int64) *progress.Meter) error {
@@ -184,23 +187,24 @@ func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o
 	return nil
 }
 
-// auditFilesError is the command's error for audit.ScanFiles'.
-func auditFilesError(err error) error {
-	var fe *audit.FileError
-	var le *fixtures.LineError
+// auditFilesWording words audit.ScanFiles' errors: the file as given,
+// and the bad document (a *fixtures.LineError) by its file and line.
+func auditFilesWording(err error, lib exitCoder) error {
+	fe, ok := lib.(*audit.FileError)
 	switch {
-	case !errors.As(err, &fe):
+	case !ok:
 		return failuref("audit: %w", err)
 	case fe.Op == audit.OpOpen && errors.Is(err, context.Canceled):
 		return inputFailure("audit: "+fe.File, fe.Err)
 	case errors.Is(err, context.Canceled):
 		return inputFailure("audit: reading "+fe.File, fe.Err)
 	case fe.Op == audit.OpOpen:
-		return usageErrorf("audit: %q: %v; expected a fixture file", fe.File, fe.Err)
+		return fmt.Errorf("audit: %q: %v; expected a fixture file", fe.File, fe.Err)
 	case fe.Op == audit.OpDir:
-		return usageErrorf("audit: %q: is a directory, expected a fixture file", fe.File)
-	case errors.As(err, &le):
-		return usageErrorf("audit: %v", le)
+		return fmt.Errorf("audit: %q: is a directory, expected a fixture file", fe.File)
+	}
+	if le, ok := libError(fe.Err).(*fixtures.LineError); ok {
+		return fmt.Errorf("audit: %v", le)
 	}
 	return failuref("audit: %w", fe.Err)
 }

@@ -71,11 +71,11 @@ func (a *App) compare(c *ucli.Context) error {
 	}
 	pa, err := infer.Collect(c.Context, t.Client.Database(dbA), []string{name}, n, opts)
 	if err != nil {
-		return inputError(err)
+		return explain(err, nil)
 	}
 	pb, err := infer.Collect(c.Context, tb.Client.Database(toDB), []string{toColl}, n, opts)
 	if err != nil {
-		return inputError(err)
+		return explain(err, nil)
 	}
 	cmp := infer.Compare(pa[0], pb[0])
 	if c.Bool(flagJSON) {

@@ -37,8 +37,8 @@ func targetOptions(f flagValues, existingDataDir bool) target.Options {
 // reached through that server, and a note on stderr says so.
 func (a *App) openTarget(ctx context.Context, o target.Options) (*target.Target, error) {
 	t, err := openTargetOnce(ctx, o)
-	var le *embedded.LockedError
-	if err == nil || o.URI != "" || !errors.As(err, &le) || le.URI == "" || !heldByServer(le.Command) {
+	le := lockedBy(err)
+	if err == nil || o.URI != "" || le == nil || le.URI == "" || !heldByServer(le.Command) {
 		return t, err
 	}
 	through := o
@@ -67,34 +67,46 @@ func heldByServer(command string) bool {
 func openTargetOnce(ctx context.Context, o target.Options) (*target.Target, error) {
 	if o.Timeout == 0 {
 		// Zero is target's default; on the command line it is a mistake.
-		return nil, connectError(&target.OptionError{Option: target.OptionTimeout, Value: o.Timeout.String(), Err: target.ErrTimeout})
+		return nil, explain(&target.OptionError{Option: target.OptionTimeout, Value: o.Timeout.String(), Err: target.ErrTimeout}, connectWording)
 	}
 	t, err := target.Open(ctx, o)
 	if err != nil {
-		return nil, target.RedactError(connectError(err), strings.TrimSpace(o.URI))
+		return nil, target.RedactError(explain(err, connectWording), strings.TrimSpace(o.URI))
 	}
 	return t, nil
 }
 
-// connectError is the command's error for one of target.Open: an option
-// it cannot use is bad usage naming the flag, anything else a failure.
-func connectError(err error) error {
-	var oe *target.OptionError
-	var le *embedded.LockedError
-	var ce *target.ConnectError
-	switch {
-	case errors.As(err, &oe):
-		flag := map[string]string{target.OptionURI: flagURI, target.OptionDataDir: flagDataDir, target.OptionTimeout: flagTimeout}[oe.Option]
-		if oe.Option == target.OptionTimeout {
-			return usageErrorf("%s %s: %v", arg(flag), oe.Value, oe.Err)
+// connectWording words target.Open's errors: an option it cannot use names
+// the flag (bad usage), a data directory held by another process its
+// holder, a server not reached the flag that bounds the wait; anything
+// else is a failure.
+func connectWording(err error, lib exitCoder) error {
+	switch e := lib.(type) {
+	case *target.OptionError:
+		flag := map[string]string{target.OptionURI: flagURI, target.OptionDataDir: flagDataDir, target.OptionTimeout: flagTimeout}[e.Option]
+		if e.Option == target.OptionTimeout {
+			return fmt.Errorf("%s %s: %v", arg(flag), e.Value, e.Err)
 		}
-		return usageErrorf("%s %q: %v", arg(flag), oe.Value, oe.Err)
-	case errors.As(err, &le):
+		return fmt.Errorf("%s %q: %v", arg(flag), e.Value, e.Err)
+	case *target.ConnectError:
+		if e.Reason == target.Unreachable && lockedBy(err) == nil {
+			return fmt.Errorf("server %s unreachable within %s %v: %v", e.Display, arg(flagTimeout), e.Timeout, e.Err)
+		}
+	}
+	if le := lockedBy(err); le != nil {
 		return failure(lockedMessage(le))
-	case errors.As(err, &ce) && ce.Reason == target.Unreachable:
-		return failure(fmt.Errorf("server %s unreachable within %s %v: %v", ce.Display, arg(flagTimeout), ce.Timeout, ce.Err))
 	}
 	return failure(err)
+}
+
+// lockedBy is the *embedded.LockedError of err: a data directory another
+// process holds. nil for any other error.
+func lockedBy(err error) *embedded.LockedError {
+	var le *embedded.LockedError
+	if errors.As(err, &le) {
+		return le
+	}
+	return nil
 }
 
 // lockedMessage names the holder of a data directory and the two ways on.

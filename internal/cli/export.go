@@ -88,7 +88,7 @@ func (a *App) runExport(c *ucli.Context) error {
 	db := t.Client.Database(o.db)
 	names, err := fixtures.ExportCollections(ctx, db, o.named)
 	if err != nil {
-		return exportNamesError(err)
+		return explain(err, namesWording)
 	}
 	if o.toStdout {
 		return a.exportToStdout(ctx, db, names[0], o)
@@ -153,17 +153,16 @@ func (o *exportOptions) where() error {
 	return nil
 }
 
-// exportNamesError is the command's error for fixtures.ExportCollections'.
-func exportNamesError(err error) error {
-	var nc *fixtures.NoCollectionError
-	var ne *fixtures.NothingToExportError
-	switch {
-	case errors.As(err, &nc):
-		return usageErrorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), nc.Collection, nc.Database, listOrNone(nc.Have))
-	case errors.As(err, &ne):
-		return usageErrorf("%s %q has no collection to export; expected the database of an earlier seed or load", arg(flagDB), ne.Database)
+// namesWording words fixtures.ExportCollections' errors with the flag
+// that names the collection or the database.
+func namesWording(_ error, lib exitCoder) error {
+	switch e := lib.(type) {
+	case *fixtures.NoCollectionError:
+		return fmt.Errorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), e.Collection, e.Database, listOrNone(e.Have))
+	case *fixtures.NothingToExportError:
+		return fmt.Errorf("%s %q has no collection to export; expected the database of an earlier seed or load", arg(flagDB), e.Database)
 	}
-	return failuref("%v", err)
+	return nil
 }
 
 // exportFiles exports each collection into its file (fixtures.ExportFile),
@@ -193,7 +192,11 @@ func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []strin
 		res, err := fixtures.ExportFile(ctx, db.Collection(name), paths[i], fixtures.ExportFileOptions{Export: eopts, Write: o.write, Progress: progress})
 		finish()
 		if err != nil {
-			return exportFileError(ctx, db.Name(), name, paths[:i], err)
+			before := ""
+			if i > 0 {
+				before = "; complete before it: " + strings.Join(paths[:i], ", ")
+			}
+			return explain(err, exportStop{ctx: ctx, db: db.Name(), discarded: true, noteOf: func() string { return fmt.Sprintf("no file was written for %s%s", name, before) }}.word)
 		}
 		total += res.Documents
 		fmt.Fprintf(a.stdout, "%s: %s (%s)\n", paths[i], mongowrite.Documents(res.Documents), describeLayout(o.write))
@@ -203,27 +206,6 @@ func (a *App) exportFiles(ctx context.Context, db *mongo.Database, names []strin
 	}
 	fmt.Fprintf(a.stdout, "exported %s of %s from %s in %s\n", mongowrite.Documents(total), collectionCount(len(names)), db.Name(), time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// exportFileError is the command's error for fixtures.ExportFile's; done
-// lists the files committed before, for the message of a stop.
-func exportFileError(ctx context.Context, db, name string, done []string, err error) error {
-	var we *mongowrite.WriteError
-	var ce *fixtures.CreateError
-	var se *fixtures.SidecarWriteError
-	switch {
-	case errors.As(err, &we) || errors.Is(err, fixtures.ErrExportOptions):
-		before := ""
-		if len(done) > 0 {
-			before = "; complete before it: " + strings.Join(done, ", ")
-		}
-		return exportStopped(ctx, db, err, func() string { return fmt.Sprintf("no file was written for %s%s", name, before) }, true)
-	case errors.As(err, &ce):
-		return usageErrorf("%s %q: %v", arg(flagOut), ce.Path, ce.Err)
-	case errors.As(err, &se) && !se.Stale:
-		return failuref("the indexes of %s: %v", se.Collection, se.Err)
-	}
-	return failuref("%v", err)
 }
 
 func collectionCount(n int) string {
@@ -304,7 +286,7 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 	_, err := fixtures.Export(ctx, db.Collection(name), w, eopts, progress)
 	finish()
 	if err != nil {
-		return exportStopped(ctx, db.Name(), err, func() string { note, _ := w.StopNote(); return note }, false)
+		return explain(err, exportStop{ctx: ctx, db: db.Name(), noteOf: func() string { note, _ := w.StopNote(); return note }}.word)
 	}
 	if err := w.Close(); err != nil {
 		return failuref("writing to standard output: %v", err)
@@ -312,37 +294,57 @@ func (a *App) exportToStdout(ctx context.Context, db *mongo.Database, name strin
 	return nil
 }
 
-// exportStopped turns the error of fixtures.Export into the command's,
-// with its exit code; noteOf, asked only once a write stopped, says what
-// became of the output, and discarded that nothing of it was kept (the
-// documents were read, not exported).
-func exportStopped(ctx context.Context, db string, err error, noteOf func() string, discarded bool) error {
-	var we *mongowrite.WriteError
-	if !errors.As(err, &we) {
-		if errors.Is(err, fixtures.ErrExportOptions) {
-			return usageErrorf("%v", err)
+// exportStop words what fixtures.Export or ExportFile returned from
+// database db: noteOf, asked only once a write stopped, says what became of
+// the output, and discarded that nothing of it was kept (the documents were
+// read, not exported).
+type exportStop struct {
+	ctx       context.Context
+	db        string
+	noteOf    func() string
+	discarded bool
+}
+
+func (s exportStop) word(err error, lib exitCoder) error {
+	switch e := lib.(type) {
+	case *mongowrite.WriteError:
+		return s.stopped(e)
+	case *fixtures.CreateError:
+		return usageErrorf("%s %q: %v", arg(flagOut), e.Path, e.Err)
+	case *fixtures.SidecarWriteError:
+		if !e.Stale {
+			return failuref("the indexes of %s: %v", e.Collection, e.Err)
 		}
-		return failuref("%v", err)
 	}
-	note := noteOf()
+	if errors.Is(err, fixtures.ErrExportOptions) {
+		return usageErrorf("%v", err)
+	}
+	return failure(err)
+}
+
+// stopped words a write that stopped: a document no server could load is
+// bad input, anything else a failure saying how far the export got.
+func (s exportStop) stopped(we *mongowrite.WriteError) error {
+	note := s.noteOf()
 	if note != "" {
 		note = "; " + note
 	}
-	var v *rules.Violation
+	db := s.db
 	switch {
-	case we.Doc != nil && (errors.As(we.Err, &v) || errors.Is(we.Err, fixtures.ErrNotRepresentable)):
+	case we.Doc != nil && (we.ExitCode() == ExitUsage || errors.Is(we.Err, fixtures.ErrNotRepresentable)):
+		// The target's rules refuse it, or Extended JSON cannot carry it.
 		return usageErrorf("%s.%s %v: %v; expected documents every MongoDB server can store and load reads back exactly%s", db, we.Collection, we.Doc, we.Err, note)
 	case we.Doc != nil:
 		return failuref("%s.%s %v: %v%s", db, we.Collection, we.Doc, we.Err, note)
 	case errors.Is(we.Err, fixtures.ErrQueryRefused):
 		return usageErrorf("%s.%s: %s; expected a query the server accepts (see %s and %s)", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), arg(flagFilter), arg(flagSort))
-	case errors.Is(we.Err, context.Canceled) || ctx.Err() != nil && errors.Is(we.Err, ctx.Err()):
+	case errors.Is(we.Err, context.Canceled) || s.ctx.Err() != nil && errors.Is(we.Err, s.ctx.Err()):
 		return failuref("interrupted after %s of %s.%s%s", we.Reached(), db, we.Collection, note)
 	}
 	if we.Written == 0 {
 		return failuref("%s.%s: %s%s", db, we.Collection, mongowrite.ServerMessage(we.Err.Error()), note)
 	}
-	if discarded {
+	if s.discarded {
 		return failuref("%s.%s: %s read, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)
 	}
 	return failuref("%s.%s: exported %s, then: %s%s", db, we.Collection, we.Reached(), mongowrite.ServerMessage(we.Err.Error()), note)

@@ -118,7 +118,7 @@ func (a *App) runFixtures(c *ucli.Context) error {
 	start := time.Now()
 	res, err := fixtures.WriteFiles(c.Context, wo)
 	if err != nil {
-		return o.filesError(c.Context, err)
+		return explain(err, o.filesWording(c.Context, nil))
 	}
 	elapsed := time.Since(start)
 	var total int64
@@ -142,22 +142,34 @@ func (o fixturesOptions) barOf(name string, total int64) (func(written, total in
 	}, bar.Finish
 }
 
-// filesError is the command's error for what fixtures.WriteFiles returned.
-func (o fixturesOptions) filesError(ctx context.Context, err error) error {
-	var ne *rules.NameError
-	var ce *fixtures.CreateError
-	var we *mongowrite.WriteError
-	switch {
-	case errors.As(err, &ne):
-		return usageErrorf("%s %q: %v; nothing was written", arg(flagOut), o.out, err)
-	case errors.As(err, &ce) && ce.Dir:
-		return failuref("%s %q: %v", arg(flagOut), o.out, ce.Err)
-	case errors.As(err, &ce):
-		return usageErrorf("%s %q: %v", arg(flagOut), o.out, ce.Err)
-	case errors.As(err, &we):
-		return writeStopped(ctx, we)
+// filesWording words what fixtures.WriteFiles or WritePart returned: the
+// --out it could not write, or the collection whose writing stopped. w is
+// the writer of standard output, nil for files.
+func (o fixturesOptions) filesWording(ctx context.Context, w *fixtures.Writer) wording {
+	return func(err error, lib exitCoder) error {
+		switch e := lib.(type) {
+		case *rules.NameError:
+			return fmt.Errorf("%s %q: %v; nothing was written", arg(flagOut), o.out, err)
+		case *fixtures.CreateError:
+			return fmt.Errorf("%s %q: %v", arg(flagOut), o.out, e.Err)
+		case *mongowrite.WriteError:
+			if w != nil && errors.Is(e.Err, context.Canceled) {
+				return stdoutStopped(w, e)
+			}
+			return writeStopped(ctx, e)
+		}
+		return nil
 	}
-	return failuref("%v", err)
+}
+
+// stdoutStopped says how much of an interrupted write went out to
+// standard output: what went out cannot be taken back.
+func stdoutStopped(w *fixtures.Writer, we *mongowrite.WriteError) error {
+	note, ferr := w.StopNote()
+	if ferr != nil {
+		return failuref("interrupted after %s of %s; %s", we.Reached(), we.Collection, note)
+	}
+	return failuref("interrupted after %s of %s: %s", we.Reached(), we.Collection, note)
 }
 
 // fixturesToStdout writes the one collection to standard output, with
@@ -173,19 +185,8 @@ func (a *App) fixturesToStdout(ctx context.Context, o fixturesOptions) error {
 	}
 	_, err := fixtures.WritePart(ctx, w, col, o.part, report)
 	done()
-	var we *mongowrite.WriteError
-	switch {
-	case errors.As(err, &we) && errors.Is(we.Err, context.Canceled):
-		// What went out cannot be taken back: say how much did.
-		note, ferr := w.StopNote()
-		if ferr != nil {
-			return failuref("interrupted after %s of %s; %s", we.Reached(), we.Collection, note)
-		}
-		return failuref("interrupted after %s of %s: %s", we.Reached(), we.Collection, note)
-	case we != nil:
-		return writeStopped(ctx, we)
-	case err != nil:
-		return err
+	if err != nil {
+		return explain(err, o.filesWording(ctx, w))
 	}
 	if err := w.Close(); err != nil {
 		return failuref("writing to standard output: %v", err)
@@ -201,14 +202,13 @@ func describeLayout(o fixtures.Options) string {
 }
 
 // writeStopped is the command's error for a collection whose writing
-// stopped into a file (which was not written).
+// stopped into a file (which was not written): a generated document the
+// rules refuse is bad input, anything else a failure.
 func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
-	var de *seed.DocError
-	var v *rules.Violation
-	doc := errors.As(we.Err, &de)
+	de, doc := libError(we.Err).(*seed.DocError)
 	switch {
-	case doc && errors.As(we.Err, &v):
-		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, v)
+	case doc && de.Violation() != nil:
+		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, de.Violation())
 	case errors.Is(we.Err, context.Canceled):
 		return failuref("interrupted after %s of %s; no file was written", we.Reached(), we.Collection)
 	case doc:

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,15 +75,6 @@ func profileArgs(c flagValues, names []string) (string, int64, infer.Options, er
 	return db, n, infer.Options{MinCount: k}, nil
 }
 
-// inputError makes a collection that cannot be profiled bad input.
-func inputError(err error) error {
-	var ie *infer.InputError
-	if errors.As(err, &ie) {
-		return usageError(err)
-	}
-	return failure(err)
-}
-
 func (a *App) infer(c *ucli.Context) error {
 	if c.NArg() > 0 {
 		return usageErrorf("infer: unexpected argument %q; collections are given with %s C", c.Args().First(), arg(flagCollection))
@@ -104,7 +94,7 @@ func (a *App) infer(c *ucli.Context) error {
 	defer t.Close()
 	profiles, err := infer.Collect(c.Context, t.Client.Database(dbName), c.StringSlice(flagCollection), n, opts)
 	if err != nil {
-		return inputError(err)
+		return explain(err, nil) // a collection that cannot be profiled is bad input
 	}
 	// The plan never names the source database: seeding it must not write there.
 	inf, err := infer.Plan(dbName+"_copy", profiles)

@@ -122,7 +122,7 @@ func (a *App) runLoad(c *ucli.Context) error {
 	// sidecar read and checked, before anything is written.
 	set, err := fixtures.OpenSet(ctx, o.files, open)
 	if err != nil {
-		return setError(err)
+		return explain(err, setWording)
 	}
 	defer set.Close()
 	if o.drop && set.Stdin {
@@ -168,28 +168,30 @@ func loadMode(c *ucli.Context) (fixtures.LoadMode, error) {
 	return mode, nil
 }
 
-// setError is the command's error for a fixture set that cannot be opened.
-func setError(err error) error {
-	var se *fixtures.SetError
-	if !errors.As(err, &se) {
+// setWording words a fixture set that cannot be opened (a
+// *fixtures.SetError): the file as given, and the flag that names a
+// collection.
+func setWording(err error, lib exitCoder) error {
+	se, ok := lib.(*fixtures.SetError)
+	if !ok {
 		return failure(err)
 	}
 	switch se.Op {
 	case fixtures.OpStat:
-		return usageErrorf("load %q: %v", se.Path, errors.Unwrap(se.Err))
+		return fmt.Errorf("load %q: %v", se.Path, errors.Unwrap(se.Err))
 	case fixtures.OpDir:
-		return usageErrorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", se.Path, se.Path)
+		return fmt.Errorf("load %q: is a directory, expected fixture files (such as %s/*.ndjson)", se.Path, se.Path)
 	case fixtures.OpOpen:
 		return inputFailure(fmt.Sprintf("load %q", se.Path), se.Err)
 	case fixtures.OpName:
-		return usageErrorf("load %q: from the file name, %v; expected %s", se.Path, se.Err, arg(flagCollection))
+		return fmt.Errorf("load %q: from the file name, %v; expected %s", se.Path, se.Err, arg(flagCollection))
 	case fixtures.OpStdin:
 		if errors.Is(se.Err, fixtures.ErrStdinTwice) {
-			return usageErrorf("load: - given twice: standard input can be read once")
+			return errors.New("load: - given twice: standard input can be read once")
 		}
-		return usageErrorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
+		return fmt.Errorf("load -: standard input has no file name: expected %s NAME", arg(flagCollection))
 	}
-	return usageErrorf("load: %v; nothing was loaded", se.Err)
+	return fmt.Errorf("load: %v; nothing was loaded", se.Err)
 }
 
 // load loads set into t with fixtures.LoadAll and reports.
@@ -210,7 +212,7 @@ func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fi
 		res.WriteSummary(a.stdout, o.db, o.mode, t.Display, time.Since(start))
 	}
 	if err != nil {
-		return a.loadError(err, o.db, t.Display, res)
+		return explain(err, a.loadWording(o.db, t.Display, res))
 	}
 	for _, g := range set.Groups {
 		if len(g.Indexes) > 0 {
@@ -238,65 +240,68 @@ func (a *App) dryRunLoad(ctx context.Context, t *target.Target, o loadOptions, s
 			}
 		}
 	}
-	var ve *fixtures.ValidationError
-	switch {
-	case errors.As(err, &ve):
-		return a.reportInvalid(ve)
-	case err != nil:
-		return failuref("%v", err)
+	if err != nil {
+		return explain(err, func(err error, lib exitCoder) error {
+			if ve, ok := lib.(*fixtures.ValidationError); ok {
+				return a.reportInvalid(ve)
+			}
+			return failure(err)
+		})
 	}
 	fmt.Fprintf(a.stdout, "dry run: %s valid, nothing written\n", mongowrite.Documents(total))
 	return nil
 }
 
 // reportInvalid prints the first maxListed bad documents on stderr and
-// returns the usage error (exit 2).
+// returns the message (the error's exit code is 2).
 func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 	listed := ve.Problems[:min(len(ve.Problems), maxListed)]
 	sayEach(a, listed, ve.Count)
 	if slices.ContainsFunc(ve.Problems, func(p *fixtures.LineError) bool { return errors.Is(p, fixtures.ErrInexactNumber) }) {
 		a.say(message.Note, "%s stores the nearest double instead of such a number", arg(flagInexact))
 	}
-	return usageErrorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
+	return fmt.Errorf("%d of %d documents are invalid (listed above); nothing was loaded", ve.Count, ve.Documents)
 }
 
-func (a *App) loadError(err error, db, display string, res *fixtures.Result) error {
-	if indexes.ServerRefused(err) {
-		written := "nothing was written"
-		if res != nil {
-			if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
-				written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
+// loadWording words what fixtures.LoadAll returned, into database db of
+// the server display: the documents listed on stderr, what was written
+// (res) and what to do.
+func (a *App) loadWording(db, display string, res *fixtures.Result) wording {
+	return func(err error, lib exitCoder) error {
+		if indexes.ServerRefused(err) {
+			written := "nothing was written"
+			if res != nil {
+				if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
+					written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
+				}
 			}
+			return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
 		}
-		return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
-	}
-	var ve *fixtures.ValidationError
-	var de *fixtures.DuplicateKeyError
-	var we *mongowrite.WriteError
-	var ue *fixtures.UniqueInputError
-	var uc *fixtures.UniqueClashError
-	switch {
-	case errors.As(err, &ve):
-		return a.reportInvalid(ve)
-	case errors.As(err, &ue):
-		sayEach(a, ue.Listed, ue.Count)
-		return usageErrorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, ue.Collection, ue.Count)
-	case errors.As(err, &uc):
-		sayEach(a, uc.Listed, uc.Count)
-		return failuref("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, uc.Collection, display, uc.Count)
-	case errors.As(err, &de):
-		present := ""
-		if de.Present > 0 {
-			present = fmt.Sprintf(" (%d already there)", de.Present)
+		switch e := lib.(type) {
+		case *fixtures.ValidationError:
+			return a.reportInvalid(e)
+		case *fixtures.UniqueInputError:
+			sayEach(a, e.Listed, e.Count)
+			return fmt.Errorf("%s.%s: %d documents repeat the key of a unique index (listed above); expected each key once; nothing was loaded", db, e.Collection, e.Count)
+		case *fixtures.UniqueClashError:
+			sayEach(a, e.Listed, e.Count)
+			return fmt.Errorf("%s.%s on %s: %d documents clash in a unique index with documents already stored (listed above); nothing was loaded", db, e.Collection, display, e.Count)
+		case *fixtures.DuplicateKeyError:
+			present := ""
+			if e.Present > 0 {
+				present = fmt.Sprintf(" (%d already there)", e.Present)
+			}
+			return fmt.Errorf("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
+				e.Inserted, e.Total, present, e.Duplicates, db, e.Collection, e.First)
+		case *mongowrite.WriteError:
+			// A document the server refused while loading: the load stopped.
+			return failuref("%s.%s on %s: wrote %s, then: %s", db, e.Collection, display, e.Reached(), mongowrite.ServerMessage(e.Cause()))
 		}
-		return failuref("inserted %d of %d documents%s; %d refused because a different document with the same _id is already in %s.%s (first: %s); use --mode upsert to replace them",
-			de.Inserted, de.Total, present, de.Duplicates, db, de.Collection, de.First)
-	case errors.As(err, &we):
-		return failuref("%s.%s on %s: wrote %s, then: %s", db, we.Collection, display, we.Reached(), mongowrite.ServerMessage(we.Cause()))
-	case errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission):
-		return usageErrorf("%v", err)
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+			return usageErrorf("%v", err)
+		}
+		return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 	}
-	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 }
 
 // sayEach says each listed problem, then how many of count were not

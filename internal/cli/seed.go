@@ -215,8 +215,9 @@ func storedRefUsage(err error, o seedOptions) error {
 	if o.resume {
 		what, refs = arg(flagResume), nil
 	}
-	if err := storedRefError(err, refs, what, "nothing was written"); err != nil {
-		return err
+	var sre *seed.StoredRefError
+	if errors.As(err, &sre) {
+		return usageError(storedRefMessage(sre, refs, what, "nothing was written"))
 	}
 	var sce *run.StoredChangedError
 	if errors.As(err, &sce) {
@@ -225,19 +226,14 @@ func storedRefUsage(err error, o seedOptions) error {
 	return nil
 }
 
-// storedRefError is bad usage for a stored reference with nothing to draw
-// from (a *seed.StoredRefError): it names the --ref of refs it comes from,
-// else what, and says then what became of the run; nil for any other
-// error.
-func storedRefError(err error, refs []string, what, then string) error {
-	var sre *seed.StoredRefError
-	if !errors.As(err, &sre) {
-		return nil
-	}
+// storedRefMessage words a stored reference with nothing to draw from:
+// it names the --ref of refs it comes from, else what, and says then what
+// became of the run.
+func storedRefMessage(sre *seed.StoredRefError, refs []string, what, then string) error {
 	for _, r := range refs {
 		if field, to, _ := seed.ParseRefSetting(r); field == sre.Field && to == sre.To {
 			what = fmt.Sprintf("%s %q", arg(flagRef), r)
 		}
 	}
-	return usageErrorf("%s: %v; %s", what, sre, then)
+	return fmt.Errorf("%s: %v; %s", what, sre, then)
 }

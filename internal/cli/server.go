@@ -38,11 +38,10 @@ func (a *App) runServer(c *ucli.Context) error {
 		return err
 	}
 	srv, err := embedded.Start(embedded.Options{DataDir: dir, Listen: listen})
-	var le *embedded.LockedError
-	switch {
+	switch le := lockedBy(err); {
 	case errors.Is(err, embedded.ErrListen):
 		return failuref("%s %q: %v", arg(flagListen), listen, err)
-	case errors.As(err, &le):
+	case le != nil:
 		return failure(lockedMessage(le))
 	case err != nil:
 		return failuref("server: %v", err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"time"
 
@@ -145,7 +146,7 @@ func (a *App) runVerifyDB(c *ucli.Context) error {
 	rep, err := verify.VerifyDB(ctx, t.Client, set, opts)
 	p.Finish()
 	if err != nil {
-		if isFixtureError(err) {
+		if namesFile(err) {
 			return usageErrorf("%s %v", arg(flagFixture), err)
 		}
 		return failuref("verify db on %s: %w", t.Display, err)
@@ -189,25 +190,39 @@ func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected,
 		}
 	}
 	set, err := verify.ExpectFixtureSet(ctx, o.db, o.fixtures, verify.FixtureSetOptions{Collection: o.collection, FixtureOptions: verify.FixtureOptions{InexactNumbers: o.inexact}})
-	var fe *verify.FileError
-	var se *verify.SidecarError
-	switch {
-	case err == nil:
-		return set, nil
-	case errors.As(err, &fe) && errors.Is(fe.Err, verify.ErrNoCollectionName):
-		return nil, usageErrorf("%s %v; expected %s", arg(flagFixture), err, arg(flagCollection))
-	case errors.As(err, &fe), !errors.As(err, &se) && isFixtureError(err):
-		return nil, usageErrorf("%s %v", arg(flagFixture), err)
+	if err != nil {
+		return nil, explain(err, fixtureWording)
 	}
-	return nil, usageErrorf("%s: %v", arg(flagFixture), err)
+	return set, nil
 }
 
-// isFixtureError tells a fixture file that cannot be read or cannot serve as
-// the expected content (a usage error: the file is given by --fixture).
-func isFixtureError(err error) bool {
-	var le *fixtures.LineError
+// fixtureWording words what the fixture files of --fixture cannot say
+// (bad usage): a message that begins with the file follows the flag, any
+// other (a sidecar's) a colon.
+func fixtureWording(err error, lib exitCoder) error {
+	switch e := lib.(type) {
+	case *verify.FileError:
+		if errors.Is(e.Err, verify.ErrNoCollectionName) {
+			return usageErrorf("%s %v; expected %s", arg(flagFixture), err, arg(flagCollection))
+		}
+		return usageErrorf("%s %v", arg(flagFixture), err)
+	case *verify.SidecarError:
+	default:
+		if namesFile(err) {
+			return usageErrorf("%s %v", arg(flagFixture), err)
+		}
+	}
+	return usageErrorf("%s: %v", arg(flagFixture), err)
+}
+
+// namesFile tells whether err begins with the fixture file it is about: a
+// bad document (a *fixtures.LineError) or a file that cannot be read.
+func namesFile(err error) bool {
+	if _, bad := libError(err).(*fixtures.LineError); bad {
+		return true
+	}
 	var pe *fs.PathError
-	return errors.As(err, &le) || errors.As(err, &pe)
+	return errors.As(err, &pe)
 }
 
 // storedDataset is the dataset the flags describe, its stored references
@@ -219,15 +234,16 @@ func storedDataset(ctx context.Context, o verifyDBOptions, client *mongo.Client)
 		return nil, planUsage(err)
 	}
 	ds, err := o.flags.StoredDataset(ctx, client.Database(p.DB))
-	if err := storedRefError(err, o.flags.Options.Refs, arg(flagPlan), "the documents seed wrote cannot be rebuilt"); err != nil {
-		return nil, err
-	}
-	var ce *run.CollectionError
-	switch {
-	case errors.As(err, &ce):
-		return nil, failuref("verify db: %w", err)
-	case err != nil:
-		return nil, planUsage(err)
+	if err != nil {
+		return nil, explain(err, func(err error, lib exitCoder) error {
+			switch e := lib.(type) {
+			case *seed.StoredRefError:
+				return storedRefMessage(e, o.flags.Options.Refs, arg(flagPlan), "the documents seed wrote cannot be rebuilt")
+			case *run.CollectionError: // the _ids could not be read
+				return fmt.Errorf("verify db: %w", err)
+			}
+			return planUsage(err)
+		})
 	}
 	return ds, nil
 }
