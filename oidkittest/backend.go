@@ -23,6 +23,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
 )
 
 // The environment variables that pick the backend; neither means the
@@ -264,7 +265,9 @@ func markKept(entry string) {
 
 // remoteBackend is a MongoDB the tests do not own (OIDKIT_TEST_URI, or the
 // container): a fresh, marked database per test; templates kept in memory
-// as the documents the server returned, inserted into each clone.
+// as the documents the server returned (read from the disk cache, or
+// loaded into the first test's database and read back), inserted into
+// each clone.
 type remoteBackend struct {
 	uri     string
 	shown   string // the URI with its password masked, or what started it
@@ -342,19 +345,16 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 		r.tpls[c.key] = tpl
 	}
 	r.mu.Unlock()
-	built := false
+	filled := false
 	tpl.once.Do(func() {
-		built = true
-		tpl.err = c.load(ctx, db, r.profile)
-		if tpl.err == nil {
-			tpl.err = tpl.read(ctx, db, c.collections())
-		}
+		filled = true
+		tpl.colls, tpl.err = fillTemplate(ctx, c, db, r.profile, true)
 	})
 	if tpl.err != nil {
 		return nil, tpl.err
 	}
-	if !built {
-		if err := tpl.insert(ctx, db); err != nil {
+	if !filled {
+		if err := insertColls(ctx, db, tpl.colls, seed.WorkersFor(r.profile)); err != nil {
 			return nil, fmt.Errorf("%s: database %s: %s", r.shown, name, redact.In(err.Error(), r.uri))
 		}
 	}

@@ -31,6 +31,7 @@ import (
 type content struct {
 	key    string // the first 16 hex digits of sum
 	sum    string // SHA-256 of the plan's manifests and the fixture files
+	what   string // for oidkit cache: the plan, the fixture files
 	ds     *seed.Dataset
 	groups []fixtureGroup
 }
@@ -106,17 +107,22 @@ func newContent(cfg *config) (*content, error) {
 	if !c.empty() {
 		c.sum = hex.EncodeToString(h.Sum(nil))
 		c.key = c.sum[:16]
+		c.what = c.describe()
 	}
 	return c, nil
 }
 
 // hashPlan writes what shapes the plan's documents into h: each written
-// collection's run manifest without its run fields (the plan, seed, time
-// base, span, document format and the oidkit and gofakeit versions).
+// collection's run manifest without its run fields and the plan's DB,
+// which New ignores (so: the plan, seed, time base, span, stored
+// references and document format). The module versions are left to the
+// cache key (tplcache.Inputs), which takes them only where they name a
+// release.
 func hashPlan(h io.Writer, ds *seed.Dataset) error {
 	for _, col := range ds.Written() {
 		m := seed.NewManifest(ds, col, "")
 		m.Started, m.Updated = time.Time{}, time.Time{}
+		m.DB, m.Oidkit, m.Gofakeit = "", "", ""
 		raw, err := bson.Marshal(m)
 		if err != nil {
 			return fmt.Errorf("WithPlan: %w", err)

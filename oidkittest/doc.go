@@ -31,6 +31,7 @@
 //	URI, DBName              yes                    yes
 //	template                 a database of the      the documents, in memory,
 //	                         shared server          per test binary
+//	                         (both filled from the disk cache when it has them)
 //	a clone costs            a copy-on-write        an InsertMany of every
 //	                         snapshot, whatever     document and the indexes
 //	                         the template holds
@@ -76,9 +77,22 @@
 // keyed by a hash of the plan's run manifest (plan, seed, time base, span,
 // document format) or of the fixture files' names and bytes, and each test
 // gets a copy. On the embedded server the template is a database of the
-// shared server, loaded once per test binary (a template of 10,000 users
-// loads in well under a second); elsewhere it is the documents the server
-// returned, kept in memory for the test binary, and a copy inserts them.
+// shared server, filled once per test binary; elsewhere it is the
+// documents the server returned, kept in memory for the test binary, and a
+// copy inserts them.
+//
+// The templates are also cached on disk between test binaries (package
+// oidkittest/tplcache): a later binary copies a template's documents and
+// indexes from its entry instead of generating them. The entry's key
+// covers what shapes the template's bytes (the plan's content or the
+// files' bytes, the generator's version seed.DocumentFormat, oidkit's and
+// gofakeit's release versions where the build names them) and not the
+// test binary, so editing a test reuses it. The cache lives in
+// os.UserCacheDir()/oidkit/templates (OIDKIT_CACHE_DIR moves it,
+// OIDKIT_CACHE=off switches it off), is bounded (OIDKIT_CACHE_MAX, 512 MiB
+// by default) with the least recently used entries removed first, and
+// oidkit cache shows and clears it. A damaged entry is removed and the
+// template built again.
 //
 // # Bad input
 //

@@ -20,7 +20,7 @@ import (
 // the template holds (embedded.Server.CloneDatabase).
 type embeddedBackend struct {
 	mu     sync.Mutex
-	dir    string
+	dir    string // of the server's data; "" is shared in the root directory
 	srv    *embedded.Server
 	client *mongo.Client
 	err    error
@@ -44,7 +44,9 @@ func (e *embeddedBackend) shared() (*embedded.Server, *mongo.Client, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		e.dir = filepath.Join(r, "shared")
+		if e.dir == "" {
+			e.dir = filepath.Join(r, "shared")
+		}
 		e.srv, e.client, e.err = startEmbedded(e.dir)
 	}
 	return e.srv, e.client, e.err
@@ -80,7 +82,8 @@ func (e *embeddedBackend) open(t testing.TB, c *content, keep bool) (*handle, er
 	return &handle{db: db, uri: srv.URI(), profile: rules.MongoDB}, nil
 }
 
-// template is the database holding c, loaded once per test binary.
+// template is the database holding c, filled once per test binary from
+// the disk cache or by loading c.
 func (e *embeddedBackend) template(c *content) (string, error) {
 	e.mu.Lock()
 	if e.tpls == nil {
@@ -98,7 +101,7 @@ func (e *embeddedBackend) template(c *content) (string, error) {
 			tpl.err = err
 			return
 		}
-		tpl.err = c.load(context.Background(), client.Database(tpl.name), rules.MongoDB)
+		_, tpl.err = fillTemplate(context.Background(), c, client.Database(tpl.name), rules.MongoDB, false)
 	})
 	return tpl.name, tpl.err
 }

@@ -85,6 +85,11 @@ func New(t testing.TB, opts ...Option) *mongo.Database {
 }
 
 func newHandle(t testing.TB, opts []Option) (*handle, error) {
+	return newHandleOn(t, sharedBackend, opts)
+}
+
+// newHandleOn is newHandle on the backend that backendOf gives.
+func newHandleOn(t testing.TB, backendOf func() (backend, error), opts []Option) (*handle, error) {
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -93,7 +98,7 @@ func newHandle(t testing.TB, opts []Option) (*handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := sharedBackend()
+	b, err := backendOf()
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +193,10 @@ func Close() error {
 // if Close fails): the whole TestMain of a package that uses oidkittest,
 //
 //	func TestMain(m *testing.M) { oidkittest.Main(m) }
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(runAndClose(m)) }
+
+// runAndClose runs the tests of m, then Close, and returns the exit code.
+func runAndClose(m *testing.M) int {
 	code := m.Run()
 	if err := Close(); err != nil {
 		fmt.Fprintf(os.Stderr, "oidkittest: %v\n", err)
@@ -196,5 +204,5 @@ func Main(m *testing.M) {
 			code = 1
 		}
 	}
-	os.Exit(code)
+	return code
 }

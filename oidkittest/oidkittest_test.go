@@ -327,7 +327,7 @@ func TestRemoteBackend(t *testing.T) {
 			Verify(t, h.db)
 		})
 	}
-	if len(r.tpls) != 1 || len(r.tpls[ct.key].colls[0].docs) != 300 {
+	if len(r.tpls) != 1 || len(r.tpls[ct.key].colls[0].Docs) != 300 {
 		t.Fatalf("templates: %d", len(r.tpls))
 	}
 	// The marker is checked before the drop: a database whose marker is

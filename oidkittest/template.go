@@ -6,10 +6,10 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/oidkittest/tplcache"
 )
 
 // memTemplate is a template held in memory: each collection's documents as
@@ -17,58 +17,96 @@ import (
 type memTemplate struct {
 	once  sync.Once
 	err   error
-	colls []memColl
+	colls []tplcache.Collection
 }
 
-type memColl struct {
-	name    string
-	docs    []any // bson.Raw, as InsertMany takes them
-	indexes []indexes.Index
-}
-
-// read fills the template from db, collection by collection.
-func (m *memTemplate) read(ctx context.Context, db *mongo.Database, names []string) error {
+// readColls reads the collections names of db: their documents in the
+// order the server returns them, and their indexes.
+func readColls(ctx context.Context, db *mongo.Database, names []string) ([]tplcache.Collection, error) {
+	var out []tplcache.Collection
 	for _, n := range names {
 		coll := db.Collection(n)
 		cur, err := mongowrite.Scan(ctx, coll, 1000)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		mc := memColl{name: n}
+		mc := tplcache.Collection{Name: n}
 		for cur.Next(ctx) {
-			mc.docs = append(mc.docs, bson.Raw(append([]byte(nil), cur.Current...)))
+			mc.Docs = append(mc.Docs, bson.Raw(append([]byte(nil), cur.Current...)))
 		}
 		if err := cur.Err(); err != nil {
 			_ = cur.Close(ctx)
-			return err
+			return nil, err
 		}
 		_ = cur.Close(ctx)
-		if mc.indexes, err = indexes.List(ctx, coll); err != nil {
+		if mc.Indexes, err = indexes.List(ctx, coll); err != nil {
+			return nil, err
+		}
+		out = append(out, mc)
+	}
+	return out, nil
+}
+
+// insertBatch is how many documents one InsertMany of a copy takes.
+const insertBatch = 1000
+
+// insertColls copies colls into db: unordered batches of insertBatch
+// (mongowrite.InsertBatch: on the embedded server the documents go as they
+// are, not through the driver's InsertMany), as many at a time as
+// workers, then the indexes.
+func insertColls(ctx context.Context, db *mongo.Database, colls []tplcache.Collection, workers int) error {
+	for _, mc := range colls {
+		coll := db.Collection(mc.Name)
+		if len(mc.Docs) == 0 {
+			if err := db.CreateCollection(ctx, mc.Name); err != nil {
+				return err
+			}
+		}
+		if err := insertDocs(ctx, coll, mc.Docs, workers); err != nil {
 			return err
 		}
-		m.colls = append(m.colls, mc)
+		if err := indexes.Create(ctx, coll, mc.Indexes); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// insert copies the template into db: unordered InsertMany batches of
-// 1,000, then the indexes.
-func (m *memTemplate) insert(ctx context.Context, db *mongo.Database) error {
-	for _, mc := range m.colls {
-		coll := db.Collection(mc.name)
-		for i := 0; i < len(mc.docs); i += 1000 {
-			if _, err := coll.InsertMany(ctx, mc.docs[i:min(i+1000, len(mc.docs))], options.InsertMany().SetOrdered(false)); err != nil {
-				return err
+// insertDocs inserts docs into coll with workers goroutines, each taking
+// the next batch; it returns the first error.
+func insertDocs(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, workers int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []bson.Raw)
+	errs := make(chan error, max(workers, 1))
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				if _, _, err := mongowrite.InsertBatch(ctx, coll, b, false); err != nil {
+					errs <- err
+					cancel()
+					return
+				}
 			}
-		}
-		if len(mc.docs) == 0 {
-			if err := db.CreateCollection(ctx, mc.name); err != nil {
-				return err
-			}
-		}
-		if err := indexes.Create(ctx, coll, mc.indexes); err != nil {
-			return err
+		}()
+	}
+send:
+	for i := 0; i < len(docs); i += insertBatch {
+		select {
+		case batches <- docs[i:min(i+insertBatch, len(docs))]:
+		case <-ctx.Done():
+			break send
 		}
 	}
-	return nil
+	close(batches)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
+	}
 }

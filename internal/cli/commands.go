@@ -23,6 +23,7 @@ func (a *App) commands() []*ucli.Command {
 		a.serverCommand(),
 		a.webCommand(),
 		a.auditCommand(),
+		a.cacheCommand(),
 	}
 }
 
