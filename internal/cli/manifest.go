@@ -28,19 +28,16 @@ func planUsage(err error) error {
 // values.
 func overRun(s run.Settings, p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
 	fp, d, err := s.Over(p, m)
-	var re exitCoder
-	switch {
-	case err != nil && errors.As(err, &re):
-		switch e := re.(type) {
+	if err != nil {
+		switch e := libError(err).(type) {
 		case *run.StepError:
 			return nil, planUsage(s.Options.Blame(e.Err))
 		case *run.NoCollectionError:
 			return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
 		}
-		return nil, planUsage(err)
-	case err != nil:
 		return nil, planUsage(err) // a *seed.OptionError names its flag
-	case d == nil:
+	}
+	if d == nil {
 		return fp, nil
 	}
 	flag := diffFlag(s, d)
@@ -93,25 +90,35 @@ func diffFlag(s run.Settings, d *seed.PlanDiff) string {
 	return arg(flagPlan)
 }
 
-// manifestUsage turns a missing manifest into bad usage (exit 2), a run
-// that cannot be rebuilt into bad usage too, and any other error reading
-// one into a failure.
-func manifestUsage(err error, what string) error {
-	var se *run.StepError
-	if _, coded := codeOf(err); coded {
-		return err
-	}
-	switch {
-	case errors.Is(err, seed.ErrNoManifest):
-		return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
-	case errors.As(err, &se) && se.Step == run.StepPlan:
-		var fe *seed.FormatError
-		if errors.As(err, &fe) {
-			return usageErrorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))
+// manifestWording words what run.Resume (what is flagResume) or
+// run.Expected (what is "verify db") returned: a missing manifest is bad
+// usage (exit 2) saying what to give instead, a run that cannot be rebuilt
+// bad input, one written in other parts says how it is resumed or checked,
+// and any other error reading one is a failure.
+func manifestWording(ctx context.Context, what string) wording {
+	return func(err error, lib exitCoder) error {
+		se, step := lib.(*run.StepError)
+		switch e := lib.(type) {
+		case *run.PartMismatchError:
+			// Each part has its manifest and its worker: one process must
+			// not take another's part.
+			return fmt.Errorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), e.DB, e.Collection, e.Parts, arg(flagPart))
+		case *run.PartsError:
+			return partsWording(err, lib)
 		}
-		return usageError(se.Err)
+		switch {
+		case step && se.Step == run.StepExpect:
+			return expectError(ctx, se.Err)
+		case errors.Is(err, seed.ErrNoManifest):
+			return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
+		case step && se.Step == run.StepPlan:
+			if _, other := libError(se.Err).(*seed.FormatError); other {
+				return fmt.Errorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))
+			}
+			return se.Err
+		}
+		return failuref("%s: %w", flagOrCommand(what), err)
 	}
-	return failuref("%s: %w", flagOrCommand(what), err)
 }
 
 func flagOrCommand(what string) string {
@@ -137,14 +144,13 @@ func expectError(ctx context.Context, err error) error {
 	return usageErrorf("verify db: %v", err)
 }
 
-// partsError says which parts of a run written in parts are not done
-// (exit 1), and how to finish or check them.
-func partsError(err error) error {
-	var pe *run.PartsError
-	if !errors.As(err, &pe) {
-		return err
+// partsWording says which parts of a run written in parts are not done (a
+// *run.PartsError, exit 1), and how to finish or check them.
+func partsWording(_ error, lib exitCoder) error {
+	if pe, ok := lib.(*run.PartsError); ok {
+		return fmt.Errorf("verify db: %v; finish them (seed %s I/N %s) or check one part with %s I/N", pe, arg(flagPart), arg(flagResume), arg(flagPart))
 	}
-	return failuref("verify db: %v; finish them (seed %s I/N %s) or check one part with %s I/N", pe, arg(flagPart), arg(flagResume), arg(flagPart))
+	return nil
 }
 
 // expectFromManifest is what verify db expects when no generation flag is
@@ -156,16 +162,10 @@ func expectFromManifest(ctx context.Context, o verifyDBOptions, db *mongo.Databa
 		names = []string{o.collection}
 	}
 	set, err := run.Expected(ctx, db, o.part, names...)
-	var se *run.StepError
-	switch {
-	case err == nil:
-		return set, nil
-	case !errors.As(err, &se):
-		return set, partsError(err)
-	case se.Step == run.StepExpect:
-		return set, expectError(ctx, se.Err)
+	if err != nil {
+		return set, explain(err, manifestWording(ctx, "verify db"))
 	}
-	return set, manifestUsage(err, "verify db")
+	return set, nil
 }
 
 // flagsAgainstManifests holds the dataset ds the generation flags describe
@@ -183,7 +183,7 @@ func (a *App) flagsAgainstManifests(ctx context.Context, o verifyDBOptions, db *
 	for _, r := range others {
 		a.say(message.Note, "%s", otherRunNote(func(d *seed.PlanDiff) string { return diffFlag(o.flags, d) }, r))
 	}
-	return partsError(err)
+	return explain(err, partsWording)
 }
 
 // otherRunNote says that the manifests r of a collection describe another

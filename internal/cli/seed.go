@@ -124,10 +124,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
 	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
 	if err != nil {
-		if e := storedRefUsage(err, o); e != nil {
-			return e
-		}
-		return a.seedError(err, t.Display, o.resume)
+		return explain(err, a.seedWording(o, t.Display))
 	}
 	if len(res.Collections) > 1 {
 		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Elapsed))
@@ -184,7 +181,6 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 		return nil, nil, planUsage(err)
 	}
 	r, err := run.Resume(ctx, db, o.part, names...)
-	var pm *run.PartMismatchError
 	switch {
 	case errors.Is(err, seed.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
 		if _, err := o.flags.Dataset(); err != nil {
@@ -192,38 +188,14 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 		}
 		plan, _ := o.flags.Plan()
 		return plan, map[string]*seed.Manifest{}, nil
-	case errors.As(err, &pm):
-		// Each part has its manifest and its worker: one process must not
-		// take another's part.
-		return nil, nil, usageErrorf("%s: %s.%s was written in %d parts: expected %s I/N with it, one part per process", arg(flagResume), pm.DB, pm.Collection, pm.Parts, arg(flagPart))
 	case err != nil:
-		return nil, nil, manifestUsage(err, flagResume)
+		return nil, nil, explain(err, manifestWording(ctx, flagResume))
 	}
 	p, err := overRun(o.flags, r.Plan, r.Read[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	return p, r.Manifests, nil
-}
-
-// storedRefUsage is err as bad usage when it is a stored reference with
-// nothing to draw from (naming the --ref, or the plan, it comes from) or a
-// resume whose stored references would draw from other _ids; nil for any
-// other error.
-func storedRefUsage(err error, o seedOptions) error {
-	what, refs := fmt.Sprintf("%s %q", arg(flagPlan), o.flags.Options.Plan), o.flags.Options.Refs
-	if o.resume {
-		what, refs = arg(flagResume), nil
-	}
-	var sre *seed.StoredRefError
-	if errors.As(err, &sre) {
-		return usageError(storedRefMessage(sre, refs, what, "nothing was written"))
-	}
-	var sce *run.StoredChangedError
-	if errors.As(err, &sce) {
-		return usageErrorf("%s: %v; nothing was written", arg(flagResume), sce)
-	}
-	return nil
 }
 
 // storedRefMessage words a stored reference with nothing to draw from:

@@ -13,61 +13,71 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/mongowrite"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
-// seedError is the CLI's error for what run.Seed returned: its flag, its
-// message and its exit code (the run error's). display names the target.
-func (a *App) seedError(err error, display string, resume bool) error {
-	var re exitCoder
-	if !errors.As(err, &re) {
+// seedWording words what run.Seed returned: the flag to name, and how to
+// go on. display names the target.
+func (a *App) seedWording(o seedOptions, display string) wording {
+	return func(err error, lib exitCoder) error {
+		switch e := lib.(type) {
+		case *seed.StoredRefError:
+			// Nothing to draw from: named by its --ref, else by the plan
+			// (or the run resumed).
+			what, refs := fmt.Sprintf("%s %q", arg(flagPlan), o.flags.Options.Plan), o.flags.Options.Refs
+			if o.resume {
+				what, refs = arg(flagResume), nil
+			}
+			return storedRefMessage(e, refs, what, "nothing was written")
+		case *run.StoredChangedError:
+			return fmt.Errorf("%s: %v; nothing was written", arg(flagResume), e)
+		case *run.StepError:
+			if e.Step == run.StepPlan {
+				return fmt.Errorf("%s: %v", arg(flagResume), e.Err)
+			}
+		case *run.RefusedError:
+			if e.Shape {
+				return fmt.Errorf("%s.%v; nothing was written", e.DB, e.Err)
+			}
+			return refusedDoc(e.DB, e.Doc(), e.Err, "nothing was dropped or written")
+		case *run.SameRunError:
+			return sameRunError(e)
+		case *run.AlreadyStoredError:
+			return fmt.Errorf("%v; re-run with %s to add only what is missing, or %s to write them again", e, arg(flagResume), arg(flagDrop))
+		case *run.IndexError:
+			return indexError(e)
+		case *run.UniqueError:
+			return a.uniqueError(e)
+		case *run.CollectionError:
+			return collectionError(e, display)
+		case *run.InsertError:
+			return insertError(e, display, o.resume)
+		}
 		return failure(err)
 	}
-	code := re.ExitCode()
-	switch e := re.(type) {
-	case *run.StepError:
-		if e.Step == run.StepPlan {
-			return &codedError{code, fmt.Errorf("%s: %v", arg(flagResume), e.Err)}
-		}
-	case *run.RefusedError:
-		if e.Shape {
-			return &codedError{code, fmt.Errorf("%s.%v; nothing was written", e.DB, e.Err)}
-		}
-		return refusedDoc(e.DB, e.Err, "nothing was dropped or written")
-	case *run.SameRunError:
-		return sameRunError(e)
-	case *run.AlreadyStoredError:
-		return &codedError{code, fmt.Errorf("%v; re-run with %s to add only what is missing, or %s to write them again", e, arg(flagResume), arg(flagDrop))}
-	case *run.IndexError:
-		return indexError(e)
-	case *run.UniqueError:
-		return a.uniqueError(e)
-	case *run.CollectionError:
-		what := ""
-		if e.Op == run.OpDrop {
-			what = "drop "
-		}
-		return &codedError{code, fmt.Errorf("%s%s.%s on %s: %w", what, e.DB, e.Collection, display, e.Err)}
-	case *run.InsertError:
-		return insertError(e, display, resume)
+}
+
+// collectionError says which operation on which collection of display
+// failed.
+func collectionError(e *run.CollectionError, display string) error {
+	what := ""
+	if e.Op == run.OpDrop {
+		what = "drop "
 	}
-	return failure(err)
+	return fmt.Errorf("%s%s.%s on %s: %w", what, e.DB, e.Collection, display, e.Err)
 }
 
 // uniqueError lists the documents that repeat or clash in a unique index
 // on stderr: a key twice among the plan's documents is bad input (exit 2),
 // one held by a stored document with another _id a failure (exit 1).
 func (a *App) uniqueError(e *run.UniqueError) error {
-	var ue *fixtures.UniqueInputError
-	var uc *fixtures.UniqueClashError
 	where := e.DB + "." + e.Collection
-	if errors.As(e.Err, &ue) {
+	if ue, ok := libError(e.Err).(*fixtures.UniqueInputError); ok {
 		sayListed(a.stderr, where, ue.Listed, ue.Count)
 		return usageErrorf("%s: %d documents of the plan repeat the key of a unique index (listed above); nothing was written", where, ue.Count)
 	}
-	errors.As(e.Err, &uc)
+	uc, _ := libError(e.Err).(*fixtures.UniqueClashError)
 	sayListed(a.stderr, where, uc.Listed, uc.Count)
 	if uc.Listed[0].Index == indexes.IDIndexName {
 		return failuref("%s: %d documents of the plan have the _id of another document already stored (listed above); nothing was written; %s cannot help: %s replaces the collection, or seed another one", where, uc.Count, arg(flagResume), arg(flagDrop))
@@ -96,13 +106,12 @@ func sameRunError(e *run.SameRunError) error {
 	return failuref("%s: a run of this plan stopped (%s) after %d of %d documents; re-run with %s to finish it, or %s to start over", where, m.State, m.AckedCount, m.Scope().Len(), arg(flagResume), arg(flagDrop))
 }
 
-// refusedDoc is a document the target's rules refuse: bad input (exit 2)
-// naming the collection, document number, field path and reason.
-func refusedDoc(db string, err error, nothing string) error {
-	var de *seed.DocError
-	var v *rules.Violation
-	if errors.As(err, &de) && errors.As(err, &v) {
-		return usageErrorf("%s.%s document %d: %v; %s", db, de.Collection, de.Index, v, nothing)
+// refusedDoc is de, a document the target's rules refuse: bad input (exit
+// 2) naming the collection, document number, field path and reason. Any
+// other error of a document, err, is a failure.
+func refusedDoc(db string, de *seed.DocError, err error, nothing string) error {
+	if de != nil && de.Violation() != nil {
+		return usageErrorf("%s.%s document %d: %v; %s", db, de.Collection, de.Index, de.Violation(), nothing)
 	}
 	return failure(err)
 }
@@ -112,12 +121,11 @@ func refusedDoc(db string, err error, nothing string) error {
 // server holds and how to go on.
 func insertError(e *run.InsertError, display string, resume bool) error {
 	name := e.DB + "." + e.Collection + run.PartNote(e.Part)
-	var de *seed.DocError
-	if errors.As(e.Err, &de) && !errors.Is(e.Err, context.Canceled) {
-		return refusedDoc(e.DB, e.Err, "refused before its batch was sent")
+	if de := e.Doc(); de != nil && !errors.Is(e.Err, context.Canceled) {
+		return refusedDoc(e.DB, de, e.Err, "refused before its batch was sent")
 	}
-	var we *mongowrite.WriteError
-	if !errors.As(e.Err, &we) {
+	we, ok := libError(e.Err).(*mongowrite.WriteError)
+	if !ok {
 		return failure(fmt.Errorf("%s on %s: %w", name, display, e.Err))
 	}
 	if !resume && we.Doc != nil && mongo.IsDuplicateKeyError(we.Err) {
