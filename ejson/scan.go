@@ -184,7 +184,6 @@ func (sc *scanner) unescapeString(t *token, start, i int) error {
 		}
 		c = src[pos]
 		pos++
-	evalNextChar:
 		switch c {
 		case '\\':
 			if pos >= len(src) {
@@ -192,7 +191,6 @@ func (sc *scanner) unescapeString(t *token, start, i int) error {
 			}
 			c = src[pos]
 			pos++
-		evalNextEscapeChar:
 			switch c {
 			case 'u':
 				rn, err := sc.u4(pos)
@@ -201,24 +199,14 @@ func (sc *scanner) unescapeString(t *token, start, i int) error {
 				}
 				pos += 4
 				if utf16.IsSurrogate(rn) {
-					if pos >= len(src) {
-						return sc.errEndInString(t.p)
-					}
-					c = src[pos]
-					pos++
-					if c != '\\' {
+					if pos+1 >= len(src) || src[pos] != '\\' || src[pos+1] != 'u' {
+						// Not followed by \u: U+FFFD, and what follows
+						// is read as any other character (the end of the
+						// input, an escape, a quote).
 						out = utf8.AppendRune(out, utf8.RuneError)
-						goto evalNextChar
+						continue
 					}
-					if pos >= len(src) {
-						return sc.errEndInString(t.p)
-					}
-					c = src[pos]
-					pos++
-					if c != 'u' {
-						out = utf8.AppendRune(out, utf8.RuneError)
-						goto evalNextEscapeChar
-					}
+					pos += 2
 					rn2, err := sc.u4(pos)
 					if err != nil {
 						return err
