@@ -3,6 +3,7 @@ package indexes
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,24 +57,38 @@ func (e *SidecarError) Unwrap() error { return e.Err }
 // a type other than "collection" are refused (oidkit does not create them),
 // as is any other top-level field. Every error is a *SidecarError.
 func ReadSidecar(path string) ([]Index, error) {
+	return readSidecar(path, os.Stat, func(p string) (fs.File, error) { return os.Open(p) })
+}
+
+// ReadSidecarFS is ReadSidecar of the file name in fsys, named as in fsys
+// in errors; a nil fsys is the operating system's file system, with name
+// a path (ReadSidecar).
+func ReadSidecarFS(fsys fs.FS, name string) ([]Index, error) {
+	if fsys == nil {
+		return ReadSidecar(name)
+	}
+	return readSidecar(name, func(n string) (fs.FileInfo, error) { return fs.Stat(fsys, n) }, fsys.Open)
+}
+
+func readSidecar(name string, stat func(string) (fs.FileInfo, error), open func(string) (fs.File, error)) ([]Index, error) {
 	// Opening a FIFO waits for a writer, a device may never end: only a
 	// regular file is opened.
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, &SidecarError{Path: path, Err: fmt.Errorf("not a regular file; expected an index sidecar")}
+	if fi, err := stat(name); err == nil && !fi.Mode().IsRegular() {
+		return nil, &SidecarError{Path: name, Err: fmt.Errorf("not a regular file; expected an index sidecar")}
 	}
-	f, err := os.Open(path)
+	f, err := open(name)
 	if err != nil {
-		return nil, &SidecarError{Path: path, Err: err}
+		return nil, &SidecarError{Path: name, Err: err}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxSidecarSize+1))
 	if err != nil {
-		return nil, &SidecarError{Path: path, Err: err}
+		return nil, &SidecarError{Path: name, Err: err}
 	}
 	if len(data) > MaxSidecarSize {
-		return nil, &SidecarError{Path: path, Err: fmt.Errorf("larger than %d bytes; expected an index sidecar", MaxSidecarSize)}
+		return nil, &SidecarError{Path: name, Err: fmt.Errorf("larger than %d bytes; expected an index sidecar", MaxSidecarSize)}
 	}
-	return ParseSidecar(path, data)
+	return ParseSidecar(name, data)
 }
 
 // ParseSidecar is ReadSidecar of data; name is used in errors.

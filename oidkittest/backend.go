@@ -156,8 +156,8 @@ var root struct {
 	dir string
 }
 
-// rootDir is this test binary's directory of embedded data and fixture
-// copies, oidkittest-PID-* in the temporary directory. Making it removes
+// rootDir is this test binary's directory of embedded data,
+// oidkittest-PID-* in the temporary directory. Making it removes
 // those of test binaries that have exited, unless they hold a kept database
 // (a file KEEP in them).
 func rootDir() (string, error) {

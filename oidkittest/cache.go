@@ -97,7 +97,7 @@ func (c *content) describe() string {
 	}
 	var files []string
 	for _, g := range c.groups {
-		files = append(files, g.shownFiles()...)
+		files = append(files, g.Files...)
 	}
 	if len(files) > 0 {
 		parts = append(parts, "fixtures "+strings.Join(files, ", "))

@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -36,12 +33,12 @@ type content struct {
 	groups []fixtureGroup
 }
 
-// fixtureGroup is the fixture files of one collection, copied out of their
-// fs.FS (so the fixtures and verify functions read them as files).
+// fixtureGroup is the fixture files of one collection, read from their
+// fs.FS as oidkit load reads a directory (fixtures.OpenSet), with the
+// indexes of their sidecars.
 type fixtureGroup struct {
-	fixtures.Group
-	indexes []indexes.Index
-	shown   func(error) error // names the files as in their fs.FS
+	*fixtures.SetGroup
+	fsys fs.FS
 }
 
 func (c *content) empty() bool { return c.ds == nil && len(c.groups) == 0 }
@@ -92,15 +89,16 @@ func newContent(cfg *config) (*content, error) {
 		}
 	}
 	for _, set := range cfg.fixtures {
-		groups, err := copyFixtures(set, h)
+		groups, err := openFixtures(set, h)
 		if err != nil {
 			return nil, err
 		}
 		for _, g := range groups {
+			files := strings.Join(g.Files, ", ")
 			if from, ok := seen[g.Collection]; ok {
-				return nil, fmt.Errorf("WithFixtures: collection %s comes from %s and from %s; expected each collection from one place", g.Collection, from, strings.Join(g.shownFiles(), ", "))
+				return nil, fmt.Errorf("WithFixtures: collection %s comes from %s and from %s; expected each collection from one place", g.Collection, from, files)
 			}
-			seen[g.Collection] = strings.Join(g.shownFiles(), ", ")
+			seen[g.Collection] = files
 		}
 		c.groups = append(c.groups, groups...)
 	}
@@ -132,60 +130,54 @@ func hashPlan(h io.Writer, ds *seed.Dataset) error {
 	return nil
 }
 
-// fixtureCopies are the fs.FS fixture sets copied to disk, once per test
-// binary, by the content of their files.
-var fixtureCopies struct {
-	sync.Mutex
-	dirs map[string]string // hash of names and bytes → directory
-}
-
-// copyFixtures reads the files of set, hashes them into h and copies them
-// into a directory of their own (once per distinct content), keeping their
-// paths, then groups them by collection.
-func copyFixtures(set fixtureSet, h io.Writer) ([]fixtureGroup, error) {
-	names, all, err := fixtureNames(set)
+// openFixtures groups the files of set by collection with their sidecars'
+// indexes, read from set's fs.FS (errors name the files as in it), and
+// hashes the names and bytes of the files and sidecars into h.
+func openFixtures(set fixtureSet, h io.Writer) ([]fixtureGroup, error) {
+	names, err := fixtureNames(set)
 	if err != nil {
 		return nil, err
 	}
-	data := make([][]byte, len(all))
+	s, err := fixtures.OpenSet(context.Background(), names, fixtures.OpenOptions{FS: set.fsys})
+	if err != nil {
+		return nil, fmt.Errorf("WithFixtures: %w", err)
+	}
 	sum := sha256.New()
-	for k, n := range all {
-		b, err := fs.ReadFile(set.fsys, n)
-		if err != nil {
-			return nil, fmt.Errorf("WithFixtures: %w", err)
+	out := make([]fixtureGroup, 0, len(s.Groups))
+	for _, g := range s.Groups {
+		if len(g.Files) == 0 {
+			return nil, fmt.Errorf("WithFixtures: index sidecar %s has no fixture file of collection %s", strings.Join(g.Sidecars, ", "), g.Collection)
 		}
-		data[k] = b
-		fmt.Fprintf(sum, "%d:%s:%d:", len(n), n, len(b))
-		sum.Write(b)
+		for _, n := range slices.Concat(g.Files, g.Sidecars) {
+			b, err := fs.ReadFile(set.fsys, n)
+			if err != nil {
+				return nil, fmt.Errorf("WithFixtures: %w", err)
+			}
+			fmt.Fprintf(sum, "%d:%s:%d:", len(n), n, len(b))
+			sum.Write(b)
+		}
+		out = append(out, fixtureGroup{SetGroup: g, fsys: set.fsys})
 	}
-	digest := hex.EncodeToString(sum.Sum(nil))
-	fmt.Fprintf(h, "fixtures:%s;", digest)
-
-	fixtureCopies.Lock()
-	defer fixtureCopies.Unlock()
-	dir, err := copyOnce(digest, all, data)
-	if err != nil {
-		return nil, err
-	}
-	return groupFixtures(dir, names)
+	fmt.Fprintf(h, "fixtures:%x;", sum.Sum(nil))
+	return out, nil
 }
 
-// fixtureNames is the files the patterns of set match, in order, and all
-// of them with the index sidecars next to them.
-func fixtureNames(set fixtureSet) (names, all []string, err error) {
+// fixtureNames is the files the patterns of set match, in order.
+func fixtureNames(set fixtureSet) ([]string, error) {
 	if set.fsys == nil {
-		return nil, nil, errors.New("WithFixtures: nil fs.FS")
+		return nil, errors.New("WithFixtures: nil fs.FS")
 	}
 	if len(set.patterns) == 0 {
-		return nil, nil, errors.New("WithFixtures: no pattern; expected glob patterns such as \"testdata/*.ndjson\"")
+		return nil, errors.New("WithFixtures: no pattern; expected glob patterns such as \"testdata/*.ndjson\"")
 	}
+	var names []string
 	for _, pat := range set.patterns {
 		m, err := fs.Glob(set.fsys, pat)
 		if err != nil {
-			return nil, nil, fmt.Errorf("WithFixtures: pattern %q: %w", pat, err)
+			return nil, fmt.Errorf("WithFixtures: pattern %q: %w", pat, err)
 		}
 		if len(m) == 0 {
-			return nil, nil, fmt.Errorf("WithFixtures: pattern %q matches no file", pat)
+			return nil, fmt.Errorf("WithFixtures: pattern %q matches no file", pat)
 		}
 		for _, n := range m {
 			if !slices.Contains(names, n) {
@@ -193,110 +185,7 @@ func fixtureNames(set fixtureSet) (names, all []string, err error) {
 			}
 		}
 	}
-	// The sidecars next to the files come along (load reads them).
-	all = slices.Clone(names)
-	for _, n := range names {
-		if indexes.IsSidecar(n) {
-			continue
-		}
-		side := filepath.ToSlash(indexes.SidecarPath(filepath.Dir(n), fixtures.CollectionName(n)))
-		if _, err := fs.Stat(set.fsys, side); err == nil && !slices.Contains(all, side) {
-			all = append(all, side)
-		}
-	}
-	return names, all, nil
-}
-
-// copyOnce returns the directory of the files all, whose contents are
-// data and digest, writing it the first time; fixtureCopies must be
-// locked.
-func copyOnce(digest string, all []string, data [][]byte) (string, error) {
-	dir, ok := fixtureCopies.dirs[digest]
-	if ok {
-		return dir, nil
-	}
-	root, err := rootDir()
-	if err != nil {
-		return "", err
-	}
-	dir = filepath.Join(root, "fixtures-"+digest[:16])
-	for k, n := range all {
-		p := filepath.Join(dir, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(p, data[k], 0o644); err != nil {
-			return "", err
-		}
-	}
-	if fixtureCopies.dirs == nil {
-		fixtureCopies.dirs = map[string]string{}
-	}
-	fixtureCopies.dirs[digest] = dir
-	return dir, nil
-}
-
-// groupFixtures groups the copies in dir of the files names by
-// collection, with the indexes of their sidecars.
-func groupFixtures(dir string, names []string) ([]fixtureGroup, error) {
-	paths := make([]string, len(names))
-	for k, n := range names {
-		paths[k] = filepath.Join(dir, filepath.FromSlash(n))
-	}
-	shown := func(err error) error { return showPaths(err, dir) }
-	groups, err := fixtures.GroupFiles(paths)
-	if err != nil {
-		return nil, fmt.Errorf("WithFixtures: %w", shown(err))
-	}
-	out := make([]fixtureGroup, 0, len(groups))
-	for _, g := range groups {
-		if len(g.Files) == 0 {
-			return nil, fmt.Errorf("WithFixtures: index sidecar %s has no fixture file of collection %s", strings.Join(rel(dir, g.Sidecars), ", "), g.Collection)
-		}
-		ix, err := fixtures.ReadSidecars(g.Collection, g.Sidecars)
-		if err != nil {
-			return nil, fmt.Errorf("WithFixtures: %w", shown(err))
-		}
-		out = append(out, fixtureGroup{Group: *g, indexes: ix, shown: shown})
-	}
-	return out, nil
-}
-
-func (g fixtureGroup) shownFiles() []string {
-	return strings.Split(g.shown(errors.New(strings.Join(g.Files, "\x00"))).Error(), "\x00")
-}
-
-// rel is paths relative to dir, with slashes: their names in the fs.FS.
-func rel(dir string, paths []string) []string {
-	out := make([]string, len(paths))
-	for k, p := range paths {
-		r, err := filepath.Rel(dir, p)
-		if err != nil {
-			r = p
-		}
-		out[k] = filepath.ToSlash(r)
-	}
-	return out
-}
-
-// shownError is an error whose message names the fixture files as in their
-// fs.FS instead of in the copy; errors.As still finds the original
-// (*fixtures.LineError with its line, *indexes.SidecarError, ...).
-type shownError struct {
-	err error
-	dir string
-}
-
-func (e *shownError) Error() string {
-	return strings.ReplaceAll(e.err.Error(), e.dir+string(filepath.Separator), "")
-}
-func (e *shownError) Unwrap() error { return e.err }
-
-func showPaths(err error, dir string) error {
-	if err == nil {
-		return nil
-	}
-	return &shownError{err: err, dir: dir}
+	return names, nil
 }
 
 // load writes the content into db, on a server of profile p: the plan's
@@ -321,14 +210,10 @@ func (c *content) load(ctx context.Context, db *mongo.Database, p rules.Profile)
 	}
 	targets := make([]fixtures.Target, len(c.groups))
 	for k, g := range c.groups {
-		src := make([]fixtures.Source, len(g.Files))
-		for i, f := range g.Files {
-			src[i] = fixtures.FileSource(f)
-		}
-		targets[k] = fixtures.Target{Collection: db.Collection(g.Collection), Sources: src, Indexes: g.indexes}
+		targets[k] = fixtures.Target{Collection: db.Collection(g.Collection), Sources: g.Sources, Indexes: g.Indexes}
 	}
 	if _, err := fixtures.LoadAll(ctx, targets, fixtures.LoadOptions{Mode: fixtures.Insert}); err != nil {
-		return fmt.Errorf("WithFixtures: %w", c.groups[0].shown(err))
+		return fmt.Errorf("WithFixtures: %w", err)
 	}
 	return nil
 }
@@ -351,11 +236,11 @@ func (c *content) verify(ctx context.Context, db *mongo.Database, p rules.Profil
 		}
 	}
 	for _, g := range c.groups {
-		e, err := verify.ExpectFixtures(ctx, db.Name(), g.Collection, g.Files)
+		e, err := verify.ExpectFixturesWith(ctx, db.Name(), g.Collection, g.Files, verify.FixtureOptions{FS: g.fsys})
 		if err != nil {
-			return nil, g.shown(err)
+			return nil, err
 		}
-		e.Indexes = g.indexes
+		e.Indexes = g.Indexes
 		set.Verify = append(set.Verify, e)
 	}
 	rep := verify.NewReport("oidkittest.Verify")

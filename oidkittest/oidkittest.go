@@ -180,9 +180,6 @@ func Close() error {
 	if chosen && b != nil {
 		err = b.close()
 	}
-	fixtureCopies.Lock()
-	fixtureCopies.dirs = nil
-	fixtureCopies.Unlock()
 	if e := removeRoot(); err == nil {
 		err = e
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/rules"
@@ -44,11 +43,13 @@ func (e *SidecarError) Unwrap() error { return e.Err }
 // them (in the order first named), each collection's documents and the
 // indexes of the sidecars load would read beside its files. Every file must
 // be a regular file (it is read twice: once to index it, once to compare).
+// With o.FS the files and sidecars are read from that fs.FS and named as
+// in it.
 func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureSetOptions) ([]*Expected, error) {
 	var order []string
 	byName := map[string][]string{}
 	for _, f := range files {
-		name, err := fixtureCollection(f, o.Collection)
+		name, err := fixtureCollection(o.FS, f, o.Collection)
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureS
 		if err != nil {
 			return nil, err
 		}
-		if e.Indexes, err = fixtures.SidecarIndexes(name, byName[name]); err != nil {
+		if e.Indexes, err = fixtures.SidecarIndexesFS(o.FS, name, byName[name]); err != nil {
 			return nil, &SidecarError{Err: err}
 		}
 		out = append(out, e)
@@ -71,10 +72,10 @@ func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureS
 	return out, nil
 }
 
-// fixtureCollection is the collection of fixture file f: only, or the one
-// its name gives.
-func fixtureCollection(f, only string) (string, error) {
-	fi, err := os.Stat(f)
+// fixtureCollection is the collection of fixture file f of fsys (nil: the
+// operating system's): only, or the one its name gives.
+func fixtureCollection(fsys fs.FS, f, only string) (string, error) {
+	fi, err := statFile(fsys, f)
 	if err != nil {
 		return "", &FileError{File: f, Err: errors.Unwrap(err)}
 	}

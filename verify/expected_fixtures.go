@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,9 @@ type FixtureOptions struct {
 	// written as its nearest double (fixtures.Reader.InexactNumbers), as
 	// a load with the same option stored it.
 	InexactNumbers bool
+	// FS, when set, holds the files: the paths are its names, read and
+	// named in errors as in FS. nil is the operating system's file system.
+	FS fs.FS
 }
 
 // ExpectFixturesWith is ExpectFixtures reading the files with opts.
@@ -41,11 +45,11 @@ func ExpectFixturesWith(ctx context.Context, db, coll string, paths []string, op
 		return nil, errors.New("no fixture file")
 	}
 	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		if _, err := statFile(opts.FS, p); err != nil {
 			return nil, err
 		}
 	}
-	s := &fixtureSource{paths: paths, inexact: opts.InexactNumbers}
+	s := &fixtureSource{paths: paths, inexact: opts.InexactNumbers, fsys: opts.FS}
 	e := &Expected{DB: db, Collection: coll, src: s}
 	if err := s.index(ctx, e); err != nil {
 		return nil, err
@@ -55,7 +59,8 @@ func ExpectFixturesWith(ctx context.Context, db, coll string, paths []string, op
 
 type fixtureSource struct {
 	paths   []string
-	inexact bool // FixtureOptions.InexactNumbers
+	inexact bool  // FixtureOptions.InexactNumbers
+	fsys    fs.FS // FixtureOptions.FS
 	n       int64
 	entries []keyEntry
 	full    []digest // the digest of each document, _id first
@@ -65,11 +70,27 @@ type fixtureSource struct {
 
 func (s *fixtureSource) count() int64 { return s.n }
 
+// statFile is os.Stat of name, or fs.Stat in fsys when it is set.
+func statFile(fsys fs.FS, name string) (fs.FileInfo, error) {
+	if fsys == nil {
+		return os.Stat(name)
+	}
+	return fs.Stat(fsys, name)
+}
+
+// openFile is os.Open of name, or fsys.Open when fsys is set.
+func openFile(fsys fs.FS, name string) (fs.File, error) {
+	if fsys == nil {
+		return os.Open(name)
+	}
+	return fsys.Open(name)
+}
+
 // read streams the documents of every file, _id first, with their index.
 func (s *fixtureSource) read(ctx context.Context, fn func(i int64, file string, line int, doc bson.Raw) error) error {
 	var i int64
 	for _, p := range s.paths {
-		f, err := os.Open(p)
+		f, err := openFile(s.fsys, p)
 		if err != nil {
 			return err
 		}
