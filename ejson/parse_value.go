@@ -189,13 +189,9 @@ func (p *parser) readUUID() (value, error) {
 	if p.s != sEndObject {
 		return value{}, p.bad(" after the value of $uuid", "}: a $uuid wrapper has one key")
 	}
-	o := p.newObject()
-	o.n = 2
-	o.keys[0], o.keys[1] = []byte("base64"), []byte("subType")
 	// The bytes themselves, marked as already decoded (i = 1).
-	o.vals[0] = value{t: bsoncore.TypeString, p: v.p, s: append([]byte(nil), raw[:]...), i: 1}
-	o.vals[1] = value{t: bsoncore.TypeString, p: v.p, s: []byte("04")}
-	return value{t: bsoncore.TypeEmbeddedDocument, p: v.p, obj: o}, nil
+	data := value{t: bsoncore.TypeString, p: v.p, s: append([]byte(nil), raw[:]...), i: 1}
+	return p.binaryObject(v.p, data, value{t: bsoncore.TypeString, p: v.p, s: []byte("04")}), nil
 }
 
 // readLegacyBinary reads {"$binary": "<base64>", "$type": "<hex>"}.
@@ -224,11 +220,18 @@ func (p *parser) readLegacyBinary() (value, error) {
 	if p.s != sEndObject {
 		return value{}, p.bad(" after $type", "}: a legacy binary has $binary and $type only")
 	}
+	return p.binaryObject(b64.p, b64, sub), nil
+}
+
+// binaryObject is the object {"base64": data, "subType": sub} at offset
+// at, as the canonical $binary holds it: what $uuid and the legacy $binary
+// read as.
+func (p *parser) binaryObject(at int, data, sub value) value {
 	o := p.newObject()
 	o.n = 2
 	o.keys[0], o.keys[1] = []byte("base64"), []byte("subType")
-	o.vals[0], o.vals[1] = b64, sub
-	return value{t: bsoncore.TypeEmbeddedDocument, p: b64.p, obj: o}, nil
+	o.vals[0], o.vals[1] = data, sub
+	return value{t: bsoncore.TypeEmbeddedDocument, p: at, obj: o}
 }
 
 // readObject reads the numKeys keys and values of a wrapper's object and
