@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // accumulator folds the values of a group.
@@ -16,18 +18,18 @@ type accumulator struct {
 	vals  []bsoncore.Value
 	sumsq float64
 	mean  float64
-	coll  *collator // $min, $max and $addToSet compare strings by it; nil: simple
+	coll  *bsonval.Collator // $min, $max and $addToSet compare strings by it; nil: simple
 }
 
 func newAccumulator(op string) *accumulator {
-	return &accumulator{op: op, sum: vInt32(0)}
+	return &accumulator{op: op, sum: bsonval.Int32(0)}
 }
 
 func (a *accumulator) add(v bsoncore.Value) {
 	switch a.op {
 	case "$sum", "$avg":
-		if isNumber(v) {
-			a.sum = arith('+', a.sum, v)
+		if bsonval.IsNumber(v) {
+			a.sum = bsonval.Arith('+', a.sum, v)
 			a.n++
 		}
 	case "$count":
@@ -36,7 +38,7 @@ func (a *accumulator) add(v bsoncore.Value) {
 		if nullish(v) {
 			return
 		}
-		c := a.coll.compare(v, a.best)
+		c := a.coll.Compare(v, a.best)
 		if !a.seen || (a.op == "$min" && c < 0) || (a.op == "$max" && c > 0) {
 			a.best = v
 			a.seen = true
@@ -56,14 +58,14 @@ func (a *accumulator) add(v bsoncore.Value) {
 			return
 		}
 		for _, x := range a.vals {
-			if a.coll.equal(x, v) {
+			if a.coll.Equal(x, v) {
 				return
 			}
 		}
 		a.vals = append(a.vals, v)
 	case "$stdDevPop", "$stdDevSamp":
-		if isNumber(v) {
-			f := numberFloat(v)
+		if bsonval.IsNumber(v) {
+			f := bsonval.NumberFloat(v)
 			a.n++
 			d := f - a.mean
 			a.mean += d / float64(a.n)
@@ -74,7 +76,7 @@ func (a *accumulator) add(v bsoncore.Value) {
 			if !a.seen {
 				a.best, a.seen = v, true
 			} else {
-				a.best = vDoc(mergeDocs(bsoncore.Document(a.best.Data), bsoncore.Document(v.Data)))
+				a.best = bsonval.Doc(mergeDocs(bsoncore.Document(a.best.Data), bsoncore.Document(v.Data)))
 			}
 		}
 	}
@@ -85,39 +87,39 @@ func (a *accumulator) result() bsoncore.Value {
 	case "$sum":
 		return a.sum
 	case "$count":
-		return vInt32(int32(a.n))
+		return bsonval.Int32(int32(a.n))
 	case "$avg":
 		if a.n == 0 {
-			return vNull()
+			return bsonval.Null()
 		}
 		if a.sum.Type == bsoncore.TypeDecimal128 {
 			return a.sum // approximated below for decimals
 		}
-		return vDouble(numberFloat(a.sum) / float64(a.n))
+		return bsonval.Double(bsonval.NumberFloat(a.sum) / float64(a.n))
 	case "$min", "$max", "$first", "$last":
 		if !a.seen || a.best.Type == 0 {
-			return vNull()
+			return bsonval.Null()
 		}
 		return a.best
 	case "$push", "$addToSet":
-		return vArray(a.vals)
+		return bsonval.Array(a.vals)
 	case "$stdDevPop":
 		if a.n == 0 {
-			return vNull()
+			return bsonval.Null()
 		}
-		return vDouble(math.Sqrt(a.sumsq / float64(a.n)))
+		return bsonval.Double(math.Sqrt(a.sumsq / float64(a.n)))
 	case "$stdDevSamp":
 		if a.n < 2 {
-			return vNull()
+			return bsonval.Null()
 		}
-		return vDouble(math.Sqrt(a.sumsq / float64(a.n-1)))
+		return bsonval.Double(math.Sqrt(a.sumsq / float64(a.n-1)))
 	case "$mergeObjects":
 		if !a.seen {
-			return vDoc(bsoncore.NewDocumentBuilder().Build())
+			return bsonval.Doc(bsoncore.NewDocumentBuilder().Build())
 		}
 		return a.best
 	}
-	return vNull()
+	return bsonval.Null()
 }
 
 // accumulatorOps are the $group accumulators the server has.

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -31,7 +32,7 @@ type objAccSpec struct {
 // constant expression giving an array of numbers between 0 and 1.
 func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error {
 	op := s.op
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		switch k := el.Key(); {
 		case k == "input", k == "method", k == "p" && op == "$percentile":
 		default:
@@ -49,7 +50,7 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error 
 	}
 	m := d.Lookup("method")
 	if m.Type != bsoncore.TypeString {
-		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.method' is the wrong type '%s', expected type 'string'", op, typeName(m.Type))
+		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.method' is the wrong type '%s', expected type 'string'", op, bsonval.TypeName(m.Type))
 	}
 	switch s.method = m.StringValue(); s.method {
 	case "approximate", "discrete", "continuous":
@@ -72,15 +73,15 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error 
 	if err != nil {
 		return err
 	}
-	if pv.Type != bsoncore.TypeArray || len(arrayValues(pv)) == 0 {
-		return mongoerr.New(mongoerr.Location(7750301), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", shell(pv))
+	if pv.Type != bsoncore.TypeArray || len(bsonval.ArrayValues(pv)) == 0 {
+		return mongoerr.New(mongoerr.Location(7750301), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", bsonval.Shell(pv))
 	}
 	s.ps = nil
-	for _, p := range arrayValues(pv) {
-		if f := numberFloat(p); !isNumber(p) || !(f >= 0 && f <= 1) {
-			return mongoerr.New(mongoerr.Location(7750302), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", shell(p))
+	for _, p := range bsonval.ArrayValues(pv) {
+		if f := bsonval.NumberFloat(p); !bsonval.IsNumber(p) || !(f >= 0 && f <= 1) {
+			return mongoerr.New(mongoerr.Location(7750302), "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: %s", bsonval.Shell(p))
 		}
-		s.ps = append(s.ps, numberFloat(p))
+		s.ps = append(s.ps, bsonval.NumberFloat(p))
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*o
 		if code == 0 {
 			code = 5787801
 		}
-		return nil, mongoerr.New(mongoerr.Location(code), "specification must be an object; found %s for %s", typeName(arg.Type), op)
+		return nil, mongoerr.New(mongoerr.Location(code), "specification must be an object; found %s for %s", bsonval.TypeName(arg.Type), op)
 	}
 	d := bsoncore.Document(arg.Data)
 	s := &objAccSpec{op: op}
@@ -155,9 +156,9 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 		if err != nil {
 			return err
 		}
-		n, ok := intOf(nv)
+		n, ok := bsonval.IntOf(nv)
 		if !ok || n <= 0 {
-			return mongoerr.New(mongoerr.Location(5787908), "'n' must be a positive integer for %s, found %s", s.op, shell(nv))
+			return mongoerr.New(mongoerr.Location(5787908), "'n' must be a positive integer for %s, found %s", s.op, bsonval.Shell(nv))
 		}
 		a.n = int(n)
 	}
@@ -180,7 +181,7 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 			a.vals = append(a.vals, v)
 		}
 	case "$median", "$percentile":
-		if isNumber(v) && !math.IsNaN(numberFloat(v)) {
+		if bsonval.IsNumber(v) && !math.IsNaN(bsonval.NumberFloat(v)) {
 			a.vals = append(a.vals, v)
 		}
 	default: // the top/bottom family
@@ -192,7 +193,7 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 
 func nullIfMissing(v bsoncore.Value) bsoncore.Value {
 	if v.Type == 0 {
-		return vNull()
+		return bsonval.Null()
 	}
 	return v
 }
@@ -201,40 +202,40 @@ func (a *objAcc) result() bsoncore.Value {
 	s := a.spec
 	switch s.op {
 	case "$firstN", "$lastN":
-		return vArray(a.vals)
+		return bsonval.Array(a.vals)
 	case "$maxN", "$minN":
 		vals := slices.Clone(a.vals)
 		slices.SortStableFunc(vals, func(x, y bsoncore.Value) int {
 			if s.op == "$maxN" {
-				return compareValues(y, x)
+				return bsonval.Compare(y, x)
 			}
-			return compareValues(x, y)
+			return bsonval.Compare(x, y)
 		})
-		return vArray(vals[:min(a.n, len(vals))])
+		return bsonval.Array(vals[:min(a.n, len(vals))])
 	case "$median", "$percentile":
 		if len(a.vals) == 0 {
 			if s.op == "$percentile" {
 				nulls := make([]bsoncore.Value, len(s.ps))
 				for i := range nulls {
-					nulls[i] = vNull()
+					nulls[i] = bsonval.Null()
 				}
-				return vArray(nulls)
+				return bsonval.Array(nulls)
 			}
-			return vNull()
+			return bsonval.Null()
 		}
 		fs := make([]float64, len(a.vals))
 		for i, v := range a.vals {
-			fs[i] = numberFloat(v)
+			fs[i] = bsonval.NumberFloat(v)
 		}
 		slices.Sort(fs)
 		out := make([]bsoncore.Value, len(s.ps))
 		for i, p := range s.ps {
-			out[i] = vDouble(quantile(fs, p, s.method))
+			out[i] = bsonval.Double(quantile(fs, p, s.method))
 		}
 		if s.op == "$median" {
 			return out[0]
 		}
-		return vArray(out)
+		return bsonval.Array(out)
 	}
 	idx := make([]int, len(a.vals))
 	for i := range idx {
@@ -244,7 +245,7 @@ func (a *objAcc) result() bsoncore.Value {
 	top := s.op == "$top" || s.op == "$topN"
 	if s.single {
 		if len(idx) == 0 {
-			return vNull()
+			return bsonval.Null()
 		}
 		if top {
 			return a.vals[idx[0]]
@@ -261,7 +262,7 @@ func (a *objAcc) result() bsoncore.Value {
 	for i, k := range pick {
 		out[i] = a.vals[k]
 	}
-	return vArray(out)
+	return bsonval.Array(out)
 }
 
 // quantile is the p quantile of the sorted fs: for "continuous" the line

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -29,7 +30,7 @@ func compilePipeline(stages []bsoncore.Value, env *pipelineEnv) ([]stage, error)
 		if sv.Type != bsoncore.TypeEmbeddedDocument {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
 		}
-		els := elements(bsoncore.Document(sv.Data))
+		els := bsonval.Elements(bsoncore.Document(sv.Data))
 		if len(els) != 1 {
 			return nil, mongoerr.New(mongoerr.Location(40323), "A pipeline stage specification object must contain exactly one field.")
 		}
@@ -171,7 +172,7 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		var out []bsoncore.Document
 		for _, d := range in {
-			v := lookup(d, path)
+			v := bsonval.Lookup(d, path)
 			emit := func(val *mval, i bsoncore.Value) {
 				md := toMDoc(d)
 				if val != nil {
@@ -183,9 +184,9 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 				out = append(out, md.build())
 			}
 			switch {
-			case v.Type == bsoncore.TypeArray && len(arrayValues(v)) > 0:
-				for i, e := range arrayValues(v) {
-					emit(toM(e), vInt64(int64(i)))
+			case v.Type == bsoncore.TypeArray && len(bsonval.ArrayValues(v)) > 0:
+				for i, e := range bsonval.ArrayValues(v) {
+					emit(toM(e), bsonval.Int64(int64(i)))
 				}
 			case v.Type == bsoncore.TypeArray || nullish(v):
 				if keep {
@@ -194,12 +195,12 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 						removePath(&mval{doc: md}, strings.Split(path, "."))
 					}
 					if idx != "" {
-						setMPath(md, idx, toM(vNull()))
+						setMPath(md, idx, toM(bsonval.Null()))
 					}
 					out = append(out, md.build())
 				}
 			default:
-				emit(nil, vNull())
+				emit(nil, bsonval.Null())
 			}
 		}
 		return out, nil
@@ -233,7 +234,7 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 						mode = s
 					}
 					if k == "whenMatched" && s != "replace" && s != "merge" && s != "fail" && s != "keepExisting" || k == "whenNotMatched" && s != "insert" || k == "on" && s != "_id" || k == "let" {
-						return nil, mongoerr.New(mongoerr.NotImplemented, "$merge with %s %s is not supported by oidkit's server yet", k, shell(v))
+						return nil, mongoerr.New(mongoerr.NotImplemented, "$merge with %s %s is not supported by oidkit's server yet", k, bsonval.Shell(v))
 					}
 				}
 			}
@@ -258,7 +259,7 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 func applyUpdatePipeline(doc bsoncore.Document, stages []bsoncore.Document, vars *exprVars) (bsoncore.Document, error) {
 	vals := make([]bsoncore.Value, len(stages))
 	for i, s := range stages {
-		vals[i] = vDoc(s)
+		vals[i] = bsonval.Doc(s)
 	}
 	env := &pipelineEnv{vars: vars}
 	if env.vars == nil {

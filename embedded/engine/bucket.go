@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -26,7 +27,7 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 	// the codes MongoDB gives $bucket's and $bucketAuto's groupBy and output
 	codes := map[string][2]int32{"$bucket": {40202, 40196}, "$bucketAuto": {40239, 40244}}[stageName]
 	if !(gb.Type == bsoncore.TypeEmbeddedDocument || gb.Type == bsoncore.TypeString && strings.HasPrefix(gb.StringValue(), "$")) {
-		return nil, mongoerr.New(mongoerr.Location(codes[0]), "The %s 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", stageName, shell(gb))
+		return nil, mongoerr.New(mongoerr.Location(codes[0]), "The %s 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", stageName, bsonval.Shell(gb))
 	}
 	by, err := compileExpr(gb, env.vars)
 	if err != nil {
@@ -35,15 +36,15 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 	outSpec := bsoncore.NewDocumentBuilder().AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
 	if ov, err := d.LookupErr("output"); err == nil {
 		if ov.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.Location(codes[1]), "The %s 'output' field must be an object, but found type: %s", stageName, typeName(ov.Type))
+			return nil, mongoerr.New(mongoerr.Location(codes[1]), "The %s 'output' field must be an object, but found type: %s", stageName, bsonval.TypeName(ov.Type))
 		}
 		outSpec = bsoncore.Document(ov.Data)
 	}
 	gspec := bsoncore.NewDocumentBuilder().AppendString("_id", "$__bucket")
-	for _, el := range elements(outSpec) {
+	for _, el := range bsonval.Elements(outSpec) {
 		gspec.AppendValue(el.Key(), el.Value())
 	}
-	g, err := compileGroup(vDoc(gspec.Build()), env)
+	g, err := compileGroup(bsonval.Doc(gspec.Build()), env)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,9 @@ func (b *buckets) run(docs []bsoncore.Document, ids []bsoncore.Value) ([]bsoncor
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(out, func(i, j int) bool { return compareValues(lookup(out[i], "_id"), lookup(out[j], "_id")) < 0 })
+	sort.SliceStable(out, func(i, j int) bool {
+		return bsonval.Compare(bsonval.Lookup(out[i], "_id"), bsonval.Lookup(out[j], "_id")) < 0
+	})
 	return out, nil
 }
 
@@ -75,10 +78,10 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		return nil, err
 	}
 	bv, err := d.LookupErr("boundaries")
-	if err != nil || len(arrayValues(bv)) < 2 {
+	if err != nil || len(bsonval.ArrayValues(bv)) < 2 {
 		return nil, mongoerr.New(mongoerr.Location(40192), "The $bucket 'boundaries' field must have at least 2 values")
 	}
-	bounds := arrayValues(bv)
+	bounds := bsonval.ArrayValues(bv)
 	def, hasDef := d.LookupErr("default")
 	bk, err := compileBuckets("$bucket", d, env)
 	if err != nil {
@@ -92,7 +95,7 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				return nil, err
 			}
 			for i := 0; i+1 < len(bounds); i++ {
-				if compareValues(v, bounds[i]) >= 0 && compareValues(v, bounds[i+1]) < 0 {
+				if bsonval.Compare(v, bounds[i]) >= 0 && bsonval.Compare(v, bounds[i+1]) < 0 {
 					ids[k] = bounds[i]
 					break
 				}
@@ -121,7 +124,7 @@ func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		switch el.Key() {
 		case "groupBy", "buckets", "output", "granularity":
 		default:
@@ -147,12 +150,12 @@ func bucketAutoOptions(d bsoncore.Document) (int64, rounder, error) {
 	if _, errG := d.LookupErr("groupBy"); err != nil || errG != nil {
 		return 0, nil, mongoerr.New(mongoerr.Location(40246), "$bucketAuto requires 'groupBy' and 'buckets' to be specified")
 	}
-	if !isNumber(bv) {
-		return 0, nil, mongoerr.New(mongoerr.Location(40241), "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", typeName(bv.Type))
+	if !bsonval.IsNumber(bv) {
+		return 0, nil, mongoerr.New(mongoerr.Location(40241), "The $bucketAuto 'buckets' field must be a numeric value, but found type: %s", bsonval.TypeName(bv.Type))
 	}
 	nb, ok := wholeNumber(bv)
 	if !ok || nb != int64(int32(nb)) {
-		return 0, nil, mongoerr.New(mongoerr.Location(40242), "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s", shell(bv))
+		return 0, nil, mongoerr.New(mongoerr.Location(40242), "The $bucketAuto 'buckets' field must be representable as a 32-bit integer, but found %s", bsonval.Shell(bv))
 	}
 	if nb <= 0 {
 		return 0, nil, mongoerr.New(mongoerr.Location(40243), "The $bucketAuto 'buckets' field must be greater than 0, but found: %d", nb)
@@ -160,7 +163,7 @@ func bucketAutoOptions(d bsoncore.Document) (int64, rounder, error) {
 	var round rounder
 	if gv, err := d.LookupErr("granularity"); err == nil {
 		if gv.Type != bsoncore.TypeString {
-			return 0, nil, mongoerr.New(mongoerr.Location(40261), "The $bucketAuto 'granularity' field must be a string, but found type: %s", typeName(gv.Type))
+			return 0, nil, mongoerr.New(mongoerr.Location(40261), "The $bucketAuto 'granularity' field must be a string, but found type: %s", bsonval.TypeName(gv.Type))
 		}
 		if round, ok = granularityRounder(gv.StringValue()); !ok {
 			return 0, nil, mongoerr.New(mongoerr.Location(40257), "Rounding granularity not recognized: %s", gv.StringValue())
@@ -191,7 +194,7 @@ func (a *autoBuckets) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(ks, func(i, j int) bool { return compareValues(ks[i].v, ks[j].v) < 0 })
+	sort.SliceStable(ks, func(i, j int) bool { return bsonval.Compare(ks[i].v, ks[j].v) < 0 })
 	bs, ids, err := a.cut(ks)
 	if err != nil {
 		return nil, err
@@ -205,9 +208,9 @@ func (a *autoBuckets) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		return nil, err
 	}
 	for k, doc := range out {
-		b := bs[lookup(doc, "_id").Int32()]
+		b := bs[bsonval.Lookup(doc, "_id").Int32()]
 		md := toMDoc(doc)
-		md.set("_id", toM(vDoc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
+		md.set("_id", toM(bsonval.Doc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
 		out[k] = md.build()
 	}
 	return out, nil
@@ -224,11 +227,11 @@ func (a *autoBuckets) keyed(in []bsoncore.Document) ([]keyedDoc, error) {
 		}
 		if a.round != nil {
 			switch {
-			case !isNumber(v):
-				return nil, mongoerr.New(mongoerr.Location(40258), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", typeName(v.Type))
-			case math.IsNaN(numberFloat(v)):
+			case !bsonval.IsNumber(v):
+				return nil, mongoerr.New(mongoerr.Location(40258), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a value with type: %s", bsonval.TypeName(v.Type))
+			case math.IsNaN(bsonval.NumberFloat(v)):
 				return nil, mongoerr.New(mongoerr.Location(40259), "$bucketAuto can specify a 'granularity' with numeric boundaries only, but found a NaN")
-			case numberFloat(v) < 0:
+			case bsonval.NumberFloat(v) < 0:
 				return nil, mongoerr.New(mongoerr.Location(40260), "$bucketAuto can specify a 'granularity' with non-negative numbers only, but found a negative number")
 			}
 		}
@@ -257,7 +260,7 @@ func (a *autoBuckets) cut(ks []keyedDoc) ([]autoBounds, []bsoncore.Value, error)
 		last := int64(len(bs)+1) == nb
 		take := func() {
 			b.max = ks[i].v
-			ids = append(ids, vInt32(int32(len(bs))))
+			ids = append(ids, bsonval.Int32(int32(len(bs))))
 			i++
 		}
 		for n := 0; i < len(ks) && (n < size || last); n++ {
@@ -268,17 +271,17 @@ func (a *autoBuckets) cut(ks []keyedDoc) ([]autoBounds, []bsoncore.Value, error)
 			if err != nil {
 				return nil, nil, err
 			}
-			for i < len(ks) && (compareValues(up, ks[i].v) > 0 || compareValues(b.max, ks[i].v) == 0) {
+			for i < len(ks) && (bsonval.Compare(up, ks[i].v) > 0 || bsonval.Compare(b.max, ks[i].v) == 0) {
 				take()
 			}
 			b.max = up
-			if numberFloat(up) == 0 && i < len(ks) {
+			if bsonval.NumberFloat(up) == 0 && i < len(ks) {
 				if b.max, err = round(ks[i].v, false); err != nil {
 					return nil, nil, err
 				}
 			}
 		} else {
-			for i < len(ks) && compareValues(b.max, ks[i].v) == 0 {
+			for i < len(ks) && bsonval.Compare(b.max, ks[i].v) == 0 {
 				take()
 			}
 			if i < len(ks) {

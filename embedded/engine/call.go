@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -25,16 +26,16 @@ type call struct {
 func (c *call) arg(k string) bsoncore.Value {
 	v, err := c.cmd.LookupErr(k)
 	if err != nil {
-		return missing
+		return bsonval.Missing
 	}
 	return v
 }
 
 // collName is the command's collection: the value of its first field.
 func (c *call) collName() (string, error) {
-	v := elements(c.cmd)[0].Value()
+	v := bsonval.Elements(c.cmd)[0].Value()
 	if v.Type != bsoncore.TypeString || v.StringValue() == "" {
-		return "", mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(v.Type))
+		return "", mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", bsonval.TypeName(v.Type))
 	}
 	return v.StringValue(), nil
 }
@@ -43,7 +44,7 @@ func (c *call) collName() (string, error) {
 func (c *call) vars() *exprVars {
 	v := &exprVars{vars: map[string]bsoncore.Value{}, now: time.Now()}
 	if l := c.arg("let"); l.Type == bsoncore.TypeEmbeddedDocument {
-		for _, e := range elements(bsoncore.Document(l.Data)) {
+		for _, e := range bsonval.Elements(bsoncore.Document(l.Data)) {
 			if ex, err := compileExpr(e.Value(), v); err == nil {
 				if r, err := ex.eval(bsoncore.NewDocumentBuilder().Build(), nil); err == nil {
 					v.vars[e.Key()] = r
@@ -63,7 +64,7 @@ func (c *call) deadline() error {
 
 // collation is the collation of the command's operation on collection
 // name: its collation option, else the collection's default.
-func (c *call) collation(name string) (*collator, error) {
+func (c *call) collation(name string) (*bsonval.Collator, error) {
 	return commandCollation(c.arg("collation"), c.view().coll(c.db, name))
 }
 
@@ -75,7 +76,7 @@ func docArg(c *call, k string) (bsoncore.Document, error) {
 	case bsoncore.TypeEmbeddedDocument:
 		return bsoncore.Document(v.Data), nil
 	}
-	return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected type 'object'", c.name, k, typeName(v.Type))
+	return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected type 'object'", c.name, k, bsonval.TypeName(v.Type))
 }
 
 func intArg(c *call, k string) (int, error) {
@@ -83,10 +84,10 @@ func intArg(c *call, k string) (int, error) {
 	if v.Type == 0 || v.Type == bsoncore.TypeNull {
 		return 0, nil
 	}
-	if !isNumber(v) {
-		return 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected types '[long, int, decimal, double']", c.name, k, typeName(v.Type))
+	if !bsonval.IsNumber(v) {
+		return 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '%s.%s' is the wrong type '%s', expected types '[long, int, decimal, double']", c.name, k, bsonval.TypeName(v.Type))
 	}
-	return int(numberFloat(v)), nil
+	return int(bsonval.NumberFloat(v)), nil
 }
 
 func (c *call) hasArg(k string) bool { return c.arg(k).Type != 0 }
@@ -105,15 +106,15 @@ func lookupOr(d bsoncore.Document, k string) bsoncore.Value {
 	if v, err := d.LookupErr(k); err == nil {
 		return v
 	}
-	return missing
+	return bsonval.Missing
 }
 
 func batchSizeOf(cur bsoncore.Value) int {
 	if cur.Type != bsoncore.TypeEmbeddedDocument {
 		return 0
 	}
-	if v, err := bsoncore.Document(cur.Data).LookupErr("batchSize"); err == nil && isNumber(v) {
-		if n := int(numberFloat(v)); n > 0 {
+	if v, err := bsoncore.Document(cur.Data).LookupErr("batchSize"); err == nil && bsonval.IsNumber(v) {
+		if n := int(bsonval.NumberFloat(v)); n > 0 {
 			return n
 		}
 		return zeroBatch

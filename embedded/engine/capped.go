@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -23,11 +24,11 @@ func cappedLimits(opts bsoncore.Document) (size, max int64, ok bool) {
 	if v, err := opts.LookupErr("capped"); err != nil || !truthy(v) {
 		return 0, 0, false
 	}
-	if v, err := opts.LookupErr("size"); err == nil && isNumber(v) {
-		size = int64(numberFloat(v))
+	if v, err := opts.LookupErr("size"); err == nil && bsonval.IsNumber(v) {
+		size = int64(bsonval.NumberFloat(v))
 	}
-	if v, err := opts.LookupErr("max"); err == nil && isNumber(v) {
-		max = int64(numberFloat(v))
+	if v, err := opts.LookupErr("max"); err == nil && bsonval.IsNumber(v) {
+		max = int64(bsonval.NumberFloat(v))
 	}
 	return size, max, true
 }
@@ -37,7 +38,7 @@ func cappedLimits(opts bsoncore.Document) (size, max int64, ok bool) {
 // does); size and max mean nothing without capped.
 func checkCappedOptions(capped, size, max bsoncore.Value) error {
 	if capped.Type == 0 || !truthy(capped) {
-		if size.Type != 0 && isNumber(size) && numberFloat(size) != 0 {
+		if size.Type != 0 && bsonval.IsNumber(size) && bsonval.NumberFloat(size) != 0 {
 			return mongoerr.New(mongoerr.InvalidOptions, "the 'size' field is only valid for capped collections")
 		}
 		return nil
@@ -45,11 +46,11 @@ func checkCappedOptions(capped, size, max bsoncore.Value) error {
 	if size.Type == 0 {
 		return mongoerr.New(mongoerr.InvalidOptions, "the 'size' field is required when 'capped' is true")
 	}
-	if !isNumber(size) || numberFloat(size) <= 0 {
-		return mongoerr.New(mongoerr.BadValue, "the 'size' field of a capped collection must be a positive number, not %s", shell(size))
+	if !bsonval.IsNumber(size) || bsonval.NumberFloat(size) <= 0 {
+		return mongoerr.New(mongoerr.BadValue, "the 'size' field of a capped collection must be a positive number, not %s", bsonval.Shell(size))
 	}
-	if max.Type != 0 && !isNumber(max) {
-		return mongoerr.New(mongoerr.TypeMismatch, "the 'max' field of a capped collection must be a number, not %s", shell(max))
+	if max.Type != 0 && !bsonval.IsNumber(max) {
+		return mongoerr.New(mongoerr.TypeMismatch, "the 'max' field of a capped collection must be a number, not %s", bsonval.Shell(max))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -57,7 +58,7 @@ func (cs *changeStream) events(ev changeEvent) ([]bsoncore.Document, error) {
 				continue
 			}
 			if !cs.split {
-				return mongoerr.New(mongoerr.Location(10334), "BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: %s", len(doc), len(doc), shell(vDoc(id)))
+				return mongoerr.New(mongoerr.Location(10334), "BSONObj size: %d (0x%X) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: %s", len(doc), len(doc), bsonval.Shell(bsonval.Doc(id)))
 			}
 			frags, err := splitEvent(doc, ev.pos)
 			if err != nil {
@@ -145,7 +146,7 @@ func (cs *changeStream) eventDoc(ev changeEvent, id bsoncore.Document) (bsoncore
 			b.AppendDocument("operationDescription", od.Build())
 		}
 	case chCreateIndex, chDropIndex:
-		ix := bsoncore.BuildArray(nil, vDoc(ev.spec))
+		ix := bsoncore.BuildArray(nil, bsonval.Doc(ev.spec))
 		b.AppendDocument("operationDescription", bsoncore.NewDocumentBuilder().AppendArray("indexes", ix).Build())
 	case chCreate:
 		od := ev.spec
@@ -238,7 +239,7 @@ func describeUpdate(old, new bsoncore.Document, expanded bool) bsoncore.Document
 				if x.isIdx {
 					parts[k] = bsoncore.Value{Type: bsoncore.TypeInt32, Data: bsoncore.AppendInt32(nil, int32(x.index))}
 				} else {
-					parts[k] = vString(x.name)
+					parts[k] = bsonval.String(x.name)
 				}
 			}
 			dp.AppendArray(dotted(p), bsoncore.BuildArray(nil, parts...))
@@ -260,7 +261,7 @@ func (u *updateDiff) set(p []pathPart, v bsoncore.Value) {
 }
 
 func (u *updateDiff) docs(p []pathPart, old, new bsoncore.Document) {
-	for _, e := range elements(new) {
+	for _, e := range bsonval.Elements(new) {
 		q := child(p, pathPart{name: e.Key()})
 		ov, err := old.LookupErr(e.Key())
 		if err != nil {
@@ -269,10 +270,10 @@ func (u *updateDiff) docs(p []pathPart, old, new bsoncore.Document) {
 		}
 		u.values(q, ov, e.Value())
 	}
-	for _, e := range elements(old) {
+	for _, e := range bsonval.Elements(old) {
 		if _, err := new.LookupErr(e.Key()); err != nil {
 			q := child(p, pathPart{name: e.Key()})
-			u.removed = append(u.removed, vString(dotted(q)))
+			u.removed = append(u.removed, bsonval.String(dotted(q)))
 			if ambiguous(q) {
 				u.paths = append(u.paths, q)
 			}
@@ -286,9 +287,9 @@ func (u *updateDiff) values(p []pathPart, ov, nv bsoncore.Value) {
 	case ov.Type == bsoncore.TypeEmbeddedDocument && nv.Type == bsoncore.TypeEmbeddedDocument:
 		u.docs(p, bsoncore.Document(ov.Data), bsoncore.Document(nv.Data))
 	case ov.Type == bsoncore.TypeArray && nv.Type == bsoncore.TypeArray:
-		oa, na := arrayValues(ov), arrayValues(nv)
+		oa, na := bsonval.ArrayValues(ov), bsonval.ArrayValues(nv)
 		if len(na) < len(oa) {
-			u.truncated = append(u.truncated, vDoc(bsoncore.NewDocumentBuilder().AppendString("field", dotted(p)).AppendInt32("newSize", int32(len(na))).Build()))
+			u.truncated = append(u.truncated, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendString("field", dotted(p)).AppendInt32("newSize", int32(len(na))).Build()))
 		}
 		for k, v := range na {
 			q := child(p, pathPart{index: k, isIdx: true})
@@ -311,7 +312,7 @@ func splitEvent(doc bsoncore.Document, p position) ([]bsoncore.Document, error) 
 	const room = maxDocSize - 200 // _id and splitEvent
 	var groups [][]bsoncore.Element
 	size := 0
-	for _, e := range elements(doc) {
+	for _, e := range bsonval.Elements(doc) {
 		if e.Key() == "_id" {
 			continue
 		}

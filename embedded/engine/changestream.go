@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -66,9 +67,9 @@ func fragmentToken(p position, kind byte, frag int) bsoncore.Document {
 // parseToken reads a resume token made by token: its position, kind and
 // fragment.
 func parseToken(v bsoncore.Value) (position, byte, int, error) {
-	bad := mongoerr.New(mongoerr.Location(50811), "KeyString format error: the resume token is not one this server made: %s", shell(v))
+	bad := mongoerr.New(mongoerr.Location(50811), "KeyString format error: the resume token is not one this server made: %s", bsonval.Shell(v))
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return position{}, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "resume token must be an object, not %s", typeName(v.Type))
+		return position{}, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "resume token must be an object, not %s", bsonval.TypeName(v.Type))
 	}
 	d, err := bsoncore.Document(v.Data).LookupErr("_data")
 	if err != nil || d.Type != bsoncore.TypeString {
@@ -106,7 +107,7 @@ func stageName(sv bsoncore.Value) string {
 	if sv.Type != bsoncore.TypeEmbeddedDocument {
 		return ""
 	}
-	if els := elements(bsoncore.Document(sv.Data)); len(els) == 1 {
+	if els := bsonval.Elements(bsoncore.Document(sv.Data)); len(els) == 1 {
 		return els[0].Key()
 	}
 	return ""
@@ -117,7 +118,7 @@ func openChangeStream(c *call, name string, stages []bsoncore.Value, env *pipeli
 	if c.txn != nil {
 		return nil, mongoerr.New(mongoerr.OperationNotSupportedInTransaction, "Operation not permitted in transaction :: caused by :: $changeStream cannot run inside a transaction")
 	}
-	spec, err := needDoc("$changeStream", elements(bsoncore.Document(stages[0].Data))[0].Value())
+	spec, err := needDoc("$changeStream", bsonval.Elements(bsoncore.Document(stages[0].Data))[0].Value())
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +166,7 @@ type streamStart struct {
 // and where the stream starts.
 func (cs *changeStream) readSpec(spec bsoncore.Document) (streamStart, error) {
 	var st streamStart
-	for _, e := range elements(spec) {
+	for _, e := range bsonval.Elements(spec) {
 		v := e.Value()
 		switch e.Key() {
 		case "fullDocument":
@@ -188,7 +189,7 @@ func (cs *changeStream) readSpec(spec bsoncore.Document) (streamStart, error) {
 			st.startAfter = v
 		case "startAtOperationTime":
 			if v.Type != bsoncore.TypeTimestamp {
-				return st, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$changeStream.startAtOperationTime' is the wrong type '%s', expected type 'timestamp'", typeName(v.Type))
+				return st, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$changeStream.startAtOperationTime' is the wrong type '%s', expected type 'timestamp'", bsonval.TypeName(v.Type))
 			}
 			st.atTime = v
 		case "allChangesForCluster":
@@ -240,7 +241,7 @@ func (cs *changeStream) compileStages(stages []bsoncore.Value, env *pipelineEnv)
 			return mongoerr.New(mongoerr.Location(7182802), "$changeStreamSplitLargeEvent must be the last stage in the pipeline")
 		}
 		if sv.Type == bsoncore.TypeEmbeddedDocument {
-			if els := elements(bsoncore.Document(sv.Data)); len(els) == 1 && !streamStages[els[0].Key()] {
+			if els := bsonval.Elements(bsoncore.Document(sv.Data)); len(els) == 1 && !streamStages[els[0].Key()] {
 				if _, known := compileStage(els[0].Key(), els[0].Value(), env); known != nil && mongoerr.Is(known, mongoerr.Location(40324)) {
 					return known
 				}

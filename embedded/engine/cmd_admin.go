@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/wire"
 	"github.com/oidkit/oidkit/oid"
 )
@@ -60,7 +61,7 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 	// node is named by the address the client reached.
 	me := c.conn.c.LocalAddr().String()
 	b.AppendString("setName", ReplicaSetName).AppendInt32("setVersion", 1).
-		AppendArray("hosts", bsoncore.BuildArray(nil, vString(me))).
+		AppendArray("hosts", bsoncore.BuildArray(nil, bsonval.String(me))).
 		AppendString("primary", me).AppendString("me", me).AppendBoolean("secondary", false).
 		AppendObjectID("electionId", electionID).
 		AppendDocument("lastWrite", bsoncore.NewDocumentBuilder().
@@ -101,14 +102,14 @@ var processID = [12]byte(oid.New())
 // thousands of times a second.
 func (c *call) awaitTopologyChange() {
 	tv, mt := c.arg("topologyVersion"), c.arg("maxAwaitTimeMS")
-	if tv.Type != bsoncore.TypeEmbeddedDocument || !isNumber(mt) {
+	if tv.Type != bsoncore.TypeEmbeddedDocument || !bsonval.IsNumber(mt) {
 		return
 	}
 	pid, err := bsoncore.Document(tv.Data).LookupErr("processId")
 	if err != nil || pid.Type != bsoncore.TypeObjectID || [12]byte(pid.Data) != processID {
 		return // another process's version: answer at once
 	}
-	wait := time.Duration(numberFloat(mt) * float64(time.Millisecond))
+	wait := time.Duration(bsonval.NumberFloat(mt) * float64(time.Millisecond))
 	if wait <= 0 {
 		return
 	}
@@ -122,10 +123,10 @@ func (c *call) awaitTopologyChange() {
 }
 
 func cmdBuildInfo(c *call) (bsoncore.Document, error) {
-	va := bsoncore.BuildArray(nil, vInt32(8), vInt32(0), vInt32(0), vInt32(0))
+	va := bsoncore.BuildArray(nil, bsonval.Int32(8), bsonval.Int32(0), bsonval.Int32(0), bsonval.Int32(0))
 	return newReply().b.AppendString("version", Version).AppendString("gitVersion", "oidkit").
 		AppendArray("versionArray", va).AppendInt32("bits", 64).AppendBoolean("debug", false).
-		AppendInt32("maxBsonObjectSize", maxDocSize).AppendArray("storageEngines", bsoncore.BuildArray(nil, vString("oidkit"))).
+		AppendInt32("maxBsonObjectSize", maxDocSize).AppendArray("storageEngines", bsoncore.BuildArray(nil, bsonval.String("oidkit"))).
 		AppendArray("modules", bsoncore.BuildArray(nil)).AppendDouble("ok", 1).Build(), nil
 }
 
@@ -169,7 +170,7 @@ func cmdHostInfo(c *call) (bsoncore.Document, error) {
 }
 
 func cmdCmdLine(c *call) (bsoncore.Document, error) {
-	return newReply().b.AppendArray("argv", bsoncore.BuildArray(nil, vString("oidkit"))).AppendDocument("parsed", bsoncore.NewDocumentBuilder().Build()).AppendDouble("ok", 1).Build(), nil
+	return newReply().b.AppendArray("argv", bsoncore.BuildArray(nil, bsonval.String("oidkit"))).AppendDocument("parsed", bsoncore.NewDocumentBuilder().Build()).AppendDouble("ok", 1).Build(), nil
 }
 
 func cmdStartSession(c *call) (bsoncore.Document, error) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -12,14 +13,14 @@ func checkWriteStageReadConcern(stages []bsoncore.Value, rc bsoncore.Value) erro
 	if rc.Type != bsoncore.TypeEmbeddedDocument || len(stages) == 0 {
 		return nil
 	}
-	if lv := lookup(bsoncore.Document(rc.Data), "level"); lv.Type != bsoncore.TypeString || lv.StringValue() != "linearizable" {
+	if lv := bsonval.Lookup(bsoncore.Document(rc.Data), "level"); lv.Type != bsoncore.TypeString || lv.StringValue() != "linearizable" {
 		return nil
 	}
 	last := stages[len(stages)-1]
 	if last.Type != bsoncore.TypeEmbeddedDocument {
 		return nil
 	}
-	if els := elements(bsoncore.Document(last.Data)); len(els) == 1 && (els[0].Key() == "$out" || els[0].Key() == "$merge") {
+	if els := bsonval.Elements(bsoncore.Document(last.Data)); len(els) == 1 && (els[0].Key() == "$out" || els[0].Key() == "$merge") {
 		return mongoerr.New(mongoerr.InvalidOptions, "%s cannot be used with a 'linearizable' read concern level", els[0].Key())
 	}
 	return nil
@@ -92,12 +93,12 @@ func (c *call) pipelineEnv(vars *exprVars) *pipelineEnv {
 }
 
 func cmdAggregate(c *call) (bsoncore.Document, error) {
-	first := elements(c.cmd)[0].Value()
+	first := bsonval.Elements(c.cmd)[0].Value()
 	name := ""
 	if first.Type == bsoncore.TypeString {
 		name = first.StringValue()
-	} else if !(isNumber(first) && numberFloat(first) == 1) {
-		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", typeName(first.Type))
+	} else if !(bsonval.IsNumber(first) && bsonval.NumberFloat(first) == 1) {
+		return nil, mongoerr.New(mongoerr.InvalidNamespace, "collection name has invalid type %s", bsonval.TypeName(first.Type))
 	}
 	pv := c.arg("pipeline")
 	if pv.Type != bsoncore.TypeArray {
@@ -111,7 +112,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if vars.coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
-	stages := arrayValues(pv)
+	stages := bsonval.ArrayValues(pv)
 	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
 		return nil, err
 	}
@@ -167,11 +168,11 @@ func aggregateSource(c *call, col *collection, name string, stages []bsoncore.Va
 	if n, ok := countAllPipeline(stages, col); ok {
 		// CountDocuments({}): [{$match: {}}, {$group: {_id: 1, n: {$sum: 1}}}]
 		if n > 0 {
-			docs = []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).AppendValue("n", intValue(int64(n))).Build()}
+			docs = []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).AppendValue("n", bsonval.Int(int64(n))).Build()}
 		}
 		stages = nil
 	} else if len(stages) > 0 {
-		els := elements(bsoncore.Document(stages[0].Data))
+		els := bsonval.Elements(bsoncore.Document(stages[0].Data))
 		if len(els) == 1 && els[0].Key() == "$collStats" {
 			docs = []bsoncore.Document{collStatsOf(c, name, col, bsoncore.Document(els[0].Value().Data))}
 			stages = stages[1:]
@@ -229,7 +230,7 @@ func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, er
 	n := 0
 	arg := func(name string) (bsoncore.Value, bool) {
 		if n < len(stages) && stageName(stages[n]) == name {
-			return elements(bsoncore.Document(stages[n].Data))[0].Value(), true
+			return bsonval.Elements(bsoncore.Document(stages[n].Data))[0].Value(), true
 		}
 		return bsoncore.Value{}, false
 	}
@@ -247,12 +248,12 @@ func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, er
 		q.sort.coll = vars.collator()
 		n++
 	}
-	if v, ok := arg("$skip"); ok && isNumber(v) && numberFloat(v) >= 0 && numberFloat(v) == float64(int(numberFloat(v))) {
-		q.skip = int(numberFloat(v))
+	if v, ok := arg("$skip"); ok && bsonval.IsNumber(v) && bsonval.NumberFloat(v) >= 0 && bsonval.NumberFloat(v) == float64(int(bsonval.NumberFloat(v))) {
+		q.skip = int(bsonval.NumberFloat(v))
 		n++
 	}
-	if v, ok := arg("$limit"); ok && isNumber(v) && numberFloat(v) > 0 && numberFloat(v) == float64(int(numberFloat(v))) {
-		q.limit = int(numberFloat(v))
+	if v, ok := arg("$limit"); ok && bsonval.IsNumber(v) && bsonval.NumberFloat(v) > 0 && bsonval.NumberFloat(v) == float64(int(bsonval.NumberFloat(v))) {
+		q.limit = int(bsonval.NumberFloat(v))
 		n++
 	}
 	if n > 0 && q.filter == nil {

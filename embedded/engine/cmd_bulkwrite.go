@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -18,14 +19,14 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 	ord := ordered(c)
 	errorsOnly := truthy(c.arg("errorsOnly"))
 	bw := &bulkWrite{c: c, vars: c.vars()}
-	for i, ov := range arrayValues(c.arg("ops")) {
+	for i, ov := range bsonval.ArrayValues(c.arg("ops")) {
 		op := bsoncore.Document(ov.Data)
-		els := elements(op)
+		els := bsonval.Elements(op)
 		if len(els) == 0 {
 			return nil, mongoerr.New(mongoerr.FailedToParse, "empty bulkWrite operation")
 		}
 		kind := els[0].Key()
-		idx, ok := intOf(els[0].Value())
+		idx, ok := bsonval.IntOf(els[0].Value())
 		if !ok || idx < 0 || int(idx) >= len(nss) {
 			return nil, mongoerr.New(mongoerr.BadValue, "BulkWrite ops entry %d has an invalid nsInfo index", i)
 		}
@@ -75,7 +76,7 @@ func (bw *bulkWrite) cursor() bsoncore.Document {
 	b := bsoncore.NewDocumentBuilder().AppendInt64("id", id)
 	vals := make([]bsoncore.Value, len(first))
 	for i, d := range first {
-		vals[i] = vDoc(d)
+		vals[i] = bsonval.Doc(d)
 	}
 	return b.AppendArray("firstBatch", bsoncore.BuildArray(nil, vals...)).AppendString("ns", bulkWriteNS).Build()
 }
@@ -84,7 +85,7 @@ func (bw *bulkWrite) cursor() bsoncore.Document {
 // operations name by index.
 func bulkNamespaces(c *call) ([][2]string, error) {
 	var nss [][2]string
-	for _, v := range arrayValues(c.arg("nsInfo")) {
+	for _, v := range bsonval.ArrayValues(c.arg("nsInfo")) {
 		nsv, _ := bsoncore.Document(v.Data).LookupErr("ns")
 		db, coll, err := splitNS(toStr(nsv))
 		if err != nil {
@@ -229,22 +230,22 @@ func (bw *bulkWrite) failed(i int, err error) {
 	bw.nErr++
 	e := mongoerr.As(err)
 	eb := bsoncore.NewDocumentBuilder().AppendDouble("ok", 0).AppendInt32("idx", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("codeName", e.Code.Name()).AppendString("errmsg", e.Msg)
-	for _, el := range elements(e.Extra) {
+	for _, el := range bsonval.Elements(e.Extra) {
 		eb.AppendValue(el.Key(), el.Value())
 	}
 	eb.AppendInt32("n", 0)
-	bw.results = append(bw.results, vDoc(eb.Build()))
+	bw.results = append(bw.results, bsonval.Doc(eb.Build()))
 }
 
 // succeeded records operation i's result, built in res.
 func (bw *bulkWrite) succeeded(i int, res *bsoncore.DocumentBuilder) {
 	d := res.Build()
 	ob := bsoncore.NewDocumentBuilder().AppendDouble("ok", 1).AppendInt32("idx", int32(i))
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		if el.Key() == "n" && bytes.Equal(el.Value().Data, nil) {
 			continue
 		}
 		ob.AppendValue(el.Key(), el.Value())
 	}
-	bw.results = append(bw.results, vDoc(ob.Build()))
+	bw.results = append(bw.results, bsonval.Doc(ob.Build()))
 }

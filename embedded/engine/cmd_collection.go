@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -41,7 +42,7 @@ func cmdListDatabases(c *call) (bsoncore.Document, error) {
 		if filter != nil && !filter.Match(d) {
 			continue
 		}
-		vals = append(vals, vDoc(d))
+		vals = append(vals, bsonval.Doc(d))
 	}
 	b := newReply().b.AppendArray("databases", bsoncore.BuildArray(nil, vals...))
 	if !nameOnly {
@@ -113,8 +114,8 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 		if c.arg("timeseries").Type == 0 {
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' is only supported on time-series collections")
 		}
-		if n, ok := intOf(v); !ok || n < 0 {
-			return nil, mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' must be a non-negative whole number, got %s", shell(v))
+		if n, ok := bsonval.IntOf(v); !ok || n < 0 {
+			return nil, mongoerr.New(mongoerr.InvalidOptions, "'expireAfterSeconds' must be a non-negative whole number, got %s", bsonval.Shell(v))
 		}
 	}
 	if c.arg("viewOn").Type != 0 {
@@ -128,7 +129,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 		}
 	}
 	opts := bsoncore.NewDocumentBuilder()
-	for _, e := range elements(c.cmd)[1:] {
+	for _, e := range bsonval.Elements(c.cmd)[1:] {
 		switch {
 		case genericArgs[e.Key()]:
 		case e.Key() == "timeseries":
@@ -138,9 +139,9 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 			}
 			opts.AppendDocument("timeseries", ts)
 		case e.Key() == "size" && truthy(c.arg("capped")):
-			appendNumber(opts, "size", (int64(numberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
-		case e.Key() == "max" && truthy(c.arg("capped")) && isNumber(e.Value()):
-			appendNumber(opts, "max", int64(numberFloat(e.Value())))
+			appendNumber(opts, "size", (int64(bsonval.NumberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
+		case e.Key() == "max" && truthy(c.arg("capped")) && bsonval.IsNumber(e.Value()):
+			appendNumber(opts, "max", int64(bsonval.NumberFloat(e.Value())))
 		default:
 			opts.AppendValue(e.Key(), e.Value())
 		}
@@ -149,7 +150,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 	if _, err := parseValidation(built); err != nil {
 		return nil, err
 	}
-	if _, err := parseCollation(lookupOr(built, "collation")); err != nil {
+	if _, err := bsonval.ParseCollation(lookupOr(built, "collation")); err != nil {
 		return nil, err
 	}
 	return newReply().ok(), c.write(func(t *tx) error {
@@ -195,7 +196,7 @@ func splitNS(ns string) (string, string, error) {
 }
 
 func cmdRename(c *call) (bsoncore.Document, error) {
-	fdb, fc, err := splitNS(toStr(elements(c.cmd)[0].Value()))
+	fdb, fc, err := splitNS(toStr(bsonval.Elements(c.cmd)[0].Value()))
 	if err != nil {
 		return nil, err
 	}
@@ -251,13 +252,13 @@ func cmdCollMod(c *call) (bsoncore.Document, error) {
 	set := map[string]bsoncore.Value{}
 	var order []string
 	var ixMod bsoncore.Document
-	for _, e := range elements(c.cmd)[1:] {
+	for _, e := range bsonval.Elements(c.cmd)[1:] {
 		k := e.Key()
 		switch {
 		case genericArgs[k]:
 		case k == "index":
 			if e.Value().Type != bsoncore.TypeEmbeddedDocument {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'collMod.index' is the wrong type '%s', expected type 'object'", typeName(e.Value().Type))
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'collMod.index' is the wrong type '%s', expected type 'object'", bsonval.TypeName(e.Value().Type))
 			}
 			ixMod = bsoncore.Document(e.Value().Data)
 		case collModOptions[k]:
@@ -282,7 +283,7 @@ func cmdCollMod(c *call) (bsoncore.Document, error) {
 			}
 		}
 		b := bsoncore.NewDocumentBuilder()
-		for _, e := range elements(col.opts) {
+		for _, e := range bsonval.Elements(col.opts) {
 			if _, replaced := set[e.Key()]; !replaced {
 				b.AppendValue(e.Key(), e.Value())
 			}

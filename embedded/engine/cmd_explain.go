@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -14,7 +15,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "explain command requires a nested object")
 	}
 	d := bsoncore.Document(inner.Data)
-	els := elements(d)
+	els := bsonval.Elements(d)
 	if len(els) == 0 {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
 	}
@@ -58,11 +59,11 @@ func explained(d bsoncore.Document, cmd string) (filterDoc, sortDoc bsoncore.Doc
 		if v, err := d.LookupErr("sort"); err == nil {
 			sortDoc = bsoncore.Document(v.Data)
 		}
-		if v, err := d.LookupErr("skip"); err == nil && isNumber(v) && numberFloat(v) > 0 {
-			skip = int(numberFloat(v))
+		if v, err := d.LookupErr("skip"); err == nil && bsonval.IsNumber(v) && bsonval.NumberFloat(v) > 0 {
+			skip = int(bsonval.NumberFloat(v))
 		}
-		if v, err := d.LookupErr("limit"); err == nil && isNumber(v) {
-			limit = int(math.Abs(numberFloat(v)))
+		if v, err := d.LookupErr("limit"); err == nil && bsonval.IsNumber(v) {
+			limit = int(math.Abs(bsonval.NumberFloat(v)))
 		}
 	case "count", "distinct":
 		if v, err := d.LookupErr("query"); err == nil {
@@ -70,7 +71,7 @@ func explained(d bsoncore.Document, cmd string) (filterDoc, sortDoc bsoncore.Doc
 		}
 	case "aggregate":
 		if v, err := d.LookupErr("pipeline"); err == nil {
-			st := arrayValues(v)
+			st := bsonval.ArrayValues(v)
 			if len(st) > 0 {
 				if m, err := bsoncore.Document(st[0].Data).LookupErr("$match"); err == nil {
 					filterDoc = bsoncore.Document(m.Data)
@@ -82,8 +83,8 @@ func explained(d bsoncore.Document, cmd string) (filterDoc, sortDoc bsoncore.Doc
 		if cmd == "delete" {
 			key = "deletes"
 		}
-		if v, err := d.LookupErr(key); err == nil && len(arrayValues(v)) > 0 {
-			if q, err := bsoncore.Document(arrayValues(v)[0].Data).LookupErr("q"); err == nil {
+		if v, err := d.LookupErr(key); err == nil && len(bsonval.ArrayValues(v)) > 0 {
+			if q, err := bsoncore.Document(bsonval.ArrayValues(v)[0].Data).LookupErr("q"); err == nil {
 				filterDoc = bsoncore.Document(q.Data)
 			}
 		}

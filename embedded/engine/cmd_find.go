@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -216,17 +217,17 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	}
 	var vals []bsoncore.Value
 	for _, d := range docs {
-		for _, v := range fanValues(d, key.StringValue()) {
+		for _, v := range bsonval.FanValues(d, key.StringValue()) {
 			if v.Type == 0 {
 				continue
 			}
 			vals = append(vals, v)
 		}
 	}
-	sort.SliceStable(vals, func(i, j int) bool { return vars.coll.compare(vals[i], vals[j]) < 0 })
+	sort.SliceStable(vals, func(i, j int) bool { return vars.coll.Compare(vals[i], vals[j]) < 0 })
 	var out []bsoncore.Value
 	for _, v := range vals {
-		if len(out) > 0 && vars.coll.equal(out[len(out)-1], v) {
+		if len(out) > 0 && vars.coll.Equal(out[len(out)-1], v) {
 			continue
 		}
 		out = append(out, v)

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -23,7 +24,7 @@ func modifyIndex(t *tx, col *collection, mod bsoncore.Document, reply *bsoncore.
 		}
 	}
 	if ix == nil {
-		return mongoerr.New(mongoerr.IndexNotFound, "cannot find index %s for ns %s.%s", shell(vDoc(mod)), col.db, col.name)
+		return mongoerr.New(mongoerr.IndexNotFound, "cannot find index %s for ns %s.%s", bsonval.Shell(bsonval.Doc(mod)), col.db, col.name)
 	}
 	spec := bsoncore.NewDocumentBuilder()
 	changed := map[string]bsoncore.Value{}
@@ -36,7 +37,7 @@ func modifyIndex(t *tx, col *collection, mod bsoncore.Document, reply *bsoncore.
 			reply.AppendValue(k+"_new", v)
 		}
 	}
-	for _, e := range elements(ix.spec) {
+	for _, e := range bsonval.Elements(ix.spec) {
 		if _, ok := changed[e.Key()]; !ok {
 			spec.AppendValue(e.Key(), e.Value())
 		}
@@ -60,7 +61,7 @@ func cmdCreateIndexes(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	specs := arrayValues(c.arg("indexes"))
+	specs := bsonval.ArrayValues(c.arg("indexes"))
 	if c.arg("indexes").Type != bsoncore.TypeArray || len(specs) == 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "Must specify at least one index")
 	}
@@ -142,21 +143,21 @@ func cmdDropIndexes(c *call) (bsoncore.Document, error) {
 				names = []string{target.StringValue()}
 			}
 		case bsoncore.TypeArray:
-			for _, v := range arrayValues(target) {
+			for _, v := range bsonval.ArrayValues(target) {
 				names = append(names, toStr(v))
 			}
 		case bsoncore.TypeEmbeddedDocument:
 			found := false
 			for _, ix := range col.indexes {
-				if compareDocs(ix.key, bsoncore.Document(target.Data), false) == 0 {
+				if bsonval.CompareDocs(ix.key, bsoncore.Document(target.Data), false) == 0 {
 					names, found = []string{ix.name}, true
 				}
 			}
 			if !found {
-				if compareDocs(idKey, bsoncore.Document(target.Data), false) == 0 {
+				if bsonval.CompareDocs(idKey, bsoncore.Document(target.Data), false) == 0 {
 					return mongoerr.New(mongoerr.InvalidOptions, "cannot drop _id index")
 				}
-				return mongoerr.New(mongoerr.IndexNotFound, "can't find index with key: %s", shell(target))
+				return mongoerr.New(mongoerr.IndexNotFound, "can't find index with key: %s", bsonval.Shell(target))
 			}
 		default:
 			return mongoerr.New(mongoerr.TypeMismatch, "invalid index name spec")

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -55,7 +56,7 @@ func cmdCollStats(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.NamespaceNotFound, "Collection [%s.%s] not found.", c.db, name)
 	}
 	b := bsoncore.NewDocumentBuilder()
-	for _, e := range elements(collStatsDoc(c.db, name, col)) {
+	for _, e := range bsonval.Elements(collStatsDoc(c.db, name, col)) {
 		b.AppendValue(e.Key(), e.Value())
 	}
 	return newReplyFrom(b).ok(), nil

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/oid"
 )
@@ -22,7 +23,7 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 	if len(d) > maxDocSize {
 		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), maxDocSize)
 	}
-	els := elements(d)
+	els := bsonval.Elements(d)
 	id, err := d.LookupErr("_id")
 	if err != nil {
 		b := bsoncore.NewDocumentBuilder().AppendValue("_id", newObjectID())
@@ -39,7 +40,7 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 	case bsoncore.TypeUndefined:
 		return nil, mongoerr.New(mongoerr.InvalidIdField, "can't use a undefined for _id")
 	case bsoncore.TypeEmbeddedDocument:
-		for _, e := range elements(bsoncore.Document(id.Data)) {
+		for _, e := range bsonval.Elements(bsoncore.Document(id.Data)) {
 			if strings.HasPrefix(e.Key(), "$") {
 				return nil, mongoerr.New(mongoerr.DollarPrefixedFieldName, "_id fields may not contain '$'-prefixed fields: %s is not valid for storage.", e.Key())
 			}
@@ -55,10 +56,10 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 func writeError(i int, err error) bsoncore.Value {
 	e := mongoerr.As(err)
 	b := bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendInt32("code", int32(e.Code)).AppendString("errmsg", e.Msg)
-	for _, el := range elements(e.Extra) {
+	for _, el := range bsonval.Elements(e.Extra) {
 		b.AppendValue(el.Key(), el.Value())
 	}
-	return vDoc(b.Build())
+	return bsonval.Doc(b.Build())
 }
 
 func ordered(c *call) bool {
@@ -94,7 +95,7 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 	if docsV.Type != bsoncore.TypeArray {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "BSON field 'insert.documents' is missing but a required field")
 	}
-	docs := arrayValues(docsV)
+	docs := bsonval.ArrayValues(docsV)
 	if err := checkBatchSize(len(docs)); err != nil {
 		return nil, err
 	}
@@ -210,7 +211,7 @@ func upsertDoc(f *Filter, u *Update) (bsoncore.Document, error) {
 		if ierr == nil {
 			b.AppendValue("_id", id)
 		}
-		for _, e := range elements(u.replacement) {
+		for _, e := range bsonval.Elements(u.replacement) {
 			if e.Key() == "_id" && ierr == nil {
 				continue
 			}
@@ -237,7 +238,7 @@ func arrayFiltersOf(d bsoncore.Document) []bsoncore.Value {
 	if err != nil {
 		return nil
 	}
-	return arrayValues(v)
+	return bsonval.ArrayValues(v)
 }
 
 func cmdUpdate(c *call) (bsoncore.Document, error) {
@@ -251,7 +252,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
-	stmts := arrayValues(c.arg("updates"))
+	stmts := bsonval.ArrayValues(c.arg("updates"))
 	if err := checkBatchSize(len(stmts)); err != nil {
 		return nil, err
 	}
@@ -273,7 +274,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 			nMod += r.modified
 			if r.upserted.Type != 0 {
 				n++
-				upserts = append(upserts, vDoc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
+				upserts = append(upserts, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
 			}
 		}
 		return nil
@@ -346,7 +347,7 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
-	stmts := arrayValues(c.arg("deletes"))
+	stmts := bsonval.ArrayValues(c.arg("deletes"))
 	if err := checkBatchSize(len(stmts)); err != nil {
 		return nil, err
 	}
@@ -452,7 +453,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document")
 	}
 	op := &findAndModify{name: name, f: f, s: s, proj: proj, vars: vars, update: uv, newDoc: newDoc, upsert: upsert,
-		value: vNull(), last: bsoncore.NewDocumentBuilder()}
+		value: bsonval.Null(), last: bsoncore.NewDocumentBuilder()}
 	err = c.write(func(t *tx) error {
 		if remove {
 			return op.remove(t, c)
@@ -505,14 +506,14 @@ func (op *findAndModify) project(doc bsoncore.Document) error {
 	if err != nil {
 		return err
 	}
-	op.value = vDoc(v)
+	op.value = bsonval.Doc(v)
 	return nil
 }
 
 // modify updates (or upserts) the document, inside t; value is the
 // document before the update, or with newDoc after it.
 func (op *findAndModify) modify(t *tx, c *call) error {
-	up, err := compileUpdate(op.update, arrayValues(c.arg("arrayFilters")), op.vars)
+	up, err := compileUpdate(op.update, bsonval.ArrayValues(c.arg("arrayFilters")), op.vars)
 	if err != nil {
 		return err
 	}

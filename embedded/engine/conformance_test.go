@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -139,9 +140,9 @@ func TestUpdateConformance(t *testing.T) {
 	for _, c := range cases {
 		var afs []bsoncore.Value
 		if c.af != "" {
-			afs = arrayValues(lookup(ext(t, `{"x": `+c.af+`}`), "x"))
+			afs = bsonval.ArrayValues(bsonval.Lookup(ext(t, `{"x": `+c.af+`}`), "x"))
 		}
-		u, err := compileUpdate(vDoc(ext(t, c.update)), afs, nil)
+		u, err := compileUpdate(bsonval.Doc(ext(t, c.update)), afs, nil)
 		if err != nil {
 			t.Errorf("%s: %v", c.update, err)
 			continue
@@ -171,7 +172,7 @@ func TestUpdateRefusals(t *testing.T) {
 		`{"$foo": {"n": 1}}`:                   9,
 		`{"$set": {"g.$": 1}}`:                 2,
 	} {
-		u, err := compileUpdate(vDoc(ext(t, update)), nil, nil)
+		u, err := compileUpdate(bsonval.Doc(ext(t, update)), nil, nil)
 		if err == nil {
 			_, err = u.apply(doc, -1, false)
 		}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 const crashChildEnv = "OIDKIT_ENGINE_CRASH_CHILD"
@@ -66,7 +68,7 @@ func TestKillNineKeepsAcknowledged(t *testing.T) {
 			if col == nil {
 				t.Fatalf("round %d: collection lost", round)
 			}
-			if _, ok := col.get(vInt32(int32(i))); !ok {
+			if _, ok := col.get(bsonval.Int32(int32(i))); !ok {
 				t.Fatalf("round %d: acknowledged document %d lost (acknowledged up to %d)", round, i, acked)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -130,10 +131,10 @@ func cursorDoc(id int64, ns, key string, docs []bsoncore.Document, postBatch bso
 }
 
 func cmdGetMore(c *call) (bsoncore.Document, error) {
-	idv := elements(c.cmd)[0].Value()
-	id, ok := intOf(idv)
+	idv := bsonval.Elements(c.cmd)[0].Value()
+	id, ok := bsonval.IntOf(idv)
 	if !ok {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "Field 'getMore' must be of type long in: %s", shell(vDoc(c.cmd)))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "Field 'getMore' must be of type long in: %s", bsonval.Shell(bsonval.Doc(c.cmd)))
 	}
 	coll := toStr(c.arg("collection"))
 	cs := &c.srv.cursors
@@ -148,8 +149,8 @@ func cmdGetMore(c *call) (bsoncore.Document, error) {
 		return nil, mongoerr.New(mongoerr.Unauthorized, "Requested getMore on namespace '%s.%s', but cursor belongs to a different namespace %s", c.db, coll, cur.ns)
 	}
 	n := 0
-	if v := c.arg("batchSize"); isNumber(v) {
-		n = int(numberFloat(v))
+	if v := c.arg("batchSize"); bsonval.IsNumber(v) {
+		n = int(bsonval.NumberFloat(v))
 	}
 	if err := c.srv.failGetMore(cur); err != nil {
 		delete(cs.m, id)
@@ -181,8 +182,8 @@ func getMoreSource(c *call, id int64, cur *cursor, n int) (bsoncore.Document, er
 	cur.busy = true
 	cs.mu.Unlock()
 	wait := awaitDefault
-	if v := c.arg("maxTimeMS"); isNumber(v) {
-		wait = time.Duration(numberFloat(v) * float64(time.Millisecond))
+	if v := c.arg("maxTimeMS"); bsonval.IsNumber(v) {
+		wait = time.Duration(bsonval.NumberFloat(v) * float64(time.Millisecond))
 	}
 	docs, err := cur.src.next(c, n, wait)
 	cs.mu.Lock()
@@ -210,13 +211,13 @@ func cmdKillCursors(c *call) (bsoncore.Document, error) {
 	var killed, notFound []bsoncore.Value
 	cs := &c.srv.cursors
 	cs.mu.Lock()
-	for _, v := range arrayValues(c.arg("cursors")) {
-		id, _ := intOf(v)
+	for _, v := range bsonval.ArrayValues(c.arg("cursors")) {
+		id, _ := bsonval.IntOf(v)
 		if _, ok := cs.m[id]; ok {
 			delete(cs.m, id)
-			killed = append(killed, vInt64(id))
+			killed = append(killed, bsonval.Int64(id))
 		} else {
-			notFound = append(notFound, vInt64(id))
+			notFound = append(notFound, bsonval.Int64(id))
 		}
 	}
 	cs.mu.Unlock()

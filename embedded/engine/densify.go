@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -57,7 +58,7 @@ func densifyRequired(d bsoncore.Document, k, path string) (bsoncore.Value, error
 }
 
 func densifyWrongType(path string, v bsoncore.Value, want string) error {
-	return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$densify.%s' is the wrong type '%s', expected type '%s'", path, typeName(v.Type), want)
+	return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$densify.%s' is the wrong type '%s', expected type '%s'", path, bsonval.TypeName(v.Type), want)
 }
 
 func densifyFieldPath(v bsoncore.Value, path string) (string, error) {
@@ -83,7 +84,7 @@ func (s *densifySpec) parseFields(d bsoncore.Document) error {
 		if pv.Type != bsoncore.TypeArray {
 			return densifyWrongType("partitionByFields", pv, "array")
 		}
-		for _, v := range arrayValues(pv) {
+		for _, v := range bsonval.ArrayValues(pv) {
 			f, err := densifyFieldPath(v, "partitionByFields")
 			if err != nil {
 				return err
@@ -111,17 +112,17 @@ func (s *densifySpec) parseRange(d bsoncore.Document) error {
 	if err != nil {
 		return err
 	}
-	if !isNumber(s.step) {
+	if !bsonval.IsNumber(s.step) {
 		return densifyWrongType("range.step", s.step, "[int, decimal, double, long]")
 	}
-	if !(numberFloat(s.step) > 0) {
+	if !(bsonval.NumberFloat(s.step) > 0) {
 		return mongoerr.New(mongoerr.Location(5733401), "the step parameter in a range statement must be a strictly positive numeric value")
 	}
 	if u, err := rd.LookupErr("unit"); err == nil {
 		if u.Type != bsoncore.TypeString {
 			return densifyWrongType("range.unit", u, "string")
 		}
-		if s.unit = u.StringValue(); !isTimeUnit(s.unit) {
+		if s.unit = u.StringValue(); !bsonval.IsTimeUnit(s.unit) {
 			return mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", s.unit)
 		}
 	}
@@ -141,7 +142,7 @@ func (s *densifySpec) parseBounds(bounds bsoncore.Value) error {
 	s.mode = toStr(bounds)
 	switch {
 	case bounds.Type == bsoncore.TypeArray:
-		b := arrayValues(bounds)
+		b := bsonval.ArrayValues(bounds)
 		if len(b) != 2 {
 			return mongoerr.New(mongoerr.Location(5733403), "a bounding array in a range statement must have exactly two elements")
 		}
@@ -149,11 +150,11 @@ func (s *densifySpec) parseBounds(bounds bsoncore.Value) error {
 		s.lo, s.hi, s.mode = lo, hi, "explicit"
 		isDate := func(v bsoncore.Value) bool { return v.Type == bsoncore.TypeDateTime }
 		switch {
-		case !(isNumber(lo) || isDate(lo)) || !(isNumber(hi) || isDate(hi)) || compareValues(lo, hi) > 0:
+		case !(bsonval.IsNumber(lo) || isDate(lo)) || !(bsonval.IsNumber(hi) || isDate(hi)) || bsonval.Compare(lo, hi) > 0:
 			return mongoerr.New(mongoerr.Location(5733402), "the bounds in a range statement must be the string 'full', 'partition', or an ascending array of two numbers or two dates")
 		case isDate(lo) != isDate(hi):
 			return mongoerr.New(mongoerr.Location(5733406), "a bounding array must contain either both dates or both numeric types")
-		case isNumber(lo) && s.unit != "":
+		case bsonval.IsNumber(lo) && s.unit != "":
 			return mongoerr.New(mongoerr.Location(5733409), "numeric bounds may not have unit parameter")
 		case isDate(lo) && s.unit == "":
 			return mongoerr.New(mongoerr.Location(5733410), "date bounds require a unit")
@@ -171,27 +172,27 @@ func (s *densifySpec) parseBounds(bounds bsoncore.Value) error {
 func (s *densifySpec) next(v bsoncore.Value) (bsoncore.Value, error) {
 	if v.Type == bsoncore.TypeDateTime {
 		if s.unit == "" {
-			return missing, mongoerr.New(mongoerr.Location(5733410), "$densify of dates requires a unit (millisecond to year)")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5733410), "$densify of dates requires a unit (millisecond to year)")
 		}
-		ms, ok := addTimeUnit(v.DateTime(), s.unit, s.dateStep)
+		ms, ok := bsonval.AddTimeUnit(v.DateTime(), s.unit, s.dateStep)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(5166406), "$dateAdd overflowed")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166406), "$dateAdd overflowed")
 		}
-		return vDate(ms), nil
+		return bsonval.DateTime(ms), nil
 	}
-	if !isNumber(v) || s.unit != "" {
-		return missing, mongoerr.New(mongoerr.Location(5733409), "$densify: the values of '%s' must be numbers, or dates with a unit; found %s", s.field, shell(v))
+	if !bsonval.IsNumber(v) || s.unit != "" {
+		return bsonval.Missing, mongoerr.New(mongoerr.Location(5733409), "$densify: the values of '%s' must be numbers, or dates with a unit; found %s", s.field, bsonval.Shell(v))
 	}
-	return arith('+', v, s.step), nil
+	return bsonval.Arith('+', v, s.step), nil
 }
 
 // key is the i-th sort key of d: a partition field's value, then (i
 // past them) the field's, missing as null.
 func (s *densifySpec) key(d bsoncore.Document, i int) bsoncore.Value {
 	if i < len(s.partFields) {
-		return nullIfMissing(lookup(d, s.partFields[i]))
+		return nullIfMissing(bsonval.Lookup(d, s.partFields[i]))
 	}
-	return nullIfMissing(lookup(d, s.field))
+	return nullIfMissing(bsonval.Lookup(d, s.field))
 }
 
 func (s *densifySpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
@@ -199,11 +200,13 @@ func (s *densifySpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(with, func(a, b bsoncore.Document) int { return compareValues(lookup(a, s.field), lookup(b, s.field)) })
+	slices.SortStableFunc(with, func(a, b bsoncore.Document) int {
+		return bsonval.Compare(bsonval.Lookup(a, s.field), bsonval.Lookup(b, s.field))
+	})
 	var out []bsoncore.Document
 	flo, fhi := s.lo, s.hi
 	if s.mode == "full" && len(with) > 0 {
-		flo, fhi = lookup(with[0], s.field), lookup(with[len(with)-1], s.field)
+		flo, fhi = bsonval.Lookup(with[0], s.field), bsonval.Lookup(with[len(with)-1], s.field)
 	}
 	for _, p := range parts {
 		out = append(out, p.without...)
@@ -212,7 +215,7 @@ func (s *densifySpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		}
 		start, end := flo, fhi
 		if s.mode == "partition" {
-			start, end = lookup(p.docs[0], s.field), lookup(p.docs[len(p.docs)-1], s.field)
+			start, end = bsonval.Lookup(p.docs[0], s.field), bsonval.Lookup(p.docs[len(p.docs)-1], s.field)
 		}
 		if out, err = s.fill(out, p, start, end); err != nil {
 			return nil, err
@@ -230,7 +233,7 @@ func (s *densifySpec) partition(in []bsoncore.Document) ([]*densifyPart, []bsonc
 	sorted := slices.Clone(in)
 	slices.SortStableFunc(sorted, func(a, b bsoncore.Document) int {
 		for i := 0; i <= len(s.partFields); i++ {
-			if c := compareValues(s.key(a, i), s.key(b, i)); c != 0 {
+			if c := bsonval.Compare(s.key(a, i), s.key(b, i)); c != 0 {
 				return c
 			}
 		}
@@ -244,22 +247,22 @@ func (s *densifySpec) partition(in []bsoncore.Document) ([]*densifyPart, []bsonc
 			vals[i] = s.key(doc, i)
 		}
 		var p *densifyPart
-		if len(parts) > 0 && slices.EqualFunc(parts[len(parts)-1].vals, vals, func(a, b bsoncore.Value) bool { return compareValues(a, b) == 0 }) {
+		if len(parts) > 0 && slices.EqualFunc(parts[len(parts)-1].vals, vals, func(a, b bsoncore.Value) bool { return bsonval.Compare(a, b) == 0 }) {
 			p = parts[len(parts)-1]
 		} else {
 			p = &densifyPart{vals: vals}
 			parts = append(parts, p)
 		}
-		v := lookup(doc, s.field)
+		v := bsonval.Lookup(doc, s.field)
 		switch {
 		case nullish(v):
 			p.without = append(p.without, doc) // without the field: unchanged
-		case s.unit != "" && v.Type != bsoncore.TypeDateTime, s.unit == "" && !isNumber(v):
+		case s.unit != "" && v.Type != bsoncore.TypeDateTime, s.unit == "" && !bsonval.IsNumber(v):
 			want := "numeric"
 			if s.unit != "" {
 				want = "a date"
 			}
-			return nil, nil, mongoerr.New(mongoerr.Location(6053600), "Encountered a %s value in the densify field '%s'; with this range every value must be %s", typeName(v.Type), s.field, want)
+			return nil, nil, mongoerr.New(mongoerr.Location(6053600), "Encountered a %s value in the densify field '%s'; with this range every value must be %s", bsonval.TypeName(v.Type), s.field, want)
 		default:
 			p.docs = append(p.docs, doc)
 			with = append(with, doc)
@@ -277,16 +280,16 @@ func (s *densifySpec) fill(out []bsoncore.Document, p *densifyPart, start, end b
 		if n > 1_000_000 {
 			return nil, mongoerr.New(mongoerr.Location(5897900), "$densify would add more than 1,000,000 documents to one partition")
 		}
-		c := compareValues(v, end)
+		c := bsonval.Compare(v, end)
 		if c > 0 || c == 0 && !inclusive {
 			break
 		}
-		for k < len(p.docs) && compareValues(lookup(p.docs[k], s.field), v) < 0 {
+		for k < len(p.docs) && bsonval.Compare(bsonval.Lookup(p.docs[k], s.field), v) < 0 {
 			out = append(out, p.docs[k])
 			k++
 		}
-		if k < len(p.docs) && compareValues(lookup(p.docs[k], s.field), v) == 0 {
-			for k < len(p.docs) && compareValues(lookup(p.docs[k], s.field), v) == 0 {
+		if k < len(p.docs) && bsonval.Compare(bsonval.Lookup(p.docs[k], s.field), v) == 0 {
+			for k < len(p.docs) && bsonval.Compare(bsonval.Lookup(p.docs[k], s.field), v) == 0 {
 				out = append(out, p.docs[k])
 				k++
 			}

@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/wire"
 )
@@ -23,9 +24,9 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *wire.Message) (reply b
 	if refused != nil {
 		return refused
 	}
-	if v, err := m.Cmd.LookupErr("maxTimeMS"); err == nil && isNumber(v) && numberFloat(v) > 0 && name != "getMore" {
+	if v, err := m.Cmd.LookupErr("maxTimeMS"); err == nil && bsonval.IsNumber(v) && bsonval.NumberFloat(v) > 0 && name != "getMore" {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(numberFloat(v)*float64(time.Millisecond)))
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(bsonval.NumberFloat(v)*float64(time.Millisecond)))
 		defer cancel()
 	}
 	ctx, done := s.ops.begin(ctx, cn, db, name, m.Cmd)
@@ -92,7 +93,7 @@ func (s *Server) handle(ctx context.Context, cn *conn, m *wire.Message) (reply b
 // namespace; admin when neither) and its handler; refused is the error
 // reply to an empty or unknown command.
 func route(m *wire.Message) (name, db string, h handler, refused bsoncore.Document) {
-	els := elements(m.Cmd)
+	els := bsonval.Elements(m.Cmd)
 	if len(els) == 0 {
 		return "", "", nil, errorReply(mongoerr.New(mongoerr.FailedToParse, "empty command"))
 	}
@@ -165,7 +166,7 @@ func unsatisfiable(cmd bsoncore.Document) bsoncore.Document {
 		return nil
 	}
 	switch {
-	case isNumber(w) && numberFloat(w) > 1:
+	case bsonval.IsNumber(w) && bsonval.NumberFloat(w) > 1:
 		return bsoncore.NewDocumentBuilder().AppendInt32("code", 100).AppendString("codeName", "UnsatisfiableWriteConcern").
 			AppendString("errmsg", "Not enough data-bearing nodes").Build()
 	case w.Type == bsoncore.TypeString && w.StringValue() != "majority":
@@ -228,11 +229,11 @@ func errorReply(err error) bsoncore.Document {
 	if len(e.Labels) > 0 {
 		vals := make([]bsoncore.Value, len(e.Labels))
 		for i, l := range e.Labels {
-			vals[i] = vString(l)
+			vals[i] = bsonval.String(l)
 		}
 		b.AppendArray("errorLabels", bsoncore.BuildArray(nil, vals...))
 	}
-	for _, el := range elements(e.Extra) {
+	for _, el := range bsonval.Elements(e.Extra) {
 		b.AppendValue(el.Key(), el.Value())
 	}
 	if stateChangeCodes[int32(e.Code)] {

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -15,11 +16,11 @@ import (
 type exprVars struct {
 	vars map[string]bsoncore.Value
 	now  time.Time
-	coll *collator // the command's collation; nil: simple
+	coll *bsonval.Collator // the command's collation; nil: simple
 }
 
 // collator is the collation strings are compared with (nil: simple).
-func (v *exprVars) collator() *collator {
+func (v *exprVars) collator() *bsonval.Collator {
 	if v == nil {
 		return nil
 	}
@@ -43,7 +44,7 @@ func truthy(v bsoncore.Value) bool {
 	case bsoncore.TypeBoolean:
 		return v.Boolean()
 	case bsoncore.TypeInt32, bsoncore.TypeInt64, bsoncore.TypeDouble, bsoncore.TypeDecimal128:
-		return numberFloat(v) != 0
+		return bsonval.NumberFloat(v) != 0
 	}
 	return true
 }
@@ -56,12 +57,12 @@ func exprPath(v bsoncore.Value, parts []string) bsoncore.Value {
 		case bsoncore.TypeEmbeddedDocument:
 			f, err := bsoncore.Document(v.Data).LookupErr(p)
 			if err != nil {
-				return missing
+				return bsonval.Missing
 			}
 			v = f
 		case bsoncore.TypeArray:
 			var out []bsoncore.Value
-			for _, e := range arrayValues(v) {
+			for _, e := range bsonval.ArrayValues(v) {
 				if e.Type != bsoncore.TypeEmbeddedDocument && e.Type != bsoncore.TypeArray {
 					continue
 				}
@@ -70,9 +71,9 @@ func exprPath(v bsoncore.Value, parts []string) bsoncore.Value {
 					out = append(out, r)
 				}
 			}
-			return vArray(out)
+			return bsonval.Array(out)
 		default:
-			return missing
+			return bsonval.Missing
 		}
 	}
 	return v
@@ -116,7 +117,7 @@ func compileStringExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 			if cur, ok := local["CURRENT"]; ok {
 				return exprPath(cur, parts), nil
 			}
-			return exprPath(vDoc(root), parts), nil
+			return exprPath(bsonval.Doc(root), parts), nil
 		}}, nil
 	}
 	return constExpr(v), nil
@@ -126,7 +127,7 @@ func compileStringExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 // missing ones null.
 func compileArrayExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 	var es []*expr
-	for _, e := range arrayValues(v) {
+	for _, e := range bsonval.ArrayValues(v) {
 		c, err := compileExpr(e, vars)
 		if err != nil {
 			return nil, err
@@ -138,14 +139,14 @@ func compileArrayExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, e := range es {
 			r, err := e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if r.Type == 0 {
-				r = vNull()
+				r = bsonval.Null()
 			}
 			out = append(out, r)
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	}}, nil
 }
 
@@ -153,7 +154,7 @@ func compileArrayExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 // field names an operator, else the document of its fields' values,
 // missing ones left out.
 func compileObjectExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
-	els := elements(bsoncore.Document(v.Data))
+	els := bsonval.Elements(bsoncore.Document(v.Data))
 	if len(els) == 1 && strings.HasPrefix(els[0].Key(), "$") {
 		return compileOp(els[0].Key(), els[0].Value(), vars)
 	}
@@ -177,13 +178,13 @@ func compileObjectExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, f := range fs {
 			r, err := f.e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if r.Type != 0 {
 				b.AppendValue(f.k, r)
 			}
 		}
-		return vDoc(b.Build()), nil
+		return bsonval.Doc(b.Build()), nil
 	}}, nil
 }
 
@@ -191,7 +192,7 @@ func compileObjectExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 func args(v bsoncore.Value, vars *exprVars) ([]*expr, error) {
 	var vals []bsoncore.Value
 	if v.Type == bsoncore.TypeArray {
-		vals = arrayValues(v)
+		vals = bsonval.ArrayValues(v)
 	} else {
 		vals = []bsoncore.Value{v}
 	}
@@ -235,7 +236,7 @@ func simple(op string, v bsoncore.Value, vars *exprVars, n int, f func([]bsoncor
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, err := evalAll(es, root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		return f(vals)
 	}}, nil
@@ -272,7 +273,7 @@ func toStr(v bsoncore.Value) string {
 	case bsoncore.TypeDateTime:
 		return time.UnixMilli(v.DateTime()).UTC().Format("2006-01-02T15:04:05.000Z")
 	case bsoncore.TypeInt32, bsoncore.TypeInt64:
-		i, _ := intOf(v)
+		i, _ := bsonval.IntOf(v)
 		return strconv.FormatInt(i, 10)
 	case bsoncore.TypeDouble:
 		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
@@ -284,5 +285,5 @@ func toStr(v bsoncore.Value) string {
 	case 0, bsoncore.TypeNull:
 		return ""
 	}
-	return shell(v)
+	return bsonval.Shell(v)
 }

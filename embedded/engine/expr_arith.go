@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -34,28 +35,28 @@ func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 		var acc bsoncore.Value
 		date, ms := false, int64(0)
 		if op == "$add" {
-			acc = vInt32(0)
+			acc = bsonval.Int32(0)
 		} else {
-			acc = vInt32(1)
+			acc = bsonval.Int32(1)
 		}
 		for _, x := range vals {
 			if nullish(x) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if x.Type == bsoncore.TypeDateTime && op == "$add" {
 				if date {
-					return missing, mongoerr.New(mongoerr.Location(16612), "only one date allowed in an $add expression")
+					return bsonval.Missing, mongoerr.New(mongoerr.Location(16612), "only one date allowed in an $add expression")
 				}
 				date, ms = true, x.DateTime()
 				continue
 			}
-			if !isNumber(x) {
-				return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports numeric or date types, not %s", op, typeName(x.Type))
+			if !bsonval.IsNumber(x) {
+				return bsonval.Missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports numeric or date types, not %s", op, bsonval.TypeName(x.Type))
 			}
 			if op == "$add" {
-				acc = arith('+', acc, x)
+				acc = bsonval.Arith('+', acc, x)
 			} else {
-				acc = arith('*', acc, x)
+				acc = bsonval.Arith('*', acc, x)
 			}
 		}
 		if date {
@@ -72,15 +73,15 @@ func compileSubtract(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		a, b := x[0], x[1]
 		switch {
 		case nullish(a) || nullish(b):
-			return vNull(), nil
+			return bsonval.Null(), nil
 		case a.Type == bsoncore.TypeDateTime && b.Type == bsoncore.TypeDateTime:
-			return vInt64(a.DateTime() - b.DateTime()), nil
-		case a.Type == bsoncore.TypeDateTime && isNumber(b):
+			return bsonval.Int64(a.DateTime() - b.DateTime()), nil
+		case a.Type == bsoncore.TypeDateTime && bsonval.IsNumber(b):
 			return dateShift(a.DateTime(), negate(b)), nil
-		case isNumber(a) && isNumber(b):
-			return arith('+', a, negate(b)), nil
+		case bsonval.IsNumber(a) && bsonval.IsNumber(b):
+			return bsonval.Arith('+', a, negate(b)), nil
 		}
-		return missing, mongoerr.New(mongoerr.TypeMismatch, "can't $subtract %s from %s", typeName(b.Type), typeName(a.Type))
+		return bsonval.Missing, mongoerr.New(mongoerr.TypeMismatch, "can't $subtract %s from %s", bsonval.TypeName(b.Type), bsonval.TypeName(a.Type))
 	})
 }
 
@@ -89,10 +90,10 @@ func compileSubtract(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 // the manual's rule for a date mixed with non-integers in $add and
 // $subtract alike.
 func dateShift(ms int64, n bsoncore.Value) bsoncore.Value {
-	if i, ok := intOf(n); ok {
-		return vDate(ms + i)
+	if i, ok := bsonval.IntOf(n); ok {
+		return bsonval.DateTime(ms + i)
 	}
-	return vDate(ms + int64(math.Round(numberFloat(n))))
+	return bsonval.DateTime(ms + int64(math.Round(bsonval.NumberFloat(n))))
 }
 
 // compileDivMod is $divide and $mod.
@@ -100,30 +101,30 @@ func compileDivMod(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a, b := x[0], x[1]
 		if nullish(a) || nullish(b) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		if !isNumber(a) || !isNumber(b) {
-			return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports numeric types, not %s and %s", op, typeName(a.Type), typeName(b.Type))
+		if !bsonval.IsNumber(a) || !bsonval.IsNumber(b) {
+			return bsonval.Missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports numeric types, not %s and %s", op, bsonval.TypeName(a.Type), bsonval.TypeName(b.Type))
 		}
-		if numberFloat(b) == 0 {
+		if bsonval.NumberFloat(b) == 0 {
 			if op == "$divide" {
-				return missing, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
+				return bsonval.Missing, mongoerr.New(mongoerr.BadValue, "can't $divide by zero")
 			}
-			return missing, mongoerr.New(mongoerr.Location(16610), "can't $mod by zero")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(16610), "can't $mod by zero")
 		}
 		if op == "$divide" {
-			return vDouble(numberFloat(a) / numberFloat(b)), nil
+			return bsonval.Double(bsonval.NumberFloat(a) / bsonval.NumberFloat(b)), nil
 		}
-		ai, aok := intOf(a)
-		bi, bok := intOf(b)
+		ai, aok := bsonval.IntOf(a)
+		bi, bok := bsonval.IntOf(b)
 		if aok && bok {
 			r := ai % bi
 			if a.Type == bsoncore.TypeInt32 && b.Type == bsoncore.TypeInt32 {
-				return vInt32(int32(r)), nil
+				return bsonval.Int32(int32(r)), nil
 			}
-			return vInt64(r), nil
+			return bsonval.Int64(r), nil
 		}
-		return vDouble(math.Mod(numberFloat(a), numberFloat(b))), nil
+		return bsonval.Double(math.Mod(bsonval.NumberFloat(a), bsonval.NumberFloat(b))), nil
 	})
 }
 
@@ -132,17 +133,17 @@ func compileDivMod(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if len(x) == 0 || nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		a := x[0]
-		if !isNumber(a) {
-			return missing, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, typeName(a.Type))
+		if !bsonval.IsNumber(a) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, bsonval.TypeName(a.Type))
 		}
 		place := 0.0 // the decimal place of $round and $trunc
 		if len(x) > 1 {
-			place = numberFloat(x[1])
+			place = bsonval.NumberFloat(x[1])
 		}
-		if i, ok := intOf(a); ok && op != "$sqrt" && op != "$exp" && op != "$ln" && op != "$log10" {
+		if i, ok := bsonval.IntOf(a); ok && op != "$sqrt" && op != "$exp" && op != "$ln" && op != "$log10" {
 			if op == "$abs" && i < 0 {
 				return intLike(a, -i), nil
 			}
@@ -151,7 +152,7 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 			}
 			return a, nil
 		}
-		f := numberFloat(a)
+		f := bsonval.NumberFloat(a)
 		switch op {
 		case "$abs":
 			f = math.Abs(f)
@@ -174,22 +175,22 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		case "$log10":
 			f = math.Log10(f)
 		}
-		return vDouble(f), nil
+		return bsonval.Double(f), nil
 	})
 }
 
 func compilePow(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) || nullish(x[1]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		r := math.Pow(numberFloat(x[0]), numberFloat(x[1]))
-		_, ai := intOf(x[0])
-		_, bi := intOf(x[1])
+		r := math.Pow(bsonval.NumberFloat(x[0]), bsonval.NumberFloat(x[1]))
+		_, ai := bsonval.IntOf(x[0])
+		_, bi := bsonval.IntOf(x[1])
 		if ai && bi && r == math.Trunc(r) && math.Abs(r) < 9e15 {
-			return intValue(int64(r)), nil
+			return bsonval.Int(int64(r)), nil
 		}
-		return vDouble(r), nil
+		return bsonval.Double(r), nil
 	})
 }
 
@@ -199,7 +200,7 @@ func compilePow(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 func compileArrayAccumulator(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if len(x) == 1 && x[0].Type == bsoncore.TypeArray {
-			x = arrayValues(x[0])
+			x = bsonval.ArrayValues(x[0])
 		}
 		acc := newAccumulator(op)
 		acc.coll = vars.collator()
@@ -213,21 +214,21 @@ func compileArrayAccumulator(op string, v bsoncore.Value, vars *exprVars) (*expr
 func negate(v bsoncore.Value) bsoncore.Value {
 	switch v.Type {
 	case bsoncore.TypeInt32:
-		return vInt64(-int64(v.Int32()))
+		return bsonval.Int64(-int64(v.Int32()))
 	case bsoncore.TypeInt64:
 		if v.Int64() == math.MinInt64 {
-			return vDouble(-float64(v.Int64()))
+			return bsonval.Double(-float64(v.Int64()))
 		}
-		return vInt64(-v.Int64())
+		return bsonval.Int64(-v.Int64())
 	case bsoncore.TypeDouble:
-		return vDouble(-v.Double())
+		return bsonval.Double(-v.Double())
 	}
-	r, _ := bigOf(v)
+	r, _ := bsonval.BigOf(v)
 	if r == nil {
 		return v
 	}
 	d, _ := bson.ParseDecimal128(r.Neg(r).FloatString(20))
-	return decimalValue(trimDecimal(d))
+	return bsonval.Decimal(bsonval.TrimDecimal(d))
 }
 
 // roundInt is i rounded (half to even) or truncated to a multiple of
@@ -255,7 +256,7 @@ func roundInt(i int64, digits int, round bool) int64 {
 
 func intLike(like bsoncore.Value, i int64) bsoncore.Value {
 	if like.Type == bsoncore.TypeInt32 && i <= math.MaxInt32 {
-		return vInt32(int32(i))
+		return bsonval.Int32(int32(i))
 	}
-	return vInt64(i)
+	return bsonval.Int64(i)
 }

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -33,7 +34,7 @@ const maxExprElements = 100 * 1024 * 1024 / 16
 
 // ranged is simple for an operator taking from lo to hi arguments.
 func ranged(op string, v bsoncore.Value, vars *exprVars, lo, hi int, f func([]bsoncore.Value) (bsoncore.Value, error)) (*expr, error) {
-	if n := len(arrayValues(v)); v.Type != bsoncore.TypeArray && lo > 1 || v.Type == bsoncore.TypeArray && (n < lo || n > hi) {
+	if n := len(bsonval.ArrayValues(v)); v.Type != bsoncore.TypeArray && lo > 1 || v.Type == bsoncore.TypeArray && (n < lo || n > hi) {
 		if v.Type != bsoncore.TypeArray {
 			n = 1
 		}
@@ -51,7 +52,7 @@ func namedArgs(v bsoncore.Value, vars *exprVars, scoped map[string]*exprVars, ob
 		return nil, objErr()
 	}
 	out := map[string]*expr{}
-	for _, el := range elements(bsoncore.Document(v.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		if !slices.Contains(known, el.Key()) {
 			return nil, unknownErr(el.Key())
 		}
@@ -83,18 +84,18 @@ func evalArray(e *expr, root bsoncore.Document, local map[string]bsoncore.Value,
 	if v.Type != bsoncore.TypeArray {
 		return nil, false, badType(v)
 	}
-	return arrayValues(v), true, nil
+	return bsonval.ArrayValues(v), true, nil
 }
 
 // int32Arg is v as an int32 when it is a number with that exact value.
 func int32Arg(v bsoncore.Value) (int32, bool) {
-	if !isNumber(v) {
+	if !bsonval.IsNumber(v) {
 		return 0, false
 	}
-	if i, ok := intOf(v); ok {
+	if i, ok := bsonval.IntOf(v); ok {
 		return int32(i), i >= math.MinInt32 && i <= math.MaxInt32
 	}
-	f := numberFloat(v)
+	f := bsonval.NumberFloat(v)
 	if f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
 		return 0, false
 	}
@@ -107,18 +108,18 @@ func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		codes := [][2]int32{{34443, 34444}, {34445, 34446}, {34447, 34448}}
 		n := []int64{0, 0, 1}
 		for i, a := range x {
-			if !isNumber(a) {
-				return missing, mongoerr.New(mongoerr.Location(codes[i][0]), "$range requires a numeric %s value, found value of type: %s", names[i], typeName(a.Type))
+			if !bsonval.IsNumber(a) {
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(codes[i][0]), "$range requires a numeric %s value, found value of type: %s", names[i], bsonval.TypeName(a.Type))
 			}
 			k, ok := int32Arg(a)
 			if !ok {
-				return missing, mongoerr.New(mongoerr.Location(codes[i][1]), "$range requires %s value that can be represented as a 32-bit integer, found value: %s", []string{"a starting", "an ending", "a step"}[i], shell(a))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(codes[i][1]), "$range requires %s value that can be represented as a 32-bit integer, found value: %s", []string{"a starting", "an ending", "a step"}[i], bsonval.Shell(a))
 			}
 			n[i] = int64(k)
 		}
 		start, end, step := n[0], n[1], n[2]
 		if step == 0 {
-			return missing, mongoerr.New(mongoerr.Location(34449), "$range requires a non-zero step value")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(34449), "$range requires a non-zero step value")
 		}
 		count := int64(0)
 		if step > 0 && end > start {
@@ -127,13 +128,13 @@ func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			count = (start - end - step - 1) / -step
 		}
 		if count > maxExprElements {
-			return missing, mongoerr.New(mongoerr.Location(5029400), "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", count*16, maxExprElements*16)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5029400), "$range would use too much memory (%d bytes) and cannot spill to disk. Memory limit: %d bytes", count*16, maxExprElements*16)
 		}
 		out := make([]bsoncore.Value, 0, count)
 		for i := int64(0); i < count; i++ {
-			out = append(out, vInt32(int32(start+i*step)))
+			out = append(out, bsonval.Int32(int32(start+i*step)))
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	})
 }
 
@@ -150,24 +151,24 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for i, e := range inputs {
 			a, err := e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if nullish(a) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(34468), "$zip found a non-array expression in input: %s", shell(a))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(34468), "$zip found a non-array expression in input: %s", bsonval.Shell(a))
 			}
-			arrays[i] = arrayValues(a)
+			arrays[i] = bsonval.ArrayValues(a)
 			minLen, maxLen = min(minLen, len(arrays[i])), max(maxLen, len(arrays[i]))
 		}
 		fill := make([]bsoncore.Value, len(inputs))
 		for i := range fill {
-			fill[i] = vNull()
+			fill[i] = bsonval.Null()
 			if hasDefaults {
 				d, err := defaults[i].eval(root, local)
 				if err != nil {
-					return missing, err
+					return bsonval.Missing, err
 				}
 				if d.Type != 0 {
 					fill[i] = d
@@ -188,9 +189,9 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 					row[i] = fill[i]
 				}
 			}
-			out[r] = vArray(row)
+			out[r] = bsonval.Array(row)
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	}}, nil
 }
 
@@ -198,14 +199,14 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 // defaults}.
 func zipArgs(v bsoncore.Value, vars *exprVars) (inputs, defaults []*expr, longest, hasDefaults bool, err error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34460), "$zip only supports an object as an argument, found %s", typeName(v.Type))
+		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34460), "$zip only supports an object as an argument, found %s", bsonval.TypeName(v.Type))
 	}
-	for _, el := range elements(bsoncore.Document(v.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		a := el.Value()
 		switch el.Key() {
 		case "inputs", "defaults":
 			if a.Type != bsoncore.TypeArray {
-				return nil, nil, false, false, mongoerr.New(mongoerr.Location(map[string]int32{"inputs": 34461, "defaults": 34462}[el.Key()]), "%s must be an array of expressions, found %s", el.Key(), typeName(a.Type))
+				return nil, nil, false, false, mongoerr.New(mongoerr.Location(map[string]int32{"inputs": 34461, "defaults": 34462}[el.Key()]), "%s must be an array of expressions, found %s", el.Key(), bsonval.TypeName(a.Type))
 			}
 			es, err := args(a, vars)
 			if err != nil {
@@ -218,7 +219,7 @@ func zipArgs(v bsoncore.Value, vars *exprVars) (inputs, defaults []*expr, longes
 			}
 		case "useLongestLength":
 			if a.Type != bsoncore.TypeBoolean {
-				return nil, nil, false, false, mongoerr.New(mongoerr.Location(34463), "useLongestLength must be a bool, found %s", typeName(a.Type))
+				return nil, nil, false, false, mongoerr.New(mongoerr.Location(34463), "useLongestLength must be a bool, found %s", bsonval.TypeName(a.Type))
 			}
 			longest = a.Boolean()
 		default:
@@ -243,7 +244,7 @@ func zipArgs(v bsoncore.Value, vars *exprVars) (inputs, defaults []*expr, longes
 func indexBound(op, which string, v bsoncore.Value) (int, error) {
 	i, ok := int32Arg(v)
 	if !ok {
-		return 0, mongoerr.New(mongoerr.Location(40096), "%srequires an integral %s index, found a value of type: %s, with value: %s", op, which, typeName(v.Type), shell(v))
+		return 0, mongoerr.New(mongoerr.Location(40096), "%srequires an integral %s index, found a value of type: %s, with value: %s", op, which, bsonval.TypeName(v.Type), bsonval.Shell(v))
 	}
 	if i < 0 {
 		return 0, mongoerr.New(mongoerr.Location(40097), "%s requires a nonnegative %s index, found: %d", op, which, i)
@@ -273,50 +274,50 @@ func compileIndexOfArray(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 	k := vars.collator()
 	return ranged(op, v, vars, 2, 4, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(40090), "$indexOfArray requires an array as a first argument, found: %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(40090), "$indexOfArray requires an array as a first argument, found: %s", bsonval.TypeName(x[0].Type))
 		}
-		vals := arrayValues(x[0])
+		vals := bsonval.ArrayValues(x[0])
 		start, end, err := indexBounds(op, x, len(vals))
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		search := x[1]
 		if search.Type == 0 {
-			search = vNull()
+			search = bsonval.Null()
 		}
 		for i := start; i < end; i++ {
-			if k.equal(vals[i], search) {
-				return vInt32(int32(i)), nil
+			if k.Equal(vals[i], search) {
+				return bsonval.Int32(int32(i)), nil
 			}
 		}
-		return vInt32(-1), nil
+		return bsonval.Int32(-1), nil
 	})
 }
 
 func compileReverseArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(34435), "The argument to $reverseArray must be an array, but was of type: %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(34435), "The argument to $reverseArray must be an array, but was of type: %s", bsonval.TypeName(x[0].Type))
 		}
-		vals := arrayValues(x[0])
+		vals := bsonval.ArrayValues(x[0])
 		slices.Reverse(vals)
-		return vArray(vals), nil
+		return bsonval.Array(vals), nil
 	})
 }
 
 func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(2942500), "$sortArray requires an object as an argument, found: %s", typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.Location(2942500), "$sortArray requires an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}
 	var in *expr
 	var sortBy bsoncore.Value
-	for _, el := range elements(bsoncore.Document(v.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		switch el.Key() {
 		case "input":
 			var err error
@@ -337,11 +338,11 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	}
 	var cmp func(a, b bsoncore.Value) int
 	switch {
-	case isNumber(sortBy) && (numberFloat(sortBy) == 1 || numberFloat(sortBy) == -1):
-		dir := int(numberFloat(sortBy))
-		cmp = func(a, b bsoncore.Value) int { return dir * vars.collator().compare(a, b) }
+	case bsonval.IsNumber(sortBy) && (bsonval.NumberFloat(sortBy) == 1 || bsonval.NumberFloat(sortBy) == -1):
+		dir := int(bsonval.NumberFloat(sortBy))
+		cmp = func(a, b bsoncore.Value) int { return dir * vars.collator().Compare(a, b) }
 	case sortBy.Type == bsoncore.TypeEmbeddedDocument:
-		if len(elements(bsoncore.Document(sortBy.Data))) == 0 {
+		if len(bsonval.Elements(bsoncore.Document(sortBy.Data))) == 0 {
 			return nil, mongoerr.New(mongoerr.Location(15976), "$sortArray sortBy must not be empty")
 		}
 		spec, err := compileSort(bsoncore.Document(sortBy.Data))
@@ -362,13 +363,13 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, ok, err := evalArray(in, root, local, func(iv bsoncore.Value) error {
-			return mongoerr.New(mongoerr.Location(2942504), "The input argument to $sortArray must be an array, but was of type: %s", typeName(iv.Type))
+			return mongoerr.New(mongoerr.Location(2942504), "The input argument to $sortArray must be an array, but was of type: %s", bsonval.TypeName(iv.Type))
 		})
 		if !ok {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		slices.SortStableFunc(vals, cmp)
-		return vArray(vals), nil
+		return bsonval.Array(vals), nil
 	}}, nil
 }
 
@@ -378,42 +379,42 @@ func compileSliceExpr(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	return ranged(op, v, vars, 2, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		for _, a := range x {
 			if nullish(a) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 		}
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(28724), "First argument to $slice must be an array, but is of type: %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28724), "First argument to $slice must be an array, but is of type: %s", bsonval.TypeName(x[0].Type))
 		}
-		vals := arrayValues(x[0])
+		vals := bsonval.ArrayValues(x[0])
 		size := len(vals)
 		nv := x[len(x)-1]
 		if len(x) == 2 {
 			n, ok := int32Arg(nv)
 			if !ok {
-				return missing, mongoerr.New(mongoerr.Location(28725), "Second argument to $slice must be a numeric value, but is of type: %s", typeName(nv.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(28725), "Second argument to $slice must be a numeric value, but is of type: %s", bsonval.TypeName(nv.Type))
 			}
 			if n >= 0 {
-				return vArray(vals[:min(int(n), size)]), nil
+				return bsonval.Array(vals[:min(int(n), size)]), nil
 			}
-			return vArray(vals[max(0, size+int(n)):]), nil
+			return bsonval.Array(vals[max(0, size+int(n)):]), nil
 		}
 		p, ok := int32Arg(x[1])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(28725), "Second argument to $slice must be a numeric value, but is of type: %s", typeName(x[1].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28725), "Second argument to $slice must be a numeric value, but is of type: %s", bsonval.TypeName(x[1].Type))
 		}
 		n, ok := int32Arg(nv)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(28727), "Third argument to $slice must be numeric, but is of type: %s", typeName(nv.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28727), "Third argument to $slice must be numeric, but is of type: %s", bsonval.TypeName(nv.Type))
 		}
 		if n <= 0 {
-			return missing, mongoerr.New(mongoerr.Location(28729), "Third argument to $slice must be positive: %s", shell(nv))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28729), "Third argument to $slice must be positive: %s", bsonval.Shell(nv))
 		}
 		start := int(p)
 		if start < 0 {
 			start = max(0, size+start)
 		}
 		start = min(start, size)
-		return vArray(vals[start:min(size, start+int(n))]), nil
+		return bsonval.Array(vals[start:min(size, start+int(n))]), nil
 	})
 }
 
@@ -422,7 +423,7 @@ func compileSliceExpr(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 // and $minN leave out null values.
 func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(5787801), "specification must be an object; found %s for %s", typeName(v.Type), op)
+		return nil, mongoerr.New(mongoerr.Location(5787801), "specification must be an object; found %s for %s", bsonval.TypeName(v.Type), op)
 	}
 	es, err := namedArgs(v, vars, nil, nil, func(k string) error {
 		return mongoerr.New(mongoerr.Location(5787901), "Unknown argument for 'n' operator: %s", k)
@@ -440,43 +441,43 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		nv, err := n.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
-		if !isNumber(nv) {
-			return missing, mongoerr.New(mongoerr.Location(5787902), "Value for 'n' must be of integral type, but found %s", shell(nv))
+		if !bsonval.IsNumber(nv) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5787902), "Value for 'n' must be of integral type, but found %s", bsonval.Shell(nv))
 		}
-		k, ok := intOf(nv)
-		if f := numberFloat(nv); !ok {
+		k, ok := bsonval.IntOf(nv)
+		if f := bsonval.NumberFloat(nv); !ok {
 			k = int64(f)
 			if float64(k) != f || math.IsNaN(f) {
-				return missing, mongoerr.New(mongoerr.Location(5787903), "Value for 'n' must be of integral type, but found %s", shell(nv))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(5787903), "Value for 'n' must be of integral type, but found %s", bsonval.Shell(nv))
 			}
 		}
 		if k <= 0 {
-			return missing, mongoerr.New(mongoerr.Location(5787908), "'n' must be greater than 0, found %d", k)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5787908), "'n' must be greater than 0, found %d", k)
 		}
 		iv, err := in.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if iv.Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(5788200), "Input must be an array")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5788200), "Input must be an array")
 		}
-		vals := arrayValues(iv)
+		vals := bsonval.ArrayValues(iv)
 		cut := int(min(k, int64(len(vals))))
 		switch op {
 		case "$firstN":
-			return vArray(vals[:cut]), nil
+			return bsonval.Array(vals[:cut]), nil
 		case "$lastN":
-			return vArray(vals[len(vals)-cut:]), nil
+			return bsonval.Array(vals[len(vals)-cut:]), nil
 		}
 		vals = slices.DeleteFunc(vals, nullish)
 		if op == "$maxN" {
-			slices.SortStableFunc(vals, func(a, b bsoncore.Value) int { return coll.compare(b, a) })
+			slices.SortStableFunc(vals, func(a, b bsoncore.Value) int { return coll.Compare(b, a) })
 		} else {
-			slices.SortStableFunc(vals, coll.compare)
+			slices.SortStableFunc(vals, coll.Compare)
 		}
-		return vArray(vals[:min(k, int64(len(vals)))]), nil
+		return bsonval.Array(vals[:min(k, int64(len(vals)))]), nil
 	}}, nil
 }
 
@@ -487,14 +488,14 @@ func compileElementsTrue(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 			if op == "$anyElementTrue" {
 				code = 17041
 			}
-			return missing, mongoerr.New(mongoerr.Location(code), "%s's argument must be an array, but is %s", op, typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(code), "%s's argument must be an array, but is %s", op, bsonval.TypeName(x[0].Type))
 		}
 		all := op == "$allElementsTrue"
-		for _, e := range arrayValues(x[0]) {
+		for _, e := range bsonval.ArrayValues(x[0]) {
 			if truthy(e) != all {
-				return vBool(!all), nil
+				return bsonval.Bool(!all), nil
 			}
 		}
-		return vBool(all), nil
+		return bsonval.Bool(all), nil
 	})
 }

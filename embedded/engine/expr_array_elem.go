@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -21,16 +22,16 @@ func init() {
 
 func compileIsArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		return vBool(x[0].Type == bsoncore.TypeArray), nil
+		return bsonval.Bool(x[0].Type == bsoncore.TypeArray), nil
 	})
 }
 
 func compileSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(17124), "The argument to $size must be an array. Type of argument is %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(17124), "The argument to $size must be an array. Type of argument is %s", bsonval.TypeName(x[0].Type))
 		}
-		return vInt32(int32(len(arrayValues(x[0])))), nil
+		return bsonval.Int32(int32(len(bsonval.ArrayValues(x[0])))), nil
 	})
 }
 
@@ -39,18 +40,18 @@ func compileSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 func compileArrayElemAt(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) || nullish(x[1]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(28689), "$arrayElemAt's first argument must be an array, but is %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28689), "$arrayElemAt's first argument must be an array, but is %s", bsonval.TypeName(x[0].Type))
 		}
-		vals := arrayValues(x[0])
-		i := int(numberFloat(x[1]))
+		vals := bsonval.ArrayValues(x[0])
+		i := int(bsonval.NumberFloat(x[1]))
 		if i < 0 {
 			i += len(vals)
 		}
 		if i < 0 || i >= len(vals) {
-			return missing, nil
+			return bsonval.Missing, nil
 		}
 		return vals[i], nil
 	})
@@ -61,14 +62,14 @@ func compileArrayElemAt(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 func compileFirstLast(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(28689), "%s's argument must be an array, but is %s", op, typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28689), "%s's argument must be an array, but is %s", op, bsonval.TypeName(x[0].Type))
 		}
-		vals := arrayValues(x[0])
+		vals := bsonval.ArrayValues(x[0])
 		if len(vals) == 0 {
-			return missing, nil
+			return bsonval.Missing, nil
 		}
 		if op == "$first" {
 			return vals[0], nil
@@ -81,14 +82,14 @@ func compileIn(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[1].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(40081), "$in requires an array as a second argument, found: %s", typeName(x[1].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(40081), "$in requires an array as a second argument, found: %s", bsonval.TypeName(x[1].Type))
 		}
-		for _, e := range arrayValues(x[1]) {
-			if k.equal(e, x[0]) {
-				return vBool(true), nil
+		for _, e := range bsonval.ArrayValues(x[1]) {
+			if k.Equal(e, x[0]) {
+				return bsonval.Bool(true), nil
 			}
 		}
-		return vBool(false), nil
+		return bsonval.Bool(false), nil
 	})
 }
 
@@ -97,13 +98,13 @@ func compileConcatArrays(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 		var out []bsoncore.Value
 		for _, a := range x {
 			if nullish(a) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(28664), "$concatArrays only supports arrays, not %s", typeName(a.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(28664), "$concatArrays only supports arrays, not %s", bsonval.TypeName(a.Type))
 			}
-			out = append(out, arrayValues(a)...)
+			out = append(out, bsonval.ArrayValues(a)...)
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	})
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -37,7 +38,7 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	for k, val := range vars.vars {
 		inner.vars[k] = val
 	}
-	inner.vars[as] = vNull()
+	inner.vars[as] = bsonval.Null()
 	body, err := optExpr(d, key, inner)
 	if err != nil {
 		return nil, err
@@ -48,35 +49,35 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		iv, err := in.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if nullish(iv) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if iv.Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(28651), "input to %s must be an array not %s", op, typeName(iv.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28651), "input to %s must be an array not %s", op, bsonval.TypeName(iv.Type))
 		}
 		l := map[string]bsoncore.Value{}
 		for k, val := range local {
 			l[k] = val
 		}
 		var out []bsoncore.Value
-		for _, e := range arrayValues(iv) {
+		for _, e := range bsonval.ArrayValues(iv) {
 			l[as] = e
 			r, err := body.eval(root, l)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if op == "$map" {
 				if r.Type == 0 {
-					r = vNull()
+					r = bsonval.Null()
 				}
 				out = append(out, r)
 			} else if truthy(r) {
 				out = append(out, e)
 			}
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	}}, nil
 }
 
@@ -88,7 +89,7 @@ func withVars(vars *exprVars, names ...string) *exprVars {
 		inner.vars[k] = val
 	}
 	for _, n := range names {
-		inner.vars[n] = vNull()
+		inner.vars[n] = bsonval.Null()
 	}
 	return inner
 }
@@ -103,7 +104,7 @@ func copyLocal(local map[string]bsoncore.Value) map[string]bsoncore.Value {
 
 func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	es, err := namedArgs(v, vars, map[string]*exprVars{"in": withVars(vars, "value", "this")}, func() error {
-		return mongoerr.New(mongoerr.Location(40075), "$reduce requires an object as an argument, found: %s", typeName(v.Type))
+		return mongoerr.New(mongoerr.Location(40075), "$reduce requires an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}, unknownArg(op, 40076, "found an unknown argument"), "input", "initialValue", "in")
 	if err != nil {
 		return nil, err
@@ -115,20 +116,20 @@ func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	}
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, ok, err := evalArray(es["input"], root, local, func(iv bsoncore.Value) error {
-			return mongoerr.New(mongoerr.Location(40080), "$reduce requires that 'input' be an array, found: %s", shell(iv))
+			return mongoerr.New(mongoerr.Location(40080), "$reduce requires that 'input' be an array, found: %s", bsonval.Shell(iv))
 		})
 		if !ok {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		acc, err := es["initialValue"].eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		l := copyLocal(local)
 		for _, e := range vals {
 			l["value"], l["this"] = acc, e
 			if acc, err = es["in"].eval(root, l); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		return acc, nil

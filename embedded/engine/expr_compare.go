@@ -1,6 +1,10 @@
 package engine
 
-import "go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
+)
 
 // The comparison expression operators $cmp, $eq, $ne, $gt, $gte, $lt and
 // $lte, and the boolean ones $and, $or and $not.
@@ -17,16 +21,16 @@ func init() {
 func compileCompare(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		c := k.compare(x[0], x[1])
+		c := k.Compare(x[0], x[1])
 		switch op {
 		case "$cmp":
-			return vInt32(int32(c)), nil
+			return bsonval.Int32(int32(c)), nil
 		case "$eq":
-			return vBool(c == 0), nil
+			return bsonval.Bool(c == 0), nil
 		case "$ne":
-			return vBool(c != 0), nil
+			return bsonval.Bool(c != 0), nil
 		}
-		return vBool(cmpOK(op, c)), nil
+		return bsonval.Bool(cmpOK(op, c)), nil
 	})
 }
 
@@ -41,19 +45,19 @@ func compileAndOr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, e := range es {
 			r, err := e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if op == "$and" && !truthy(r) {
-				return vBool(false), nil
+				return bsonval.Bool(false), nil
 			}
 			if op == "$or" && truthy(r) {
-				return vBool(true), nil
+				return bsonval.Bool(true), nil
 			}
 		}
-		return vBool(op == "$and"), nil
+		return bsonval.Bool(op == "$and"), nil
 	}}, nil
 }
 
 func compileNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return vBool(!truthy(x[0])), nil })
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(!truthy(x[0])), nil })
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -48,7 +49,7 @@ func compileCond(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		c, err := ifE.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if truthy(c) {
 			return thenE.eval(root, local)
@@ -69,7 +70,7 @@ func compileIfNull(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, e := range es {
 			r, err = e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if !nullish(r) {
 				return r, nil
@@ -88,7 +89,7 @@ func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	type br struct{ c, t *expr }
 	var brs []br
 	if bv, err := d.LookupErr("branches"); err == nil {
-		for _, b := range arrayValues(bv) {
+		for _, b := range bsonval.ArrayValues(bv) {
 			bd := bsoncore.Document(b.Data)
 			cv, e1 := bd.LookupErr("case")
 			tv, e2 := bd.LookupErr("then")
@@ -116,14 +117,14 @@ func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, b := range brs {
 			c, err := b.c.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if truthy(c) {
 				return b.t.eval(root, local)
 			}
 		}
 		if def == nil {
-			return missing, mongoerr.New(mongoerr.Location(40066), "$switch could not find a matching branch for an input, and no default was specified.")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(40066), "$switch could not find a matching branch for an input, and no default was specified.")
 		}
 		return def.eval(root, local)
 	}}, nil

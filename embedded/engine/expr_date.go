@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -32,7 +33,7 @@ type dateArgs map[string]*expr
 // names; unknown makes the error for another field.
 func compileNamed(d bsoncore.Document, vars *exprVars, names []string, unknown func(string) error) (dateArgs, error) {
 	out := dateArgs{}
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		k := el.Key()
 		known := false
 		for _, n := range names {
@@ -119,7 +120,7 @@ func zoneValue(v bsoncore.Value) (*time.Location, error) {
 		return nil, nil
 	}
 	if v.Type != bsoncore.TypeString {
-		return nil, mongoerr.New(mongoerr.Location(40517), "timezone must evaluate to a string, found %s", typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.Location(40517), "timezone must evaluate to a string, found %s", bsonval.TypeName(v.Type))
 	}
 	return zoneNamed(v.StringValue())
 }
@@ -141,7 +142,7 @@ func dateMillis(v bsoncore.Value) (int64, bool) {
 func integral64(v bsoncore.Value) (int64, bool) {
 	switch v.Type {
 	case bsoncore.TypeInt32, bsoncore.TypeInt64:
-		return intOf(v)
+		return bsonval.IntOf(v)
 	case bsoncore.TypeDouble:
 		f := v.Double()
 		if f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
@@ -149,7 +150,7 @@ func integral64(v bsoncore.Value) (int64, bool) {
 		}
 		return int64(f), true
 	case bsoncore.TypeDecimal128:
-		r, _ := bigOf(v)
+		r, _ := bsonval.BigOf(v)
 		if r == nil || !r.IsInt() || !r.Num().IsInt64() {
 			return 0, false
 		}
@@ -201,7 +202,7 @@ func startOfWeek(op string, n dateValues) (time.Weekday, error) {
 	}
 	v := n.v["startOfWeek"]
 	if v.Type != bsoncore.TypeString {
-		return 0, mongoerr.New(mongoerr.Location(5439015), "%s requires 'startOfWeek' to be a string, but got %s", op, typeName(v.Type))
+		return 0, mongoerr.New(mongoerr.Location(5439015), "%s requires 'startOfWeek' to be a string, but got %s", op, bsonval.TypeName(v.Type))
 	}
 	d, ok := weekdays[strings.ToLower(v.StringValue())]
 	if !ok {
@@ -213,10 +214,10 @@ func startOfWeek(op string, n dateValues) (time.Weekday, error) {
 // unitArg reads the unit argument of $dateDiff or $dateTrunc.
 func unitArg(op string, v bsoncore.Value) (string, error) {
 	if v.Type != bsoncore.TypeString {
-		return "", mongoerr.New(mongoerr.Location(5439013), "%s requires 'unit' to be a string, but got %s", op, typeName(v.Type))
+		return "", mongoerr.New(mongoerr.Location(5439013), "%s requires 'unit' to be a string, but got %s", op, bsonval.TypeName(v.Type))
 	}
 	u := v.StringValue()
-	if !isTimeUnit(u) {
+	if !bsonval.IsTimeUnit(u) {
 		return "", mongoerr.New(mongoerr.Location(5439014), "%s parameter 'unit' value cannot be recognized as a time unit: %s", op, u)
 	}
 	return u, nil
@@ -253,45 +254,45 @@ func compileDateArith(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if n.null("startDate") || n.null("unit") || n.null("amount") {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		loc, err := zoneArg(n)
 		if err != nil || loc == nil {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		start, ok := dateMillis(n.v["startDate"])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(5166403), "%s requires startDate to be convertible to a date", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166403), "%s requires startDate to be convertible to a date", op)
 		}
 		uv := n.v["unit"]
 		if uv.Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(5166404), "%s expects string defining the time unit", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166404), "%s expects string defining the time unit", op)
 		}
 		unit := uv.StringValue()
-		if !isTimeUnit(unit) {
-			return missing, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", unit)
+		if !bsonval.IsTimeUnit(unit) {
+			return bsonval.Missing, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", unit)
 		}
 		amount, ok := integral64(n.v["amount"])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(5166405), "%s expects integer amount of time units", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166405), "%s expects integer amount of time units", op)
 		}
 		if op == "$dateSubtract" {
 			if amount == math.MinInt64 {
-				return missing, mongoerr.New(mongoerr.Location(6045000), "invalid %s 'amount' parameter value: %d %s", op, amount, unit)
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(6045000), "invalid %s 'amount' parameter value: %d %s", op, amount, unit)
 			}
 			amount = -amount
 		}
 		if limit := maxAddAmount[unit]; limit != 0 && (amount > limit || amount < -limit) {
-			return missing, mongoerr.New(mongoerr.Location(5976500), "invalid %s 'amount' parameter value: %d %s", op, amount, unit)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5976500), "invalid %s 'amount' parameter value: %d %s", op, amount, unit)
 		}
 		r, ok := dateAdd(start, unit, amount, loc)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(5166406), "%s overflowed", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166406), "%s overflowed", op)
 		}
-		return vDate(r), nil
+		return bsonval.DateTime(r), nil
 	}}, nil
 }
 
@@ -302,7 +303,7 @@ func compileDateArith(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 func dateAdd(ms int64, unit string, n int64, loc *time.Location) (int64, bool) {
 	switch unit {
 	case "millisecond", "second", "minute", "hour":
-		u := unitMillis[unit]
+		u := bsonval.UnitMillis[unit]
 		d := n * u
 		if n != 0 && d/n != u {
 			return 0, false
@@ -324,7 +325,7 @@ func dateAdd(ms int64, unit string, n int64, loc *time.Location) (int64, bool) {
 		}
 		r = time.Date(y, m, d+int(n), h, mi, s, t.Nanosecond(), loc)
 	default:
-		total := int64(y)*12 + int64(m-1) + n*calendarMonths[unit]
+		total := int64(y)*12 + int64(m-1) + n*bsonval.CalendarMonths[unit]
 		ny := floorDiv(total, 12)
 		nm := time.Month(total-ny*12) + 1
 		r = time.Date(int(ny), nm, min(d, daysIn(ny, nm)), h, mi, s, t.Nanosecond(), loc)
@@ -352,39 +353,39 @@ func compileDateDiff(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if n.null("startDate") || n.null("endDate") || n.null("unit") || n.null("timezone") ||
 			(n.null("startOfWeek") && isWeekUnit(n.v["unit"])) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		var ends [2]int64
 		for i, k := range []string{"startDate", "endDate"} {
 			ms, ok := dateMillis(n.v[k])
 			if !ok {
-				return missing, mongoerr.New(mongoerr.Location(5166307), "$dateDiff requires '%s' to be a date, but got %s", k, typeName(n.v[k].Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(5166307), "$dateDiff requires '%s' to be a date, but got %s", k, bsonval.TypeName(n.v[k].Type))
 			}
 			ends[i] = ms
 		}
 		unit, err := unitArg(op, n.v["unit"])
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		loc, err := zoneArg(n)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		sow := time.Sunday
 		if unit == "week" {
 			if sow, err = startOfWeek(op, n); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		d, ok := dateDiff(ends[0], ends[1], unit, loc, sow)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(15), "$dateDiff overflowed")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(15), "$dateDiff overflowed")
 		}
-		return vInt64(d), nil
+		return bsonval.Int64(d), nil
 	}}, nil
 }
 
@@ -404,7 +405,7 @@ func dateDiff(start, end int64, unit string, loc *time.Location, sow time.Weekda
 	a, b := time.UnixMilli(start).In(loc), time.UnixMilli(end).In(loc)
 	switch unit {
 	case "second", "minute", "hour":
-		u := unitMillis[unit] / 1000
+		u := bsonval.UnitMillis[unit] / 1000
 		idx := func(t time.Time, ms int64) int64 {
 			_, off := t.Zone()
 			shift := ((int64(off) % u) + u) % u
@@ -419,7 +420,7 @@ func dateDiff(start, end int64, unit string, loc *time.Location, sow time.Weekda
 		return idx(b) - idx(a), true
 	}
 	months := func(t time.Time) int64 { return int64(t.Year())*12 + int64(t.Month()-1) }
-	return floorDiv(months(b), calendarMonths[unit]) - floorDiv(months(a), calendarMonths[unit]), true
+	return floorDiv(months(b), bsonval.CalendarMonths[unit]) - floorDiv(months(a), bsonval.CalendarMonths[unit]), true
 }
 
 // $dateTrunc.
@@ -443,45 +444,45 @@ func compileDateTrunc(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if n.null("date") || n.null("unit") || n.null("binSize") || n.null("timezone") ||
 			(n.null("startOfWeek") && isWeekUnit(n.v["unit"])) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		ms, ok := dateMillis(n.v["date"])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(5439012), "$dateTrunc requires 'date' to be a date, but got %s", typeName(n.v["date"].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5439012), "$dateTrunc requires 'date' to be a date, but got %s", bsonval.TypeName(n.v["date"].Type))
 		}
 		unit, err := unitArg(op, n.v["unit"])
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		sow := time.Sunday
 		if unit == "week" {
 			if sow, err = startOfWeek(op, n); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		bin := int64(1)
 		if n.given["binSize"] {
 			bv := n.v["binSize"]
 			if bin, ok = integral64(bv); !ok {
-				return missing, mongoerr.New(mongoerr.Location(5439017), "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", shell(bv), typeName(bv.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(5439017), "$dateTrunc requires 'binSize' to be a 64-bit integer, but got value '%s' of type %s", bsonval.Shell(bv), bsonval.TypeName(bv.Type))
 			}
 			if bin <= 0 {
-				return missing, mongoerr.New(mongoerr.Location(5439018), "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(5439018), "$dateTrunc requires 'binSize' to be greater than 0, but got value %d", bin)
 			}
 		}
 		loc, err := zoneArg(n)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		r, ok := dateTrunc(ms, unit, bin, loc, sow)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(159), "$dateTrunc: the truncated date is outside the range of a date")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(159), "$dateTrunc: the truncated date is outside the range of a date")
 		}
-		return vDate(r), nil
+		return bsonval.DateTime(r), nil
 	}}, nil
 }
 
@@ -497,7 +498,7 @@ func dateTrunc(ms int64, unit string, bin int64, loc *time.Location, sow time.We
 	switch unit {
 	case "year", "quarter", "month":
 		months := (int64(t.Year())-2000)*12 + int64(t.Month()-1)
-		k := calendarMonths[unit]
+		k := bsonval.CalendarMonths[unit]
 		bin = min(bin, wide)
 		n := floorDiv(floorDiv(months, k), bin) * bin * k
 		r = time.Date(2000, time.January+time.Month(n), 1, 0, 0, 0, 0, loc)
@@ -516,8 +517,8 @@ func dateTrunc(ms int64, unit string, bin int64, loc *time.Location, sow time.We
 			return 0, false
 		}
 		diff := ms - ref
-		size := bin * unitMillis[unit]
-		if size/unitMillis[unit] != bin {
+		size := bin * bsonval.UnitMillis[unit]
+		if size/bsonval.UnitMillis[unit] != bin {
 			// a bin wider than the range of a date
 			if diff >= 0 {
 				return ref, true

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -42,7 +43,7 @@ func validateFormat(f, specifiers string) error {
 
 func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(40540), "$dateFromString only supports an object as an argument, found: %s", typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.Location(40540), "$dateFromString only supports an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}
 	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"dateString", "format", "timezone", "onError", "onNull"}, func(k string) error {
 		return mongoerr.New(mongoerr.Location(40541), "Unrecognized argument to $dateFromString: %s", k)
@@ -59,39 +60,39 @@ func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, 
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		fv := n.v["format"]
 		if n.given["format"] && !nullish(fv) {
 			if fv.Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(40684), "$dateFromString requires that 'format' be a string, found: %s with value %s", typeName(fv.Type), shell(fv))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(40684), "$dateFromString requires that 'format' be a string, found: %s with value %s", bsonval.TypeName(fv.Type), bsonval.Shell(fv))
 			}
 			if err := validateFormat(fv.StringValue(), fromStringSpecifiers); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		loc, err := zoneArg(n)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		ds := n.v["dateString"]
 		if nullish(ds) {
 			if onNull != nil {
 				return onNull.eval(root, local)
 			}
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		fail := func(err error) (bsoncore.Value, error) {
 			if onError != nil {
 				return onError.eval(root, local)
 			}
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if ds.Type != bsoncore.TypeString {
-			return fail(mongoerr.New(mongoerr.Location(241), "$dateFromString requires that 'dateString' be a string, found: %s with value %s", typeName(ds.Type), shell(ds)))
+			return fail(mongoerr.New(mongoerr.Location(241), "$dateFromString requires that 'dateString' be a string, found: %s with value %s", bsonval.TypeName(ds.Type), bsonval.Shell(ds)))
 		}
 		if loc == nil || (n.given["format"] && nullish(fv)) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		s := ds.StringValue()
 		var pd *parsedDate
@@ -107,7 +108,7 @@ func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, 
 		if err != nil {
 			return fail(err)
 		}
-		return vDate(ms), nil
+		return bsonval.DateTime(ms), nil
 	}}, nil
 }
 

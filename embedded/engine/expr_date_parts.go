@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -41,7 +42,7 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		}
 	}
 	if arg.Type == bsoncore.TypeArray {
-		vals := arrayValues(arg)
+		vals := bsonval.ArrayValues(arg)
 		if len(vals) == 1 {
 			arg = vals[0]
 		}
@@ -53,30 +54,30 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		d, err := e.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if nullish(d) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		t, ok := dateOf(d)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", typeName(d.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", bsonval.TypeName(d.Type))
 		}
 		if tz != nil {
 			zv, err := tz.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			loc, err := zoneValue(zv)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if loc == nil {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			t = t.In(loc)
 		}
-		return vInt32(int32(datePart(op, t))), nil
+		return bsonval.Int32(int32(datePart(op, t))), nil
 	}}, nil
 }
 
@@ -102,35 +103,35 @@ func compileDateToString(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		format, fv := "%Y-%m-%dT%H:%M:%S.%LZ", n.v["format"]
 		if n.given["format"] && !nullish(fv) {
 			if fv.Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(18533), "$dateToString requires that 'format' be a string, found: %s with value %s", typeName(fv.Type), shell(fv))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(18533), "$dateToString requires that 'format' be a string, found: %s with value %s", bsonval.TypeName(fv.Type), bsonval.Shell(fv))
 			}
 			if format = fv.StringValue(); validateFormat(format, toStringSpecifiers) != nil {
-				return missing, validateFormat(format, toStringSpecifiers)
+				return bsonval.Missing, validateFormat(format, toStringSpecifiers)
 			}
 		}
 		if dv := n.v["date"]; nullish(dv) {
 			if onNull != nil {
 				return onNull.eval(root, local)
 			}
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		t, ok := dateOf(n.v["date"])
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", typeName(n.v["date"].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", bsonval.TypeName(n.v["date"].Type))
 		}
 		loc, err := zoneArg(n)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if loc == nil || n.null("format") {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		return vString(formatDate(format, t.In(loc))), nil
+		return bsonval.String(formatDate(format, t.In(loc))), nil
 	}}, nil
 }
 
@@ -312,18 +313,18 @@ func compileDateFromParts(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		parts, null, err := dateFromPartsValues(n, order)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		loc, err := zoneArg(n)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if null || loc == nil {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		// seconds and milliseconds carry into the wall clock
 		sec := parts["second"] + floorDiv(parts["millisecond"], 1000)
@@ -340,9 +341,9 @@ func compileDateFromParts(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 		}
 		ms, ok := timeMillis(t)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(159), "Overflow casting from a lower-precision duration to a higher-precision duration")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(159), "Overflow casting from a lower-precision duration to a higher-precision duration")
 		}
-		return vDate(ms), nil
+		return bsonval.DateTime(ms), nil
 	}}, nil
 }
 
@@ -362,7 +363,7 @@ func dateFromPartsValues(n dateValues, order []string) (parts map[string]int64, 
 		}
 		x, ok := integral64(pv)
 		if !ok {
-			return nil, false, mongoerr.New(mongoerr.Location(40515), "'%s' must evaluate to an integer, found %s with value %s", k, typeName(pv.Type), shell(pv))
+			return nil, false, mongoerr.New(mongoerr.Location(40515), "'%s' must evaluate to an integer, found %s with value %s", k, bsonval.TypeName(pv.Type), bsonval.Shell(pv))
 		}
 		switch k {
 		case "year", "isoWeekYear":
@@ -405,30 +406,30 @@ func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		n, err := a.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		loc, err := zoneArg(n)
 		if err != nil || loc == nil {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		iso := false
 		if n.given["iso8601"] {
 			iv := n.v["iso8601"]
 			if nullish(iv) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if iv.Type != bsoncore.TypeBoolean {
-				return missing, mongoerr.New(mongoerr.Location(40521), "iso8601 must evaluate to a bool, found %s", typeName(iv.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(40521), "iso8601 must evaluate to a bool, found %s", bsonval.TypeName(iv.Type))
 			}
 			iso = iv.Boolean()
 		}
 		dv := n.v["date"]
 		if nullish(dv) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		ms, ok := dateMillis(dv)
 		if !ok {
-			return missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", typeName(dv.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", bsonval.TypeName(dv.Type))
 		}
 		t := time.UnixMilli(ms).In(loc)
 		b := bsoncore.NewDocumentBuilder()
@@ -441,6 +442,6 @@ func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 		}
 		b.AppendInt32("hour", int32(t.Hour())).AppendInt32("minute", int32(t.Minute())).
 			AppendInt32("second", int32(t.Second())).AppendInt32("millisecond", int32(t.Nanosecond()/1e6))
-		return vDoc(b.Build()), nil
+		return bsonval.Doc(b.Build()), nil
 	}}, nil
 }

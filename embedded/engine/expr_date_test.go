@@ -8,6 +8,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // iso is an ISODate literal.
@@ -776,7 +778,7 @@ func TestDateExprsNoPanic(t *testing.T) {
 								t.Errorf("%s %s: panic %v", name, spec, r)
 							}
 						}()
-						e, err := compileOp(name, vDoc(spec), nil)
+						e, err := compileOp(name, bsonval.Doc(spec), nil)
 						if err != nil {
 							return
 						}

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -31,9 +32,9 @@ func compileToHashedIndexKey(op string, v bsoncore.Value, vars *exprVars) (*expr
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		n, err := hashedIndexKey(x[0], 0)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
-		return vInt64(n), nil
+		return bsonval.Int64(n), nil
 	})
 }
 
@@ -72,14 +73,14 @@ func canonicalType(t bsoncore.Type) int32 {
 // name when it is an element of a document or an array.
 func appendHashed(buf []byte, name *string, v bsoncore.Value) ([]byte, error) {
 	if v.Type == 0 {
-		v = vNull()
+		v = bsonval.Null()
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(canonicalType(v.Type)))
 	if name != nil {
 		buf = append(append(buf, *name...), 0)
 	}
 	switch {
-	case isNumber(v):
+	case bsonval.IsNumber(v):
 		n, err := hashedLong(v)
 		return binary.LittleEndian.AppendUint64(buf, uint64(n)), err
 	case v.Type == bsoncore.TypeCodeWithScope:
@@ -87,7 +88,7 @@ func appendHashed(buf []byte, name *string, v bsoncore.Value) ([]byte, error) {
 	case v.Type != bsoncore.TypeEmbeddedDocument && v.Type != bsoncore.TypeArray:
 		return append(buf, v.Data...), nil
 	}
-	for _, e := range elements(bsoncore.Document(v.Data)) {
+	for _, e := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		k := e.Key()
 		var err error
 		if buf, err = appendHashed(buf, &k, e.Value()); err != nil {
@@ -101,10 +102,10 @@ func appendHashed(buf []byte, name *string, v bsoncore.Value) ([]byte, error) {
 // toward zero, NaN as 0, a value past the int64 range clamped to it (but
 // a double of exactly 2^63 is -2^63, as MongoDB has always hashed it).
 func hashedLong(v bsoncore.Value) (int64, error) {
-	if i, ok := intOf(v); ok {
+	if i, ok := bsonval.IntOf(v); ok {
 		return i, nil
 	}
-	r, special := bigOf(v)
+	r, special := bsonval.BigOf(v)
 	if v.Type == bsoncore.TypeDouble || r == nil {
 		f := special
 		if r != nil {
@@ -123,7 +124,7 @@ func hashedLong(v bsoncore.Value) (int64, error) {
 		return int64(f), nil
 	}
 	if !r.IsInt() {
-		return 0, mongoerr.New(mongoerr.NotImplemented, "$toHashedIndexKey of a Decimal128 that is not an integer (%s) is not supported by oidkit's server", shell(v))
+		return 0, mongoerr.New(mongoerr.NotImplemented, "$toHashedIndexKey of a Decimal128 that is not an integer (%s) is not supported by oidkit's server", bsonval.Shell(v))
 	}
 	n := r.Num()
 	switch {

@@ -7,6 +7,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // MongoDB's hash-stability vectors (jstests hash.js, _hashBSONElement with
@@ -53,8 +55,8 @@ func TestToHashedIndexKeyExpr(t *testing.T) {
 	c, _ := serve(t, "")
 	coll := c.Database("d").Collection("hashkey")
 	doc := bson.D{{Key: "val", Value: "string to hash"}, {Key: "n", Value: nil}, {Key: "d", Value: 2.9}, {Key: "i", Value: int32(2)}}
-	nullHash, _ := hashedIndexKey(vNull(), 0)
-	twoHash, _ := hashedIndexKey(vInt32(2), 0)
+	nullHash, _ := hashedIndexKey(bsonval.Null(), 0)
+	twoHash, _ := hashedIndexKey(bsonval.Int32(2), 0)
 	long := func(n int64) string { return `{"x":` + strconv.FormatInt(n, 10) + `}` }
 	checkExprs(t, coll, doc, []exprCase{
 		{expr: op("$toHashedIndexKey", "$val"), want: `{"x":763543691661428748}`},

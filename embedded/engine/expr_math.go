@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -133,7 +134,7 @@ func floatDecimal(f float64) bsoncore.Value {
 	if err != nil {
 		d, _ = bson.ParseDecimal128("NaN")
 	}
-	return decimalValue(d)
+	return bsonval.Decimal(d)
 }
 
 // numResult is f as a decimal when like is one, else as a double.
@@ -141,7 +142,7 @@ func numResult(like bsoncore.Value, f float64) bsoncore.Value {
 	if like.Type == bsoncore.TypeDecimal128 {
 		return floatDecimal(f)
 	}
-	return vDouble(f)
+	return bsonval.Double(f)
 }
 
 // isNaNValue reports a double or decimal NaN.
@@ -150,7 +151,7 @@ func isNaNValue(v bsoncore.Value) bool {
 	case bsoncore.TypeDouble:
 		return math.IsNaN(v.Double())
 	case bsoncore.TypeDecimal128:
-		_, s := bigOf(v)
+		_, s := bsonval.BigOf(v)
 		return math.IsNaN(s)
 	}
 	return false
@@ -162,8 +163,8 @@ func numericArg(op string, a bsoncore.Value) (null bool, err error) {
 	if nullish(a) {
 		return true, nil
 	}
-	if !isNumber(a) {
-		return false, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, typeName(a.Type))
+	if !bsonval.IsNumber(a) {
+		return false, mongoerr.New(mongoerr.Location(28765), "%s only supports numeric types, not %s", op, bsonval.TypeName(a.Type))
 	}
 	return false, nil
 }
@@ -173,14 +174,14 @@ func compileTrig(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if null, err := numericArg(op, a); null || err != nil {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		if isNaNValue(a) {
 			return a, nil
 		}
-		f := numberFloat(a)
+		f := bsonval.NumberFloat(a)
 		if !fn.bound.has(f) {
-			return missing, mongoerr.New(mongoerr.Location(50989), "cannot apply %s to %s, value must in %s", op, numText(a), fn.bound)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(50989), "cannot apply %s to %s, value must in %s", op, numText(a), fn.bound)
 		}
 		return numResult(a, fn.f(f)), nil
 	})
@@ -191,19 +192,19 @@ func compileAtan2(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		y, xx := x[0], x[1]
 		if nullish(y) || nullish(xx) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		if !isNumber(y) {
-			return missing, mongoerr.New(mongoerr.Location(51044), "%s only supports numeric types, not %s", op, typeName(y.Type))
+		if !bsonval.IsNumber(y) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(51044), "%s only supports numeric types, not %s", op, bsonval.TypeName(y.Type))
 		}
-		if !isNumber(xx) {
-			return missing, mongoerr.New(mongoerr.Location(51045), "%s only supports numeric types, not %s", op, typeName(xx.Type))
+		if !bsonval.IsNumber(xx) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(51045), "%s only supports numeric types, not %s", op, bsonval.TypeName(xx.Type))
 		}
-		r := math.Atan2(numberFloat(y), numberFloat(xx))
+		r := math.Atan2(bsonval.NumberFloat(y), bsonval.NumberFloat(xx))
 		if y.Type == bsoncore.TypeDecimal128 || xx.Type == bsoncore.TypeDecimal128 {
 			return floatDecimal(r), nil
 		}
-		return vDouble(r), nil
+		return bsonval.Double(r), nil
 	})
 }
 
@@ -214,10 +215,10 @@ func compileAngle(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if null, err := numericArg(op, a); null || err != nil {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		if a.Type == bsoncore.TypeDecimal128 {
-			r, _ := bigOf(a)
+			r, _ := bsonval.BigOf(a)
 			if r == nil || r.Sign() == 0 {
 				return a, nil // NaN, infinities and zero convert to themselves
 			}
@@ -235,13 +236,13 @@ func compileAngle(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 				g, _ := f.Float64()
 				return floatDecimal(g), nil
 			}
-			return decimalValue(d), nil
+			return bsonval.Decimal(d), nil
 		}
-		f := numberFloat(a)
+		f := bsonval.NumberFloat(a)
 		if op == "$degreesToRadians" {
-			return vDouble(f * (math.Pi / 180)), nil
+			return bsonval.Double(f * (math.Pi / 180)), nil
 		}
-		return vDouble(f * (180 / math.Pi)), nil
+		return bsonval.Double(f * (180 / math.Pi)), nil
 	})
 }
 
@@ -250,27 +251,27 @@ func compileLog(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		n, b := x[0], x[1]
 		if nullish(n) || nullish(b) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		if !isNumber(n) {
-			return missing, mongoerr.New(mongoerr.Location(28756), "$log's argument must be numeric, not %s", typeName(n.Type))
+		if !bsonval.IsNumber(n) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28756), "$log's argument must be numeric, not %s", bsonval.TypeName(n.Type))
 		}
-		if !isNumber(b) {
-			return missing, mongoerr.New(mongoerr.Location(28757), "$log's base must be numeric, not %s", typeName(b.Type))
+		if !bsonval.IsNumber(b) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28757), "$log's base must be numeric, not %s", bsonval.TypeName(b.Type))
 		}
-		like := vDouble(0)
+		like := bsonval.Double(0)
 		if n.Type == bsoncore.TypeDecimal128 || b.Type == bsoncore.TypeDecimal128 {
 			like = vDecimalZero()
 		}
 		if isNaNValue(n) || isNaNValue(b) {
 			return numResult(like, math.NaN()), nil
 		}
-		nf, bf := numberFloat(n), numberFloat(b)
+		nf, bf := bsonval.NumberFloat(n), bsonval.NumberFloat(b)
 		if !(nf > 0) {
-			return missing, mongoerr.New(mongoerr.Location(28758), "$log's argument must be a positive number, but is %s", numText(n))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28758), "$log's argument must be a positive number, but is %s", numText(n))
 		}
 		if !(bf > 0) || bf == 1 {
-			return missing, mongoerr.New(mongoerr.Location(28759), "$log's base must be a positive number not equal to 1, but is %s", numText(b))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(28759), "$log's base must be a positive number not equal to 1, but is %s", numText(b))
 		}
 		return numResult(like, math.Log(nf)/math.Log(bf)), nil
 	})
@@ -278,7 +279,7 @@ func compileLog(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 func vDecimalZero() bsoncore.Value {
 	d, _ := bson.ParseDecimal128("0")
-	return decimalValue(d)
+	return bsonval.Decimal(d)
 }
 
 // compileBitwise is $bitAnd, $bitOr and $bitXor over ints and longs: an
@@ -292,11 +293,11 @@ func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		long := false
 		for _, a := range x {
 			if nullish(a) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
-			i, ok := intOf(a)
+			i, ok := bsonval.IntOf(a)
 			if !ok {
-				return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long operands.", op)
+				return bsonval.Missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long operands.", op)
 			}
 			long = long || a.Type == bsoncore.TypeInt64
 			switch op {
@@ -309,9 +310,9 @@ func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			}
 		}
 		if long {
-			return vInt64(acc), nil
+			return bsonval.Int64(acc), nil
 		}
-		return vInt32(int32(acc)), nil
+		return bsonval.Int32(int32(acc)), nil
 	})
 }
 
@@ -319,14 +320,14 @@ func compileBitNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if null, err := numericArg(op, a); null || err != nil {
-			return vNull(), err
+			return bsonval.Null(), err
 		}
 		switch a.Type {
 		case bsoncore.TypeInt32:
-			return vInt32(^a.Int32()), nil
+			return bsonval.Int32(^a.Int32()), nil
 		case bsoncore.TypeInt64:
-			return vInt64(^a.Int64()), nil
+			return bsonval.Int64(^a.Int64()), nil
 		}
-		return missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long, not: %s.", op, typeName(a.Type))
+		return bsonval.Missing, mongoerr.New(mongoerr.TypeMismatch, "%s only supports int and long, not: %s.", op, bsonval.TypeName(a.Type))
 	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -24,12 +25,12 @@ func compileBSONSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if nullish(a) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if a.Type != bsoncore.TypeEmbeddedDocument {
-			return missing, mongoerr.New(mongoerr.Location(31393), "$bsonSize requires a document input, found: %s", typeName(a.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(31393), "$bsonSize requires a document input, found: %s", bsonval.TypeName(a.Type))
 		}
-		return vInt32(int32(len(a.Data))), nil
+		return bsonval.Int32(int32(len(a.Data))), nil
 	})
 }
 
@@ -40,14 +41,14 @@ func compileBinarySize(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 		a := x[0]
 		switch {
 		case nullish(a):
-			return vNull(), nil
+			return bsonval.Null(), nil
 		case a.Type == bsoncore.TypeString:
-			return vInt32(int32(len(a.StringValue()))), nil
+			return bsonval.Int32(int32(len(a.StringValue()))), nil
 		case a.Type == bsoncore.TypeBinary:
 			_, data := a.Binary()
-			return vInt32(int32(len(data))), nil
+			return bsonval.Int32(int32(len(data))), nil
 		}
-		return missing, mongoerr.New(mongoerr.Location(51276), "$binarySize requires a string or BinData argument, found: %s", typeName(a.Type))
+		return bsonval.Missing, mongoerr.New(mongoerr.Location(51276), "$binarySize requires a string or BinData argument, found: %s", bsonval.TypeName(a.Type))
 	})
 }
 
@@ -61,22 +62,22 @@ func compileTimestampPart(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if nullish(a) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if a.Type != bsoncore.TypeTimestamp {
-			return missing, mongoerr.New(mongoerr.Location(code), "Argument to %s must be a timestamp, but is %s", op, typeName(a.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(code), "Argument to %s must be a timestamp, but is %s", op, bsonval.TypeName(a.Type))
 		}
 		t, i := a.Timestamp()
 		if op == "$tsSecond" {
-			return vInt64(int64(t)), nil
+			return bsonval.Int64(int64(t)), nil
 		}
-		return vInt64(int64(i)), nil
+		return bsonval.Int64(int64(i)), nil
 	})
 }
 
 // compileRand is $rand: a double from 0 up to 1.
 func compileRand(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) {
-		return vDouble(rand.Float64()), nil
+		return bsonval.Double(rand.Float64()), nil
 	}}, nil
 }

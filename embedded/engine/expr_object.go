@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -25,11 +26,11 @@ func compileMergeObjects(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 				continue
 			}
 			if a.Type != bsoncore.TypeEmbeddedDocument {
-				return missing, mongoerr.New(mongoerr.Location(40400), "$mergeObjects requires object inputs, but input %s is of type %s", shell(a), typeName(a.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(40400), "$mergeObjects requires object inputs, but input %s is of type %s", bsonval.Shell(a), bsonval.TypeName(a.Type))
 			}
 			acc = mergeDocs(acc, bsoncore.Document(a.Data))
 		}
-		return vDoc(acc), nil
+		return bsonval.Doc(acc), nil
 	})
 }
 
@@ -37,7 +38,7 @@ func compileMergeObjects(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
 	bb := bsoncore.NewDocumentBuilder()
 	seen := map[string]bool{}
-	for _, e := range elements(a) {
+	for _, e := range bsonval.Elements(a) {
 		if nv, err := b.LookupErr(e.Key()); err == nil {
 			bb.AppendValue(e.Key(), nv)
 		} else {
@@ -45,7 +46,7 @@ func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
 		}
 		seen[e.Key()] = true
 	}
-	for _, e := range elements(b) {
+	for _, e := range bsonval.Elements(b) {
 		if !seen[e.Key()] {
 			bb.AppendValue(e.Key(), e.Value())
 		}
@@ -56,16 +57,16 @@ func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
 func compileObjectToArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeEmbeddedDocument {
-			return missing, mongoerr.New(mongoerr.Location(40390), "$objectToArray requires a document input, found: %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(40390), "$objectToArray requires a document input, found: %s", bsonval.TypeName(x[0].Type))
 		}
 		var out []bsoncore.Value
-		for _, el := range elements(bsoncore.Document(x[0].Data)) {
-			out = append(out, vDoc(bsoncore.NewDocumentBuilder().AppendString("k", el.Key()).AppendValue("v", el.Value()).Build()))
+		for _, el := range bsonval.Elements(bsoncore.Document(x[0].Data)) {
+			out = append(out, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendString("k", el.Key()).AppendValue("v", el.Value()).Build()))
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	})
 }
 
@@ -74,13 +75,13 @@ func compileObjectToArray(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 func compileArrayToObject(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		b := bsoncore.NewDocumentBuilder()
-		for _, e := range arrayValues(x[0]) {
+		for _, e := range bsonval.ArrayValues(x[0]) {
 			switch e.Type {
 			case bsoncore.TypeArray:
-				kv := arrayValues(e)
+				kv := bsonval.ArrayValues(e)
 				if len(kv) == 2 {
 					b.AppendValue(toStr(kv[0]), kv[1])
 				}
@@ -91,7 +92,7 @@ func compileArrayToObject(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 				b.AppendValue(toStr(k), val)
 			}
 		}
-		return vDoc(b.Build()), nil
+		return bsonval.Doc(b.Build()), nil
 	})
 }
 
@@ -105,45 +106,45 @@ func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		fv, err := field.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if fv.Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(3041704), "%s requires 'field' to evaluate to type String, but got %s", op, typeName(fv.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(3041704), "%s requires 'field' to evaluate to type String, but got %s", op, bsonval.TypeName(fv.Type))
 		}
 		name := fv.StringValue()
 		in, err := input.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if nullish(in) {
 			if op == "$getField" {
-				return missing, nil
+				return bsonval.Missing, nil
 			}
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if in.Type != bsoncore.TypeEmbeddedDocument {
 			if op == "$getField" {
-				return missing, nil
+				return bsonval.Missing, nil
 			}
-			return missing, mongoerr.New(mongoerr.Location(4161105), "%s requires 'input' to evaluate to type Object", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(4161105), "%s requires 'input' to evaluate to type Object", op)
 		}
 		d := bsoncore.Document(in.Data)
 		if op == "$getField" {
 			r, err := d.LookupErr(name)
 			if err != nil {
-				return missing, nil
+				return bsonval.Missing, nil
 			}
 			return r, nil
 		}
 		var nv bsoncore.Value
 		if op == "$setField" {
 			if nv, err = value.eval(root, local); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		b := bsoncore.NewDocumentBuilder()
 		set := false
-		for _, e := range elements(d) {
+		for _, e := range bsonval.Elements(d) {
 			if e.Key() == name {
 				if nv.Type != 0 {
 					b.AppendValue(name, nv)
@@ -156,7 +157,7 @@ func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		if !set && nv.Type != 0 {
 			b.AppendValue(name, nv)
 		}
-		return vDoc(b.Build()), nil
+		return bsonval.Doc(b.Build()), nil
 	}}, nil
 }
 
@@ -185,7 +186,7 @@ func fieldOpArgs(op string, v bsoncore.Value, vars *exprVars) (field, input, val
 			if cur, ok := local["CURRENT"]; ok {
 				return cur, nil
 			}
-			return vDoc(root), nil
+			return bsonval.Doc(root), nil
 		}}
 	}
 	if op == "$setField" && value == nil {

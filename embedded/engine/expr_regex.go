@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -27,7 +28,7 @@ const regexCacheSize = 32
 // {input, regex, options}, regex a string or a regular expression.
 func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
-		return mongoerr.New(mongoerr.Location(51103), "%s expects an object of named arguments but found: %s", op, typeName(v.Type))
+		return mongoerr.New(mongoerr.Location(51103), "%s expects an object of named arguments but found: %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 31024, "found an unknown field"), "input", "regex", "options")
 	if err != nil {
 		return nil, err
@@ -42,40 +43,40 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "regex", "options")
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		in, rv, ov := x[0], x[1], x[2]
 		if !nullish(in) && in.Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(51104), "%s needs 'input' to be of type string", op)
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(51104), "%s needs 'input' to be of type string", op)
 		}
 		pattern, opts, err := regexArgs(op, rv, ov)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		var re *mongoRegex
 		if !nullish(rv) {
 			var err error
 			if re, err = cache.get(op, pattern, opts); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		if re == nil || nullish(in) {
 			switch op {
 			case "$regexMatch":
-				return vBool(false), nil
+				return bsonval.Bool(false), nil
 			case "$regexFind":
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
-			return vArray([]bsoncore.Value{}), nil
+			return bsonval.Array([]bsoncore.Value{}), nil
 		}
 		s := in.StringValue()
 		switch op {
 		case "$regexMatch":
-			return vBool(re.MatchString(s)), nil
+			return bsonval.Bool(re.MatchString(s)), nil
 		case "$regexFind":
 			loc := re.FindStringSubmatchIndex(s)
 			if loc == nil {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			return regexResult(s, loc), nil
 		}
@@ -165,7 +166,7 @@ func regexFindAll(re *mongoRegex, s string) bsoncore.Value {
 	if out == nil {
 		out = []bsoncore.Value{}
 	}
-	return vArray(out)
+	return bsonval.Array(out)
 }
 
 // regexResult is a match as {match, idx, captures}: idx in code points,
@@ -174,12 +175,12 @@ func regexResult(s string, loc []int) bsoncore.Value {
 	caps := make([]bsoncore.Value, 0, len(loc)/2-1)
 	for g := 1; g < len(loc)/2; g++ {
 		if loc[2*g] < 0 {
-			caps = append(caps, vNull())
+			caps = append(caps, bsonval.Null())
 		} else {
-			caps = append(caps, vString(s[loc[2*g]:loc[2*g+1]]))
+			caps = append(caps, bsonval.String(s[loc[2*g]:loc[2*g+1]]))
 		}
 	}
-	return vDoc(bsoncore.NewDocumentBuilder().
+	return bsonval.Doc(bsoncore.NewDocumentBuilder().
 		AppendString("match", s[loc[0]:loc[1]]).
 		AppendInt32("idx", int32(utf8.RuneCountInString(s[:loc[0]]))).
 		AppendArray("captures", bsoncore.BuildArray(nil, caps...)).

@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -24,16 +25,16 @@ func init() {
 // by the command's collation k (nil: simple).
 type valueSet []bsoncore.Value
 
-func newValueSet(vals []bsoncore.Value, k *collator) valueSet {
+func newValueSet(vals []bsoncore.Value, k *bsonval.Collator) valueSet {
 	s := slices.Clone(vals)
-	slices.SortStableFunc(s, k.compare)
-	return slices.CompactFunc(s, func(a, b bsoncore.Value) bool { return k.compare(a, b) == 0 })
+	slices.SortStableFunc(s, k.Compare)
+	return slices.CompactFunc(s, func(a, b bsoncore.Value) bool { return k.Compare(a, b) == 0 })
 }
 
 // in is the test "v is a member of s" under k.
-func (s valueSet) in(k *collator) func(v bsoncore.Value) bool {
+func (s valueSet) in(k *bsonval.Collator) func(v bsoncore.Value) bool {
 	return func(v bsoncore.Value) bool {
-		_, ok := slices.BinarySearchFunc(s, v, k.compare)
+		_, ok := slices.BinarySearchFunc(s, v, k.Compare)
 		return ok
 	}
 }
@@ -42,7 +43,7 @@ func setResult(s valueSet) bsoncore.Value {
 	if s == nil {
 		s = valueSet{}
 	}
-	return vArray(s)
+	return bsonval.Array(s)
 }
 
 func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
@@ -56,12 +57,12 @@ func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 				continue
 			}
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(17043), "All operands of $setUnion must be arrays. One argument is of type: %s", typeName(a.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(17043), "All operands of $setUnion must be arrays. One argument is of type: %s", bsonval.TypeName(a.Type))
 			}
-			all = append(all, arrayValues(a)...)
+			all = append(all, bsonval.ArrayValues(a)...)
 		}
 		if null {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		return setResult(newValueSet(all, k)), nil
 	})
@@ -78,9 +79,9 @@ func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr,
 				continue
 			}
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(17047), "All operands of $setIntersection must be arrays. One argument is of type: %s", typeName(a.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(17047), "All operands of $setIntersection must be arrays. One argument is of type: %s", bsonval.TypeName(a.Type))
 			}
-			s := newValueSet(arrayValues(a), k)
+			s := newValueSet(bsonval.ArrayValues(a), k)
 			if !started {
 				acc, started = s, true
 				continue
@@ -88,7 +89,7 @@ func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr,
 			acc = slices.DeleteFunc(acc, func(v bsoncore.Value) bool { return !s.in(k)(v) })
 		}
 		if null {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		return setResult(acc), nil
 	})
@@ -98,14 +99,14 @@ func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) || nullish(x[1]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		for i, which := range []string{"First", "Second"} {
 			if x[i].Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(17048+int32(i)), "both operands of $setDifference must be arrays. %s argument is of type: %s", which, typeName(x[i].Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(17048+int32(i)), "both operands of $setDifference must be arrays. %s argument is of type: %s", which, bsonval.TypeName(x[i].Type))
 			}
 		}
-		a, b := newValueSet(arrayValues(x[0]), k), newValueSet(arrayValues(x[1]), k)
+		a, b := newValueSet(bsonval.ArrayValues(x[0]), k), newValueSet(bsonval.ArrayValues(x[1]), k)
 		return setResult(slices.DeleteFunc(a, b.in(k))), nil
 	})
 }
@@ -122,15 +123,15 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalAll(es, root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		var first valueSet
 		equal := true
 		for i, a := range x {
 			if a.Type != bsoncore.TypeArray {
-				return missing, mongoerr.New(mongoerr.Location(5887502), "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, typeName(a.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(5887502), "All operands of $setEquals must be arrays. %d-th argument is of type: %s", i+1, bsonval.TypeName(a.Type))
 			}
-			s := newValueSet(arrayValues(a), k)
+			s := newValueSet(bsonval.ArrayValues(a), k)
 			if i == 0 {
 				first = s
 				continue
@@ -140,12 +141,12 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 				continue
 			}
 			for j := range s {
-				if k.compare(s[j], first[j]) != 0 {
+				if k.Compare(s[j], first[j]) != 0 {
 					equal = false
 				}
 			}
 		}
-		return vBool(equal), nil
+		return bsonval.Bool(equal), nil
 	}}, nil
 }
 
@@ -153,17 +154,17 @@ func compileSetIsSubset(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 	k := vars.collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(17046), "both operands of $setIsSubset must be arrays. First argument is of type: %s", typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(17046), "both operands of $setIsSubset must be arrays. First argument is of type: %s", bsonval.TypeName(x[0].Type))
 		}
 		if x[1].Type != bsoncore.TypeArray {
-			return missing, mongoerr.New(mongoerr.Location(17042), "both operands of $setIsSubset must be arrays. Second argument is of type: %s", typeName(x[1].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(17042), "both operands of $setIsSubset must be arrays. Second argument is of type: %s", bsonval.TypeName(x[1].Type))
 		}
-		has := newValueSet(arrayValues(x[1]), k).in(k)
-		for _, e := range arrayValues(x[0]) {
+		has := newValueSet(bsonval.ArrayValues(x[1]), k).in(k)
+		for _, e := range bsonval.ArrayValues(x[0]) {
 			if !has(e) {
-				return vBool(false), nil
+				return bsonval.Bool(false), nil
 			}
 		}
-		return vBool(true), nil
+		return bsonval.Bool(true), nil
 	})
 }

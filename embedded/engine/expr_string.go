@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -54,7 +55,7 @@ const trimSpace = "\x00 \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u20
 
 func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
-		return mongoerr.New(mongoerr.Location(50696), "%s only supports an object as an argument, found %s", op, typeName(v.Type))
+		return mongoerr.New(mongoerr.Location(50696), "%s only supports an object as an argument, found %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 50694, "found an unknown argument"), "input", "chars")
 	if err != nil {
 		return nil, err
@@ -65,22 +66,22 @@ func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "chars")
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		in := x[0]
 		if nullish(in) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if in.Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(50699), "%s requires its input to be a string, got %s (of type %s) instead.", op, shell(in), typeName(in.Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(50699), "%s requires its input to be a string, got %s (of type %s) instead.", op, bsonval.Shell(in), bsonval.TypeName(in.Type))
 		}
 		cut := trimSpace
 		if es["chars"] != nil {
 			if nullish(x[1]) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if x[1].Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(50700), "%s requires 'chars' to be a string, got %s (of type %s) instead.", op, shell(x[1]), typeName(x[1].Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(50700), "%s requires 'chars' to be a string, got %s (of type %s) instead.", op, bsonval.Shell(x[1]), bsonval.TypeName(x[1].Type))
 			}
 			cut = x[1].StringValue()
 		}
@@ -91,7 +92,7 @@ func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		if op != "$ltrim" {
 			s = strings.TrimRight(s, cut)
 		}
-		return vString(s), nil
+		return bsonval.String(s), nil
 	}}, nil
 }
 
@@ -104,39 +105,39 @@ func compileIndexOfStr(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 	}
 	return ranged(op, v, vars, 2, 4, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(codes[0]), "%s requires a string as the first argument, found: %s", op, typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(codes[0]), "%s requires a string as the first argument, found: %s", op, bsonval.TypeName(x[0].Type))
 		}
 		if x[1].Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(codes[1]), "%s requires a string as the second argument, found: %s", op, typeName(x[1].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(codes[1]), "%s requires a string as the second argument, found: %s", op, bsonval.TypeName(x[1].Type))
 		}
 		s, sub := x[0].StringValue(), x[1].StringValue()
 		if op == "$indexOfBytes" {
 			start, end, err := indexBounds(op, x, len(s))
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			if start > end {
-				return vInt32(-1), nil
+				return bsonval.Int32(-1), nil
 			}
 			if i := strings.Index(s[start:end], sub); i >= 0 {
-				return vInt32(int32(start + i)), nil
+				return bsonval.Int32(int32(start + i)), nil
 			}
-			return vInt32(-1), nil
+			return bsonval.Int32(-1), nil
 		}
 		rs, rsub := []rune(s), []rune(sub)
 		start, end, err := indexBounds(op, x, len(rs))
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		for i := start; i+len(rsub) <= end; i++ {
 			if string(rs[i:i+len(rsub)]) == string(rsub) {
-				return vInt32(int32(i)), nil
+				return bsonval.Int32(int32(i)), nil
 			}
 		}
-		return vInt32(-1), nil
+		return bsonval.Int32(-1), nil
 	})
 }
 
@@ -150,7 +151,7 @@ func coerceString(op string, v bsoncore.Value) (string, error) {
 	case bsoncore.TypeTimestamp:
 		return v.String(), nil
 	}
-	return "", mongoerr.New(mongoerr.Location(16007), "can't convert from BSON type %s to String", typeName(v.Type))
+	return "", mongoerr.New(mongoerr.Location(16007), "can't convert from BSON type %s to String", bsonval.TypeName(v.Type))
 }
 
 func asciiLower(s string) string {
@@ -167,19 +168,19 @@ func compileStrcasecmp(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a, err := coerceString(op, x[0])
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		b, err := coerceString(op, x[1])
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
-		return vInt32(int32(strings.Compare(asciiLower(a), asciiLower(b)))), nil
+		return bsonval.Int32(int32(strings.Compare(asciiLower(a), asciiLower(b)))), nil
 	})
 }
 
 func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
-		return mongoerr.New(mongoerr.Location(51751), "%s requires an object as an argument, found: %s", op, typeName(v.Type))
+		return mongoerr.New(mongoerr.Location(51751), "%s requires an object as an argument, found: %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 51750, "found an unknown argument"), "input", "find", "replacement")
 	if err != nil {
 		return nil, err
@@ -192,7 +193,7 @@ func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "find", "replacement")
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		null := false
 		for i, k := range []string{"input", "find", "replacement"} {
@@ -201,17 +202,17 @@ func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 				continue
 			}
 			if x[i].Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(51746-int32(i)), "%s requires that '%s' be a string, found: %s", op, k, shell(x[i]))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(51746-int32(i)), "%s requires that '%s' be a string, found: %s", op, k, bsonval.Shell(x[i]))
 			}
 		}
 		if null {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		s, find, repl := x[0].StringValue(), x[1].StringValue(), x[2].StringValue()
 		if op == "$replaceOne" {
-			return vString(strings.Replace(s, find, repl, 1)), nil
+			return bsonval.String(strings.Replace(s, find, repl, 1)), nil
 		}
-		return vString(strings.ReplaceAll(s, find, repl)), nil
+		return bsonval.String(strings.ReplaceAll(s, find, repl)), nil
 	}}, nil
 }
 
@@ -222,14 +223,14 @@ func compileConcat(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		var b strings.Builder
 		for _, s := range x {
 			if nullish(s) {
-				return vNull(), nil
+				return bsonval.Null(), nil
 			}
 			if s.Type != bsoncore.TypeString {
-				return missing, mongoerr.New(mongoerr.Location(16702), "$concat only supports strings, not %s", typeName(s.Type))
+				return bsonval.Missing, mongoerr.New(mongoerr.Location(16702), "$concat only supports strings, not %s", bsonval.TypeName(s.Type))
 			}
 			b.WriteString(s.StringValue())
 		}
-		return vString(b.String()), nil
+		return bsonval.String(b.String()), nil
 	})
 }
 
@@ -238,9 +239,9 @@ func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		s := toStr(x[0])
 		if op == "$toUpper" {
-			return vString(strings.ToUpper(s)), nil
+			return bsonval.String(strings.ToUpper(s)), nil
 		}
-		return vString(strings.ToLower(s)), nil
+		return bsonval.String(strings.ToLower(s)), nil
 	})
 }
 
@@ -249,48 +250,48 @@ func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 func compileSubstr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		s := toStr(x[0])
-		start, n := int(numberFloat(x[1])), int(numberFloat(x[2]))
+		start, n := int(bsonval.NumberFloat(x[1])), int(bsonval.NumberFloat(x[2]))
 		if op == "$substrCP" {
 			r := []rune(s)
 			if start < 0 || start > len(r) {
-				return vString(""), nil
+				return bsonval.String(""), nil
 			}
 			if n < 0 || start+n > len(r) {
 				n = len(r) - start
 			}
-			return vString(string(r[start : start+n])), nil
+			return bsonval.String(string(r[start : start+n])), nil
 		}
 		if start < 0 || start > len(s) {
-			return vString(""), nil
+			return bsonval.String(""), nil
 		}
 		if n < 0 || start+n > len(s) {
 			n = len(s) - start
 		}
-		return vString(s[start : start+n]), nil
+		return bsonval.String(s[start : start+n]), nil
 	})
 }
 
 func compileStrLen(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeString {
-			return missing, mongoerr.New(mongoerr.Location(34471), "%s requires a string argument, found: %s", op, typeName(x[0].Type))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(34471), "%s requires a string argument, found: %s", op, bsonval.TypeName(x[0].Type))
 		}
 		if op == "$strLenCP" {
-			return vInt32(int32(len([]rune(x[0].StringValue())))), nil
+			return bsonval.Int32(int32(len([]rune(x[0].StringValue())))), nil
 		}
-		return vInt32(int32(len(x[0].StringValue()))), nil
+		return bsonval.Int32(int32(len(x[0].StringValue()))), nil
 	})
 }
 
 func compileSplit(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		var out []bsoncore.Value
 		for _, p := range strings.Split(toStr(x[0]), toStr(x[1])) {
-			out = append(out, vString(p))
+			out = append(out, bsonval.String(p))
 		}
-		return vArray(out), nil
+		return bsonval.Array(out), nil
 	})
 }

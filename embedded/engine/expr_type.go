@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -26,19 +27,21 @@ func init() {
 }
 
 func compileType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return vString(typeName(x[0].Type)), nil })
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
+		return bsonval.String(bsonval.TypeName(x[0].Type)), nil
+	})
 }
 
 func compileIsNumber(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return vBool(isNumber(x[0])), nil })
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(bsonval.IsNumber(x[0])), nil })
 }
 
 func compileToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if nullish(x[0]) {
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
-		return vString(toStr(x[0])), nil
+		return bsonval.String(toStr(x[0])), nil
 	})
 }
 
@@ -51,10 +54,10 @@ func compileToType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 // compileConvert is $convert: {input, to, onError, onNull}.
 func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", bsonval.TypeName(v.Type))
 	}
 	d := bsoncore.Document(v.Data)
-	for _, e := range elements(d) {
+	for _, e := range bsonval.Elements(d) {
 		switch e.Key() {
 		case "input", "to", "onError", "onNull":
 		default:
@@ -78,21 +81,21 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		iv, err := in.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		tv, err := to.eval(root, local)
 		if err != nil {
-			return missing, err
+			return bsonval.Missing, err
 		}
 		if nullish(iv) {
 			if onNull != nil {
 				return onNull.eval(root, local)
 			}
-			return vNull(), nil
+			return bsonval.Null(), nil
 		}
 		target := toStr(tv)
-		if isNumber(tv) {
-			target = typeNames[bsoncore.Type(int(numberFloat(tv)))]
+		if bsonval.IsNumber(tv) {
+			target = bsonval.TypeNames[bsoncore.Type(int(bsonval.NumberFloat(tv)))]
 		}
 		names := map[string]string{"int": "Int", "long": "Long", "double": "Double", "decimal": "Decimal", "bool": "Bool", "date": "Date", "objectId": "ObjectId", "string": "String"}
 		r, err := convert(iv, names[target])
@@ -107,7 +110,7 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 // Bool, String, Date or ObjectId): null for null or missing.
 func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	if nullish(v) {
-		return vNull(), nil
+		return bsonval.Null(), nil
 	}
 	switch to {
 	case "Int", "Long":
@@ -115,9 +118,9 @@ func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case "Double", "Decimal":
 		return convertFloat(v, to)
 	case "Bool":
-		return vBool(truthy(v)), nil
+		return bsonval.Bool(truthy(v)), nil
 	case "String":
-		return vString(toStr(v)), nil
+		return bsonval.String(toStr(v)), nil
 	case "Date":
 		return convertDate(v, to)
 	case "ObjectId":
@@ -129,7 +132,7 @@ func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
 // unsupportedConversion is the error for a conversion of v to type to
 // that $convert does not make.
 func unsupportedConversion(v bsoncore.Value, to string) (bsoncore.Value, error) {
-	return missing, mongoerr.New(mongoerr.Location(241), "Unsupported conversion from %s to %s in $convert with no onError value", typeName(v.Type), strings.ToLower(to))
+	return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Unsupported conversion from %s to %s in $convert with no onError value", bsonval.TypeName(v.Type), strings.ToLower(to))
 }
 
 // convertInt converts v, not null, to an int or a long (to "Int" or
@@ -140,12 +143,12 @@ func convertInt(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case v.Type == bsoncore.TypeString:
 		n, err := strconv.ParseInt(v.StringValue(), 10, 64)
 		if err != nil {
-			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
 		}
 		i = n
-	case isNumber(v):
-		f := numberFloat(v)
-		if n, ok := intOf(v); ok {
+	case bsonval.IsNumber(v):
+		f := bsonval.NumberFloat(v)
+		if n, ok := bsonval.IntOf(v); ok {
 			i = n
 		} else {
 			i = int64(math.Trunc(f))
@@ -161,11 +164,11 @@ func convertInt(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	}
 	if to == "Int" {
 		if i > math.MaxInt32 || i < math.MinInt32 {
-			return missing, mongoerr.New(mongoerr.Location(241), "Conversion would overflow target type in $convert with no onError value")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Conversion would overflow target type in $convert with no onError value")
 		}
-		return vInt32(int32(i)), nil
+		return bsonval.Int32(int32(i)), nil
 	}
-	return vInt64(i), nil
+	return bsonval.Int64(i), nil
 }
 
 // convertFloat converts v, not null, to a double or a decimal (to
@@ -176,18 +179,18 @@ func convertFloat(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case v.Type == bsoncore.TypeString:
 		n, err := strconv.ParseFloat(v.StringValue(), 64)
 		if err != nil {
-			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Failed to parse number '%s' in $convert with no onError value", v.StringValue())
 		}
 		f = n
-	case isNumber(v):
+	case bsonval.IsNumber(v):
 		if to == "Decimal" {
-			r, _ := bigOf(v)
+			r, _ := bsonval.BigOf(v)
 			if r != nil {
 				d, _ := bson.ParseDecimal128(r.FloatString(20))
-				return decimalValue(trimDecimal(d)), nil
+				return bsonval.Decimal(bsonval.TrimDecimal(d)), nil
 			}
 		}
-		f = numberFloat(v)
+		f = bsonval.NumberFloat(v)
 	case v.Type == bsoncore.TypeBoolean:
 		if v.Boolean() {
 			f = 1
@@ -199,9 +202,9 @@ func convertFloat(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	}
 	if to == "Decimal" {
 		d, _ := bson.ParseDecimal128(strconv.FormatFloat(f, 'g', -1, 64))
-		return decimalValue(d), nil
+		return bsonval.Decimal(d), nil
 	}
-	return vDouble(f), nil
+	return bsonval.Double(f), nil
 }
 
 // convertDate converts v, not null, to a date.
@@ -210,17 +213,17 @@ func convertDate(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case v.Type == bsoncore.TypeString:
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.000Z0700", "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 			if t, err := time.Parse(layout, v.StringValue()); err == nil {
-				return vDate(t.UnixMilli()), nil
+				return bsonval.DateTime(t.UnixMilli()), nil
 			}
 		}
-		return missing, mongoerr.New(mongoerr.Location(241), "Error parsing date string '%s'", v.StringValue())
+		return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Error parsing date string '%s'", v.StringValue())
 	case v.Type == bsoncore.TypeDateTime:
 		return v, nil
 	case v.Type == bsoncore.TypeInt64 || v.Type == bsoncore.TypeDouble || v.Type == bsoncore.TypeDecimal128:
-		return vDate(int64(numberFloat(v))), nil
+		return bsonval.DateTime(int64(bsonval.NumberFloat(v))), nil
 	case v.Type == bsoncore.TypeObjectID || v.Type == bsoncore.TypeTimestamp:
 		t, _ := dateOf(v)
-		return vDate(t.UnixMilli()), nil
+		return bsonval.DateTime(t.UnixMilli()), nil
 	}
 	return unsupportedConversion(v, to)
 }
@@ -233,7 +236,7 @@ func convertObjectID(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case bsoncore.TypeString:
 		id, err := bson.ObjectIDFromHex(v.StringValue())
 		if err != nil {
-			return missing, mongoerr.New(mongoerr.Location(241), "Failed to parse objectId '%s' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found %d", v.StringValue(), len(v.StringValue()))
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(241), "Failed to parse objectId '%s' in $convert with no onError value: Invalid string length for parsing to OID, expected 24 but found %d", v.StringValue(), len(v.StringValue()))
 		}
 		return bsoncore.Value{Type: bsoncore.TypeObjectID, Data: id[:]}, nil
 	}

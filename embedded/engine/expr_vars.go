@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -18,12 +19,12 @@ func init() {
 func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
 	switch name {
 	case "NOW":
-		return constExpr(vDate(vars.now.UnixMilli())), nil
+		return constExpr(bsonval.DateTime(vars.now.UnixMilli())), nil
 	case "REMOVE":
-		return constExpr(missing), nil
+		return constExpr(bsonval.Missing), nil
 	case "ROOT":
 		return &expr{eval: func(root bsoncore.Document, _ map[string]bsoncore.Value) (bsoncore.Value, error) {
-			return exprPath(vDoc(root), parts), nil
+			return exprPath(bsonval.Doc(root), parts), nil
 		}}, nil
 	}
 	if v, ok := vars.vars[name]; ok && name != "CURRENT" {
@@ -41,7 +42,7 @@ func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
 		if lv, ok := local[name]; ok {
 			return exprPath(lv, parts), nil
 		}
-		return exprPath(vDoc(root), parts), nil
+		return exprPath(bsonval.Doc(root), parts), nil
 	}}, nil
 }
 
@@ -69,13 +70,13 @@ func compileLet(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		e    *expr
 	}
 	var binds []bind
-	for _, el := range elements(bsoncore.Document(vv.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(vv.Data)) {
 		e, err := compileExpr(el.Value(), vars)
 		if err != nil {
 			return nil, err
 		}
 		binds = append(binds, bind{el.Key(), e})
-		inner.vars[el.Key()] = vNull()
+		inner.vars[el.Key()] = bsonval.Null()
 	}
 	body, err := optExpr(d, "in", inner)
 	if err != nil || body == nil {
@@ -89,7 +90,7 @@ func compileLet(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for _, b := range binds {
 			r, err := b.e.eval(root, local)
 			if err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			l[b.name] = r
 		}

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -134,15 +135,15 @@ func (f *failCommand) readMode(mode bsoncore.Value) error {
 	case mode.Type == bsoncore.TypeString && mode.StringValue() == "off":
 	case mode.Type == bsoncore.TypeEmbeddedDocument:
 		md := bsoncore.Document(mode.Data)
-		if v, err := md.LookupErr("times"); err == nil && isNumber(v) {
-			f.on, f.times = numberFloat(v) > 0, int(numberFloat(v))
-		} else if v, err := md.LookupErr("skip"); err == nil && isNumber(v) {
-			f.on, f.skip = true, int(numberFloat(v))
+		if v, err := md.LookupErr("times"); err == nil && bsonval.IsNumber(v) {
+			f.on, f.times = bsonval.NumberFloat(v) > 0, int(bsonval.NumberFloat(v))
+		} else if v, err := md.LookupErr("skip"); err == nil && bsonval.IsNumber(v) {
+			f.on, f.skip = true, int(bsonval.NumberFloat(v))
 		} else {
-			return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected {times: N} or {skip: N}", shell(mode))
+			return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected {times: N} or {skip: N}", bsonval.Shell(mode))
 		}
 	default:
-		return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected \"alwaysOn\", \"off\", {times: N} or {skip: N}", shell(mode))
+		return mongoerr.New(mongoerr.BadValue, "configureFailPoint: mode %s: expected \"alwaysOn\", \"off\", {times: N} or {skip: N}", bsonval.Shell(mode))
 	}
 	return nil
 }
@@ -151,20 +152,20 @@ func (f *failCommand) readMode(mode bsoncore.Value) error {
 // fails and how.
 func (f *failCommand) readData(d bsoncore.Document) {
 	f.cmds = map[string]bool{}
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		v := el.Value()
 		switch el.Key() {
 		case "failCommands":
-			for _, n := range arrayValues(v) {
+			for _, n := range bsonval.ArrayValues(v) {
 				if n.Type == bsoncore.TypeString {
 					f.cmds[n.StringValue()] = true
 				}
 			}
 		case "errorCode":
-			f.code = int32(numberFloat(v))
+			f.code = int32(bsonval.NumberFloat(v))
 		case "errorLabels":
 			f.hasLbl = true
-			for _, l := range arrayValues(v) {
+			for _, l := range bsonval.ArrayValues(v) {
 				if l.Type == bsoncore.TypeString {
 					f.labels = append(f.labels, l.StringValue())
 				}
@@ -177,7 +178,7 @@ func (f *failCommand) readData(d bsoncore.Document) {
 			}
 		case "blockTimeMS":
 			if f.block >= 0 {
-				f.block = time.Duration(numberFloat(v) * float64(time.Millisecond))
+				f.block = time.Duration(bsonval.NumberFloat(v) * float64(time.Millisecond))
 			}
 		case "writeConcernError":
 			if v.Type == bsoncore.TypeEmbeddedDocument {
@@ -188,7 +189,7 @@ func (f *failCommand) readData(d bsoncore.Document) {
 				f.appName = v.StringValue()
 			}
 		case "failBeforeCommitExceptionCode":
-			f.beforeCommit = int32(numberFloat(v))
+			f.beforeCommit = int32(bsonval.NumberFloat(v))
 		}
 	}
 	if f.block < 0 {
@@ -298,7 +299,7 @@ func (f *fault) apply(ctx context.Context, name string, cmd bsoncore.Document) (
 func (f *fault) wceLabels(name string, cmd bsoncore.Document) []string {
 	if v, err := f.wce.LookupErr("errorLabels"); err == nil {
 		var out []string
-		for _, l := range arrayValues(v) {
+		for _, l := range bsonval.ArrayValues(v) {
 			if l.Type == bsoncore.TypeString {
 				out = append(out, l.StringValue())
 			}
@@ -308,7 +309,7 @@ func (f *fault) wceLabels(name string, cmd bsoncore.Document) []string {
 	if f.hasLbl {
 		return f.labels
 	}
-	if v, err := f.wce.LookupErr("code"); err == nil && isNumber(v) && retryableCodes[int32(numberFloat(v))] && retryableWrite(name, cmd) {
+	if v, err := f.wce.LookupErr("code"); err == nil && bsonval.IsNumber(v) && retryableCodes[int32(bsonval.NumberFloat(v))] && retryableWrite(name, cmd) {
 		return []string{"RetryableWriteError"}
 	}
 	return nil
@@ -318,20 +319,20 @@ func (f *fault) wceLabels(name string, cmd bsoncore.Document) []string {
 // successful reply.
 func withWriteConcernError(reply, wce bsoncore.Document, labels []string) bsoncore.Document {
 	b := bsoncore.NewDocumentBuilder()
-	for _, el := range elements(reply) {
+	for _, el := range bsonval.Elements(reply) {
 		if el.Key() == "errorLabels" {
 			continue
 		}
 		b.AppendValue(el.Key(), el.Value())
 	}
 	w := bsoncore.NewDocumentBuilder()
-	for _, el := range elements(wce) {
+	for _, el := range bsonval.Elements(wce) {
 		if el.Key() != "errorLabels" {
 			w.AppendValue(el.Key(), el.Value())
 		}
 	}
 	b.AppendDocument("writeConcernError", w.Build())
-	if c, err := wce.LookupErr("code"); err == nil && isNumber(c) && stateChangeCodes[int32(numberFloat(c))] {
+	if c, err := wce.LookupErr("code"); err == nil && bsonval.IsNumber(c) && stateChangeCodes[int32(bsonval.NumberFloat(c))] {
 		if _, err := reply.LookupErr("topologyVersion"); err != nil {
 			b.AppendDocument("topologyVersion", topologyVersion())
 		}
@@ -339,7 +340,7 @@ func withWriteConcernError(reply, wce bsoncore.Document, labels []string) bsonco
 	if len(labels) > 0 {
 		vals := make([]bsoncore.Value, len(labels))
 		for i, l := range labels {
-			vals[i] = vString(l)
+			vals[i] = bsonval.String(l)
 		}
 		b.AppendArray("errorLabels", bsoncore.BuildArray(nil, vals...))
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -13,10 +14,10 @@ import (
 // $addFields of {field: {$ifNull: ["$field", value]}}.
 func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "The $fill stage specification must be an object, found %s", typeName(arg.Type))
+		return nil, mongoerr.New(mongoerr.FailedToParse, "The $fill stage specification must be an object, found %s", bsonval.TypeName(arg.Type))
 	}
 	d := bsoncore.Document(arg.Data)
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		switch el.Key() {
 		case "partitionBy", "partitionByFields", "sortBy", "output":
 		default:
@@ -28,9 +29,9 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$fill.output' is missing but a required field")
 	}
 	if ov.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.output' is the wrong type '%s', expected type 'object'", typeName(ov.Type))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.output' is the wrong type '%s', expected type 'object'", bsonval.TypeName(ov.Type))
 	}
-	outs := elements(bsoncore.Document(ov.Data))
+	outs := bsonval.Elements(bsoncore.Document(ov.Data))
 	if len(outs) == 0 {
 		return nil, mongoerr.New(mongoerr.Location(6050203), "The output field in '$fill' must contain an object with at least one element")
 	}
@@ -44,14 +45,14 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := compileSetWindowFields(vDoc(spec), env)
+		s, err := compileSetWindowFields(bsonval.Doc(spec), env)
 		if err != nil {
 			return nil, err
 		}
 		stages = append(stages, s)
 	}
 	if nValues > 0 {
-		s, err := compileStage("$addFields", vDoc(values), env)
+		s, err := compileStage("$addFields", bsonval.Doc(values), env)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +75,7 @@ func fillOutputs(outs []bsoncore.Element) (windows, values bsoncore.Document, nW
 			return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(6050200), "Each fill output specification must be an object with exactly one field")
 		}
 		od := bsoncore.Document(el.Value().Data)
-		for _, f := range elements(od) {
+		for _, f := range bsonval.Elements(od) {
 			if f.Key() != "method" && f.Key() != "value" {
 				return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(40415), "BSON field '$fill.%s' is an unknown field.", f.Key())
 			}
@@ -86,7 +87,7 @@ func fillOutputs(outs []bsoncore.Element) (windows, values bsoncore.Document, nW
 			return nil, nil, 0, 0, mongoerr.New(mongoerr.Location(6050201), "Each fill output specification must have exactly one of 'method' or 'value' fields, not both")
 		case errM == nil:
 			if m.Type != bsoncore.TypeString {
-				return nil, nil, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.method' is the wrong type '%s', expected type 'string'", typeName(m.Type))
+				return nil, nil, 0, 0, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.method' is the wrong type '%s', expected type 'string'", bsonval.TypeName(m.Type))
 			}
 			fn := map[string]string{"locf": "$locf", "linear": "$linearFill"}[m.StringValue()]
 			if fn == "" {
@@ -95,7 +96,7 @@ func fillOutputs(outs []bsoncore.Element) (windows, values bsoncore.Document, nW
 			wb.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendString(fn, "$"+field).Build())
 			nWindows++
 		case errV == nil:
-			ifNull := bsoncore.BuildArray(nil, vString("$"+field), v)
+			ifNull := bsoncore.BuildArray(nil, bsonval.String("$"+field), v)
 			vb.AppendDocument(field, bsoncore.NewDocumentBuilder().AppendArray("$ifNull", ifNull).Build())
 			nValues++
 		}
@@ -118,12 +119,12 @@ func fillWindowSpec(d, windows bsoncore.Document) (bsoncore.Document, error) {
 		spec.AppendValue("partitionBy", pv)
 	case errF == nil:
 		if fv.Type != bsoncore.TypeArray {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' is the wrong type '%s', expected type 'array'", typeName(fv.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' is the wrong type '%s', expected type 'array'", bsonval.TypeName(fv.Type))
 		}
 		by := bsoncore.NewDocumentBuilder()
-		for _, f := range arrayValues(fv) {
+		for _, f := range bsonval.ArrayValues(fv) {
 			if f.Type != bsoncore.TypeString {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' must hold strings, found %s", typeName(f.Type))
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.partitionByFields' must hold strings, found %s", bsonval.TypeName(f.Type))
 			}
 			by.AppendString(f.StringValue(), "$"+f.StringValue())
 		}

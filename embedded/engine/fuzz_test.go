@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // FuzzFilterAndUpdate: any filter and update document compiles or is
@@ -14,7 +16,7 @@ func FuzzFilterAndUpdate(f *testing.F) {
 	f.Add([]byte(bsoncore.NewDocumentBuilder().AppendString("tags", "x").Build()),
 		[]byte(bsoncore.NewDocumentBuilder().AppendDocument("$push", bsoncore.NewDocumentBuilder().AppendInt32("tags.$", 1).Build()).Build()))
 	doc := bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).AppendDocument("a", bsoncore.NewDocumentBuilder().AppendInt32("b", 2).Build()).
-		AppendArray("tags", bsoncore.BuildArray(nil, vString("x"), vInt32(3))).Build()
+		AppendArray("tags", bsoncore.BuildArray(nil, bsonval.String("x"), bsonval.Int32(3))).Build()
 	f.Fuzz(func(t *testing.T, fb, ub []byte) {
 		if bsoncore.Document(fb).Validate() != nil || bsoncore.Document(ub).Validate() != nil {
 			return
@@ -24,7 +26,7 @@ func FuzzFilterAndUpdate(f *testing.F) {
 			return
 		}
 		ok, pos := fl.MatchPos(doc)
-		u, err := compileUpdate(vDoc(ub), nil, nil)
+		u, err := compileUpdate(bsonval.Doc(ub), nil, nil)
 		if err != nil || !ok {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -61,24 +62,24 @@ func granularityRounder(name string) (rounder, bool) {
 			return nil, false
 		}
 		round = func(v bsoncore.Value, up bool) (bsoncore.Value, error) {
-			r := roundSeriesDown(series, numberFloat(v))
+			r := roundSeriesDown(series, bsonval.NumberFloat(v))
 			if up {
-				r = roundSeriesUp(series, numberFloat(v))
+				r = roundSeriesUp(series, bsonval.NumberFloat(v))
 			}
 			if v.Type == bsoncore.TypeDecimal128 {
 				d, _ := bson.ParseDecimal128(strconv.FormatFloat(r, 'g', 15, 64))
-				return decimalValue(d), nil
+				return bsonval.Decimal(d), nil
 			}
-			return vDouble(r), nil
+			return bsonval.Double(r), nil
 		}
 	}
 	return func(v bsoncore.Value, up bool) (bsoncore.Value, error) {
-		x := numberFloat(v)
+		x := bsonval.NumberFloat(v)
 		switch {
 		case x == 0:
 			return v, nil
 		case math.IsInf(x, 0):
-			return missing, mongoerr.New(mongoerr.Location(11785400), "A granularity rounder cannot round an infinite value")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(11785400), "A granularity rounder cannot round an infinite value")
 		}
 		return round(v, up)
 	}, true
@@ -136,9 +137,9 @@ func roundSeriesDown(series []float64, x float64) float64 {
 // an integer for a non-negative power (as $pow gives it) and a double
 // otherwise; a decimal for a decimal.
 func roundPowerOf2(v bsoncore.Value, up bool) (bsoncore.Value, error) {
-	x := numberFloat(v)
+	x := bsonval.NumberFloat(v)
 	var exp int
-	if n, ok := intOf(v); ok {
+	if n, ok := bsonval.IntOf(v); ok {
 		lz := bits.LeadingZeros64(uint64(n))
 		switch {
 		case up:
@@ -157,9 +158,9 @@ func roundPowerOf2(v bsoncore.Value, up bool) (bsoncore.Value, error) {
 	switch {
 	case v.Type == bsoncore.TypeDecimal128:
 		d, _ := bson.ParseDecimal128(strconv.FormatFloat(p, 'g', -1, 64))
-		return decimalValue(d), nil
+		return bsonval.Decimal(d), nil
 	case exp >= 0 && exp <= 62:
-		return intValue(int64(1) << exp), nil
+		return bsonval.Int(int64(1) << exp), nil
 	}
-	return vDouble(p), nil
+	return bsonval.Double(p), nil
 }

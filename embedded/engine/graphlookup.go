@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -61,14 +62,14 @@ type graphLookup struct {
 // parseLimits reads maxDepth and restrictSearchWithMatch.
 func (g *graphLookup) parseLimits(d bsoncore.Document) error {
 	if v, err := d.LookupErr("maxDepth"); err == nil {
-		if !isNumber(v) || numberFloat(v) < 0 {
-			return mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", shell(v))
+		if !bsonval.IsNumber(v) || bsonval.NumberFloat(v) < 0 {
+			return mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", bsonval.Shell(v))
 		}
 		g.maxDepth = numberInt64(v)
 	}
 	if v, err := d.LookupErr("restrictSearchWithMatch"); err == nil {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
-			return mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", typeName(v.Type))
+			return mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", bsonval.TypeName(v.Type))
 		}
 		if g.restrict, err = compileFilter(bsoncore.Document(v.Data), g.env.vars); err != nil {
 			return err
@@ -87,7 +88,7 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 			continue
 		}
 		for _, v := range connectValues(fd, g.toField) {
-			kb = appendGroupKey(kb[:0], v)
+			kb = bsonval.AppendGroupKey(kb[:0], v)
 			byKey[string(kb)] = append(byKey[string(kb)], len(docs))
 		}
 		docs = append(docs, fd)
@@ -99,7 +100,7 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 			return nil, err
 		}
 		md := toMDoc(doc)
-		setMPath(md, g.as, toM(vArray(g.search(sv, docs, byKey))))
+		setMPath(md, g.as, toM(bsonval.Array(g.search(sv, docs, byKey))))
 		out = append(out, md.build())
 	}
 	return out, nil
@@ -110,7 +111,7 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey map[string][]int) []bsoncore.Value {
 	frontier := []bsoncore.Value{sv}
 	if sv.Type == bsoncore.TypeArray {
-		frontier = arrayValues(sv)
+		frontier = bsonval.ArrayValues(sv)
 	}
 	seen := map[int]bool{}
 	var found []bsoncore.Value
@@ -118,7 +119,7 @@ func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey 
 	for depth := int64(0); len(frontier) > 0 && (g.maxDepth < 0 || depth <= g.maxDepth); depth++ {
 		var next []bsoncore.Value
 		for _, v := range frontier {
-			kb = appendGroupKey(kb[:0], v)
+			kb = bsonval.AppendGroupKey(kb[:0], v)
 			for _, i := range byKey[string(kb)] {
 				if seen[i] || !connects(docs[i], g.toField, v) {
 					continue
@@ -127,10 +128,10 @@ func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey 
 				hit := docs[i]
 				if g.depthField != "" {
 					md := toMDoc(hit)
-					setMPath(md, g.depthField, toM(vInt64(depth)))
+					setMPath(md, g.depthField, toM(bsonval.Int64(depth)))
 					hit = md.build()
 				}
-				found = append(found, vDoc(hit))
+				found = append(found, bsonval.Doc(hit))
 				next = append(next, recurseValues(docs[i], g.fromField)...)
 			}
 		}
@@ -143,7 +144,7 @@ func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey 
 // array); null and undefined only find themselves.
 func connects(doc bsoncore.Document, field string, v bsoncore.Value) bool {
 	for _, w := range connectValues(doc, field) {
-		if valuesEqual(w, v) && (w.Type == v.Type || !nullish(w) && !nullish(v)) {
+		if bsonval.Equal(w, v) && (w.Type == v.Type || !nullish(w) && !nullish(v)) {
 			return true
 		}
 	}
@@ -166,17 +167,17 @@ func recurseValues(doc bsoncore.Document, path string) []bsoncore.Value {
 
 func graphValues(doc bsoncore.Document, path string, search bool) []bsoncore.Value {
 	var out []bsoncore.Value
-	for _, c := range candidates(doc, path) {
+	for _, c := range bsonval.Candidates(doc, path) {
 		switch {
-		case c.v.Type == 0:
+		case c.Value.Type == 0:
 			continue
-		case c.v.Type == bsoncore.TypeArray:
-			out = append(out, arrayValues(c.v)...)
+		case c.Value.Type == bsoncore.TypeArray:
+			out = append(out, bsonval.ArrayValues(c.Value)...)
 			if !search {
 				continue
 			}
 		}
-		out = append(out, c.v)
+		out = append(out, c.Value)
 	}
 	return out
 }

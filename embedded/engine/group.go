@@ -1,12 +1,11 @@
 package engine
 
 import (
-	"encoding/binary"
-	"math"
 	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -14,8 +13,8 @@ import (
 type groupAccSpec struct {
 	name, op string
 	e        *expr
-	obj      *objAccSpec // an accumulator with an object argument
-	coll     *collator   // the command's collation
+	obj      *objAccSpec       // an accumulator with an object argument
+	coll     *bsonval.Collator // the command's collation
 }
 
 // docGroup is one group of $group: its _id and its accumulators, one per
@@ -54,13 +53,13 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				return nil, err
 			}
 			if id.Type == 0 {
-				id = vNull()
+				id = bsonval.Null()
 			}
-			kb = coll.appendKey(kb[:0], id)
+			kb = coll.AppendKey(kb[:0], id)
 			bucket := index[string(kb)]
 			var g *docGroup
 			for _, c := range bucket {
-				if coll.equal(c.id, id) {
+				if coll.Equal(c.id, id) {
 					g = c
 					break
 				}
@@ -85,14 +84,14 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 // compileGroupAccs compiles the fields of a $group other than _id.
 func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, error) {
 	var accs []groupAccSpec
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		if el.Key() == "_id" {
 			continue
 		}
-		if el.Value().Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(el.Value().Data))) != 1 {
+		if el.Value().Type != bsoncore.TypeEmbeddedDocument || len(bsonval.Elements(bsoncore.Document(el.Value().Data))) != 1 {
 			return nil, mongoerr.New(mongoerr.Location(40234), "The field '%s' must be an accumulator object", el.Key())
 		}
-		a := elements(bsoncore.Document(el.Value().Data))[0]
+		a := bsonval.Elements(bsoncore.Document(el.Value().Data))[0]
 		if objectAccumulators[a.Key()] {
 			obj, err := compileObjectAccumulator(a.Key(), a.Value(), env.vars)
 			if err != nil {
@@ -164,7 +163,7 @@ func (g *docGroup) build(accs []groupAccSpec) bsoncore.Document {
 // each value, the largest counts first.
 func compileSortByCount(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	g := bsoncore.NewDocumentBuilder().AppendValue("_id", arg).AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
-	gs, err := compileGroup(vDoc(g), env)
+	gs, err := compileGroup(bsonval.Doc(g), env)
 	if err != nil {
 		return nil, err
 	}
@@ -174,29 +173,8 @@ func compileSortByCount(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, 
 			return nil, err
 		}
 		sort.SliceStable(out, func(i, j int) bool {
-			return compareValues(lookup(out[i], "count"), lookup(out[j], "count")) > 0
+			return bsonval.Compare(bsonval.Lookup(out[i], "count"), bsonval.Lookup(out[j], "count")) > 0
 		})
 		return out, nil
 	}, nil
-}
-
-// appendGroupKey appends to dst a key that buckets values that may be
-// equal: numbers of every type by their float value (the bucket's values
-// are then compared exactly), documents and arrays by their rendering,
-// others by type and bytes.
-func appendGroupKey(dst []byte, v bsoncore.Value) []byte {
-	switch {
-	case isNumber(v):
-		f := numberFloat(v)
-		switch {
-		case f == 0:
-			f = 0 // -0 too
-		case math.IsNaN(f):
-			f = math.NaN()
-		}
-		return binary.BigEndian.AppendUint64(append(dst, 'n'), math.Float64bits(f))
-	case v.Type == bsoncore.TypeEmbeddedDocument || v.Type == bsoncore.TypeArray:
-		return append(append(dst, 'd'), shell(v)...)
-	}
-	return append(append(dst, byte(v.Type)), v.Data...)
 }

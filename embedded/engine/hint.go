@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -23,7 +24,7 @@ func checkHint(col *collection, h bsoncore.Value) error {
 		return bad
 	case bsoncore.TypeEmbeddedDocument:
 		key := bsoncore.Document(h.Data)
-		els := elements(key)
+		els := bsonval.Elements(key)
 		if len(els) == 1 && (els[0].Key() == "$natural" || els[0].Key() == "_id") {
 			return nil
 		}
@@ -34,18 +35,18 @@ func checkHint(col *collection, h bsoncore.Value) error {
 		}
 		return bad
 	}
-	return mongoerr.New(mongoerr.FailedToParse, "hint must be a string or an object, not %s", typeName(h.Type))
+	return mongoerr.New(mongoerr.FailedToParse, "hint must be a string or an object, not %s", bsonval.TypeName(h.Type))
 }
 
 // sameKeyPattern reports whether two index key patterns name the same
 // fields in the same order and directions (1 and 1.0 alike).
 func sameKeyPattern(a, b bsoncore.Document) bool {
-	ea, eb := elements(a), elements(b)
+	ea, eb := bsonval.Elements(a), bsonval.Elements(b)
 	if len(ea) != len(eb) {
 		return false
 	}
 	for i := range ea {
-		if ea[i].Key() != eb[i].Key() || compareValues(ea[i].Value(), eb[i].Value()) != 0 {
+		if ea[i].Key() != eb[i].Key() || bsonval.Compare(ea[i].Value(), eb[i].Value()) != 0 {
 			return false
 		}
 	}

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"strings"
 
 	"github.com/tidwall/btree"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -36,9 +38,9 @@ func (ix *index) less(a, b ientry) bool { return ix.compare(a, b) < 0 }
 func (ix *index) cmpVals(a, b []bsoncore.Value) int {
 	for i := range ix.fields {
 		if i >= len(a) || i >= len(b) {
-			return cmpInt(len(a), len(b))
+			return cmp.Compare(len(a), len(b))
 		}
-		c := compareValues(a[i], b[i])
+		c := bsonval.Compare(a[i], b[i])
 		if ix.fields[i].desc {
 			c = -c
 		}
@@ -72,7 +74,7 @@ func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 			if ix.sparse {
 				return nil, false, nil
 			}
-			return [][]bsoncore.Value{{vNull()}}, false, nil
+			return [][]bsoncore.Value{{bsonval.Null()}}, false, nil
 		case v.Type != bsoncore.TypeArray:
 			return [][]bsoncore.Value{{v}}, false, nil
 		}
@@ -81,21 +83,21 @@ func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 	multi := -1
 	present := false
 	for i, f := range ix.fields {
-		vals := fanValues(doc, f.path)
+		vals := bsonval.FanValues(doc, f.path)
 		for _, v := range vals {
 			if v.Type != 0 {
 				present = true
 			}
 		}
 		if len(vals) == 0 {
-			vals = []bsoncore.Value{vNull()}
+			vals = []bsoncore.Value{bsonval.Null()}
 		}
 		for j, v := range vals {
 			if v.Type == 0 {
-				vals[j] = vNull()
+				vals[j] = bsonval.Null()
 			}
 		}
-		if len(vals) > 1 || lookup(doc, f.path).Type == bsoncore.TypeArray {
+		if len(vals) > 1 || bsonval.Lookup(doc, f.path).Type == bsoncore.TypeArray {
 			if multi >= 0 {
 				return nil, false, mongoerr.New(mongoerr.Location(171), "cannot index parallel arrays [%s] [%s]", ix.fields[multi].path, f.path)
 			}
@@ -128,7 +130,7 @@ func dedup(vals []bsoncore.Value) []bsoncore.Value {
 	for _, v := range vals {
 		dup := false
 		for _, o := range out {
-			if valuesEqual(o, v) && v.Type == o.Type {
+			if bsonval.Equal(o, v) && v.Type == o.Type {
 				dup = true
 				break
 			}
@@ -190,7 +192,7 @@ func (ix *index) holder(k []bsoncore.Value, id bsoncore.Value) (bsoncore.Value, 
 		if ix.cmpVals(e.vals, k) != 0 {
 			return false
 		}
-		if compareValues(e.id, id) != 0 {
+		if bsonval.Compare(e.id, id) != 0 {
 			found, ok = e.id, true
 			return false
 		}
@@ -203,7 +205,7 @@ func dupKeyError(c *collection, name string, pattern bsoncore.Document, fields [
 	var parts []string
 	kv := bsoncore.NewDocumentBuilder()
 	for i, f := range fields {
-		parts = append(parts, f+": "+shell(vals[i]))
+		parts = append(parts, f+": "+bsonval.Shell(vals[i]))
 		kv.AppendValue(f, vals[i])
 	}
 	extra := bsoncore.NewDocumentBuilder().AppendDocument("keyPattern", pattern).AppendDocument("keyValue", kv.Build()).Build()
@@ -231,11 +233,11 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 		switch {
 		case o.name == ix.name && sameKey:
 			if o.unique != ix.unique || o.sparse != ix.sparse || !bytes.Equal(o.partialDoc, ix.partialDoc) {
-				return false, mongoerr.New(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s", shell(vDoc(ix.spec)), shell(vDoc(o.spec)))
+				return false, mongoerr.New(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s", bsonval.Shell(bsonval.Doc(ix.spec)), bsonval.Shell(bsonval.Doc(o.spec)))
 			}
 			return false, nil
 		case o.name == ix.name:
-			return false, mongoerr.New(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s", shell(vDoc(ix.spec)), shell(vDoc(o.spec)))
+			return false, mongoerr.New(mongoerr.IndexKeySpecsConflict, "An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: %s, existing index: %s", bsonval.Shell(bsonval.Doc(ix.spec)), bsonval.Shell(bsonval.Doc(o.spec)))
 		case sameKey && bytes.Equal(o.partialDoc, ix.partialDoc):
 			return false, mongoerr.New(mongoerr.IndexOptionsConflict, "Index already exists with a different name: %s", o.name)
 		}
@@ -246,7 +248,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 	}
 	if ix.unique {
 		for i := 1; i < len(entries); i++ {
-			if ix.cmpVals(entries[i-1].vals, entries[i].vals) == 0 && compareValues(entries[i-1].id, entries[i].id) != 0 {
+			if ix.cmpVals(entries[i-1].vals, entries[i].vals) == 0 && bsonval.Compare(entries[i-1].id, entries[i].id) != 0 {
 				names := make([]string, len(ix.fields))
 				for j, f := range ix.fields {
 					names[j] = f.path
@@ -267,20 +269,20 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 // parseIndexSpec reads one createIndexes entry.
 func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 	kv, err := spec.LookupErr("key")
-	if err != nil || kv.Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(kv.Data))) == 0 {
+	if err != nil || kv.Type != bsoncore.TypeEmbeddedDocument || len(bsonval.Elements(bsoncore.Document(kv.Data))) == 0 {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'key' field is a required property of an index specification")
 	}
 	ix := &index{key: bsoncore.Document(kv.Data)}
 	var nameParts []string
-	for _, e := range elements(ix.key) {
+	for _, e := range bsonval.Elements(ix.key) {
 		v := e.Value()
 		if v.Type == bsoncore.TypeString {
 			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "index type '%s' is not supported by oidkit's server (only ascending and descending indexes are)", v.StringValue())
 		}
-		if !isNumber(v) || numberFloat(v) == 0 {
-			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern can only be numbers or strings: %s", shell(vDoc(ix.key)))
+		if !bsonval.IsNumber(v) || bsonval.NumberFloat(v) == 0 {
+			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern can only be numbers or strings: %s", bsonval.Shell(bsonval.Doc(ix.key)))
 		}
-		ix.fields = append(ix.fields, sortKeyField{e.Key(), numberFloat(v) < 0})
+		ix.fields = append(ix.fields, sortKeyField{e.Key(), bsonval.NumberFloat(v) < 0})
 		nameParts = append(nameParts, e.Key()+"_"+toStr(v))
 	}
 	if nv, err := spec.LookupErr("name"); err == nil {
@@ -307,17 +309,17 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 		}
 	}
 	if v, err := spec.LookupErr("expireAfterSeconds"); err == nil {
-		if !isNumber(v) {
+		if !bsonval.IsNumber(v) {
 			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "TTL index 'expireAfterSeconds' option must be numeric")
 		}
-		n := int64(numberFloat(v))
+		n := int64(bsonval.NumberFloat(v))
 		ix.ttl = &n
 	}
 	if ix.name == "_id_" {
 		return ix, nil
 	}
 	b := bsoncore.NewDocumentBuilder().AppendInt32("v", 2).AppendDocument("key", ix.key).AppendString("name", ix.name)
-	for _, e := range elements(spec) {
+	for _, e := range bsonval.Elements(spec) {
 		switch e.Key() {
 		case "key", "name", "v", "ns":
 		default:

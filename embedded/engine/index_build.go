@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // buildMinDocs is the collection size from which an index build splits its
@@ -89,5 +91,5 @@ func (ix *index) compare(a, b ientry) int {
 	if c := ix.cmpVals(a.vals, b.vals); c != 0 {
 		return c
 	}
-	return compareValues(a.id, b.id)
+	return bsonval.Compare(a.id, b.id)
 }

@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -18,7 +19,7 @@ import (
 // in a hundred), and a nested "s.x".
 func buildDocs(n int) []bsoncore.Document {
 	r := rand.New(rand.NewPCG(3, 4))
-	vals := []bsoncore.Value{vInt32(1), vInt64(2), vDouble(2.5), vDouble(-1), vString("a"), vString("b"), vNull(), vBool(true), vDate(5)}
+	vals := []bsoncore.Value{bsonval.Int32(1), bsonval.Int64(2), bsonval.Double(2.5), bsonval.Double(-1), bsonval.String("a"), bsonval.String("b"), bsonval.Null(), bsonval.Bool(true), bsonval.DateTime(5)}
 	docs := make([]bsoncore.Document, n)
 	for i := range docs {
 		b := bsoncore.NewDocumentBuilder().AppendInt32("_id", int32(i))
@@ -128,7 +129,7 @@ func TestIndexBuildRefusesAcrossParts(t *testing.T) {
 		msg  string
 	}{
 		{`{"key": {"u": 1}, "name": "u", "unique": true}`, bsoncore.NewDocumentBuilder().AppendInt32("_id", int32(n)).AppendString("u", "u5").Build(), mongoerr.DuplicateKey, `dup key: { u: "u5" }`},
-		{`{"key": {"x": 1, "y": 1}, "name": "xy"}`, bsoncore.NewDocumentBuilder().AppendInt32("_id", int32(n)).AppendArray("x", bsoncore.BuildArray(nil, vInt32(1), vInt32(2))).AppendArray("y", bsoncore.BuildArray(nil, vInt32(1), vInt32(2))).Build(), 171, "cannot index parallel arrays"},
+		{`{"key": {"x": 1, "y": 1}, "name": "xy"}`, bsoncore.NewDocumentBuilder().AppendInt32("_id", int32(n)).AppendArray("x", bsoncore.BuildArray(nil, bsonval.Int32(1), bsonval.Int32(2))).AppendArray("y", bsoncore.BuildArray(nil, bsonval.Int32(1), bsonval.Int32(2))).Build(), 171, "cannot index parallel arrays"},
 	} {
 		st := newStore()
 		err := st.write(context.Background(), func(tx *tx) error {

@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/storage"
 )
 
@@ -19,7 +20,7 @@ func openStore(dir string) (*Store, error) {
 	t := &tx{st: &state{dbs: map[string]map[string]*collection{}}, touched: map[*collection]bool{}}
 	j, err := storage.Open(dir, t.replay, func(d bsoncore.Document) error {
 		ops, _ := d.LookupErr("ops")
-		for _, op := range arrayValues(ops) {
+		for _, op := range bsonval.ArrayValues(ops) {
 			if err := t.replay(bsoncore.Document(op.Data)); err != nil {
 				return fmt.Errorf("replaying the journal: %w", err)
 			}
@@ -38,7 +39,7 @@ func openStore(dir string) (*Store, error) {
 func journalRecord(ops []bsoncore.Document) bsoncore.Document {
 	vals := make([]bsoncore.Value, len(ops))
 	for i, o := range ops {
-		vals[i] = vDoc(o)
+		vals[i] = bsonval.Doc(o)
 	}
 	return bsoncore.NewDocumentBuilder().AppendArray("ops", bsoncore.BuildArray(nil, vals...)).Build()
 }
@@ -59,7 +60,7 @@ func dump(st *state) storage.Dump {
 				for _, ix := range c.indexes {
 					if err == nil {
 						spec := bsoncore.NewDocumentBuilder().AppendDocument("key", ix.key).AppendString("name", ix.name)
-						for _, e := range elements(ix.spec) {
+						for _, e := range bsonval.Elements(ix.spec) {
 							switch e.Key() {
 							case "v", "key", "name":
 							default:

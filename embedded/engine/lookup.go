@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -13,7 +14,7 @@ import (
 // missing, null or undefined (they all match each other).
 func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
 	if len(vals) == 0 {
-		return []bsoncore.Value{vNull()}
+		return []bsoncore.Value{bsonval.Null()}
 	}
 	out := vals
 	for i, v := range vals {
@@ -21,7 +22,7 @@ func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
 			if &out[0] == &vals[0] {
 				out = slices.Clone(vals)
 			}
-			out[i] = vNull()
+			out[i] = bsonval.Null()
 		}
 	}
 	return out
@@ -84,26 +85,26 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 // {db, coll}), as, localField and foreignField (strings), let (an
 // object), pipeline (an array).
 func (s *lookupSpec) readArgs(d bsoncore.Document) error {
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		k, v := el.Key(), el.Value()
 		switch {
 		case k == "pipeline":
 			if v.Type != bsoncore.TypeArray {
 				return mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
 			}
-			s.pipe, s.hasPipe = arrayValues(v), true
+			s.pipe, s.hasPipe = bsonval.ArrayValues(v), true
 		case k == "let":
 			if v.Type != bsoncore.TypeEmbeddedDocument {
-				return mongoerr.New(mongoerr.FailedToParse, "$lookup argument 'let: %s' must be an object, is type %s", shell(v), typeName(v.Type))
+				return mongoerr.New(mongoerr.FailedToParse, "$lookup argument 'let: %s' must be an object, is type %s", bsonval.Shell(v), bsonval.TypeName(v.Type))
 			}
 			s.let = bsoncore.Document(v.Data)
 		case k == "from" && v.Type == bsoncore.TypeEmbeddedDocument:
 			fd := bsoncore.Document(v.Data)
 			s.fromDB, s.from, s.hasFrom = toStr(lookupOr(fd, "db")), toStr(lookupOr(fd, "coll")), true
 		case k == "from" && v.Type != bsoncore.TypeString:
-			return mongoerr.New(mongoerr.FailedToParse, "$lookup 'from' field must be either a string or an object, but found %s", typeName(v.Type))
+			return mongoerr.New(mongoerr.FailedToParse, "$lookup 'from' field must be either a string or an object, but found %s", bsonval.TypeName(v.Type))
 		case v.Type != bsoncore.TypeString:
-			return mongoerr.New(mongoerr.FailedToParse, "$lookup argument '%s' must be a string, found %s: %s: %s", k, k, shell(v), typeName(v.Type))
+			return mongoerr.New(mongoerr.FailedToParse, "$lookup argument '%s' must be a string, found %s: %s: %s", k, k, bsonval.Shell(v), bsonval.TypeName(v.Type))
 		case k == "from":
 			s.from, s.hasFrom = v.StringValue(), true
 		case k == "as":
@@ -127,13 +128,13 @@ func (s *lookupSpec) compileLet() error {
 	for k, v := range env.vars.vars {
 		s.inner.vars[k] = v
 	}
-	for _, el := range elements(s.let) {
+	for _, el := range bsonval.Elements(s.let) {
 		e, err := compileExpr(el.Value(), env.vars)
 		if err != nil {
 			return err
 		}
 		s.lets = append(s.lets, lookupLet{el.Key(), e})
-		s.inner.vars[el.Key()] = vNull()
+		s.inner.vars[el.Key()] = bsonval.Null()
 	}
 	return nil
 }
@@ -159,10 +160,10 @@ func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		}
 		vals := make([]bsoncore.Value, len(cands))
 		for i, c := range cands {
-			vals[i] = vDoc(c)
+			vals[i] = bsonval.Doc(c)
 		}
 		md := toMDoc(doc)
-		setMPath(md, s.as, toM(vArray(vals)))
+		setMPath(md, s.as, toM(bsonval.Array(vals)))
 		out = append(out, md.build())
 	}
 	return out, nil
@@ -198,7 +199,7 @@ func (s *lookupSpec) indexForeign(foreignDocs []bsoncore.Document) map[string][]
 	var kb []byte
 	for i, fd := range foreignDocs {
 		for _, b := range lookupKeys(fieldValues(fd, s.foreign)) {
-			kb = s.inner.coll.appendKey(kb[:0], b)
+			kb = s.inner.coll.AppendKey(kb[:0], b)
 			if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
 				byKey[string(kb)] = append(ks, i)
 			}
@@ -213,13 +214,13 @@ func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Docum
 	var order []int
 	var kb []byte
 	for _, a := range lookupKeys(fieldValues(doc, s.local)) {
-		kb = s.inner.coll.appendKey(kb[:0], a)
+		kb = s.inner.coll.AppendKey(kb[:0], a)
 		for _, i := range byKey[string(kb)] {
 			if slices.Contains(order, i) {
 				continue
 			}
 			for _, b := range lookupKeys(fieldValues(foreignDocs[i], s.foreign)) {
-				if s.inner.coll.equal(a, b) {
+				if s.inner.coll.Equal(a, b) {
 					order = append(order, i)
 					break
 				}
@@ -274,7 +275,7 @@ func withArrayField(doc bsoncore.Document, name string, docs []bsoncore.Document
 	}
 	idx, out := bsoncore.ReserveLength(make([]byte, 0, size))
 	done := false
-	for _, e := range elements(doc) {
+	for _, e := range bsonval.Elements(doc) {
 		if e.Key() == name {
 			out = appendArray(out)
 			done = true
@@ -289,7 +290,7 @@ func withArrayField(doc bsoncore.Document, name string, docs []bsoncore.Document
 	return bsoncore.UpdateLength(out, idx, int32(len(out[idx:])))
 }
 
-// fieldValues is fanValues, without its walk for the common case of a
+// fieldValues is bsonval.FanValues, without its walk for the common case of a
 // top-level field holding a value that is not an array.
 func fieldValues(doc bsoncore.Document, path string) []bsoncore.Value {
 	if !strings.Contains(path, ".") {
@@ -297,5 +298,5 @@ func fieldValues(doc bsoncore.Document, path string) []bsoncore.Value {
 			return []bsoncore.Value{v}
 		}
 	}
-	return fanValues(doc, path)
+	return bsonval.FanValues(doc, path)
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -75,7 +76,7 @@ func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (
 		return nil, mongoerr.New(mongoerr.BadValue, "malformed filter: %v", err)
 	}
 	var ms []matcher
-	for _, e := range elements(filter) {
+	for _, e := range bsonval.Elements(filter) {
 		k, v := e.Key(), e.Value()
 		var m matcher
 		var err error
@@ -113,7 +114,7 @@ func isOperatorDoc(v bsoncore.Value) bool {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return false
 	}
-	els := elements(bsoncore.Document(v.Data))
+	els := bsonval.Elements(bsoncore.Document(v.Data))
 	return len(els) > 0 && strings.HasPrefix(els[0].Key(), "$")
 }
 
@@ -123,7 +124,7 @@ func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (match
 		if v.Type != bsoncore.TypeArray {
 			return nil, mongoerr.New(mongoerr.BadValue, "%s must be an array", op)
 		}
-		vals := arrayValues(v)
+		vals := bsonval.ArrayValues(v)
 		if len(vals) == 0 {
 			return nil, mongoerr.New(mongoerr.BadValue, "$and/$or/$nor must be a nonempty array")
 		}
@@ -201,7 +202,7 @@ func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error
 		}
 		opts = o.StringValue()
 	}
-	for _, e := range elements(d) {
+	for _, e := range bsonval.Elements(d) {
 		op, arg := e.Key(), e.Value()
 		m, err := compileFieldOp(path, op, arg, opts, vars)
 		if err != nil {
@@ -225,19 +226,19 @@ func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error
 // one of the elements of an array it reaches, satisfies p.
 func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
 	return func(doc bsoncore.Document, pos *int) bool {
-		for _, c := range candidates(doc, path) {
-			if p(c.v) {
+		for _, c := range bsonval.Candidates(doc, path) {
+			if p(c.Value) {
 				if *pos < 0 {
-					*pos = c.pos
+					*pos = c.Pos
 				}
 				return true
 			}
-			if elementwise && c.v.Type == bsoncore.TypeArray {
-				for i, e := range arrayValues(c.v) {
+			if elementwise && c.Value.Type == bsoncore.TypeArray {
+				for i, e := range bsonval.ArrayValues(c.Value) {
 					if p(e) {
 						if *pos < 0 {
-							if c.pos >= 0 {
-								*pos = c.pos
+							if c.Pos >= 0 {
+								*pos = c.Pos
 							} else {
 								*pos = i
 							}
@@ -251,35 +252,35 @@ func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
 	}
 }
 
-func eqPred(x bsoncore.Value, k *collator) valuePred {
+func eqPred(x bsoncore.Value, k *bsonval.Collator) valuePred {
 	if x.Type == bsoncore.TypeNull {
 		return func(v bsoncore.Value) bool {
 			return v.Type == 0 || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeUndefined
 		}
 	}
 	if k != nil {
-		return func(v bsoncore.Value) bool { return k.equal(v, x) }
+		return func(v bsoncore.Value) bool { return k.Equal(v, x) }
 	}
-	return func(v bsoncore.Value) bool { return valuesEqual(v, x) }
+	return func(v bsoncore.Value) bool { return bsonval.Equal(v, x) }
 }
 
-func cmpPred(op string, x bsoncore.Value, k *collator) valuePred {
+func cmpPred(op string, x bsoncore.Value, k *bsonval.Collator) valuePred {
 	return func(v bsoncore.Value) bool {
 		if x.Type == bsoncore.TypeMinKey || x.Type == bsoncore.TypeMaxKey {
-			c := compareValues(v, x)
+			c := bsonval.Compare(v, x)
 			return cmpOK(op, c)
 		}
-		if typeOrder(v.Type) != typeOrder(x.Type) {
+		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(x.Type) {
 			return false
 		}
 		if x.Type == bsoncore.TypeNull && v.Type == 0 {
 			return op == "$gte" || op == "$lte"
 		}
-		if isNumber(v) && (math.IsNaN(numberFloat(v)) || math.IsNaN(numberFloat(x))) {
-			bothNaN := math.IsNaN(numberFloat(v)) && math.IsNaN(numberFloat(x))
+		if bsonval.IsNumber(v) && (math.IsNaN(bsonval.NumberFloat(v)) || math.IsNaN(bsonval.NumberFloat(x))) {
+			bothNaN := math.IsNaN(bsonval.NumberFloat(v)) && math.IsNaN(bsonval.NumberFloat(x))
 			return bothNaN && (op == "$gte" || op == "$lte")
 		}
-		return cmpOK(op, k.compare(v, x))
+		return cmpOK(op, k.Compare(v, x))
 	}
 }
 
@@ -367,23 +368,6 @@ func stripExtended(p string) string {
 	return b.String()
 }
 
-var typeNames = map[bsoncore.Type]string{
-	bsoncore.TypeDouble: "double", bsoncore.TypeString: "string", bsoncore.TypeEmbeddedDocument: "object",
-	bsoncore.TypeArray: "array", bsoncore.TypeBinary: "binData", bsoncore.TypeUndefined: "undefined",
-	bsoncore.TypeObjectID: "objectId", bsoncore.TypeBoolean: "bool", bsoncore.TypeDateTime: "date",
-	bsoncore.TypeNull: "null", bsoncore.TypeRegex: "regex", bsoncore.TypeDBPointer: "dbPointer",
-	bsoncore.TypeJavaScript: "javascript", bsoncore.TypeSymbol: "symbol", bsoncore.TypeCodeWithScope: "javascriptWithScope",
-	bsoncore.TypeInt32: "int", bsoncore.TypeTimestamp: "timestamp", bsoncore.TypeInt64: "long",
-	bsoncore.TypeDecimal128: "decimal", bsoncore.TypeMinKey: "minKey", bsoncore.TypeMaxKey: "maxKey",
-}
-
-func typeName(t bsoncore.Type) string {
-	if t == 0 {
-		return "missing"
-	}
-	return typeNames[t]
-}
-
 // typeArg is the type name a $type argument (alias or number) stands for.
 func typeArg(v bsoncore.Value) string {
 	if v.Type == bsoncore.TypeString {
@@ -391,22 +375,22 @@ func typeArg(v bsoncore.Value) string {
 		if s == "number" {
 			return s
 		}
-		for _, n := range typeNames {
+		for _, n := range bsonval.TypeNames {
 			if n == s {
 				return s
 			}
 		}
 		return ""
 	}
-	if isNumber(v) {
-		n := int(numberFloat(v))
+	if bsonval.IsNumber(v) {
+		n := int(bsonval.NumberFloat(v))
 		switch n {
 		case -1:
 			return "minKey"
 		case 127:
 			return "maxKey"
 		}
-		return typeNames[bsoncore.Type(n)]
+		return bsonval.TypeNames[bsoncore.Type(n)]
 	}
 	return ""
 }
@@ -416,7 +400,7 @@ func typeArg(v bsoncore.Value) string {
 func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
 	rc := rangeCond{path: path}
 	ok := false
-	for _, e := range elements(ops) {
+	for _, e := range bsonval.Elements(ops) {
 		v := e.Value()
 		switch e.Key() {
 		case "$gt", "$gte":
@@ -433,7 +417,7 @@ func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
 			if v.Type != bsoncore.TypeArray {
 				return rc, false
 			}
-			for _, x := range arrayValues(v) {
+			for _, x := range bsonval.ArrayValues(v) {
 				if !indexable(x) {
 					return rc, false
 				}

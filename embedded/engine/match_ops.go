@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -68,7 +69,7 @@ func queryIn(path, op string, arg bsoncore.Value, vars *exprVars) (matcher, erro
 		return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
 	}
 	var preds []valuePred
-	for _, x := range arrayValues(arg) {
+	for _, x := range bsonval.ArrayValues(arg) {
 		if x.Type == bsoncore.TypeRegex {
 			p, err := regexPred(x)
 			if err != nil {
@@ -101,8 +102,8 @@ func queryExists(path string, arg bsoncore.Value) matcher {
 	want := truthy(arg)
 	return func(doc bsoncore.Document, _ *int) bool {
 		has := false
-		for _, c := range candidates(doc, path) {
-			if c.v.Type != 0 {
+		for _, c := range bsonval.Candidates(doc, path) {
+			if c.Value.Type != 0 {
 				has = true
 				break
 			}
@@ -114,7 +115,7 @@ func queryExists(path string, arg bsoncore.Value) matcher {
 func queryType(path string, arg bsoncore.Value) (matcher, error) {
 	var types []string
 	if arg.Type == bsoncore.TypeArray {
-		for _, t := range arrayValues(arg) {
+		for _, t := range bsonval.ArrayValues(arg) {
 			types = append(types, typeArg(t))
 		}
 	} else {
@@ -122,12 +123,12 @@ func queryType(path string, arg bsoncore.Value) (matcher, error) {
 	}
 	for _, t := range types {
 		if t == "" {
-			return nil, mongoerr.New(mongoerr.BadValue, "unknown type name alias: %s", shell(arg))
+			return nil, mongoerr.New(mongoerr.BadValue, "unknown type name alias: %s", bsonval.Shell(arg))
 		}
 	}
 	p := func(v bsoncore.Value) bool {
 		for _, t := range types {
-			if v.Type != 0 && (t == typeName(v.Type) || t == "number" && isNumber(v)) {
+			if v.Type != 0 && (t == bsonval.TypeName(v.Type) || t == "number" && bsonval.IsNumber(v)) {
 				return true
 			}
 		}
@@ -161,7 +162,7 @@ func queryRegex(path string, arg bsoncore.Value, opts string) (matcher, error) {
 }
 
 func querySize(path string, arg bsoncore.Value) (matcher, error) {
-	n, ok := intOf(arg)
+	n, ok := bsonval.IntOf(arg)
 	if !ok {
 		if arg.Type == bsoncore.TypeDouble && arg.Double() == math.Trunc(arg.Double()) {
 			n, ok = int64(arg.Double()), true
@@ -171,7 +172,7 @@ func querySize(path string, arg bsoncore.Value) (matcher, error) {
 		return nil, mongoerr.New(mongoerr.BadValue, "$size needs a non-negative integer")
 	}
 	return fieldMatcher(path, func(v bsoncore.Value) bool {
-		return v.Type == bsoncore.TypeArray && int64(len(arrayValues(v))) == n
+		return v.Type == bsoncore.TypeArray && int64(len(bsonval.ArrayValues(v))) == n
 	}, false), nil
 }
 
@@ -180,7 +181,7 @@ func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) 
 		return nil, mongoerr.New(mongoerr.BadValue, "$all needs an array")
 	}
 	var ms []matcher
-	for _, x := range arrayValues(arg) {
+	for _, x := range bsonval.ArrayValues(arg) {
 		if x.Type == bsoncore.TypeEmbeddedDocument {
 			if em, err := bsoncore.Document(x.Data).LookupErr("$elemMatch"); err == nil {
 				m, err := compileFieldOp(path, "$elemMatch", em, "", vars)
@@ -223,16 +224,16 @@ func queryElemMatch(path string, arg bsoncore.Value, vars *exprVars) (matcher, e
 		return nil, err
 	}
 	return func(doc bsoncore.Document, pos *int) bool {
-		for _, c := range candidates(doc, path) {
-			if c.v.Type != bsoncore.TypeArray {
+		for _, c := range bsonval.Candidates(doc, path) {
+			if c.Value.Type != bsoncore.TypeArray {
 				continue
 			}
-			for i, e := range arrayValues(c.v) {
+			for i, e := range bsonval.ArrayValues(c.Value) {
 				if elemOK(e) {
 					if *pos < 0 {
 						*pos = i
-						if c.pos >= 0 {
-							*pos = c.pos
+						if c.Pos >= 0 {
+							*pos = c.Pos
 						}
 					}
 					return true
@@ -247,7 +248,7 @@ func queryElemMatch(path string, arg bsoncore.Value, vars *exprVars) (matcher, e
 // a document arg holds.
 func elemMatchPred(arg bsoncore.Value, vars *exprVars) (valuePred, error) {
 	sub := bsoncore.Document(arg.Data)
-	if isOperatorDoc(arg) && !strings.HasPrefix(elements(sub)[0].Key(), "$and") && !strings.HasPrefix(elements(sub)[0].Key(), "$or") && !strings.HasPrefix(elements(sub)[0].Key(), "$nor") && elements(sub)[0].Key() != "$expr" {
+	if isOperatorDoc(arg) && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$and") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$or") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$nor") && bsonval.Elements(sub)[0].Key() != "$expr" {
 		// value form: operators apply to the element itself
 		wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", sub).Build()
 		m, err := compileAnd(wrapped, vars, nil, false)
@@ -287,22 +288,22 @@ func queryNot(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) 
 }
 
 func queryMod(path string, arg bsoncore.Value) (matcher, error) {
-	vals := arrayValues(arg)
+	vals := bsonval.ArrayValues(arg)
 	if arg.Type != bsoncore.TypeArray || len(vals) != 2 {
 		return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, not enough elements")
 	}
-	if !isNumber(vals[0]) || !isNumber(vals[1]) {
+	if !bsonval.IsNumber(vals[0]) || !bsonval.IsNumber(vals[1]) {
 		return nil, mongoerr.New(mongoerr.BadValue, "malformed mod, divisor and remainder must be numbers")
 	}
-	d, r := int64(numberFloat(vals[0])), int64(numberFloat(vals[1]))
+	d, r := int64(bsonval.NumberFloat(vals[0])), int64(bsonval.NumberFloat(vals[1]))
 	if d == 0 {
 		return nil, mongoerr.New(mongoerr.BadValue, "divisor cannot be 0")
 	}
 	return fieldMatcher(path, func(v bsoncore.Value) bool {
-		if !isNumber(v) {
+		if !bsonval.IsNumber(v) {
 			return false
 		}
-		f := numberFloat(v)
+		f := bsonval.NumberFloat(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return false
 		}
@@ -319,8 +320,8 @@ func queryBits(path, op string, arg bsoncore.Value) (matcher, error) {
 	return fieldMatcher(path, func(v bsoncore.Value) bool {
 		var x uint64
 		switch {
-		case isNumber(v):
-			f := numberFloat(v)
+		case bsonval.IsNumber(v):
+			f := bsonval.NumberFloat(v)
 			if f != math.Trunc(f) {
 				return false
 			}
@@ -357,18 +358,18 @@ func sortedOpts(o string) string {
 
 func bitMask(arg bsoncore.Value) (uint64, error) {
 	switch {
-	case isNumber(arg):
-		f := numberFloat(arg)
+	case bsonval.IsNumber(arg):
+		f := bsonval.NumberFloat(arg)
 		if f < 0 || f != math.Trunc(f) {
-			return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a non-negative integer: %s", shell(arg))
+			return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a non-negative integer: %s", bsonval.Shell(arg))
 		}
 		return uint64(f), nil
 	case arg.Type == bsoncore.TypeArray:
 		var m uint64
-		for _, p := range arrayValues(arg) {
-			n, ok := intOf(p)
+		for _, p := range bsonval.ArrayValues(arg) {
+			n, ok := bsonval.IntOf(p)
 			if !ok || n < 0 || n > 63 {
-				return 0, mongoerr.New(mongoerr.BadValue, "bit positions must be integers between 0 and 63: %s", shell(p))
+				return 0, mongoerr.New(mongoerr.BadValue, "bit positions must be integers between 0 and 63: %s", bsonval.Shell(p))
 			}
 			m |= 1 << uint(n)
 		}
@@ -381,5 +382,5 @@ func bitMask(arg bsoncore.Value) (uint64, error) {
 		}
 		return m, nil
 	}
-	return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a number, an array of bit positions or BinData: %s", shell(arg))
+	return 0, mongoerr.New(mongoerr.BadValue, "bit mask must be a number, an array of bit positions or BinData: %s", bsonval.Shell(arg))
 }

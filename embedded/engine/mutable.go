@@ -1,6 +1,10 @@
 package engine
 
-import "go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+import (
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
+)
 
 // mval is a value being updated: a document, an array or a leaf value.
 type mval struct {
@@ -21,7 +25,7 @@ func toM(v bsoncore.Value) *mval {
 		return &mval{doc: toMDoc(bsoncore.Document(v.Data))}
 	case bsoncore.TypeArray:
 		m := &mval{isA: true}
-		for _, e := range arrayValues(v) {
+		for _, e := range bsonval.ArrayValues(v) {
 			m.arr = append(m.arr, toM(e))
 		}
 		return m
@@ -31,7 +35,7 @@ func toM(v bsoncore.Value) *mval {
 
 func toMDoc(d bsoncore.Document) *mdoc {
 	md := &mdoc{}
-	for _, e := range elements(d) {
+	for _, e := range bsonval.Elements(d) {
 		md.keys = append(md.keys, e.Key())
 		md.vals = append(md.vals, toM(e.Value()))
 	}
@@ -41,13 +45,13 @@ func toMDoc(d bsoncore.Document) *mdoc {
 func (m *mval) value() bsoncore.Value {
 	switch {
 	case m.doc != nil:
-		return vDoc(m.doc.build())
+		return bsonval.Doc(m.doc.build())
 	case m.isA:
 		vals := make([]bsoncore.Value, len(m.arr))
 		for i, e := range m.arr {
 			vals[i] = e.value()
 		}
-		return vArray(vals)
+		return bsonval.Array(vals)
 	}
 	return m.leaf
 }

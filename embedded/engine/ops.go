@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -66,7 +67,7 @@ func cmdCurrentOp(c *call) (bsoncore.Document, error) {
 			AppendInt64("connectionId", op.conn).AppendString("client", op.client).AppendString("appName", op.appName).
 			AppendInt64("microsecs_running", time.Since(op.started).Microseconds()).
 			AppendInt64("secs_running", int64(time.Since(op.started).Seconds())).Build()
-		vals = append(vals, vDoc(d))
+		vals = append(vals, bsonval.Doc(d))
 	}
 	o.mu.Unlock()
 	return newReply().b.AppendArray("inprog", bsoncore.BuildArray(nil, vals...)).AppendDouble("ok", 1).Build(), nil
@@ -75,8 +76,8 @@ func cmdCurrentOp(c *call) (bsoncore.Document, error) {
 // cmdKillOp interrupts the request op: it ends with Interrupted (11601).
 func cmdKillOp(c *call) (bsoncore.Document, error) {
 	v := c.arg("op")
-	if !isNumber(v) {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "killOp: expected the op id as a number, got %s", shell(v))
+	if !bsonval.IsNumber(v) {
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "killOp: expected the op id as a number, got %s", bsonval.Shell(v))
 	}
 	id := numberInt64(v)
 	o := &c.srv.ops

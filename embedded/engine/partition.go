@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -46,7 +47,7 @@ func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
 	byKey := map[string][]*partition{}
 	var kb []byte
 	for _, doc := range in {
-		key := vNull()
+		key := bsonval.Null()
 		if p.by != nil {
 			v, err := p.by.eval(doc, nil)
 			if err != nil {
@@ -57,10 +58,10 @@ func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
 				return nil, mongoerr.New(mongoerr.TypeMismatch, "Cannot 'partitionBy' an expression of type array")
 			}
 		}
-		kb = appendGroupKey(kb[:0], key)
+		kb = bsonval.AppendGroupKey(kb[:0], key)
 		var pt *partition
 		for _, c := range byKey[string(kb)] {
-			if valuesEqual(c.key, key) {
+			if bsonval.Equal(c.key, key) {
 				pt = c
 			}
 		}

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"cmp"
 	"math"
 	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // plan is how a query reads a collection.
@@ -166,7 +169,7 @@ func rangeScan(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, 
 			if rc.in != nil {
 				for _, v := range rc.in {
 					ix.tree.Ascend(ientry{vals: []bsoncore.Value{v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
-						if compareValues(en.vals[0], v) != 0 {
+						if bsonval.Compare(en.vals[0], v) != 0 {
 							return false
 						}
 						take(en)
@@ -300,17 +303,17 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 		class = rc.hi
 	}
 	in := func(v bsoncore.Value) bool {
-		if typeOrder(v.Type) != typeOrder(class.Type) {
+		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(class.Type) {
 			return false
 		}
 		if rc.lo.Type != 0 {
-			c := compareValues(v, rc.lo)
+			c := bsonval.Compare(v, rc.lo)
 			if c < 0 || c == 0 && !rc.loIncl {
 				return false
 			}
 		}
 		if rc.hi.Type != 0 {
-			c := compareValues(v, rc.hi)
+			c := bsonval.Compare(v, rc.hi)
 			if c > 0 || c == 0 && !rc.hiIncl {
 				return false
 			}
@@ -335,10 +338,10 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 			return false
 		}
 		v := en.vals[k]
-		if typeOrder(v.Type) != typeOrder(class.Type) {
+		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(class.Type) {
 			// before the class (an exclusive bound's equal values are skipped
 			// by in) or after it
-			c := cmpInt(typeOrder(v.Type), typeOrder(class.Type))
+			c := cmp.Compare(bsonval.TypeOrder(v.Type), bsonval.TypeOrder(class.Type))
 			if desc {
 				c = -c
 			}
@@ -349,7 +352,7 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 			return true
 		}
 		// past the far bound?
-		if !desc && rc.hi.Type != 0 && compareValues(v, rc.hi) > 0 || desc && rc.lo.Type != 0 && compareValues(v, rc.lo) < 0 {
+		if !desc && rc.hi.Type != 0 && bsonval.Compare(v, rc.hi) > 0 || desc && rc.lo.Type != 0 && bsonval.Compare(v, rc.lo) < 0 {
 			return false
 		}
 		return true
@@ -452,11 +455,11 @@ func bestPrefix(col *collection, f *Filter) (*index, []bsoncore.Value, *rangeCon
 // classStart is the least (or, descending, the greatest) value of v's type
 // class that an index scan starts from.
 func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
-	if isNumber(v) {
+	if bsonval.IsNumber(v) {
 		if desc {
-			return vDouble(math.Inf(1))
+			return bsonval.Double(math.Inf(1))
 		}
-		return vDouble(math.NaN())
+		return bsonval.Double(math.NaN())
 	}
 	if desc {
 		// the greatest values of a class are unknown: start at the class after
@@ -464,9 +467,9 @@ func classStart(v bsoncore.Value, desc bool) bsoncore.Value {
 	}
 	switch v.Type {
 	case bsoncore.TypeString, bsoncore.TypeSymbol:
-		return vString("")
+		return bsonval.String("")
 	case bsoncore.TypeDateTime:
-		return vDate(math.MinInt64)
+		return bsonval.DateTime(math.MinInt64)
 	}
 	return bsoncore.Value{Type: bsoncore.TypeMinKey}
 }

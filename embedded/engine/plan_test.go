@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // TestIndexScansAgreeWithCollectionScans: for random documents of mixed
@@ -16,7 +18,7 @@ import (
 func TestIndexScansAgreeWithCollectionScans(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ixRanges := 0
-	vals := []bsoncore.Value{vInt32(1), vInt64(2), vDouble(2.5), vDouble(-1), vString("a"), vString("b"), vNull(), vBool(true), vDate(5), vInt32(7)}
+	vals := []bsoncore.Value{bsonval.Int32(1), bsonval.Int64(2), bsonval.Double(2.5), bsonval.Double(-1), bsonval.String("a"), bsonval.String("b"), bsonval.Null(), bsonval.Bool(true), bsonval.DateTime(5), bsonval.Int32(7)}
 	for round := 0; round < 30; round++ {
 		st := newStore()
 		spec := fmt.Sprintf(`{"key": {"a": %d, "b": 1}}`, []int{1, -1}[round%2])

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -17,7 +18,7 @@ func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		vars.vars[k] = v
 	}
 	for _, k := range []string{"DESCEND", "PRUNE", "KEEP"} {
-		vars.vars[k] = vString("$$" + k)
+		vars.vars[k] = bsonval.String("$$" + k)
 	}
 	e, err := compileExpr(arg, vars)
 	if err != nil {
@@ -25,7 +26,7 @@ func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	}
 	var level func(root, cur bsoncore.Document) (bsoncore.Document, bool, error)
 	level = func(root, cur bsoncore.Document) (bsoncore.Document, bool, error) {
-		v, err := e.eval(root, map[string]bsoncore.Value{"CURRENT": vDoc(cur)})
+		v, err := e.eval(root, map[string]bsoncore.Value{"CURRENT": bsonval.Doc(cur)})
 		if err != nil {
 			return nil, false, err
 		}
@@ -35,10 +36,10 @@ func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		case v.Type == bsoncore.TypeString && v.StringValue() == "$$PRUNE":
 			return nil, false, nil
 		case v.Type != bsoncore.TypeString || v.StringValue() != "$$DESCEND":
-			return nil, false, mongoerr.New(mongoerr.Location(17053), "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned %s", shell(v))
+			return nil, false, mongoerr.New(mongoerr.Location(17053), "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned %s", bsonval.Shell(v))
 		}
 		b := bsoncore.NewDocumentBuilder()
-		for _, el := range elements(cur) {
+		for _, el := range bsonval.Elements(cur) {
 			fv := el.Value()
 			switch fv.Type {
 			case bsoncore.TypeEmbeddedDocument:
@@ -51,7 +52,7 @@ func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 				}
 			case bsoncore.TypeArray:
 				var kept []bsoncore.Value
-				for _, x := range arrayValues(fv) {
+				for _, x := range bsonval.ArrayValues(fv) {
 					if x.Type != bsoncore.TypeEmbeddedDocument {
 						kept = append(kept, x)
 						continue
@@ -61,7 +62,7 @@ func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 						return nil, false, err
 					}
 					if keep {
-						kept = append(kept, vDoc(sub))
+						kept = append(kept, bsonval.Doc(sub))
 					}
 				}
 				b.AppendArray(el.Key(), bsoncore.BuildArray(nil, kept...))

@@ -3,6 +3,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -18,13 +19,13 @@ func compileJSONSchema(v bsoncore.Value) (matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(doc bsoncore.Document, _ *int) bool { return check(vDoc(doc)) }, nil
+	return func(doc bsoncore.Document, _ *int) bool { return check(bsonval.Doc(doc)) }, nil
 }
 
 // schemaCheck compiles schema s: a test every keyword's check passes.
 func schemaCheck(s bsoncore.Document) (func(bsoncore.Value) bool, error) {
 	var checks []func(bsoncore.Value) bool
-	for _, e := range elements(s) {
+	for _, e := range bsonval.Elements(s) {
 		c, err := schemaKeyword(s, e.Key(), e.Value())
 		if err != nil {
 			return nil, err
@@ -54,10 +55,10 @@ func schemaKeyword(s bsoncore.Document, k string, a bsoncore.Value) (func(bsonco
 	case "properties":
 		return schemaProperties(a)
 	case "enum":
-		vals := arrayValues(a)
+		vals := bsonval.ArrayValues(a)
 		return func(v bsoncore.Value) bool {
 			for _, x := range vals {
-				if valuesEqual(x, v) {
+				if bsonval.Equal(x, v) {
 					return true
 				}
 			}
@@ -65,14 +66,14 @@ func schemaKeyword(s bsoncore.Document, k string, a bsoncore.Value) (func(bsonco
 		}, nil
 	case "minimum", "maximum":
 		return func(v bsoncore.Value) bool {
-			if !isNumber(v) {
+			if !bsonval.IsNumber(v) {
 				return true
 			}
-			c := compareValues(v, a)
+			c := bsonval.Compare(v, a)
 			return (k == "minimum" && c >= 0) || (k == "maximum" && c <= 0)
 		}, nil
 	case "minLength", "maxLength":
-		n := int(numberFloat(a))
+		n := int(bsonval.NumberFloat(a))
 		return func(v bsoncore.Value) bool {
 			if v.Type != bsoncore.TypeString {
 				return true
@@ -84,7 +85,7 @@ func schemaKeyword(s bsoncore.Document, k string, a bsoncore.Value) (func(bsonco
 		return schemaItems(s, a)
 	case "additionalItems":
 		if a.Type != bsoncore.TypeBoolean && a.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'additionalItems' must be either an object or a boolean, but got a(n) %s", typeName(a.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'additionalItems' must be either an object or a boolean, but got a(n) %s", bsonval.TypeName(a.Type))
 		}
 		return nil, nil // read with items, whose array form it completes
 	case "additionalProperties":
@@ -103,7 +104,7 @@ func schemaKeyword(s bsoncore.Document, k string, a bsoncore.Value) (func(bsonco
 func schemaType(a bsoncore.Value) func(bsoncore.Value) bool {
 	var names []string
 	if a.Type == bsoncore.TypeArray {
-		for _, x := range arrayValues(a) {
+		for _, x := range bsonval.ArrayValues(a) {
 			names = append(names, toStr(x))
 		}
 	} else {
@@ -114,9 +115,9 @@ func schemaType(a bsoncore.Value) func(bsoncore.Value) bool {
 			return true
 		}
 		for _, n := range names {
-			tn := typeName(v.Type)
+			tn := bsonval.TypeName(v.Type)
 			switch {
-			case n == tn, n == "number" && isNumber(v), n == "integer" && (v.Type == bsoncore.TypeInt32 || v.Type == bsoncore.TypeInt64),
+			case n == tn, n == "number" && bsonval.IsNumber(v), n == "integer" && (v.Type == bsoncore.TypeInt32 || v.Type == bsoncore.TypeInt64),
 				n == "boolean" && v.Type == bsoncore.TypeBoolean:
 				return true
 			}
@@ -126,7 +127,7 @@ func schemaType(a bsoncore.Value) func(bsoncore.Value) bool {
 }
 
 func schemaRequired(a bsoncore.Value) func(bsoncore.Value) bool {
-	req := arrayValues(a)
+	req := bsonval.ArrayValues(a)
 	return func(v bsoncore.Value) bool {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
 			return true
@@ -142,7 +143,7 @@ func schemaRequired(a bsoncore.Value) func(bsoncore.Value) bool {
 
 func schemaProperties(a bsoncore.Value) (func(bsoncore.Value) bool, error) {
 	props := map[string]func(bsoncore.Value) bool{}
-	for _, p := range elements(bsoncore.Document(a.Data)) {
+	for _, p := range bsonval.Elements(bsoncore.Document(a.Data)) {
 		c, err := schemaCheck(bsoncore.Document(p.Value().Data))
 		if err != nil {
 			return nil, err
@@ -178,11 +179,11 @@ func schemaItems(s bsoncore.Document, a bsoncore.Value) (func(bsoncore.Value) bo
 		return schemaElements(nil, c), nil
 	case bsoncore.TypeArray:
 	default:
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' must be an array or an object, not %s", typeName(a.Type))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' must be an array or an object, not %s", bsonval.TypeName(a.Type))
 	}
-	for _, x := range arrayValues(a) {
+	for _, x := range bsonval.ArrayValues(a) {
 		if x.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' requires that each element of the array is an object, but found a %s", typeName(x.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' requires that each element of the array is an object, but found a %s", bsonval.TypeName(x.Type))
 		}
 		c, err := schemaCheck(bsoncore.Document(x.Data))
 		if err != nil {
@@ -211,7 +212,7 @@ func schemaElements(tuple []func(bsoncore.Value) bool, rest func(bsoncore.Value)
 		if v.Type != bsoncore.TypeArray {
 			return true
 		}
-		for i, x := range arrayValues(v) {
+		for i, x := range bsonval.ArrayValues(v) {
 			c := rest
 			if i < len(tuple) {
 				c = tuple[i]
@@ -232,7 +233,7 @@ func schemaNoAdditional(s bsoncore.Document) func(bsoncore.Value) bool {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
 			return true
 		}
-		for _, f := range elements(bsoncore.Document(v.Data)) {
+		for _, f := range bsonval.Elements(bsoncore.Document(v.Data)) {
 			if props.Type != bsoncore.TypeEmbeddedDocument {
 				return false
 			}

@@ -1,7 +1,10 @@
 // Package engine is oidkit's own MongoDB-compatible server: the wire
 // protocol, the commands, the query and update languages, aggregation and
 // a copy-on-write store made durable by a journal (see journal.go for the
-// file format and what survives a crash).
+// file format and what survives a crash). BSON values themselves (their
+// order, paths through arrays, collations) are package bsonval's; reading
+// and writing messages is package wire's, the data directory's files package
+// storage's, the errors package mongoerr's.
 //
 // Documents stay BSON from the wire to the store. The store's state is a
 // tree of copy-on-write B-trees: a reader takes the current version in
@@ -26,6 +29,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/wire"
 )
 
@@ -249,7 +253,7 @@ func (s *Server) expire(now time.Time) {
 				cutoff := now.Add(-time.Duration(rule.secs) * time.Second).UnixMilli()
 				var ids []bsoncore.Value
 				c.scan(func(r *record) bool {
-					for _, v := range fanValues(r.doc, rule.path) {
+					for _, v := range bsonval.FanValues(r.doc, rule.path) {
 						if v.Type == bsoncore.TypeDateTime && v.DateTime() <= cutoff {
 							ids = append(ids, r.id)
 							break

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // endSession aborts the session's transaction, if one is running, and
@@ -28,7 +30,7 @@ func (s *Server) endSession(id string) {
 // cmdEndSessions ends the sessions named (endSessions, killSessions):
 // their transactions are aborted, as MongoDB does.
 func cmdEndSessions(c *call) (bsoncore.Document, error) {
-	for _, v := range arrayValues(elements(c.cmd)[0].Value()) {
+	for _, v := range bsonval.ArrayValues(bsonval.Elements(c.cmd)[0].Value()) {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
 			continue
 		}
@@ -121,10 +123,10 @@ func sessionArgsOf(cmd bsoncore.Document) sessionArgs {
 }
 
 func numberInt64(v bsoncore.Value) int64 {
-	if i, ok := intOf(v); ok {
+	if i, ok := bsonval.IntOf(v); ok {
 		return i
 	}
-	return int64(numberFloat(v))
+	return int64(bsonval.NumberFloat(v))
 }
 
 // retried answers a retryable write sent again with the txnNumber of the

@@ -6,13 +6,14 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
 // sortSpec is a compiled sort: fields and directions.
 type sortSpec struct {
 	keys []sortKeyField
-	coll *collator // strings compare by it; nil: simple
+	coll *bsonval.Collator // strings compare by it; nil: simple
 }
 
 type sortKeyField struct {
@@ -22,22 +23,22 @@ type sortKeyField struct {
 
 func compileSort(spec bsoncore.Document) (*sortSpec, error) {
 	s := &sortSpec{}
-	for _, e := range elements(spec) {
+	for _, e := range bsonval.Elements(spec) {
 		v := e.Value()
 		if v.Type == bsoncore.TypeEmbeddedDocument {
 			return nil, mongoerr.New(mongoerr.BadValue, "$meta sort is not supported by oidkit's server (it has no text search)")
 		}
-		if !isNumber(v) || (numberFloat(v) != 1 && numberFloat(v) != -1) {
+		if !bsonval.IsNumber(v) || (bsonval.NumberFloat(v) != 1 && bsonval.NumberFloat(v) != -1) {
 			return nil, mongoerr.New(mongoerr.Location(15975), "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
 		}
-		s.keys = append(s.keys, sortKeyField{e.Key(), numberFloat(v) < 0})
+		s.keys = append(s.keys, sortKeyField{e.Key(), bsonval.NumberFloat(v) < 0})
 	}
 	return s, nil
 }
 
 func (s *sortSpec) compare(a, b bsoncore.Document) int {
 	for _, k := range s.keys {
-		c := s.coll.compare(sortKey(a, k.path, k.desc), sortKey(b, k.path, k.desc))
+		c := s.coll.Compare(bsonval.SortKey(a, k.path, k.desc), bsonval.SortKey(b, k.path, k.desc))
 		if k.desc {
 			c = -c
 		}
@@ -66,9 +67,9 @@ type projField struct {
 func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, error) {
 	p := &projection{}
 	mode := 0 // 1 include, -1 exclude
-	for _, e := range elements(spec) {
+	for _, e := range bsonval.Elements(spec) {
 		k, v := e.Key(), e.Value()
-		if k == "_id" && (isNumber(v) || v.Type == bsoncore.TypeBoolean) {
+		if k == "_id" && (bsonval.IsNumber(v) || v.Type == bsoncore.TypeBoolean) {
 			if !truthy(v) {
 				p.idOff = true
 			}
@@ -82,7 +83,7 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 				return nil, mongoerr.New(mongoerr.Location(31395), "positional projection cannot be used with exclusion")
 			}
 			mode = 1
-		case isNumber(v) || v.Type == bsoncore.TypeBoolean:
+		case bsonval.IsNumber(v) || v.Type == bsoncore.TypeBoolean:
 			m := 1
 			if !truthy(v) {
 				m = -1
@@ -97,18 +98,18 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 		case sliceProjection(v):
 			// {$slice: n} or {$slice: [skip, n]}; other arguments make
 			// the $slice expression, in the default case
-			sv := elements(bsoncore.Document(v.Data))[0].Value()
-			if isNumber(sv) {
+			sv := bsonval.Elements(bsoncore.Document(v.Data))[0].Value()
+			if bsonval.IsNumber(sv) {
 				f.slice = []int{sliceInt(sv)}
 			} else {
-				a := arrayValues(sv)
-				if !(numberFloat(a[1]) > 0) {
+				a := bsonval.ArrayValues(sv)
+				if !(bsonval.NumberFloat(a[1]) > 0) {
 					return nil, mongoerr.New(mongoerr.Location(28724), "Second argument to $slice must be a positive number")
 				}
 				f.slice = []int{sliceInt(a[0]), sliceInt(a[1])}
 			}
-		case v.Type == bsoncore.TypeEmbeddedDocument && len(elements(bsoncore.Document(v.Data))) == 1 && elements(bsoncore.Document(v.Data))[0].Key() == "$elemMatch":
-			ev := elements(bsoncore.Document(v.Data))[0].Value()
+		case v.Type == bsoncore.TypeEmbeddedDocument && len(bsonval.Elements(bsoncore.Document(v.Data))) == 1 && bsonval.Elements(bsoncore.Document(v.Data))[0].Key() == "$elemMatch":
+			ev := bsonval.Elements(bsoncore.Document(v.Data))[0].Value()
 			fl, err := compileFilter(bsoncore.Document(ev.Data), vars)
 			if err != nil {
 				return nil, err
@@ -144,27 +145,27 @@ func sliceProjection(v bsoncore.Value) bool {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return false
 	}
-	els := elements(bsoncore.Document(v.Data))
+	els := bsonval.Elements(bsoncore.Document(v.Data))
 	if len(els) != 1 || els[0].Key() != "$slice" {
 		return false
 	}
 	sv := els[0].Value()
-	if isNumber(sv) {
+	if bsonval.IsNumber(sv) {
 		return true
 	}
 	if sv.Type != bsoncore.TypeArray {
 		return false
 	}
-	a := arrayValues(sv)
-	return len(a) == 2 && isNumber(a[0]) && isNumber(a[1])
+	a := bsonval.ArrayValues(sv)
+	return len(a) == 2 && bsonval.IsNumber(a[0]) && bsonval.IsNumber(a[1])
 }
 
 // sliceInt is a $slice count as an int, saturating (NaN is 0).
 func sliceInt(v bsoncore.Value) int {
-	if i, ok := intOf(v); ok {
+	if i, ok := bsonval.IntOf(v); ok {
 		return int(max(min(i, math.MaxInt32), math.MinInt32))
 	}
-	f := numberFloat(v)
+	f := bsonval.NumberFloat(v)
 	switch {
 	case math.IsNaN(f):
 		return 0
@@ -224,21 +225,21 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 			copyPath(from(f.path), out, strings.Split(f.path, "."))
 			sliceAt(out, f.path, f.slice)
 		case f.elem != nil:
-			v := lookup(doc, f.path)
+			v := bsonval.Lookup(doc, f.path)
 			if v.Type == bsoncore.TypeArray {
-				for _, e := range arrayValues(v) {
+				for _, e := range bsonval.ArrayValues(v) {
 					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
-						setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
+						setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{e})))
 						break
 					}
 				}
 			}
 		case f.pos:
-			v := lookup(doc, f.path)
+			v := bsonval.Lookup(doc, f.path)
 			if v.Type == bsoncore.TypeArray && matchPos >= 0 {
-				vals := arrayValues(v)
+				vals := bsonval.ArrayValues(v)
 				if matchPos < len(vals) {
-					setMPath(out, f.path, toM(vArray([]bsoncore.Value{vals[matchPos]})))
+					setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{vals[matchPos]})))
 				}
 			}
 		default:
@@ -259,12 +260,12 @@ func (p *projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
 		case f.slice != nil:
 			sliceAt(out, f.path, f.slice)
 		case f.elem != nil:
-			v := lookup(doc, f.path)
+			v := bsonval.Lookup(doc, f.path)
 			out.remove(f.path)
 			if v.Type == bsoncore.TypeArray {
-				for _, e := range arrayValues(v) {
+				for _, e := range bsonval.ArrayValues(v) {
 					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
-						setMPath(out, f.path, toM(vArray([]bsoncore.Value{e})))
+						setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{e})))
 						break
 					}
 				}

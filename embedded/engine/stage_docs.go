@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -40,7 +41,7 @@ func compileProjectStage(name string, arg bsoncore.Value, env *pipelineEnv) (sta
 	if err != nil {
 		return nil, err
 	}
-	if len(elements(d)) == 0 {
+	if len(bsonval.Elements(d)) == 0 {
 		return nil, mongoerr.New(mongoerr.Location(51272), "projection specification must have at least one field")
 	}
 	p, err := compileProjection(d, env.vars)
@@ -61,7 +62,7 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 		e    *expr
 	}
 	var fs []fe
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		e, err := compileExpr(el.Value(), env.vars)
 		if err != nil {
 			return nil, err
@@ -91,7 +92,7 @@ func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
 	case bsoncore.TypeString:
 		paths = []string{arg.StringValue()}
 	case bsoncore.TypeArray:
-		for _, v := range arrayValues(arg) {
+		for _, v := range bsonval.ArrayValues(arg) {
 			paths = append(paths, toStr(v))
 		}
 	default:
@@ -129,7 +130,7 @@ func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stag
 			return nil, err
 		}
 		if v.Type != bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", shell(v), typeName(v.Type))
+			return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", bsonval.Shell(v), bsonval.TypeName(v.Type))
 		}
 		return bsoncore.Document(v.Data), nil
 	}), nil
@@ -141,9 +142,9 @@ func compileLimitSkip(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, e
 	if name == "$limit" {
 		code = 5107201
 	}
-	f := numberFloat(arg)
-	if !isNumber(arg) || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
-		return nil, mongoerr.New(mongoerr.Location(code), "invalid argument to %s stage: Expected a non-negative integer: %s: %s", name, name, shell(arg))
+	f := bsonval.NumberFloat(arg)
+	if !bsonval.IsNumber(arg) || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
+		return nil, mongoerr.New(mongoerr.Location(code), "invalid argument to %s stage: Expected a non-negative integer: %s: %s", name, name, bsonval.Shell(arg))
 	}
 	if name == "$limit" && f == 0 {
 		return nil, mongoerr.New(mongoerr.Location(15958), "the limit must be positive")
@@ -192,10 +193,10 @@ func compileSampleStage(name string, arg bsoncore.Value, _ *pipelineEnv) (stage,
 		return nil, err
 	}
 	sz, err := d.LookupErr("size")
-	if err != nil || !isNumber(sz) || numberFloat(sz) < 0 {
+	if err != nil || !bsonval.IsNumber(sz) || bsonval.NumberFloat(sz) < 0 {
 		return nil, mongoerr.New(mongoerr.Location(28746), "size argument to $sample must be a non-negative number")
 	}
-	n := int(numberFloat(sz))
+	n := int(bsonval.NumberFloat(sz))
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		out := append([]bsoncore.Document{}, in...)
 		rand.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })

@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -52,12 +53,12 @@ func unionWithArgs(arg bsoncore.Value) (coll string, hasColl bool, pipe []bsonco
 		return arg.StringValue(), true, nil, nil
 	case bsoncore.TypeEmbeddedDocument:
 	default:
-		return "", false, nil, mongoerr.New(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", typeName(arg.Type))
+		return "", false, nil, mongoerr.New(mongoerr.FailedToParse, "the $unionWith stage specification must be an object or string, but found %s", bsonval.TypeName(arg.Type))
 	}
 	wrong := func(k string, v bsoncore.Value, want string) error {
-		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$unionWith.%s' is the wrong type '%s', expected type '%s'", k, typeName(v.Type), want)
+		return mongoerr.New(mongoerr.TypeMismatch, "BSON field '$unionWith.%s' is the wrong type '%s', expected type '%s'", k, bsonval.TypeName(v.Type), want)
 	}
-	for _, el := range elements(bsoncore.Document(arg.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(arg.Data)) {
 		switch k, v := el.Key(), el.Value(); k {
 		case "coll":
 			if v.Type != bsoncore.TypeString {
@@ -68,7 +69,7 @@ func unionWithArgs(arg bsoncore.Value) (coll string, hasColl bool, pipe []bsonco
 			if v.Type != bsoncore.TypeArray {
 				return "", false, nil, wrong(k, v, "array")
 			}
-			pipe = arrayValues(v)
+			pipe = bsonval.ArrayValues(v)
 		default:
 			return "", false, nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$unionWith.%s' is an unknown field.", k)
 		}
@@ -80,15 +81,15 @@ func unionWithArgs(arg bsoncore.Value) (coll string, hasColl bool, pipe []bsonco
 }
 
 func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	if arg.Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(arg.Data))) == 0 {
-		return nil, mongoerr.New(mongoerr.Location(40169), "the $facet specification must be a non-empty object, but found: $facet: %s", shell(arg))
+	if arg.Type != bsoncore.TypeEmbeddedDocument || len(bsonval.Elements(bsoncore.Document(arg.Data))) == 0 {
+		return nil, mongoerr.New(mongoerr.Location(40169), "the $facet specification must be a non-empty object, but found: $facet: %s", bsonval.Shell(arg))
 	}
 	type facet struct {
 		name string
 		p    []stage
 	}
 	var fs []facet
-	for _, el := range elements(bsoncore.Document(arg.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(arg.Data)) {
 		pipe, err := facetPipeline(el)
 		if err != nil {
 			return nil, err
@@ -108,9 +109,9 @@ func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 			}
 			vals := make([]bsoncore.Value, len(out))
 			for i, o := range out {
-				vals[i] = vDoc(o)
+				vals[i] = bsonval.Doc(o)
 			}
-			b.AppendValue(f.name, vArray(vals))
+			b.AppendValue(f.name, bsonval.Array(vals))
 		}
 		return []bsoncore.Document{b.Build()}, nil
 	}, nil
@@ -129,12 +130,12 @@ func facetPipeline(el bsoncore.Element) ([]bsoncore.Value, error) {
 	case strings.Contains(name, "."):
 		return nil, mongoerr.New(mongoerr.Location(16412), "FieldPath field names may not contain '.'. Consider using $getField or $setField.")
 	case v.Type != bsoncore.TypeArray:
-		return nil, mongoerr.New(mongoerr.Location(40170), "arguments to $facet must be arrays, %s is type %s", name, typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.Location(40170), "arguments to $facet must be arrays, %s is type %s", name, bsonval.TypeName(v.Type))
 	}
-	pipe := arrayValues(v)
+	pipe := bsonval.ArrayValues(v)
 	for i, sv := range pipe {
-		if sv.Type != bsoncore.TypeEmbeddedDocument || len(elements(bsoncore.Document(sv.Data))) == 0 {
-			return nil, mongoerr.New(mongoerr.Location(40171), "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %d: %s", name, typeName(sv.Type), i, shell(sv))
+		if sv.Type != bsoncore.TypeEmbeddedDocument || len(bsonval.Elements(bsoncore.Document(sv.Data))) == 0 {
+			return nil, mongoerr.New(mongoerr.Location(40171), "elements of arrays in $facet spec must be non-empty objects, %s argument contained an element of type %s: %d: %s", name, bsonval.TypeName(sv.Type), i, bsonval.Shell(sv))
 		}
 	}
 	return pipe, checkInFacet(pipe, "")
@@ -159,12 +160,12 @@ func checkInFacet(pipe []bsoncore.Value, inside string) error {
 		if name != "$lookup" && name != "$unionWith" {
 			continue
 		}
-		arg := elements(bsoncore.Document(sv.Data))[0].Value()
+		arg := bsonval.Elements(bsoncore.Document(sv.Data))[0].Value()
 		if arg.Type != bsoncore.TypeEmbeddedDocument {
 			continue
 		}
 		if p, err := bsoncore.Document(arg.Data).LookupErr("pipeline"); err == nil && p.Type == bsoncore.TypeArray {
-			if err := checkInFacet(arrayValues(p), name); err != nil {
+			if err := checkInFacet(bsonval.ArrayValues(p), name); err != nil {
 				return err
 			}
 		}
@@ -188,9 +189,9 @@ func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stag
 			return nil, mongoerr.New(mongoerr.Location(5858203), "an array is expected")
 		}
 		var out []bsoncore.Document
-		for _, x := range arrayValues(v) {
+		for _, x := range bsonval.ArrayValues(v) {
 			if x.Type != bsoncore.TypeEmbeddedDocument {
-				return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", shell(x), typeName(x.Type))
+				return nil, mongoerr.New(mongoerr.Location(40228), "'newRoot' expression must evaluate to an object, but resulting value was: %s. Type of resulting value: '%s'.", bsonval.Shell(x), bsonval.TypeName(x.Type))
 			}
 			out = append(out, bsoncore.Document(x.Data))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/btree"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/storage"
 )
@@ -42,7 +43,7 @@ func newCollection(db, name string, opts bsoncore.Document) *collection {
 	valid, _ := parseValidation(opts) // refused before it was stored
 	return &collection{db: db, name: name, opts: opts, valid: valid,
 		docs: btree.NewBTreeGOptions(func(a, b *record) bool {
-			return compareValues(a.id, b.id) < 0
+			return bsonval.Compare(a.id, b.id) < 0
 		}, btree.Options{NoLocks: true}),
 		natural: btree.NewBTreeGOptions(func(a, b *record) bool {
 			return a.seq < b.seq

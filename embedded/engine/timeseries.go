@@ -9,6 +9,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -19,20 +20,20 @@ var bucketSpans = map[string]int32{"seconds": 3600, "minutes": 86400, "hours": 2
 // listCollections shows it (granularity and bucketMaxSpanSeconds filled).
 func timeSeriesOptions(v bsoncore.Value) (bsoncore.Document, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'create.timeseries' is the wrong type '%s', expected type 'object'", typeName(v.Type))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'create.timeseries' is the wrong type '%s', expected type 'object'", bsonval.TypeName(v.Type))
 	}
 	var timeField, metaField, granularity string
 	var span, rounding int32
-	for _, e := range elements(bsoncore.Document(v.Data)) {
+	for _, e := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		a := e.Value()
 		switch e.Key() {
 		case "timeField", "metaField", "granularity":
 			if a.Type != bsoncore.TypeString {
-				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'timeseries.%s' is the wrong type '%s', expected type 'string'", e.Key(), typeName(a.Type))
+				return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'timeseries.%s' is the wrong type '%s', expected type 'string'", e.Key(), bsonval.TypeName(a.Type))
 			}
 			*map[string]*string{"timeField": &timeField, "metaField": &metaField, "granularity": &granularity}[e.Key()] = a.StringValue()
 		case "bucketMaxSpanSeconds", "bucketRoundingSeconds":
-			n, ok := intOf(a)
+			n, ok := bsonval.IntOf(a)
 			if !ok || n < 1 || n > 31536000 {
 				return nil, mongoerr.New(mongoerr.InvalidOptions, "Timeseries '%s' must be between 1 and 31536000", e.Key())
 			}
@@ -77,7 +78,7 @@ func timeField(col *collection) string {
 	if err != nil || ts.Type != bsoncore.TypeEmbeddedDocument {
 		return ""
 	}
-	return toStr(lookup(bsoncore.Document(ts.Data), "timeField"))
+	return toStr(bsonval.Lookup(bsoncore.Document(ts.Data), "timeField"))
 }
 
 // checkTimeField refuses a document of a time-series collection whose
@@ -109,8 +110,8 @@ func ttlRules(col *collection) []ttlRule {
 		}
 	}
 	if f := timeField(col); f != "" {
-		if v, err := col.opts.LookupErr("expireAfterSeconds"); err == nil && isNumber(v) {
-			out = append(out, ttlRule{f, int64(numberFloat(v))})
+		if v, err := col.opts.LookupErr("expireAfterSeconds"); err == nil && bsonval.IsNumber(v) {
+			out = append(out, ttlRule{f, int64(bsonval.NumberFloat(v))})
 		}
 	}
 	return out

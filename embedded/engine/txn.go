@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -206,7 +207,7 @@ func opKey(op bsoncore.Document) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return string(appendGroupKey([]byte(db+"\x00"+c+"\x00"), id)), true
+	return string(bsonval.AppendGroupKey([]byte(db+"\x00"+c+"\x00"), id)), true
 }
 
 // opDoc is the document a journal op writes (a put or a delete):
@@ -233,7 +234,7 @@ func (x *txn) setStatus(s txnStatus) { x.status.Store(int32(s)) }
 // noSuchTransaction is the error of a command for a transaction that is
 // not running.
 func noSuchTransaction(n int64) error {
-	return &mongoerr.Error{Code: mongoerr.NoSuchTransaction, Msg: "Transaction with { txnNumber: " + toStr(vInt64(n)) + " } has been aborted.",
+	return &mongoerr.Error{Code: mongoerr.NoSuchTransaction, Msg: "Transaction with { txnNumber: " + toStr(bsonval.Int64(n)) + " } has been aborted.",
 		Labels: []string{"TransientTransactionError"}}
 }
 

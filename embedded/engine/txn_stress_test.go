@@ -13,6 +13,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // 16 clients each move stock between the same few products in
@@ -156,16 +158,16 @@ func TestKillNineDuringTransactions(t *testing.T) {
 		}
 		if a != nil {
 			for i := 0; i <= acked; i++ {
-				if _, ok := a.get(vInt32(int32(i))); !ok {
+				if _, ok := a.get(bsonval.Int32(int32(i))); !ok {
 					t.Fatalf("round %d: acknowledged transaction %d lost", round, i)
 				}
 			}
 			if a.docs.Len() != b.docs.Len() {
 				t.Fatalf("round %d: a half-written transaction: %d documents in a, %d in b", round, a.docs.Len(), b.docs.Len())
 			}
-			d, _ := cnt.get(vString("n"))
+			d, _ := cnt.get(bsonval.String("n"))
 			n, _ := d.LookupErr("n")
-			if got, _ := intOf(n); int(got) != a.docs.Len() {
+			if got, _ := bsonval.IntOf(n); int(got) != a.docs.Len() {
 				t.Fatalf("round %d: the counter says %d, %d transactions are stored", round, got, a.docs.Len())
 			}
 			acked = a.docs.Len() - 1

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -46,7 +47,7 @@ func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *exprVa
 		return nil, mongoerr.New(mongoerr.FailedToParse, "Update document must be an object or a pipeline")
 	}
 	d := bsoncore.Document(u.Data)
-	els := elements(d)
+	els := bsonval.Elements(d)
 	if len(els) == 0 || !strings.HasPrefix(els[0].Key(), "$") {
 		for _, e := range els {
 			if strings.HasPrefix(e.Key(), "$") {
@@ -74,12 +75,12 @@ func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *exprVa
 // compilePipeline takes u, an update pipeline, as up's: only stages that
 // reshape a document, and no arrayFilters.
 func (up *Update) compilePipeline(u bsoncore.Value, arrayFilters []bsoncore.Value) error {
-	for _, s := range arrayValues(u) {
+	for _, s := range bsonval.ArrayValues(u) {
 		if s.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.FailedToParse, "Each element of the 'pipeline' array must be an object")
 		}
 		st := bsoncore.Document(s.Data)
-		els := elements(st)
+		els := bsonval.Elements(st)
 		if len(els) != 1 {
 			return mongoerr.New(mongoerr.Location(40323), "A pipeline stage specification object must contain exactly one field.")
 		}
@@ -108,24 +109,24 @@ func (up *Update) compileOps(els []bsoncore.Element) error {
 			return mongoerr.New(mongoerr.FailedToParse, "Unknown modifier: %s. Expected a valid update modifier or pipeline-style update specified as an array", op)
 		}
 		if e.Value().Type != bsoncore.TypeEmbeddedDocument {
-			return mongoerr.New(mongoerr.FailedToParse, "Modifiers operate on fields but we found type %s instead. For example: {$mod: {<field>: ...}} not {%s: %s}", typeName(e.Value().Type), op, shell(e.Value()))
+			return mongoerr.New(mongoerr.FailedToParse, "Modifiers operate on fields but we found type %s instead. For example: {$mod: {<field>: ...}} not {%s: %s}", bsonval.TypeName(e.Value().Type), op, bsonval.Shell(e.Value()))
 		}
-		for _, f := range elements(bsoncore.Document(e.Value().Data)) {
+		for _, f := range bsonval.Elements(bsoncore.Document(e.Value().Data)) {
 			path := f.Key()
 			if path == "" || strings.HasPrefix(path, ".") || strings.HasSuffix(path, ".") || strings.Contains(path, "..") {
 				return mongoerr.New(mongoerr.EmptyFieldName, "An update path '%s' contains an empty field name, which is not allowed.", path)
 			}
 			if op == "$rename" {
 				if f.Value().Type != bsoncore.TypeString {
-					return mongoerr.New(mongoerr.BadValue, "The 'to' field for $rename must be a string: %s: %s", path, shell(f.Value()))
+					return mongoerr.New(mongoerr.BadValue, "The 'to' field for $rename must be a string: %s: %s", path, bsonval.Shell(f.Value()))
 				}
 				to := f.Value().StringValue()
 				if to == path {
-					return mongoerr.New(mongoerr.BadValue, "The source and target field for $rename must differ: %s: %s", path, shell(f.Value()))
+					return mongoerr.New(mongoerr.BadValue, "The source and target field for $rename must differ: %s: %s", path, bsonval.Shell(f.Value()))
 				}
 			}
-			if (op == "$inc" || op == "$mul") && !isNumber(f.Value()) {
-				return mongoerr.New(mongoerr.TypeMismatch, "Cannot %s with non-numeric argument: {%s: %s}", strings.TrimPrefix(op, "$")[:3], path, shell(f.Value()))
+			if (op == "$inc" || op == "$mul") && !bsonval.IsNumber(f.Value()) {
+				return mongoerr.New(mongoerr.TypeMismatch, "Cannot %s with non-numeric argument: {%s: %s}", strings.TrimPrefix(op, "$")[:3], path, bsonval.Shell(f.Value()))
 			}
 			up.ops = append(up.ops, updateOp{op: op, path: path, parts: strings.Split(path, "."), arg: f.Value()})
 		}
@@ -162,7 +163,7 @@ func (up *Update) compileArrayFilters(arrayFilters []bsoncore.Value, vars *exprV
 		if af.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.TypeMismatch, "Each array filter must be an object")
 		}
-		els := elements(bsoncore.Document(af.Data))
+		els := bsonval.Elements(bsoncore.Document(af.Data))
 		if len(els) == 0 {
 			return mongoerr.New(mongoerr.FailedToParse, "Cannot use an expression without a top-level field name in arrayFilters")
 		}
@@ -197,7 +198,7 @@ func (up *Update) checkFiltersUsed(u bsoncore.Value) error {
 	}
 	for _, id := range up.filterIDs {
 		if !used[id] {
-			return mongoerr.New(mongoerr.FailedToParse, "The array filter for identifier '%s' was not used in the update %s", id, shell(u))
+			return mongoerr.New(mongoerr.FailedToParse, "The array filter for identifier '%s' was not used in the update %s", id, bsonval.Shell(u))
 		}
 	}
 	return nil
@@ -223,7 +224,7 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 		if oldID.Type != 0 {
 			b.AppendValue("_id", oldID)
 		}
-		for _, e := range elements(u.replacement) {
+		for _, e := range bsonval.Elements(u.replacement) {
 			if e.Key() == "_id" {
 				if oldID.Type != 0 && !bytes.Equal(e.Value().Data, oldID.Data) || oldID.Type != 0 && e.Value().Type != oldID.Type {
 					return nil, immutableID()
@@ -245,7 +246,7 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 		// a pipeline that leaves _id out keeps the document's own
 		if _, err := out.LookupErr("_id"); err != nil && oldID.Type != 0 {
 			b := bsoncore.NewDocumentBuilder().AppendValue("_id", oldID)
-			for _, e := range elements(out) {
+			for _, e := range bsonval.Elements(out) {
 				b.AppendValue(e.Key(), e.Value())
 			}
 			out = b.Build()
@@ -267,7 +268,7 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 	if oldID.Type != 0 && (err != nil || newID.Type != oldID.Type || !bytes.Equal(newID.Data, oldID.Data)) {
 		return nil, immutableID()
 	}
-	if err == nil && elements(out)[0].Key() != "_id" {
+	if err == nil && bsonval.Elements(out)[0].Key() != "_id" {
 		out = idFirst(out)
 	}
 	if len(out) > maxDocSize {
@@ -287,7 +288,7 @@ func idFirst(d bsoncore.Document) bsoncore.Document {
 		return d
 	}
 	b := bsoncore.NewDocumentBuilder().AppendValue("_id", id)
-	for _, e := range elements(d) {
+	for _, e := range bsonval.Elements(d) {
 		if e.Key() != "_id" {
 			b.AppendValue(e.Key(), e.Value())
 		}

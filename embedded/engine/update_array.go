@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -13,7 +14,7 @@ import (
 // array (a missing field is an empty one), $addToSet's only when not in it.
 func updPushOrAdd(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 	if cur != nil && !cur.isA {
-		return nil, false, mongoerr.New(mongoerr.BadValue, "The field '%s' must be an array but is of type %s in document %s", o.path, typeName(cur.value().Type), idDocOf(root))
+		return nil, false, mongoerr.New(mongoerr.BadValue, "The field '%s' must be an array but is of type %s in document %s", o.path, bsonval.TypeName(cur.value().Type), idDocOf(root))
 	}
 	arr := []*mval{}
 	if cur != nil {
@@ -24,9 +25,9 @@ func updPushOrAdd(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 	if o.arg.Type == bsoncore.TypeEmbeddedDocument {
 		if ev, err := bsoncore.Document(o.arg.Data).LookupErr("$each"); err == nil {
 			if ev.Type != bsoncore.TypeArray {
-				return nil, false, mongoerr.New(mongoerr.BadValue, "The argument to $each in %s must be an array but it was of type: %s", o.op, typeName(ev.Type))
+				return nil, false, mongoerr.New(mongoerr.BadValue, "The argument to $each in %s must be an array but it was of type: %s", o.op, bsonval.TypeName(ev.Type))
 			}
-			each = arrayValues(ev)
+			each = bsonval.ArrayValues(ev)
 			mods = bsoncore.Document(o.arg.Data)
 		}
 	}
@@ -34,7 +35,7 @@ func updPushOrAdd(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 		for _, v := range each {
 			dup := false
 			for _, x := range arr {
-				if valuesEqual(x.value(), v) {
+				if bsonval.Equal(x.value(), v) {
 					dup = true
 					break
 				}
@@ -54,11 +55,11 @@ func updPop(o updateOp, cur *mval) (*mval, bool, error) {
 		return nil, false, nil
 	}
 	if !cur.isA {
-		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Path '%s' contains an element of non-array type '%s'", o.path, typeName(cur.value().Type))
+		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Path '%s' contains an element of non-array type '%s'", o.path, bsonval.TypeName(cur.value().Type))
 	}
 	arr := append([]*mval{}, cur.arr...)
 	if len(arr) > 0 {
-		if numberFloat(o.arg) < 0 {
+		if bsonval.NumberFloat(o.arg) < 0 {
 			arr = arr[1:]
 		} else {
 			arr = arr[:len(arr)-1]
@@ -79,12 +80,12 @@ func (u *Update) pull(o updateOp, cur *mval) (*mval, bool, error) {
 	var drop func(v bsoncore.Value) bool
 	if o.op == "$pullAll" {
 		if o.arg.Type != bsoncore.TypeArray {
-			return nil, false, mongoerr.New(mongoerr.BadValue, "$pullAll requires an array argument but was given a %s", typeName(o.arg.Type))
+			return nil, false, mongoerr.New(mongoerr.BadValue, "$pullAll requires an array argument but was given a %s", bsonval.TypeName(o.arg.Type))
 		}
-		vals := arrayValues(o.arg)
+		vals := bsonval.ArrayValues(o.arg)
 		drop = func(v bsoncore.Value) bool {
 			for _, x := range vals {
-				if valuesEqual(x, v) {
+				if bsonval.Equal(x, v) {
 					return true
 				}
 			}
@@ -113,7 +114,7 @@ func pullPred(arg bsoncore.Value, vars *exprVars) (func(bsoncore.Value) bool, er
 			p, err := regexPred(arg)
 			return p, err
 		}
-		return func(v bsoncore.Value) bool { return valuesEqual(v, arg) }, nil
+		return func(v bsoncore.Value) bool { return bsonval.Equal(v, arg) }, nil
 	}
 	if isOperatorDoc(arg) {
 		wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", arg.Data).Build()
@@ -138,18 +139,18 @@ func pullPred(arg bsoncore.Value, vars *exprVars) (func(bsoncore.Value) bool, er
 func pushWith(arr []*mval, each []bsoncore.Value, mods bsoncore.Document) (*mval, bool, error) {
 	pos := len(arr)
 	if mods != nil {
-		for _, e := range elements(mods) {
+		for _, e := range bsonval.Elements(mods) {
 			switch e.Key() {
 			case "$each", "$slice", "$sort":
 			case "$position":
-				n, ok := intOf(e.Value())
+				n, ok := bsonval.IntOf(e.Value())
 				if !ok {
 					if e.Value().Type == bsoncore.TypeDouble && e.Value().Double() == math.Trunc(e.Value().Double()) {
 						n, ok = int64(e.Value().Double()), true
 					}
 				}
 				if !ok {
-					return nil, false, mongoerr.New(mongoerr.BadValue, "The value for $position must be an integer value, not of type: %s", typeName(e.Value().Type))
+					return nil, false, mongoerr.New(mongoerr.BadValue, "The value for $position must be an integer value, not of type: %s", bsonval.TypeName(e.Value().Type))
 				}
 				if n < 0 {
 					n += int64(len(arr))
@@ -177,10 +178,10 @@ func pushWith(arr []*mval, each []bsoncore.Value, mods bsoncore.Document) (*mval
 			}
 		}
 		if sl, err := mods.LookupErr("$slice"); err == nil {
-			if !isNumber(sl) {
-				return nil, false, mongoerr.New(mongoerr.BadValue, "The value for $slice must be an integer value but was given type: %s", typeName(sl.Type))
+			if !bsonval.IsNumber(sl) {
+				return nil, false, mongoerr.New(mongoerr.BadValue, "The value for $slice must be an integer value but was given type: %s", bsonval.TypeName(sl.Type))
 			}
-			n := int(numberFloat(sl))
+			n := int(bsonval.NumberFloat(sl))
 			switch {
 			case n >= 0 && n < len(out):
 				out = out[:n]
@@ -202,13 +203,13 @@ func sortArray(arr []*mval, spec bsoncore.Value) error {
 		idx[i] = i
 	}
 	var less func(a, b bsoncore.Value) bool
-	if isNumber(spec) {
-		dir := numberFloat(spec)
+	if bsonval.IsNumber(spec) {
+		dir := bsonval.NumberFloat(spec)
 		if dir != 1 && dir != -1 {
 			return mongoerr.New(mongoerr.BadValue, "The $sort element value must be either 1 or -1")
 		}
 		less = func(a, b bsoncore.Value) bool {
-			c := compareValues(a, b)
+			c := bsonval.Compare(a, b)
 			if dir < 0 {
 				return c > 0
 			}

@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -37,7 +38,7 @@ func (u *Update) operate(o updateOp, cur *mval, now time.Time, root *mdoc) (*mva
 // idDocOf names the document root in an error: {_id: ...}, or {}.
 func idDocOf(root *mdoc) string {
 	if id, _ := root.get("_id"); id != nil {
-		return "{_id: " + shell(id.value()) + "}"
+		return "{_id: " + bsonval.Shell(id.value()) + "}"
 	}
 	return "{}"
 }
@@ -52,13 +53,13 @@ func updIncMul(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 		return toM(o.arg), false, nil
 	}
 	cv := cur.value()
-	if !isNumber(cv) {
-		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Cannot apply %s to a value of non-numeric type. %s has the field '%s' of non-numeric type %s", o.op, idDocOf(root), o.parts[len(o.parts)-1], typeName(cv.Type))
+	if !bsonval.IsNumber(cv) {
+		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Cannot apply %s to a value of non-numeric type. %s has the field '%s' of non-numeric type %s", o.op, idDocOf(root), o.parts[len(o.parts)-1], bsonval.TypeName(cv.Type))
 	}
 	if o.op == "$inc" {
-		return toM(arith('+', cv, o.arg)), false, nil
+		return toM(bsonval.Arith('+', cv, o.arg)), false, nil
 	}
-	return toM(arith('*', cv, o.arg)), false, nil
+	return toM(bsonval.Arith('*', cv, o.arg)), false, nil
 }
 
 // updMinMax is $min or $max: the argument when it is less (greater) than
@@ -67,7 +68,7 @@ func updMinMax(o updateOp, cur *mval) (*mval, bool, error) {
 	if cur == nil {
 		return toM(o.arg), false, nil
 	}
-	c := compareValues(o.arg, cur.value())
+	c := bsonval.Compare(o.arg, cur.value())
 	if (o.op == "$min" && c < 0) || (o.op == "$max" && c > 0) {
 		return toM(o.arg), false, nil
 	}
@@ -81,28 +82,28 @@ func updCurrentDate(o updateOp, now time.Time) (*mval, bool, error) {
 			return toM(bsoncore.Value{Type: bsoncore.TypeTimestamp, Data: bsoncore.AppendTimestamp(nil, uint32(now.Unix()), 1)}), false, nil
 		}
 	}
-	return toM(vDate(now.UnixMilli())), false, nil
+	return toM(bsonval.DateTime(now.UnixMilli())), false, nil
 }
 
 // updBit is $bit: and, or and xor of an integer field (0 when missing).
 func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 	if cur == nil {
-		cur = &mval{leaf: vInt32(0)}
+		cur = &mval{leaf: bsonval.Int32(0)}
 	}
 	cv := cur.value()
-	x, ok := intOf(cv)
+	x, ok := bsonval.IntOf(cv)
 	if !ok {
-		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply $bit to a value of non-integral type. %s has the field %s of non-integer type %s", idDocOf(root), o.path, typeName(cv.Type))
+		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply $bit to a value of non-integral type. %s has the field %s of non-integer type %s", idDocOf(root), o.path, bsonval.TypeName(cv.Type))
 	}
 	wide := cv.Type == bsoncore.TypeInt64
-	for _, e := range elements(bsoncore.Document(o.arg.Data)) {
+	for _, e := range bsonval.Elements(bsoncore.Document(o.arg.Data)) {
 		k := e.Key()
 		if k != "and" && k != "or" && k != "xor" {
-			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier only supports 'and', 'or', and 'xor', not '%s' which is an unknown operator: {%s: %s}", k, k, shell(e.Value()))
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier only supports 'and', 'or', and 'xor', not '%s' which is an unknown operator: {%s: %s}", k, k, bsonval.Shell(e.Value()))
 		}
-		y, ok := intOf(e.Value())
+		y, ok := bsonval.IntOf(e.Value())
 		if !ok {
-			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier field must be an Integer(32/64 bit); a '%s' is not supported here: {%s: %s}", typeName(e.Value().Type), k, shell(e.Value()))
+			return nil, false, mongoerr.New(mongoerr.BadValue, "The $bit modifier field must be an Integer(32/64 bit); a '%s' is not supported here: {%s: %s}", bsonval.TypeName(e.Value().Type), k, bsonval.Shell(e.Value()))
 		}
 		wide = wide || e.Value().Type == bsoncore.TypeInt64
 		switch k {
@@ -115,19 +116,19 @@ func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 		}
 	}
 	if wide {
-		return toM(vInt64(x)), false, nil
+		return toM(bsonval.Int64(x)), false, nil
 	}
-	return toM(vInt32(int32(x))), false, nil
+	return toM(bsonval.Int32(int32(x))), false, nil
 }
 
 func zeroLike(v bsoncore.Value) bsoncore.Value {
 	switch v.Type {
 	case bsoncore.TypeInt64:
-		return vInt64(0)
+		return bsonval.Int64(0)
 	case bsoncore.TypeDouble:
-		return vDouble(0)
+		return bsonval.Double(0)
 	case bsoncore.TypeDecimal128:
-		return arith('*', v, vInt32(0))
+		return bsonval.Arith('*', v, bsonval.Int32(0))
 	}
-	return vInt32(0)
+	return bsonval.Int32(0)
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -89,7 +90,7 @@ func modifyPath(node *mval, parts []string, depth int, create bool, u *Update, m
 			if !create {
 				return nil
 			}
-			return mongoerr.New(mongoerr.PathNotViable, "Cannot create field '%s' in element {%s: %s}", parts[depth+1], p, shell(child.leaf))
+			return mongoerr.New(mongoerr.PathNotViable, "Cannot create field '%s' in element {%s: %s}", parts[depth+1], p, bsonval.Shell(child.leaf))
 		}
 		return modifyPath(child, parts, depth+1, create, u, matchPos, full, fn)
 	}
@@ -115,7 +116,7 @@ func modifyPath(node *mval, parts []string, depth int, create bool, u *Update, m
 			if !create {
 				return nil
 			}
-			return mongoerr.New(mongoerr.PathNotViable, "Cannot create field '%s' in element {%s: %s}", p, parentName(parts, depth), shell(node.value()))
+			return mongoerr.New(mongoerr.PathNotViable, "Cannot create field '%s' in element {%s: %s}", p, parentName(parts, depth), bsonval.Shell(node.value()))
 		}
 		var child *mval
 		if i < len(node.arr) {
@@ -123,10 +124,10 @@ func modifyPath(node *mval, parts []string, depth int, create bool, u *Update, m
 		}
 		return step(child, func(v *mval) {
 			for len(node.arr) <= i {
-				node.arr = append(node.arr, &mval{leaf: vNull()})
+				node.arr = append(node.arr, &mval{leaf: bsonval.Null()})
 			}
 			node.arr[i] = v
-		}, func() { node.arr[i] = &mval{leaf: vNull()} })
+		}, func() { node.arr[i] = &mval{leaf: bsonval.Null()} })
 	}
 	return nil
 }
@@ -143,7 +144,7 @@ func eachElement(node *mval, id string, u *Update, step func(child *mval, setChi
 			}
 		}
 		i := i
-		if err := step(node.arr[i], func(v *mval) { node.arr[i] = v }, func() { node.arr[i] = &mval{leaf: vNull()} }); err != nil {
+		if err := step(node.arr[i], func(v *mval) { node.arr[i] = v }, func() { node.arr[i] = &mval{leaf: bsonval.Null()} }); err != nil {
 			return err
 		}
 	}

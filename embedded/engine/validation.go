@@ -7,6 +7,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -25,13 +26,13 @@ func parseValidation(opts bsoncore.Document) (*validation, error) {
 	level, action := "strict", "error"
 	if lv, err := opts.LookupErr("validationLevel"); err == nil {
 		if lv.Type != bsoncore.TypeString {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validationLevel' is the wrong type '%s', expected type 'string'", typeName(lv.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validationLevel' is the wrong type '%s', expected type 'string'", bsonval.TypeName(lv.Type))
 		}
 		level = lv.StringValue()
 	}
 	if av, err := opts.LookupErr("validationAction"); err == nil {
 		if av.Type != bsoncore.TypeString {
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validationAction' is the wrong type '%s', expected type 'string'", typeName(av.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validationAction' is the wrong type '%s', expected type 'string'", bsonval.TypeName(av.Type))
 		}
 		action = av.StringValue()
 	}
@@ -54,10 +55,10 @@ func parseValidation(opts bsoncore.Document) (*validation, error) {
 		return nil, nil
 	}
 	if rv.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validator' is the wrong type '%s', expected type 'object'", typeName(rv.Type))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'validator' is the wrong type '%s', expected type 'object'", bsonval.TypeName(rv.Type))
 	}
 	v.rule = bsoncore.Document(rv.Data)
-	for _, e := range elements(v.rule) {
+	for _, e := range bsonval.Elements(v.rule) {
 		switch e.Key() {
 		case "$where", "$near", "$nearSphere", "$text", "$geoNear":
 			return nil, mongoerr.New(mongoerr.InvalidOptions, "%s is not allowed in collection validators", e.Key())
@@ -66,7 +67,7 @@ func parseValidation(opts bsoncore.Document) (*validation, error) {
 	if v.filter, err = compileFilter(v.rule, nil); err != nil {
 		return nil, err
 	}
-	if level == "off" || len(elements(v.rule)) == 0 {
+	if level == "off" || len(bsonval.Elements(v.rule)) == 0 {
 		return nil, nil
 	}
 	return v, nil
@@ -93,7 +94,7 @@ func (v *validation) check(doc, old bsoncore.Document, exists bool) error {
 // details says which clauses of the validator doc fails: the clause itself
 // when there is one, else $and with the index of each failing clause.
 func (v *validation) details(doc bsoncore.Document) bsoncore.Document {
-	els := elements(v.rule)
+	els := bsonval.Elements(v.rule)
 	if len(els) == 1 {
 		return clauseDetails(els[0], doc)
 	}
@@ -101,7 +102,7 @@ func (v *validation) details(doc bsoncore.Document) bsoncore.Document {
 	for i, e := range els {
 		clause := bsoncore.NewDocumentBuilder().AppendValue(e.Key(), e.Value()).Build()
 		if f, err := compileFilter(clause, nil); err == nil && !f.Match(doc) {
-			failing = append(failing, vDoc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendDocument("details", clauseDetails(e, doc)).Build()))
+			failing = append(failing, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendDocument("details", clauseDetails(e, doc)).Build()))
 		}
 	}
 	return bsoncore.NewDocumentBuilder().AppendString("operatorName", "$and").
@@ -116,18 +117,18 @@ func clauseDetails(e bsoncore.Element, doc bsoncore.Document) bsoncore.Document 
 	switch {
 	case k == "$jsonSchema" && a.Type == bsoncore.TypeEmbeddedDocument:
 		return b.AppendString("operatorName", "$jsonSchema").
-			AppendArray("schemaRulesNotSatisfied", bsoncore.BuildArray(nil, schemaRulesNotSatisfied(bsoncore.Document(a.Data), vDoc(doc))...)).Build()
+			AppendArray("schemaRulesNotSatisfied", bsoncore.BuildArray(nil, schemaRulesNotSatisfied(bsoncore.Document(a.Data), bsonval.Doc(doc))...)).Build()
 	case len(k) > 0 && k[0] == '$':
 		return b.AppendString("operatorName", k).AppendDocument("specifiedAs", specified).Build()
 	}
 	op := "$eq"
 	if a.Type == bsoncore.TypeEmbeddedDocument {
-		if inner := elements(bsoncore.Document(a.Data)); len(inner) > 0 && len(inner[0].Key()) > 0 && inner[0].Key()[0] == '$' {
+		if inner := bsonval.Elements(bsoncore.Document(a.Data)); len(inner) > 0 && len(inner[0].Key()) > 0 && inner[0].Key()[0] == '$' {
 			op = inner[0].Key()
 		}
 	}
 	b.AppendString("operatorName", op).AppendDocument("specifiedAs", specified)
-	considered := lookup(doc, k)
+	considered := bsonval.Lookup(doc, k)
 	if considered.Type == 0 {
 		return b.AppendString("reason", "field was missing").Build()
 	}
@@ -139,7 +140,7 @@ func clauseDetails(e bsoncore.Element, doc bsoncore.Document) bsoncore.Document 
 // that fail their own schema, any other keyword by its name.
 func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsoncore.Value {
 	var out []bsoncore.Value
-	for _, e := range elements(schema) {
+	for _, e := range bsonval.Elements(schema) {
 		k, a := e.Key(), e.Value()
 		one := bsoncore.NewDocumentBuilder().AppendValue(k, a).Build()
 		check, err := schemaCheck(one)
@@ -150,7 +151,7 @@ func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsonc
 		switch {
 		case k == "required" && v.Type == bsoncore.TypeEmbeddedDocument:
 			var missing []bsoncore.Value
-			for _, r := range arrayValues(a) {
+			for _, r := range bsonval.ArrayValues(a) {
 				if _, err := bsoncore.Document(v.Data).LookupErr(toStr(r)); err != nil {
 					missing = append(missing, r)
 				}
@@ -158,19 +159,19 @@ func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsonc
 			b.AppendArray("missingProperties", bsoncore.BuildArray(nil, missing...))
 		case k == "properties" && a.Type == bsoncore.TypeEmbeddedDocument && v.Type == bsoncore.TypeEmbeddedDocument:
 			var props []bsoncore.Value
-			for _, p := range elements(bsoncore.Document(a.Data)) {
+			for _, p := range bsonval.Elements(bsoncore.Document(a.Data)) {
 				if p.Value().Type != bsoncore.TypeEmbeddedDocument {
 					continue
 				}
-				field := lookup(bsoncore.Document(v.Data), p.Key())
+				field := bsonval.Lookup(bsoncore.Document(v.Data), p.Key())
 				if pc, err := schemaCheck(bsoncore.Document(p.Value().Data)); err == nil && !pc(field) {
-					props = append(props, vDoc(bsoncore.NewDocumentBuilder().AppendString("propertyName", p.Key()).
+					props = append(props, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendString("propertyName", p.Key()).
 						AppendArray("details", bsoncore.BuildArray(nil, schemaRulesNotSatisfied(bsoncore.Document(p.Value().Data), field)...)).Build()))
 				}
 			}
 			b.AppendArray("propertiesNotSatisfied", bsoncore.BuildArray(nil, props...))
 		}
-		out = append(out, vDoc(b.Build()))
+		out = append(out, bsonval.Doc(b.Build()))
 	}
 	return out
 }

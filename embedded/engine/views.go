@@ -7,6 +7,7 @@ package engine
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -24,7 +25,7 @@ func viewDef(col *collection) (on string, pipeline []bsoncore.Value, ok bool) {
 		return "", nil, false
 	}
 	if p, err := col.opts.LookupErr("pipeline"); err == nil && p.Type == bsoncore.TypeArray {
-		pipeline = arrayValues(p)
+		pipeline = bsonval.ArrayValues(p)
 	}
 	return v.StringValue(), pipeline, true
 }
@@ -49,7 +50,7 @@ func checkViewOptions(c *call) error {
 	if pv.Type != bsoncore.TypeArray {
 		return mongoerr.New(mongoerr.TypeMismatch, "'pipeline' must be an array")
 	}
-	for _, st := range arrayValues(pv) {
+	for _, st := range bsonval.ArrayValues(pv) {
 		if st.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
 		}
@@ -112,7 +113,7 @@ func (c *call) readColl(name string) (*collection, error) {
 	out.derived = true
 	for i, d := range docs {
 		// _ids of a view's documents need not be there, nor unique
-		r := &record{id: vInt64(int64(i)), doc: d, seq: uint64(i)}
+		r := &record{id: bsonval.Int64(int64(i)), doc: d, seq: uint64(i)}
 		out.docs.Set(r)
 		out.natural.Set(r)
 		out.bytes += int64(len(d))

@@ -6,6 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -28,7 +29,7 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 	if err != nil {
 		return nil, err
 	}
-	for _, el := range elements(d) {
+	for _, el := range bsonval.Elements(d) {
 		switch el.Key() {
 		case "partitionBy", "sortBy", "output":
 		default:
@@ -40,10 +41,10 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$setWindowFields.output' is missing but a required field")
 	}
 	if ov.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '%s', expected type 'object'", typeName(ov.Type))
+		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '%s', expected type 'object'", bsonval.TypeName(ov.Type))
 	}
 	var outs []*windowFn
-	for _, el := range elements(bsoncore.Document(ov.Data)) {
+	for _, el := range bsonval.Elements(bsoncore.Document(ov.Data)) {
 		w, err := compileWindowFn(el, ps.sort, env)
 		if err != nil {
 			return nil, err
@@ -56,14 +57,14 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 		if err != nil {
 			return nil, err
 		}
-		slices.SortStableFunc(parts, func(a, b *partition) int { return compareValues(a.key, b.key) })
+		slices.SortStableFunc(parts, func(a, b *partition) int { return bsonval.Compare(a.key, b.key) })
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, p := range parts {
 			pt := &windowPartition{docs: p.docs, sort: ps.sort}
 			if ps.sort != nil && len(ps.sort.keys) == 1 {
 				pt.xs = make([]bsoncore.Value, len(p.docs))
 				for i, doc := range p.docs {
-					pt.xs[i] = lookup(doc, ps.sort.keys[0].path)
+					pt.xs[i] = bsonval.Lookup(doc, ps.sort.keys[0].path)
 				}
 			}
 			results := make([][]bsoncore.Value, len(outs))
@@ -134,7 +135,7 @@ func splitWindowFn(el bsoncore.Element) (w *windowFn, fnArg, winArg bsoncore.Val
 		return nil, fnArg, winArg, mongoerr.New(mongoerr.FailedToParse, "The field '%s' must be an object", el.Key())
 	}
 	w = &windowFn{field: el.Key()}
-	for _, f := range elements(bsoncore.Document(el.Value().Data)) {
+	for _, f := range bsonval.Elements(bsoncore.Document(el.Value().Data)) {
 		switch k := f.Key(); {
 		case k == "window":
 			winArg = f.Value()
@@ -221,7 +222,7 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env
 	}
 	d := bsoncore.Document(arg.Data)
 	in, errIn := d.LookupErr("input")
-	if len(elements(d)) != 2 || errIn != nil {
+	if len(bsonval.Elements(d)) != 2 || errIn != nil {
 		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field")
 	}
 	if sortBy == nil {
@@ -232,12 +233,12 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env
 		return err
 	}
 	if nv, err := d.LookupErr("N"); err == nil {
-		if !isNumber(nv) {
-			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found type %s", typeName(nv.Type))
+		if !bsonval.IsNumber(nv) {
+			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found type %s", bsonval.TypeName(nv.Type))
 		}
 		n, ok := wholeNumber(nv)
 		if !ok {
-			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found  %s. To use a non-integer, use the 'alpha' argument instead", shell(nv))
+			return mongoerr.New(mongoerr.FailedToParse, "'N' field must be an integer, but found  %s. To use a non-integer, use the 'alpha' argument instead", bsonval.Shell(nv))
 		}
 		if n <= 0 {
 			return mongoerr.New(mongoerr.FailedToParse, "'N' must be greater than zero. Got %d", n)
@@ -249,12 +250,12 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env
 	if err != nil {
 		return mongoerr.New(mongoerr.FailedToParse, "Got unrecognized field in $expMovingAvg$expMovingAvg sub object must have exactly two fields: An 'input' field, and either an 'N' field or an 'alpha' field")
 	}
-	if !isNumber(av) {
+	if !bsonval.IsNumber(av) {
 		return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be a number")
 	}
-	a := numberFloat(av)
+	a := bsonval.NumberFloat(av)
 	if !(a > 0 && a < 1) {
-		return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be between 0 and 1 (exclusive), found alpha: %s", shell(av))
+		return mongoerr.New(mongoerr.FailedToParse, "'alpha' must be between 0 and 1 (exclusive), found alpha: %s", bsonval.Shell(av))
 	}
 	w.alpha = bigOfNumber(av)
 	return nil
@@ -269,9 +270,9 @@ func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *sortSpec, hasWind
 		return mongoerr.New(mongoerr.FailedToParse, "%s requires a non-compound sortBy", op)
 	}
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
-		return mongoerr.New(mongoerr.FailedToParse, "%s expects an object, but got a %s: %s", op, typeName(arg.Type), shell(arg))
+		return mongoerr.New(mongoerr.FailedToParse, "%s expects an object, but got a %s: %s", op, bsonval.TypeName(arg.Type), bsonval.Shell(arg))
 	}
-	for _, f := range elements(bsoncore.Document(arg.Data)) {
+	for _, f := range bsonval.Elements(bsoncore.Document(arg.Data)) {
 		switch f.Key() {
 		case "input":
 			var err error
@@ -280,13 +281,13 @@ func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *sortSpec, hasWind
 			}
 		case "unit":
 			if f.Value().Type != bsoncore.TypeString {
-				return mongoerr.New(mongoerr.FailedToParse, "unit' must be a string, but got %s", typeName(f.Value().Type))
+				return mongoerr.New(mongoerr.FailedToParse, "unit' must be a string, but got %s", bsonval.TypeName(f.Value().Type))
 			}
 			u := f.Value().StringValue()
-			if !isTimeUnit(u) {
+			if !bsonval.IsTimeUnit(u) {
 				return mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", u)
 			}
-			if unitMillis[u] == 0 {
+			if bsonval.UnitMillis[u] == 0 {
 				return mongoerr.New(mongoerr.Location(5490710), "unit must be 'week' or smaller")
 			}
 			w.unit = u
@@ -329,7 +330,7 @@ func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
 		return w, mongoerr.New(mongoerr.FailedToParse, "'window' field must be an object")
 	}
 	wd := bsoncore.Document(v.Data)
-	nFields := len(elements(wd))
+	nFields := len(bsonval.Elements(wd))
 	docs, errDocs := wd.LookupErr("documents")
 	rng, errRange := wd.LookupErr("range")
 	unit, errUnit := wd.LookupErr("unit")
@@ -367,9 +368,9 @@ func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
 
 // windowPair is the two bounds of a window, b.
 func windowPair(b bsoncore.Value) ([]bsoncore.Value, error) {
-	vals := arrayValues(b)
+	vals := bsonval.ArrayValues(b)
 	if b.Type != bsoncore.TypeArray || len(vals) != 2 {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s", shell(b))
+		return nil, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be a 2-element array: %s", bsonval.Shell(b))
 	}
 	return vals, nil
 }
@@ -404,7 +405,7 @@ func (w *windowSpec) rangeWindow(rng, unit bsoncore.Value, hasUnit bool, nFields
 			return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'window' field that specifies range cannot have other fields besides 'unit'")
 		}
 		return bounds, func(b bsoncore.Value) error {
-			if !isNumber(b) {
+			if !bsonval.IsNumber(b) {
 				return mongoerr.New(mongoerr.FailedToParse, "Range-based bounds expression must be a number")
 			}
 			return nil
@@ -416,7 +417,7 @@ func (w *windowSpec) rangeWindow(rng, unit bsoncore.Value, hasUnit bool, nFields
 	if unit.Type != bsoncore.TypeString {
 		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "'unit' must be a string")
 	}
-	if w.unit = unit.StringValue(); !isTimeUnit(w.unit) {
+	if w.unit = unit.StringValue(); !bsonval.IsTimeUnit(w.unit) {
 		return nil, nil, mongoerr.New(mongoerr.FailedToParse, "unknown time unit value: %s", w.unit)
 	}
 	return bounds, func(b bsoncore.Value) error {
@@ -445,7 +446,7 @@ func parseWindowBound(b bsoncore.Value, check func(bsoncore.Value) error) (windo
 		if err != nil {
 			return windowBound{}, err
 		}
-		if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !isNumber(b) {
+		if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !bsonval.IsNumber(b) {
 			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
 		}
 	}
@@ -463,16 +464,16 @@ func (w *windowSpec) checkBounds(sortBy *sortSpec) error {
 	asValue := func(b windowBound) (bsoncore.Value, bool) {
 		switch b.kind {
 		case boundCurrent:
-			return vInt32(0), true
+			return bsonval.Int32(0), true
 		case boundOffset:
 			return b.val, true
 		}
-		return missing, false
+		return bsonval.Missing, false
 	}
 	lo, ok1 := asValue(w.lo)
 	hi, ok2 := asValue(w.hi)
-	if ok1 && ok2 && compareValues(lo, hi) > 0 {
-		return mongoerr.New(mongoerr.Location(5339900), "Lower bound must not exceed upper bound: [%s, %s]", shell(lo), shell(hi))
+	if ok1 && ok2 && bsonval.Compare(lo, hi) > 0 {
+		return mongoerr.New(mongoerr.Location(5339900), "Lower bound must not exceed upper bound: [%s, %s]", bsonval.Shell(lo), bsonval.Shell(hi))
 	}
 	if !w.byRange {
 		if sortBy == nil && (w.lo.kind != boundUnbounded || w.hi.kind != boundUnbounded) {
@@ -491,13 +492,13 @@ func (w *windowSpec) checkBounds(sortBy *sortSpec) error {
 
 // wholeNumber is v as an integer when it is a number without a fraction.
 func wholeNumber(v bsoncore.Value) (int64, bool) {
-	if n, ok := intOf(v); ok {
+	if n, ok := bsonval.IntOf(v); ok {
 		return n, true
 	}
-	if !isNumber(v) {
+	if !bsonval.IsNumber(v) {
 		return 0, false
 	}
-	f := numberFloat(v)
+	f := bsonval.NumberFloat(v)
 	if f != float64(int64(f)) || f > 1<<62 || f < -(1<<62) {
 		return 0, false
 	}

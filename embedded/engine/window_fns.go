@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
+	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -38,7 +39,7 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 		return w.shift(p)
 	case "$locf":
 		res := make([]bsoncore.Value, len(p.docs))
-		last := vNull()
+		last := bsonval.Null()
 		for i, v := range vals {
 			if !nullish(v) {
 				last = v
@@ -92,11 +93,11 @@ func (w *windowFn) ranks(p *windowPartition) []bsoncore.Value {
 		}
 		switch w.op {
 		case "$documentNumber":
-			res[i] = vInt32(int32(i + 1))
+			res[i] = bsonval.Int32(int32(i + 1))
 		case "$rank":
-			res[i] = vInt32(int32(rank))
+			res[i] = bsonval.Int32(int32(rank))
 		default:
-			res[i] = vInt32(int32(dense))
+			res[i] = bsonval.Int32(int32(dense))
 		}
 	}
 	return res
@@ -138,13 +139,13 @@ func (w *windowFn) overWindow(p *windowPartition, vals []bsoncore.Value, lo, hi 
 		a := &objAcc{spec: w.obj}
 		for k := lo; k <= hi; k++ {
 			if err := a.add(p.docs[k]); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 		}
 		if a.n == 0 && w.obj.n != nil {
 			// an empty window: n still has to be valid
 			if err := a.add(bsoncore.NewDocumentBuilder().Build()); err != nil {
-				return missing, err
+				return bsonval.Missing, err
 			}
 			a.vals, a.docs = nil, nil
 		}
@@ -164,12 +165,12 @@ func (p *windowPartition) checkRange(unit string) error {
 		switch {
 		case unit != "":
 			if x.Type != bsoncore.TypeDateTime {
-				return mongoerr.New(mongoerr.Location(5429513), "Invalid range: Expected the sortBy field to be a Date, but it was %s", typeName(x.Type))
+				return mongoerr.New(mongoerr.Location(5429513), "Invalid range: Expected the sortBy field to be a Date, but it was %s", bsonval.TypeName(x.Type))
 			}
 		case x.Type == bsoncore.TypeDateTime:
 			return mongoerr.New(mongoerr.Location(5429413), "Invalid range: For windows that involve date or time ranges, a unit must be provided.")
-		case !isNumber(x):
-			return mongoerr.New(mongoerr.Location(5429414), "Invalid range: Expected the sortBy field to be a number, but it was %s", typeName(x.Type))
+		case !bsonval.IsNumber(x):
+			return mongoerr.New(mongoerr.Location(5429414), "Invalid range: Expected the sortBy field to be a number, but it was %s", bsonval.TypeName(x.Type))
 		}
 	}
 	return nil
@@ -211,17 +212,17 @@ func (p *windowPartition) bounds(w windowSpec, i int) (lo, hi int, ok bool, err 
 		}
 		var t bsoncore.Value
 		if w.unit == "" {
-			t = arith('+', p.xs[i], b.val)
+			t = bsonval.Arith('+', p.xs[i], b.val)
 		} else {
 			k, _ := wholeNumber(b.val)
-			ms, ok := addTimeUnit(p.xs[i].DateTime(), w.unit, k)
+			ms, ok := bsonval.AddTimeUnit(p.xs[i].DateTime(), w.unit, k)
 			if !ok {
 				return 0, mongoerr.New(mongoerr.Location(5166406), "$dateAdd overflowed")
 			}
-			t = vDate(ms)
+			t = bsonval.DateTime(ms)
 		}
 		k := sort.Search(n, func(k int) bool {
-			c := compareValues(p.xs[k], t)
+			c := bsonval.Compare(p.xs[k], t)
 			return c > 0 || c == 0 && !upper
 		})
 		if upper {
@@ -256,7 +257,7 @@ func (w *windowFn) shift(p *windowPartition) ([]bsoncore.Value, error) {
 			}
 			res[i] = nullIfMissing(v)
 		default:
-			res[i] = vNull()
+			res[i] = bsonval.Null()
 		}
 	}
 	return res, nil
@@ -283,24 +284,24 @@ func linearFill(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, er
 		x := p.xs[i]
 		isDate := x.Type == bsoncore.TypeDateTime
 		switch {
-		case !isNumber(y) && !nullish(y):
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value to be filled must be numeric or nullish, but found %s", typeName(y.Type))
-		case !isNumber(x) && !isDate:
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value of the sortBy field must be numeric or a date, but found %s", typeName(x.Type))
-		case i > 0 && compareValues(x, p.xs[i-1]) == 0:
+		case !bsonval.IsNumber(y) && !nullish(y):
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value to be filled must be numeric or nullish, but found %s", bsonval.TypeName(y.Type))
+		case !bsonval.IsNumber(x) && !isDate:
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value of the sortBy field must be numeric or a date, but found %s", bsonval.TypeName(x.Type))
+		case i > 0 && bsonval.Compare(x, p.xs[i-1]) == 0:
 			return nil, mongoerr.New(mongoerr.Location(6050106), "There can be no repeated values in the sort field")
 		case i > 0 && isDate != (p.xs[i-1].Type == bsoncore.TypeDateTime):
-			return nil, mongoerr.New(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", typeName(p.xs[i-1].Type), typeName(x.Type))
+			return nil, mongoerr.New(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", bsonval.TypeName(p.xs[i-1].Type), bsonval.TypeName(x.Type))
 		}
 		if !nullish(y) {
 			res[i], prev = y, i
 			continue
 		}
-		res[i] = vNull()
+		res[i] = bsonval.Null()
 		if j := next[i]; prev >= 0 && j < n {
 			x1, x2 := xFloat(p.xs[prev]), xFloat(p.xs[j])
-			y1, y2 := numberFloat(vals[prev]), numberFloat(vals[j])
-			res[i] = vDouble(y1 + (xFloat(x)-x1)*((y2-y1)/(x2-x1)))
+			y1, y2 := bsonval.NumberFloat(vals[prev]), bsonval.NumberFloat(vals[j])
+			res[i] = bsonval.Double(y1 + (xFloat(x)-x1)*((y2-y1)/(x2-x1)))
 		}
 	}
 	return res, nil
@@ -318,7 +319,7 @@ func (w *windowFn) expMovingAvg(vals []bsoncore.Value) []bsoncore.Value {
 	one := bigInt(1)
 	rest := new(big.Float).SetPrec(bigPrec).Sub(one, w.alpha)
 	for i, v := range vals {
-		if isNumber(v) {
+		if bsonval.IsNumber(v) {
 			if v.Type == bsoncore.TypeDecimal128 {
 				isDec = true
 			}
@@ -333,17 +334,17 @@ func (w *windowFn) expMovingAvg(vals []bsoncore.Value) []bsoncore.Value {
 		}
 		switch {
 		case cur == nil:
-			res[i] = vNull()
+			res[i] = bsonval.Null()
 		case isDec:
 			d, err := bson.ParseDecimal128(cur.Text('g', 34))
 			if err != nil {
 				f, _ := cur.Float64()
 				d, _ = bson.ParseDecimal128(strconv.FormatFloat(f, 'g', -1, 64))
 			}
-			res[i] = decimalValue(d)
+			res[i] = bsonval.Decimal(d)
 		default:
 			f, _ := cur.Float64()
-			res[i] = vDouble(f)
+			res[i] = bsonval.Double(f)
 		}
 	}
 	return res
@@ -354,40 +355,40 @@ func (w *windowFn) expMovingAvg(vals []bsoncore.Value) []bsoncore.Value {
 // milliseconds for dates, then expressed per unit).
 func (w *windowFn) derivative(p *windowPartition, vals []bsoncore.Value, lo, hi int) (bsoncore.Value, error) {
 	if lo > hi {
-		return vNull(), nil
+		return bsonval.Null(), nil
 	}
 	xl, xr := p.xs[lo], p.xs[hi]
 	isDate := func(v bsoncore.Value) bool { return v.Type == bsoncore.TypeDateTime }
 	var run float64
 	if w.unit != "" {
 		if !isDate(xl) || !isDate(xr) {
-			return missing, mongoerr.New(mongoerr.Location(5624900), "$derivative with 'unit' expects the sortBy field to be a Date")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5624900), "$derivative with 'unit' expects the sortBy field to be a Date")
 		}
 		run = float64(xr.DateTime() - xl.DateTime())
 	} else {
 		if isDate(xl) || isDate(xr) {
-			return missing, mongoerr.New(mongoerr.Location(5624901), "$derivative where the sortBy is a Date requires an 'unit'")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5624901), "$derivative where the sortBy is a Date requires an 'unit'")
 		}
-		if !isNumber(xl) || !isNumber(xr) {
-			return missing, mongoerr.New(mongoerr.Location(5624902), "$derivative (with no 'unit') expects the sortBy field to be numeric")
+		if !bsonval.IsNumber(xl) || !bsonval.IsNumber(xr) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5624902), "$derivative (with no 'unit') expects the sortBy field to be numeric")
 		}
-		run = numberFloat(xr) - numberFloat(xl)
+		run = bsonval.NumberFloat(xr) - bsonval.NumberFloat(xl)
 	}
 	yl, yr := vals[lo], vals[hi]
 	if nullish(yl) || nullish(yr) {
-		return missing, mongoerr.New(mongoerr.Location(5624903), "$derivative input must not be null or missing")
+		return bsonval.Missing, mongoerr.New(mongoerr.Location(5624903), "$derivative input must not be null or missing")
 	}
-	if !isNumber(yl) || !isNumber(yr) {
-		return missing, mongoerr.New(mongoerr.Location(16556), "cant $subtract a %s from a %s", typeName(yl.Type), typeName(yr.Type))
+	if !bsonval.IsNumber(yl) || !bsonval.IsNumber(yr) {
+		return bsonval.Missing, mongoerr.New(mongoerr.Location(16556), "cant $subtract a %s from a %s", bsonval.TypeName(yl.Type), bsonval.TypeName(yr.Type))
 	}
 	if run == 0 {
-		return vNull(), nil
+		return bsonval.Null(), nil
 	}
-	r := (numberFloat(yr) - numberFloat(yl)) / run
+	r := (bsonval.NumberFloat(yr) - bsonval.NumberFloat(yl)) / run
 	if w.unit != "" {
-		r *= float64(unitMillis[w.unit])
+		r *= float64(bsonval.UnitMillis[w.unit])
 	}
-	return vDouble(r), nil
+	return bsonval.Double(r), nil
 }
 
 // integral is the area under the input over the window by the trapezoidal
@@ -395,36 +396,36 @@ func (w *windowFn) derivative(p *windowPartition, vals []bsoncore.Value, lo, hi 
 // unit).
 func (w *windowFn) integral(p *windowPartition, vals []bsoncore.Value, lo, hi int) (bsoncore.Value, error) {
 	if lo > hi {
-		return vNull(), nil
+		return bsonval.Null(), nil
 	}
 	sum, nan := 0.0, false
 	for k := lo; k <= hi; k++ {
 		x, y := p.xs[k], vals[k]
-		if !isNumber(y) || (!isNumber(x) && x.Type != bsoncore.TypeDateTime) {
-			return missing, mongoerr.New(mongoerr.Location(5423900), "The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric.")
+		if !bsonval.IsNumber(y) || (!bsonval.IsNumber(x) && x.Type != bsoncore.TypeDateTime) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5423900), "The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric.")
 		}
 		if w.unit != "" && x.Type != bsoncore.TypeDateTime {
-			return missing, mongoerr.New(mongoerr.Location(5423901), "$integral with 'unit' expects the sortBy field to be a Date")
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5423901), "$integral with 'unit' expects the sortBy field to be a Date")
 		}
-		if w.unit == "" && !isNumber(x) {
-			return missing, mongoerr.New(mongoerr.Location(5423902), "$integral (with no 'unit') expects the sortBy field to be numeric")
+		if w.unit == "" && !bsonval.IsNumber(x) {
+			return bsonval.Missing, mongoerr.New(mongoerr.Location(5423902), "$integral (with no 'unit') expects the sortBy field to be numeric")
 		}
-		if math.IsNaN(numberFloat(y)) || math.IsNaN(numberFloat(x)) {
+		if math.IsNaN(bsonval.NumberFloat(y)) || math.IsNaN(bsonval.NumberFloat(x)) {
 			nan = true
 		}
 		if k > lo {
-			sum += (numberFloat(vals[k-1]) + numberFloat(y)) * (xFloat(x) - xFloat(p.xs[k-1])) / 2
+			sum += (bsonval.NumberFloat(vals[k-1]) + bsonval.NumberFloat(y)) * (xFloat(x) - xFloat(p.xs[k-1])) / 2
 		}
 	}
 	switch {
 	case nan:
-		return vDouble(math.NaN()), nil
+		return bsonval.Double(math.NaN()), nil
 	case w.unit != "":
-		return vDouble(sum / float64(unitMillis[w.unit])), nil
+		return bsonval.Double(sum / float64(bsonval.UnitMillis[w.unit])), nil
 	case lo == hi:
-		return vInt32(0), nil
+		return bsonval.Int32(0), nil
 	}
-	return vDouble(sum), nil
+	return bsonval.Double(sum), nil
 }
 
 // xFloat is a number, or a date's milliseconds.
@@ -432,7 +433,7 @@ func xFloat(v bsoncore.Value) float64 {
 	if v.Type == bsoncore.TypeDateTime {
 		return float64(v.DateTime())
 	}
-	return numberFloat(v)
+	return bsonval.NumberFloat(v)
 }
 
 // covariance of the [x, y] pairs of numbers among vals; null with no
@@ -444,11 +445,11 @@ func covariance(vals []bsoncore.Value, sample bool) bsoncore.Value {
 		if v.Type != bsoncore.TypeArray {
 			continue
 		}
-		xy := arrayValues(v)
-		if len(xy) != 2 || !isNumber(xy[0]) || !isNumber(xy[1]) {
+		xy := bsonval.ArrayValues(v)
+		if len(xy) != 2 || !bsonval.IsNumber(xy[0]) || !bsonval.IsNumber(xy[1]) {
 			continue
 		}
-		x, y := numberFloat(xy[0]), numberFloat(xy[1])
+		x, y := bsonval.NumberFloat(xy[0]), bsonval.NumberFloat(xy[1])
 		n++
 		dx := x - mx
 		mx += dx / float64(n)
@@ -457,11 +458,11 @@ func covariance(vals []bsoncore.Value, sample bool) bsoncore.Value {
 	}
 	switch {
 	case n == 0, sample && n == 1:
-		return vNull()
+		return bsonval.Null()
 	case sample:
-		return vDouble(c / float64(n-1))
+		return bsonval.Double(c / float64(n-1))
 	}
-	return vDouble(c / float64(n))
+	return bsonval.Double(c / float64(n))
 }
 
 // bigNum is a number computed with more precision than a double has.
@@ -479,7 +480,7 @@ func bigOfNumber(v bsoncore.Value) *bigNum {
 	s := ""
 	switch v.Type {
 	case bsoncore.TypeInt32, bsoncore.TypeInt64:
-		n, _ := intOf(v)
+		n, _ := bsonval.IntOf(v)
 		return bigInt(n)
 	case bsoncore.TypeDouble:
 		f := v.Double()

@@ -1,4 +1,4 @@
-package engine
+package bsonval
 
 import (
 	"time"
@@ -10,27 +10,28 @@ import (
 // year, the day of the month clamped to the month's last day (January 31
 // plus one month is the last day of February).
 
-// unitMillis is the length of each fixed unit.
-var unitMillis = map[string]int64{
+// UnitMillis is the length of each fixed unit.
+var UnitMillis = map[string]int64{
 	"millisecond": 1, "second": 1000, "minute": 60 * 1000, "hour": 60 * 60 * 1000,
 	"day": 24 * 60 * 60 * 1000, "week": 7 * 24 * 60 * 60 * 1000,
 }
 
-// calendarMonths is the number of months in each calendar unit.
-var calendarMonths = map[string]int64{"month": 1, "quarter": 3, "year": 12}
+// CalendarMonths is the number of months in each calendar unit.
+var CalendarMonths = map[string]int64{"month": 1, "quarter": 3, "year": 12}
 
-func isTimeUnit(u string) bool {
-	return unitMillis[u] != 0 || calendarMonths[u] != 0
+// IsTimeUnit reports whether u names a unit AddTimeUnit knows.
+func IsTimeUnit(u string) bool {
+	return UnitMillis[u] != 0 || CalendarMonths[u] != 0
 }
 
-// addTimeUnit is ms plus n units; false when the unit is unknown or the
+// AddTimeUnit is ms plus n units; false when the unit is unknown or the
 // result leaves the range a date can hold.
-func addTimeUnit(ms int64, unit string, n int64) (int64, bool) {
+func AddTimeUnit(ms int64, unit string, n int64) (int64, bool) {
 	const limit = 1 << 53 // far beyond any date, small enough not to overflow
 	if n > limit || n < -limit {
 		return 0, false
 	}
-	if u := unitMillis[unit]; u != 0 {
+	if u := UnitMillis[unit]; u != 0 {
 		d := n * u
 		if d/u != n {
 			return 0, false
@@ -41,7 +42,7 @@ func addTimeUnit(ms int64, unit string, n int64) (int64, bool) {
 		}
 		return r, true
 	}
-	k := calendarMonths[unit]
+	k := CalendarMonths[unit]
 	if k == 0 {
 		return 0, false
 	}

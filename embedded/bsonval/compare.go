@@ -1,4 +1,4 @@
-package engine
+package bsonval
 
 import (
 	"bytes"
@@ -11,13 +11,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
-// missing is the value of a path that leads nowhere.
-var missing = bsoncore.Value{}
+// Missing is the value of a path that leads nowhere.
+var Missing = bsoncore.Value{}
 
-// typeOrder is MongoDB's canonical order of type classes ("Comparison/Sort
+// TypeOrder is MongoDB's canonical order of type classes ("Comparison/Sort
 // Order" in the manual): numbers compare with each other, strings with
 // symbols; a missing value sorts as null.
-func typeOrder(t bsoncore.Type) int {
+func TypeOrder(t bsoncore.Type) int {
 	switch t {
 	case bsoncore.TypeMinKey:
 		return 1
@@ -55,10 +55,11 @@ func typeOrder(t bsoncore.Type) int {
 	return 50
 }
 
-func isNumber(v bsoncore.Value) bool { return typeOrder(v.Type) == 3 }
+// IsNumber reports whether v is an int32, int64, double or Decimal128.
+func IsNumber(v bsoncore.Value) bool { return TypeOrder(v.Type) == 3 }
 
-// compareValues orders a and b as MongoDB does.
-func compareValues(a, b bsoncore.Value) int {
+// Compare orders a and b as MongoDB does.
+func Compare(a, b bsoncore.Value) int {
 	// The same type, of the kinds indexes and sorts meet most: what the
 	// general path below gives, without its dispatch.
 	if a.Type == b.Type && len(a.Data) == len(b.Data) {
@@ -78,7 +79,7 @@ func compareValues(a, b bsoncore.Value) int {
 	if a.Type == bsoncore.TypeString && b.Type == bsoncore.TypeString {
 		return bytes.Compare(stringBytes(a), stringBytes(b))
 	}
-	ta, tb := typeOrder(a.Type), typeOrder(b.Type)
+	ta, tb := TypeOrder(a.Type), TypeOrder(b.Type)
 	if ta != tb {
 		return cmpInt(ta, tb)
 	}
@@ -90,7 +91,7 @@ func compareValues(a, b bsoncore.Value) int {
 	case 4:
 		return bytes.Compare(stringBytes(a), stringBytes(b))
 	case 5, 6:
-		return compareDocs(bsoncore.Document(a.Data), bsoncore.Document(b.Data), ta == 6)
+		return CompareDocs(bsoncore.Document(a.Data), bsoncore.Document(b.Data), ta == 6)
 	case 7:
 		sa, ba, _ := a.BinaryOK()
 		sb, bb, _ := b.BinaryOK()
@@ -154,14 +155,14 @@ func stringOf(v bsoncore.Value) string {
 	return v.StringValue()
 }
 
-// compareDocs compares field by field: the type class of the value, the
+// CompareDocs compares field by field: the type class of the value, the
 // field name, then the value; arrays ignore names.
-func compareDocs(a, b bsoncore.Document, array bool) int {
+func CompareDocs(a, b bsoncore.Document, array bool) int {
 	ea, _ := a.Elements()
 	eb, _ := b.Elements()
 	for i := 0; i < len(ea) && i < len(eb); i++ {
 		va, vb := ea[i].Value(), eb[i].Value()
-		if c := cmpInt(typeOrder(va.Type), typeOrder(vb.Type)); c != 0 {
+		if c := cmpInt(TypeOrder(va.Type), TypeOrder(vb.Type)); c != 0 {
 			return c
 		}
 		if !array {
@@ -169,7 +170,7 @@ func compareDocs(a, b bsoncore.Document, array bool) int {
 				return c
 			}
 		}
-		if c := compareValues(va, vb); c != 0 {
+		if c := Compare(va, vb); c != 0 {
 			return c
 		}
 	}
@@ -202,8 +203,8 @@ func compareNumbers(a, b bsoncore.Value) int {
 	if a.Type == bsoncore.TypeDecimal128 || b.Type == bsoncore.TypeDecimal128 {
 		return compareBig(a, b)
 	}
-	ai, aInt := intOf(a)
-	bi, bInt := intOf(b)
+	ai, aInt := IntOf(a)
+	bi, bInt := IntOf(b)
 	if aInt && bInt {
 		return cmpInt64(ai, bi)
 	}
@@ -218,7 +219,9 @@ func compareNumbers(a, b bsoncore.Value) int {
 
 func bi0(v bsoncore.Value) float64 { return v.Double() }
 
-func intOf(v bsoncore.Value) (int64, bool) {
+// IntOf is the value of an int32 or int64; false for every other type
+// (doubles and decimals too, even integral ones).
+func IntOf(v bsoncore.Value) (int64, bool) {
 	switch v.Type {
 	case bsoncore.TypeInt32:
 		return int64(v.Int32()), true
@@ -260,8 +263,8 @@ func compareIntFloat(f float64, i int64) int {
 	return bf.Cmp(new(big.Float).SetInt64(i))
 }
 
-// bigOf is a number as an exact rational; NaN and infinities are reported.
-func bigOf(v bsoncore.Value) (r *big.Rat, special float64) {
+// BigOf is a number as an exact rational; NaN and infinities are reported.
+func BigOf(v bsoncore.Value) (r *big.Rat, special float64) {
 	switch v.Type {
 	case bsoncore.TypeInt32:
 		return new(big.Rat).SetInt64(int64(v.Int32())), 0
@@ -301,8 +304,8 @@ func bigOf(v bsoncore.Value) (r *big.Rat, special float64) {
 }
 
 func compareBig(a, b bsoncore.Value) int {
-	ra, sa := bigOf(a)
-	rb, sb := bigOf(b)
+	ra, sa := BigOf(a)
+	rb, sb := BigOf(b)
 	if ra != nil && rb != nil {
 		return ra.Cmp(rb)
 	}
@@ -316,15 +319,17 @@ func compareBig(a, b bsoncore.Value) int {
 	return compareFloats(fa, fb)
 }
 
-func valuesEqual(a, b bsoncore.Value) bool {
-	if typeOrder(a.Type) != typeOrder(b.Type) {
+// Equal reports whether a and b are equal in BSON order and of one type
+// class: numbers of every type are equal by value.
+func Equal(a, b bsoncore.Value) bool {
+	if TypeOrder(a.Type) != TypeOrder(b.Type) {
 		return false
 	}
-	return compareValues(a, b) == 0
+	return Compare(a, b) == 0
 }
 
-// numberFloat is a number as a float64.
-func numberFloat(v bsoncore.Value) float64 {
+// NumberFloat is a number as a float64.
+func NumberFloat(v bsoncore.Value) float64 {
 	switch v.Type {
 	case bsoncore.TypeInt32:
 		return float64(v.Int32())
@@ -333,7 +338,7 @@ func numberFloat(v bsoncore.Value) float64 {
 	case bsoncore.TypeDouble:
 		return v.Double()
 	case bsoncore.TypeDecimal128:
-		r, s := bigOf(v)
+		r, s := BigOf(v)
 		if r == nil {
 			return s
 		}

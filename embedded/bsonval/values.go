@@ -1,4 +1,4 @@
-package engine
+package bsonval
 
 import (
 	"math"
@@ -9,48 +9,65 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
-func vInt32(i int32) bsoncore.Value {
+// Int32 is an int32 value.
+func Int32(i int32) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeInt32, Data: bsoncore.AppendInt32(nil, i)}
 }
-func vInt64(i int64) bsoncore.Value {
+
+// Int64 is an int64 value.
+func Int64(i int64) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeInt64, Data: bsoncore.AppendInt64(nil, i)}
 }
-func vDouble(f float64) bsoncore.Value {
+
+// Double is a double value.
+func Double(f float64) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeDouble, Data: bsoncore.AppendDouble(nil, f)}
 }
-func vString(s string) bsoncore.Value {
+
+// String is a string value.
+func String(s string) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeString, Data: bsoncore.AppendString(nil, s)}
 }
-func vBool(b bool) bsoncore.Value {
+
+// Bool is a boolean value.
+func Bool(b bool) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeBoolean, Data: bsoncore.AppendBoolean(nil, b)}
 }
-func vNull() bsoncore.Value { return bsoncore.Value{Type: bsoncore.TypeNull} }
-func vDate(ms int64) bsoncore.Value {
+
+// Null is the null value.
+func Null() bsoncore.Value { return bsoncore.Value{Type: bsoncore.TypeNull} }
+
+// DateTime is a date value, ms milliseconds since the Unix epoch.
+func DateTime(ms int64) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeDateTime, Data: bsoncore.AppendDateTime(nil, ms)}
 }
-func vDoc(d bsoncore.Document) bsoncore.Value {
+
+// Doc is an embedded document value holding d (not copied).
+func Doc(d bsoncore.Document) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeEmbeddedDocument, Data: d}
 }
-func vArray(vals []bsoncore.Value) bsoncore.Value {
+
+// Array is an array value of vals, indexed from 0.
+func Array(vals []bsoncore.Value) bsoncore.Value {
 	return bsoncore.Value{Type: bsoncore.TypeArray, Data: bsoncore.BuildArray(nil, vals...)}
 }
 
-// intValue is i as an int32 when it fits, else an int64.
-func intValue(i int64) bsoncore.Value {
+// Int is i as an int32 when it fits, else an int64.
+func Int(i int64) bsoncore.Value {
 	if i >= math.MinInt32 && i <= math.MaxInt32 {
-		return vInt32(int32(i))
+		return Int32(int32(i))
 	}
-	return vInt64(i)
+	return Int64(i)
 }
 
-// arrayValues is the elements of an array value.
-func arrayValues(v bsoncore.Value) []bsoncore.Value {
+// ArrayValues is the elements of an array value.
+func ArrayValues(v bsoncore.Value) []bsoncore.Value {
 	vals, _ := bsoncore.Document(v.Data).Values()
 	return vals
 }
 
-// elements is the elements of a document; malformed documents have none.
-func elements(d bsoncore.Document) []bsoncore.Element {
+// Elements is the elements of a document; malformed documents have none.
+func Elements(d bsoncore.Document) []bsoncore.Element {
 	els, err := d.Elements()
 	if err != nil {
 		return nil
@@ -78,15 +95,15 @@ func wider(a, b bsoncore.Type) bsoncore.Type {
 	return b
 }
 
-// arith adds (op '+') or multiplies (op '*') two numbers with MongoDB's
+// Arith adds (op '+') or multiplies (op '*') two numbers with MongoDB's
 // promotion: int32 overflow gives int64, int64 overflow double, decimals
 // stay decimal.
-func arith(op byte, a, b bsoncore.Value) bsoncore.Value {
+func Arith(op byte, a, b bsoncore.Value) bsoncore.Value {
 	t := wider(a.Type, b.Type)
 	switch t {
 	case bsoncore.TypeInt32, bsoncore.TypeInt64:
-		x, _ := intOf(a)
-		y, _ := intOf(b)
+		x, _ := IntOf(a)
+		y, _ := IntOf(b)
 		var r int64
 		overflow := false
 		if op == '+' {
@@ -98,24 +115,24 @@ func arith(op byte, a, b bsoncore.Value) bsoncore.Value {
 		}
 		if overflow {
 			if op == '+' {
-				return vDouble(float64(x) + float64(y))
+				return Double(float64(x) + float64(y))
 			}
-			return vDouble(float64(x) * float64(y))
+			return Double(float64(x) * float64(y))
 		}
 		if t == bsoncore.TypeInt32 && r >= math.MinInt32 && r <= math.MaxInt32 {
-			return vInt32(int32(r))
+			return Int32(int32(r))
 		}
-		return vInt64(r)
+		return Int64(r)
 	case bsoncore.TypeDouble:
 		if op == '+' {
-			return vDouble(numberFloat(a) + numberFloat(b))
+			return Double(NumberFloat(a) + NumberFloat(b))
 		}
-		return vDouble(numberFloat(a) * numberFloat(b))
+		return Double(NumberFloat(a) * NumberFloat(b))
 	}
-	ra, _ := bigOf(a)
-	rb, _ := bigOf(b)
+	ra, _ := BigOf(a)
+	rb, _ := BigOf(b)
 	if ra == nil || rb == nil {
-		return decimalValue(bson.NewDecimal128(0x7c00000000000000, 0)) // NaN
+		return Decimal(bson.NewDecimal128(0x7c00000000000000, 0)) // NaN
 	}
 	if op == '+' {
 		ra.Add(ra, rb)
@@ -127,10 +144,12 @@ func arith(op byte, a, b bsoncore.Value) bsoncore.Value {
 		f, _ := ra.Float64()
 		d, _ = bson.ParseDecimal128(strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	return decimalValue(trimDecimal(d))
+	return Decimal(TrimDecimal(d))
 }
 
-func trimDecimal(d bson.Decimal128) bson.Decimal128 {
+// TrimDecimal drops the trailing zeros of a decimal's fraction (1.50 is
+// 1.5, 2.0 is 2); a number in exponent form is left as it is.
+func TrimDecimal(d bson.Decimal128) bson.Decimal128 {
 	s := d.String()
 	if strings.Contains(s, ".") && !strings.ContainsAny(s, "Ee") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -141,14 +160,15 @@ func trimDecimal(d bson.Decimal128) bson.Decimal128 {
 	return d
 }
 
-func decimalValue(d bson.Decimal128) bsoncore.Value {
+// Decimal is a Decimal128 value.
+func Decimal(d bson.Decimal128) bsoncore.Value {
 	h, l := d.GetBytes()
 	return bsoncore.Value{Type: bsoncore.TypeDecimal128, Data: bsoncore.AppendDecimal128(nil, h, l)}
 }
 
-// shell renders a value as the shell prints it in error messages:
+// Shell renders a value as the shell prints it in error messages:
 // { email: "a@b.c" }.
-func shell(v bsoncore.Value) string {
+func Shell(v bsoncore.Value) string {
 	switch v.Type {
 	case 0:
 		return "null"
@@ -185,7 +205,7 @@ func shell(v bsoncore.Value) string {
 
 func shellDoc(d bsoncore.Document, array bool) string {
 	switch {
-	case len(elements(d)) > 0:
+	case len(Elements(d)) > 0:
 	case array:
 		return "[]"
 	default:
@@ -197,7 +217,7 @@ func shellDoc(d bsoncore.Document, array bool) string {
 	} else {
 		b.WriteString("{ ")
 	}
-	for i, e := range elements(d) {
+	for i, e := range Elements(d) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -205,7 +225,7 @@ func shellDoc(d bsoncore.Document, array bool) string {
 			b.WriteString(e.Key())
 			b.WriteString(": ")
 		}
-		b.WriteString(shell(e.Value()))
+		b.WriteString(Shell(e.Value()))
 	}
 	if array {
 		b.WriteString(" ]")

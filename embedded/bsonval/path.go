@@ -1,4 +1,4 @@
-package engine
+package bsonval
 
 import (
 	"strconv"
@@ -7,42 +7,45 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
-// cand is one value a query path reaches in a document, and the index of
-// the first array the path went through to reach it (-1 if none).
-type cand struct {
-	v   bsoncore.Value
-	pos int
+// Candidate is one value a query path reaches in a document (Value), and
+// the index of the first array the path went through to reach it (Pos, -1
+// if none).
+type Candidate struct {
+	Value bsoncore.Value
+	Pos   int
 }
 
-// candidates is what path reaches in doc as a query sees it: through arrays
+// Candidates is what path reaches in doc as a query sees it: through arrays
 // of documents element by element, numeric parts as array indexes, and a
 // missing value where the path ends early.
-func candidates(doc bsoncore.Document, path string) []cand {
-	var out []cand
-	walk(vDoc(doc), strings.Split(path, "."), -1, &out)
+func Candidates(doc bsoncore.Document, path string) []Candidate {
+	var out []Candidate
+	walk(Doc(doc), strings.Split(path, "."), -1, &out)
 	return out
 }
 
-func walk(v bsoncore.Value, parts []string, pos int, out *[]cand) {
+// walk appends to out the values parts reach from v, as Candidates does;
+// pos is the array index already taken (-1 if none).
+func walk(v bsoncore.Value, parts []string, pos int, out *[]Candidate) {
 	if len(parts) == 0 {
-		*out = append(*out, cand{v, pos})
+		*out = append(*out, Candidate{v, pos})
 		return
 	}
 	switch v.Type {
 	case bsoncore.TypeEmbeddedDocument:
 		f, err := bsoncore.Document(v.Data).LookupErr(parts[0])
 		if err != nil {
-			*out = append(*out, cand{missing, pos})
+			*out = append(*out, Candidate{Missing, pos})
 			return
 		}
 		walk(f, parts[1:], pos, out)
 	case bsoncore.TypeArray:
-		vals := arrayValues(v)
+		vals := ArrayValues(v)
 		if i, err := strconv.Atoi(parts[0]); err == nil && i >= 0 {
 			if i < len(vals) {
 				walk(vals[i], parts[1:], pos, out)
 			} else {
-				*out = append(*out, cand{missing, pos})
+				*out = append(*out, Candidate{Missing, pos})
 			}
 		}
 		found := false
@@ -57,79 +60,79 @@ func walk(v bsoncore.Value, parts []string, pos int, out *[]cand) {
 			}
 		}
 		if !found {
-			*out = append(*out, cand{missing, pos})
+			*out = append(*out, Candidate{Missing, pos})
 		}
 	default:
-		*out = append(*out, cand{missing, pos})
+		*out = append(*out, Candidate{Missing, pos})
 	}
 }
 
-// lookup is the value at a dotted path without fanning out through arrays
-// (numeric parts index arrays); missing if there is none.
-func lookup(doc bsoncore.Document, path string) bsoncore.Value {
-	v := vDoc(doc)
+// Lookup is the value at a dotted path without fanning out through arrays
+// (numeric parts index arrays); Missing if there is none.
+func Lookup(doc bsoncore.Document, path string) bsoncore.Value {
+	v := Doc(doc)
 	for _, p := range strings.Split(path, ".") {
 		switch v.Type {
 		case bsoncore.TypeEmbeddedDocument:
 			f, err := bsoncore.Document(v.Data).LookupErr(p)
 			if err != nil {
-				return missing
+				return Missing
 			}
 			v = f
 		case bsoncore.TypeArray:
 			i, err := strconv.Atoi(p)
-			vals := arrayValues(v)
+			vals := ArrayValues(v)
 			if err != nil || i < 0 || i >= len(vals) {
-				return missing
+				return Missing
 			}
 			v = vals[i]
 		default:
-			return missing
+			return Missing
 		}
 	}
 	return v
 }
 
-// fanValues is every value path reaches, with arrays at the end expanded
+// FanValues is every value path reaches, with arrays at the end expanded
 // into their elements, as a multikey index or a sort sees them.
-func fanValues(doc bsoncore.Document, path string) []bsoncore.Value {
+func FanValues(doc bsoncore.Document, path string) []bsoncore.Value {
 	var out []bsoncore.Value
-	for _, c := range candidates(doc, path) {
-		if c.v.Type == bsoncore.TypeArray {
-			vals := arrayValues(c.v)
+	for _, c := range Candidates(doc, path) {
+		if c.Value.Type == bsoncore.TypeArray {
+			vals := ArrayValues(c.Value)
 			if len(vals) == 0 {
-				out = append(out, missing)
+				out = append(out, Missing)
 			}
 			out = append(out, vals...)
 			continue
 		}
-		out = append(out, c.v)
+		out = append(out, c.Value)
 	}
 	return out
 }
 
-// sortKey is the value a sort on path uses: the least element of arrays
+// SortKey is the value a sort on path uses: the least element of arrays
 // ascending, the greatest descending.
-func sortKey(doc bsoncore.Document, path string, desc bool) bsoncore.Value {
+func SortKey(doc bsoncore.Document, path string, desc bool) bsoncore.Value {
 	// A top-level field that is not an array is its own key: a sort
 	// compares keys millions of times, and most sort by such a field.
 	if strings.IndexByte(path, '.') < 0 {
 		v, err := doc.LookupErr(path)
 		if err != nil {
-			return missing
+			return Missing
 		}
 		if v.Type != bsoncore.TypeArray {
 			return v
 		}
 	}
-	vals := fanValues(doc, path)
-	best := missing
+	vals := FanValues(doc, path)
+	best := Missing
 	for i, v := range vals {
 		if i == 0 {
 			best = v
 			continue
 		}
-		c := compareValues(v, best)
+		c := Compare(v, best)
 		if (!desc && c < 0) || (desc && c > 0) {
 			best = v
 		}
