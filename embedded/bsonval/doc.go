@@ -7,8 +7,8 @@
 // sorts see them (Lookup, Candidates, FanValues, SortKey), collations
 // (ParseCollation, Collator), keys that bucket equal values
 // (AppendGroupKey), the $type aliases (TypeName), the units of date
-// arithmetic (AddTimeUnit) and values printed as the shell prints them in
-// error messages (Shell).
+// arithmetic (AddTimeUnit), MongoDB's boolean conversion (Truthy), values
+// as text (Text) and as the shell prints them in error messages (Shell).
 //
 // It holds no server state: the engine's commands, queries, updates and
 // aggregation stages build on it. The value of a path that leads nowhere

@@ -157,10 +157,10 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 		}
 		path = p.StringValue()
 		if i, err := d.LookupErr("includeArrayIndex"); err == nil {
-			idx = toStr(i)
+			idx = bsonval.Text(i)
 		}
 		if k, err := d.LookupErr("preserveNullAndEmptyArrays"); err == nil {
-			keep = truthy(k)
+			keep = bsonval.Truthy(k)
 		}
 	default:
 		return nil, mongoerr.New(mongoerr.Location(15981), "expected either a string or an object as specification for $unwind stage")
@@ -229,7 +229,7 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 			}
 			for _, k := range []string{"on", "whenMatched", "whenNotMatched", "let"} {
 				if v, err := d.LookupErr(k); err == nil {
-					s := toStr(v)
+					s := bsonval.Text(v)
 					if k == "whenMatched" {
 						mode = s
 					}
@@ -241,10 +241,10 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 		}
 		if coll == "" {
 			if dv, err := target.LookupErr("db"); err == nil {
-				db = toStr(dv)
+				db = bsonval.Text(dv)
 			}
 			cv, _ := target.LookupErr("coll")
-			coll = toStr(cv)
+			coll = bsonval.Text(cv)
 		}
 	}
 	if coll == "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // Capped collections and tailable cursors, as the manual describes them:
@@ -21,7 +22,7 @@ import (
 // in bytes and max documents (0: no bound). ok is false for a collection
 // that is not capped.
 func cappedLimits(opts bsoncore.Document) (size, max int64, ok bool) {
-	if v, err := opts.LookupErr("capped"); err != nil || !truthy(v) {
+	if v, err := opts.LookupErr("capped"); err != nil || !bsonval.Truthy(v) {
 		return 0, 0, false
 	}
 	if v, err := opts.LookupErr("size"); err == nil && bsonval.IsNumber(v) {
@@ -37,7 +38,7 @@ func cappedLimits(opts bsoncore.Document) (size, max int64, ok bool) {
 // collection needs a positive size (rounded up to 256 bytes, as MongoDB
 // does); size and max mean nothing without capped.
 func checkCappedOptions(capped, size, max bsoncore.Value) error {
-	if capped.Type == 0 || !truthy(capped) {
+	if capped.Type == 0 || !bsonval.Truthy(capped) {
 		if size.Type != 0 && bsonval.IsNumber(size) && bsonval.NumberFloat(size) != 0 {
 			return mongoerr.New(mongoerr.InvalidOptions, "the 'size' field is only valid for capped collections")
 		}
@@ -74,7 +75,7 @@ func (t *tx) trimCapped(c *collection) {
 type tailCursor struct {
 	srv     *Server
 	db, col string
-	filter  *Filter
+	filter  *query.Filter
 	proj    *projection
 	pending []bsoncore.Document // of the first result, not yet returned
 	from    uint64              // the next insertion sequence to look at
@@ -130,7 +131,7 @@ func (tc *tailCursor) next(c *call, n int, wait time.Duration) ([]bsoncore.Docum
 
 // openTailable answers a tailable find: the first batch, and a cursor
 // that stays open for documents inserted later.
-func openTailable(c *call, name string, col *collection, f *Filter, proj *projection, docs []bsoncore.Document, bs int) (bsoncore.Document, error) {
+func openTailable(c *call, name string, col *collection, f *query.Filter, proj *projection, docs []bsoncore.Document, bs int) (bsoncore.Document, error) {
 	if col == nil {
 		return cursorDoc(0, c.db+"."+name, "firstBatch", nil, nil), nil
 	}
@@ -141,7 +142,7 @@ func openTailable(c *call, name string, col *collection, f *Filter, proj *projec
 	if bs == zeroBatch {
 		first, rest = nil, docs
 	}
-	tc := &tailCursor{srv: c.srv, db: c.db, col: name, filter: f, proj: proj, pending: rest, from: col.nextSeq, await: truthy(c.arg("awaitData"))}
+	tc := &tailCursor{srv: c.srv, db: c.db, col: name, filter: f, proj: proj, pending: rest, from: col.nextSeq, await: bsonval.Truthy(c.arg("awaitData"))}
 	id := c.srv.cursors.openSource(c.db+"."+name, tc)
 	return cursorDoc(id, c.db+"."+name, "firstBatch", first, nil), nil
 }

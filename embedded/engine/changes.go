@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
 // The store's change log: what every published write changed, in commit
@@ -207,7 +209,7 @@ func stamp(cs []changeEvent, t, i uint32, wall time.Time) {
 // with changeStreamPreAndPostImages: {enabled: true}.
 func (c *collection) keepsImages() bool {
 	v, err := c.opts.LookupErr("changeStreamPreAndPostImages", "enabled")
-	return err == nil && truthy(v)
+	return err == nil && bsonval.Truthy(v)
 }
 
 // awaitChange waits for wake until deadline; false when the deadline

@@ -170,14 +170,14 @@ func (cs *changeStream) readSpec(spec bsoncore.Document) (streamStart, error) {
 		v := e.Value()
 		switch e.Key() {
 		case "fullDocument":
-			cs.fullDocument = toStr(v)
+			cs.fullDocument = bsonval.Text(v)
 			switch cs.fullDocument {
 			case "default", "updateLookup", "whenAvailable", "required":
 			default:
 				return st, mongoerr.New(mongoerr.BadValue, "unknown full document mode: '%s': expected default, updateLookup, whenAvailable or required", cs.fullDocument)
 			}
 		case "fullDocumentBeforeChange":
-			cs.beforeChange = toStr(v)
+			cs.beforeChange = bsonval.Text(v)
 			switch cs.beforeChange {
 			case "off", "whenAvailable", "required":
 			default:
@@ -193,9 +193,9 @@ func (cs *changeStream) readSpec(spec bsoncore.Document) (streamStart, error) {
 			}
 			st.atTime = v
 		case "allChangesForCluster":
-			st.all = truthy(v)
+			st.all = bsonval.Truthy(v)
 		case "showExpandedEvents":
-			cs.expanded = truthy(v)
+			cs.expanded = bsonval.Truthy(v)
 		case "allowToRunOnConfigDB", "allowToRunOnSystemNS", "showSystemEvents", "showRawUpdateDescription":
 		default:
 			return st, mongoerr.New(mongoerr.Location(40415), "BSON field '$changeStream.%s' is an unknown field.", e.Key())

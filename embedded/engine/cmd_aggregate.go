@@ -5,6 +5,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // checkWriteStageReadConcern refuses a pipeline ending in $out or $merge
@@ -104,7 +105,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if pv.Type != bsoncore.TypeArray {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "'pipeline' option must be specified as an array")
 	}
-	if c.arg("cursor").Type == 0 && !truthy(c.arg("explain")) {
+	if c.arg("cursor").Type == 0 && !bsonval.Truthy(c.arg("explain")) {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument")
 	}
 	vars := c.vars()
@@ -145,7 +146,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if docs, err = runPipeline(p, docs); err != nil {
 		return nil, err
 	}
-	if truthy(c.arg("explain")) {
+	if bsonval.Truthy(c.arg("explain")) {
 		return newReply().b.AppendDocument("queryPlanner", bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).Build()).AppendDouble("ok", 1).Build(), nil
 	}
 	ns := c.db + "." + shown
@@ -217,7 +218,7 @@ func collStatsOf(c *call, name string, col *collection, spec bsoncore.Document) 
 // pushedQuery is what the leading stages of a pipeline ask of the
 // collection, as a find would.
 type pushedQuery struct {
-	filter      *Filter
+	filter      *query.Filter
 	sort        *sortSpec
 	skip, limit int
 }

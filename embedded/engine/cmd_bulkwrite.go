@@ -17,7 +17,7 @@ func cmdBulkWrite(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	ord := ordered(c)
-	errorsOnly := truthy(c.arg("errorsOnly"))
+	errorsOnly := bsonval.Truthy(c.arg("errorsOnly"))
 	bw := &bulkWrite{c: c, vars: c.vars()}
 	for i, ov := range bsonval.ArrayValues(c.arg("ops")) {
 		op := bsoncore.Document(ov.Data)
@@ -87,7 +87,7 @@ func bulkNamespaces(c *call) ([][2]string, error) {
 	var nss [][2]string
 	for _, v := range bsonval.ArrayValues(c.arg("nsInfo")) {
 		nsv, _ := bsoncore.Document(v.Data).LookupErr("ns")
-		db, coll, err := splitNS(toStr(nsv))
+		db, coll, err := splitNS(bsonval.Text(nsv))
 		if err != nil {
 			return nil, err
 		}
@@ -162,10 +162,10 @@ func (bw *bulkWrite) update(t *tx, op bsoncore.Document, db, name string, res *b
 	}
 	multi, upsert := false, false
 	if v, err := op.LookupErr("multi"); err == nil {
-		multi = truthy(v)
+		multi = bsonval.Truthy(v)
 	}
 	if v, err := op.LookupErr("upsert"); err == nil {
-		upsert = truthy(v)
+		upsert = bsonval.Truthy(v)
 	}
 	var srt *sortSpec
 	if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
@@ -206,7 +206,7 @@ func (bw *bulkWrite) delete(t *tx, op bsoncore.Document, db, name string, res *b
 		return err
 	}
 	limit := 1
-	if v, err := op.LookupErr("multi"); err == nil && truthy(v) {
+	if v, err := op.LookupErr("multi"); err == nil && bsonval.Truthy(v) {
 		limit = 0
 	}
 	docs, _, err := selectDocs(t.st.coll(db, name), f, nil, 0, limit, bw.c.deadline)

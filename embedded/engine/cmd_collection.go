@@ -9,6 +9,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 func cmdListDatabases(c *call) (bsoncore.Document, error) {
@@ -18,8 +19,8 @@ func cmdListDatabases(c *call) (bsoncore.Document, error) {
 		names = append(names, db)
 	}
 	sort.Strings(names)
-	nameOnly := truthy(c.arg("nameOnly"))
-	var filter *Filter
+	nameOnly := bsonval.Truthy(c.arg("nameOnly"))
+	var filter *query.Filter
 	if f := c.arg("filter"); f.Type == bsoncore.TypeEmbeddedDocument {
 		var err error
 		if filter, err = compileFilter(bsoncore.Document(f.Data), nil); err != nil {
@@ -53,7 +54,7 @@ func cmdListDatabases(c *call) (bsoncore.Document, error) {
 
 func cmdListCollections(c *call) (bsoncore.Document, error) {
 	st := c.view()
-	var filter *Filter
+	var filter *query.Filter
 	if f := c.arg("filter"); f.Type == bsoncore.TypeEmbeddedDocument {
 		var err error
 		if filter, err = compileFilter(bsoncore.Document(f.Data), nil); err != nil {
@@ -65,7 +66,7 @@ func cmdListCollections(c *call) (bsoncore.Document, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	nameOnly := truthy(c.arg("nameOnly"))
+	nameOnly := bsonval.Truthy(c.arg("nameOnly"))
 	var docs []bsoncore.Document
 	for _, n := range names {
 		col := st.dbs[c.db][n]
@@ -124,7 +125,7 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 		}
 	}
 	for _, k := range []string{"clusteredIndex", "encryptedFields"} {
-		if v := c.arg(k); v.Type != 0 && truthy(v) {
+		if v := c.arg(k); v.Type != 0 && bsonval.Truthy(v) {
 			return nil, mongoerr.New(mongoerr.NotImplemented, "create with '%s' is not supported by oidkit's server", k)
 		}
 	}
@@ -138,9 +139,9 @@ func cmdCreate(c *call) (bsoncore.Document, error) {
 				return nil, err
 			}
 			opts.AppendDocument("timeseries", ts)
-		case e.Key() == "size" && truthy(c.arg("capped")):
+		case e.Key() == "size" && bsonval.Truthy(c.arg("capped")):
 			appendNumber(opts, "size", (int64(bsonval.NumberFloat(e.Value()))+255)/256*256) // as MongoDB rounds it
-		case e.Key() == "max" && truthy(c.arg("capped")) && bsonval.IsNumber(e.Value()):
+		case e.Key() == "max" && bsonval.Truthy(c.arg("capped")) && bsonval.IsNumber(e.Value()):
 			appendNumber(opts, "max", int64(bsonval.NumberFloat(e.Value())))
 		default:
 			opts.AppendValue(e.Key(), e.Value())
@@ -196,18 +197,18 @@ func splitNS(ns string) (string, string, error) {
 }
 
 func cmdRename(c *call) (bsoncore.Document, error) {
-	fdb, fc, err := splitNS(toStr(bsonval.Elements(c.cmd)[0].Value()))
+	fdb, fc, err := splitNS(bsonval.Text(bsonval.Elements(c.cmd)[0].Value()))
 	if err != nil {
 		return nil, err
 	}
-	tdb, tc, err := splitNS(toStr(c.arg("to")))
+	tdb, tc, err := splitNS(bsonval.Text(c.arg("to")))
 	if err != nil {
 		return nil, err
 	}
 	if err := checkNamespace(tdb, tc); err != nil {
 		return nil, err
 	}
-	dropTarget := truthy(c.arg("dropTarget"))
+	dropTarget := bsonval.Truthy(c.arg("dropTarget"))
 	return newReply().ok(), c.write(func(t *tx) error {
 		if t.st.coll(fdb, fc) == nil {
 			return mongoerr.New(mongoerr.NamespaceNotFound, "Source collection %s.%s does not exist", fdb, fc)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 func cmdExplain(c *call) (bsoncore.Document, error) {
@@ -19,7 +20,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 	if len(els) == 0 {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "explain command requires a nested object")
 	}
-	name := toStr(els[0].Value())
+	name := bsonval.Text(els[0].Value())
 	col := c.view().coll(c.db, name)
 	filterDoc, sortDoc, skip, limit, err := explained(d, els[0].Key())
 	if err != nil {
@@ -40,7 +41,7 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	winning := winningPlan(p, filterDoc)
-	qp := bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).AppendDocument("parsedQuery", filterOrEmpty(filterDoc)).
+	qp := bsoncore.NewDocumentBuilder().AppendString("namespace", c.db+"."+name).AppendDocument("parsedQuery", query.OrEmpty(filterDoc)).
 		AppendDocument("winningPlan", winning).AppendArray("rejectedPlans", bsoncore.BuildArray(nil)).Build()
 	es := bsoncore.NewDocumentBuilder().AppendBoolean("executionSuccess", true).AppendInt64("nReturned", int64(len(docs))).
 		AppendInt64("executionTimeMillis", 0).AppendInt64("totalKeysExamined", int64(p.keysSeen)).AppendInt64("totalDocsExamined", int64(p.docsSeen)).Build()
@@ -118,6 +119,6 @@ func winningPlan(p plan, filterDoc bsoncore.Document) bsoncore.Document {
 	case "IDHACK":
 		return bsoncore.NewDocumentBuilder().AppendString("stage", "IDHACK").Build()
 	default:
-		return bsoncore.NewDocumentBuilder().AppendString("stage", "COLLSCAN").AppendDocument("filter", filterOrEmpty(filterDoc)).AppendString("direction", "forward").Build()
+		return bsoncore.NewDocumentBuilder().AppendString("stage", "COLLSCAN").AppendDocument("filter", query.OrEmpty(filterDoc)).AppendString("direction", "forward").Build()
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 func cmdFind(c *call) (bsoncore.Document, error) {
@@ -41,7 +42,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if err := checkHint(col, c.arg("hint")); err != nil {
 		return nil, err
 	}
-	tailable := truthy(c.arg("tailable"))
+	tailable := bsonval.Truthy(c.arg("tailable"))
 	if tailable && s != nil {
 		return nil, mongoerr.New(mongoerr.BadValue, "error processing query: cannot use tailable option with a sort other than {$natural: 1}")
 	}
@@ -103,7 +104,7 @@ func findPaging(c *call) (skip, limit, bs int, single bool, err error) {
 	if limit, err = intArg(c, "limit"); err != nil {
 		return 0, 0, 0, false, err
 	}
-	single = truthy(c.arg("singleBatch"))
+	single = bsonval.Truthy(c.arg("singleBatch"))
 	if limit < 0 {
 		limit, single = -limit, true
 	}
@@ -118,7 +119,7 @@ func findPaging(c *call) (skip, limit, bs int, single bool, err error) {
 
 // projectAll applies proj, when given, to docs in place, with the
 // positions of the arrays f matched for a positional projection.
-func projectAll(docs []bsoncore.Document, f *Filter, proj *projection) error {
+func projectAll(docs []bsoncore.Document, f *query.Filter, proj *projection) error {
 	if proj == nil {
 		return nil
 	}

@@ -16,7 +16,7 @@ var idKey = bsoncore.NewDocumentBuilder().AppendInt32("_id", 1).Build()
 func modifyIndex(t *tx, col *collection, mod bsoncore.Document, reply *bsoncore.DocumentBuilder) error {
 	var ix *index
 	for _, x := range col.indexes {
-		if n, err := mod.LookupErr("name"); err == nil && toStr(n) == x.name {
+		if n, err := mod.LookupErr("name"); err == nil && bsonval.Text(n) == x.name {
 			ix = x
 		}
 		if kp, err := mod.LookupErr("keyPattern"); err == nil && kp.Type == bsoncore.TypeEmbeddedDocument && equalDocs(bsoncore.Document(kp.Data), x.key) {
@@ -144,7 +144,7 @@ func cmdDropIndexes(c *call) (bsoncore.Document, error) {
 			}
 		case bsoncore.TypeArray:
 			for _, v := range bsonval.ArrayValues(target) {
-				names = append(names, toStr(v))
+				names = append(names, bsonval.Text(v))
 			}
 		case bsoncore.TypeEmbeddedDocument:
 			found := false

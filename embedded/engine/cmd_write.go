@@ -8,6 +8,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -64,7 +65,7 @@ func writeError(i int, err error) bsoncore.Value {
 
 func ordered(c *call) bool {
 	v := c.arg("ordered")
-	return v.Type == 0 || truthy(v)
+	return v.Type == 0 || bsonval.Truthy(v)
 }
 
 // maxWriteBatchSize is the most statements a write command takes, as
@@ -142,7 +143,7 @@ type updateResult struct {
 }
 
 // runUpdate applies one update statement inside t.
-func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi, upsert bool, c *call) (updateResult, error) {
+func runUpdate(t *tx, db, name string, f *query.Filter, s *sortSpec, u *Update, multi, upsert bool, c *call) (updateResult, error) {
 	var r updateResult
 	col := t.st.coll(db, name)
 	limit := 1
@@ -199,7 +200,7 @@ func runUpdate(t *tx, db, name string, f *Filter, s *sortSpec, u *Update, multi,
 
 // upsertDoc is the document an upsert of u inserts when f matches none:
 // the equalities of f with the replacement, or u applied to them.
-func upsertDoc(f *Filter, u *Update) (bsoncore.Document, error) {
+func upsertDoc(f *query.Filter, u *Update) (bsoncore.Document, error) {
 	seed, err := upsertSeed(f)
 	if err != nil {
 		return nil, err
@@ -321,10 +322,10 @@ func updateStatement(t *tx, c *call, name string, vars *exprVars, sv bsoncore.Va
 	}
 	multi, upsert := false, false
 	if v, err := sd.LookupErr("multi"); err == nil {
-		multi = truthy(v)
+		multi = bsonval.Truthy(v)
 	}
 	if v, err := sd.LookupErr("upsert"); err == nil {
-		upsert = truthy(v)
+		upsert = bsonval.Truthy(v)
 	}
 	if multi && up.isReplacement() {
 		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
@@ -375,7 +376,7 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 					return err
 				}
 				limit := 0
-				if lv, err := sd.LookupErr("limit"); err == nil && truthy(lv) {
+				if lv, err := sd.LookupErr("limit"); err == nil && bsonval.Truthy(lv) {
 					limit = 1
 				}
 				docs, _, err := selectDocs(t.st.coll(c.db, name), f, nil, 0, limit, c.deadline)
@@ -442,7 +443,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	remove, newDoc, upsert := truthy(c.arg("remove")), truthy(c.arg("new")), truthy(c.arg("upsert"))
+	remove, newDoc, upsert := bsonval.Truthy(c.arg("remove")), bsonval.Truthy(c.arg("new")), bsonval.Truthy(c.arg("upsert"))
 	uv := c.arg("update")
 	switch {
 	case remove && uv.Type != 0:
@@ -472,7 +473,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 // it, and lastErrorObject, built in last.
 type findAndModify struct {
 	name           string
-	f              *Filter
+	f              *query.Filter
 	s              *sortSpec
 	proj           *projection
 	vars           *exprVars

@@ -101,7 +101,7 @@ func (c *call) cursorReply(ns string, docs []bsoncore.Document, batchSize int, s
 	}
 	var id int64
 	if len(rest) > 0 && !single {
-		id = c.srv.cursors.open(ns, rest, truthy(c.arg("noCursorTimeout")))
+		id = c.srv.cursors.open(ns, rest, bsonval.Truthy(c.arg("noCursorTimeout")))
 	}
 	return cursorDoc(id, ns, "firstBatch", first, nil)
 }
@@ -136,7 +136,7 @@ func cmdGetMore(c *call) (bsoncore.Document, error) {
 	if !ok {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "Field 'getMore' must be of type long in: %s", bsonval.Shell(bsonval.Doc(c.cmd)))
 	}
-	coll := toStr(c.arg("collection"))
+	coll := bsonval.Text(c.arg("collection"))
 	cs := &c.srv.cursors
 	cs.mu.Lock()
 	cur := cs.m[id]

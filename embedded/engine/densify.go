@@ -139,7 +139,7 @@ func (s *densifySpec) parseRange(d bsoncore.Document) error {
 
 // parseBounds reads range.bounds: "full", "partition", or [lower, upper].
 func (s *densifySpec) parseBounds(bounds bsoncore.Value) error {
-	s.mode = toStr(bounds)
+	s.mode = bsonval.Text(bounds)
 	switch {
 	case bounds.Type == bsoncore.TypeArray:
 		b := bsonval.ArrayValues(bounds)

@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
@@ -34,19 +32,6 @@ type expr struct {
 
 func constExpr(v bsoncore.Value) *expr {
 	return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) { return v, nil }}
-}
-
-// truthy is MongoDB's boolean conversion.
-func truthy(v bsoncore.Value) bool {
-	switch v.Type {
-	case 0, bsoncore.TypeNull, bsoncore.TypeUndefined:
-		return false
-	case bsoncore.TypeBoolean:
-		return v.Boolean()
-	case bsoncore.TypeInt32, bsoncore.TypeInt64, bsoncore.TypeDouble, bsoncore.TypeDecimal128:
-		return bsonval.NumberFloat(v) != 0
-	}
-	return true
 }
 
 // exprPath is the value of "$a.b": through arrays it gives the array of
@@ -260,30 +245,4 @@ func optExpr(d bsoncore.Document, key string, vars *exprVars) (*expr, error) {
 		return nil, nil
 	}
 	return compileExpr(v, vars)
-}
-
-func toStr(v bsoncore.Value) string {
-	switch v.Type {
-	case bsoncore.TypeString:
-		return v.StringValue()
-	case bsoncore.TypeSymbol:
-		return v.Symbol()
-	case bsoncore.TypeObjectID:
-		return bson.ObjectID(v.ObjectID()).Hex()
-	case bsoncore.TypeDateTime:
-		return time.UnixMilli(v.DateTime()).UTC().Format("2006-01-02T15:04:05.000Z")
-	case bsoncore.TypeInt32, bsoncore.TypeInt64:
-		i, _ := bsonval.IntOf(v)
-		return strconv.FormatInt(i, 10)
-	case bsoncore.TypeDouble:
-		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
-	case bsoncore.TypeBoolean:
-		return strconv.FormatBool(v.Boolean())
-	case bsoncore.TypeDecimal128:
-		h, l := v.Decimal128()
-		return bson.NewDecimal128(h, l).String()
-	case 0, bsoncore.TypeNull:
-		return ""
-	}
-	return bsonval.Shell(v)
 }

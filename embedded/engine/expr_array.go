@@ -492,7 +492,7 @@ func compileElementsTrue(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 		}
 		all := op == "$allElementsTrue"
 		for _, e := range bsonval.ArrayValues(x[0]) {
-			if truthy(e) != all {
+			if bsonval.Truthy(e) != all {
 				return bsonval.Bool(!all), nil
 			}
 		}

@@ -28,7 +28,7 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	}
 	as := "this"
 	if a, err := d.LookupErr("as"); err == nil {
-		as = toStr(a)
+		as = bsonval.Text(a)
 	}
 	key := "cond"
 	if op == "$map" {
@@ -73,7 +73,7 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 					r = bsonval.Null()
 				}
 				out = append(out, r)
-			} else if truthy(r) {
+			} else if bsonval.Truthy(r) {
 				out = append(out, e)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // The comparison expression operators $cmp, $eq, $ne, $gt, $gte, $lt and
@@ -30,7 +31,7 @@ func compileCompare(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		case "$ne":
 			return bsonval.Bool(c != 0), nil
 		}
-		return bsonval.Bool(cmpOK(op, c)), nil
+		return bsonval.Bool(query.CompareOK(op, c)), nil
 	})
 }
 
@@ -47,10 +48,10 @@ func compileAndOr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			if err != nil {
 				return bsonval.Missing, err
 			}
-			if op == "$and" && !truthy(r) {
+			if op == "$and" && !bsonval.Truthy(r) {
 				return bsonval.Bool(false), nil
 			}
-			if op == "$or" && truthy(r) {
+			if op == "$or" && bsonval.Truthy(r) {
 				return bsonval.Bool(true), nil
 			}
 		}
@@ -59,5 +60,5 @@ func compileAndOr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 func compileNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(!truthy(x[0])), nil })
+	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(!bsonval.Truthy(x[0])), nil })
 }

@@ -51,7 +51,7 @@ func compileCond(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		if truthy(c) {
+		if bsonval.Truthy(c) {
 			return thenE.eval(root, local)
 		}
 		return elseE.eval(root, local)
@@ -119,7 +119,7 @@ func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			if err != nil {
 				return bsonval.Missing, err
 			}
-			if truthy(c) {
+			if bsonval.Truthy(c) {
 				return b.t.eval(root, local)
 			}
 		}

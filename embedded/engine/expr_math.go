@@ -114,7 +114,7 @@ func numText(v bsoncore.Value) string {
 		h, l := v.Decimal128()
 		return bson.NewDecimal128(h, l).String()
 	}
-	return toStr(v)
+	return bsonval.Text(v)
 }
 
 // floatDecimal is f as a decimal value.

@@ -83,13 +83,13 @@ func compileArrayToObject(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 			case bsoncore.TypeArray:
 				kv := bsonval.ArrayValues(e)
 				if len(kv) == 2 {
-					b.AppendValue(toStr(kv[0]), kv[1])
+					b.AppendValue(bsonval.Text(kv[0]), kv[1])
 				}
 			case bsoncore.TypeEmbeddedDocument:
 				d := bsoncore.Document(e.Data)
 				k, _ := d.LookupErr("k")
 				val, _ := d.LookupErr("v")
-				b.AppendValue(toStr(k), val)
+				b.AppendValue(bsonval.Text(k), val)
 			}
 		}
 		return bsonval.Doc(b.Build()), nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // The regular expression operators: $regexMatch, $regexFind and
@@ -248,7 +249,7 @@ func compileMongoRegex(op, pattern, opts string) (*regexp.Regexp, error) {
 		}
 	}
 	if extended {
-		pattern = stripExtended(pattern)
+		pattern = query.StripExtended(pattern)
 	}
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern

@@ -147,7 +147,7 @@ func coerceString(op string, v bsoncore.Value) (string, error) {
 	switch v.Type {
 	case 0, bsoncore.TypeNull, bsoncore.TypeUndefined, bsoncore.TypeString, bsoncore.TypeSymbol,
 		bsoncore.TypeInt32, bsoncore.TypeInt64, bsoncore.TypeDouble, bsoncore.TypeDecimal128, bsoncore.TypeDateTime:
-		return toStr(v), nil
+		return bsonval.Text(v), nil
 	case bsoncore.TypeTimestamp:
 		return v.String(), nil
 	}
@@ -237,7 +237,7 @@ func compileConcat(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 // compileChangeCase is $toUpper and $toLower.
 func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		s := toStr(x[0])
+		s := bsonval.Text(x[0])
 		if op == "$toUpper" {
 			return bsonval.String(strings.ToUpper(s)), nil
 		}
@@ -249,7 +249,7 @@ func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 // bytes) and $substrCP (in code points).
 func compileSubstr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	return simple(op, v, vars, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		s := toStr(x[0])
+		s := bsonval.Text(x[0])
 		start, n := int(bsonval.NumberFloat(x[1])), int(bsonval.NumberFloat(x[2]))
 		if op == "$substrCP" {
 			r := []rune(s)
@@ -289,7 +289,7 @@ func compileSplit(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			return bsonval.Null(), nil
 		}
 		var out []bsoncore.Value
-		for _, p := range strings.Split(toStr(x[0]), toStr(x[1])) {
+		for _, p := range strings.Split(bsonval.Text(x[0]), bsonval.Text(x[1])) {
 			out = append(out, bsonval.String(p))
 		}
 		return bsonval.Array(out), nil

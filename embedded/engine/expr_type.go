@@ -41,7 +41,7 @@ func compileToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		if nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
-		return bsonval.String(toStr(x[0])), nil
+		return bsonval.String(bsonval.Text(x[0])), nil
 	})
 }
 
@@ -93,7 +93,7 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			}
 			return bsonval.Null(), nil
 		}
-		target := toStr(tv)
+		target := bsonval.Text(tv)
 		if bsonval.IsNumber(tv) {
 			target = bsonval.TypeNames[bsoncore.Type(int(bsonval.NumberFloat(tv)))]
 		}
@@ -118,9 +118,9 @@ func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
 	case "Double", "Decimal":
 		return convertFloat(v, to)
 	case "Bool":
-		return bsonval.Bool(truthy(v)), nil
+		return bsonval.Bool(bsonval.Truthy(v)), nil
 	case "String":
-		return bsonval.String(toStr(v)), nil
+		return bsonval.String(bsonval.Text(v)), nil
 	case "Date":
 		return convertDate(v, to)
 	case "ObjectId":

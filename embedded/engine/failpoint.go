@@ -171,9 +171,9 @@ func (f *failCommand) readData(d bsoncore.Document) {
 				}
 			}
 		case "closeConnection":
-			f.close = truthy(v)
+			f.close = bsonval.Truthy(v)
 		case "blockConnection":
-			if !truthy(v) {
+			if !bsonval.Truthy(v) {
 				f.block = -1
 			}
 		case "blockTimeMS":

@@ -5,6 +5,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // compileGraphLookup is $graphLookup: a recursive search of collection
@@ -56,7 +57,7 @@ type graphLookup struct {
 	start              *expr
 	depthField         string
 	maxDepth           int64 // -1: none
-	restrict           *Filter
+	restrict           *query.Filter
 }
 
 // parseLimits reads maxDepth and restrictSearchWithMatch.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // ientry is one key of a secondary index.
@@ -26,7 +27,7 @@ type index struct {
 	unique     bool
 	sparse     bool
 	partialDoc bsoncore.Document
-	partial    *Filter
+	partial    *query.Filter
 	ttl        *int64
 	spec       bsoncore.Document // as listIndexes shows it
 	multikey   bool
@@ -283,7 +284,7 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern can only be numbers or strings: %s", bsonval.Shell(bsonval.Doc(ix.key)))
 		}
 		ix.fields = append(ix.fields, sortKeyField{e.Key(), bsonval.NumberFloat(v) < 0})
-		nameParts = append(nameParts, e.Key()+"_"+toStr(v))
+		nameParts = append(nameParts, e.Key()+"_"+bsonval.Text(v))
 	}
 	if nv, err := spec.LookupErr("name"); err == nil {
 		if nv.Type != bsoncore.TypeString || nv.StringValue() == "" {
@@ -294,10 +295,10 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 		ix.name = strings.Join(nameParts, "_")
 	}
 	if v, err := spec.LookupErr("unique"); err == nil {
-		ix.unique = truthy(v)
+		ix.unique = bsonval.Truthy(v)
 	}
 	if v, err := spec.LookupErr("sparse"); err == nil {
-		ix.sparse = truthy(v)
+		ix.sparse = bsonval.Truthy(v)
 	}
 	if v, err := spec.LookupErr("partialFilterExpression"); err == nil {
 		if v.Type != bsoncore.TypeEmbeddedDocument {

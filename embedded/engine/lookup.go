@@ -100,7 +100,7 @@ func (s *lookupSpec) readArgs(d bsoncore.Document) error {
 			s.let = bsoncore.Document(v.Data)
 		case k == "from" && v.Type == bsoncore.TypeEmbeddedDocument:
 			fd := bsoncore.Document(v.Data)
-			s.fromDB, s.from, s.hasFrom = toStr(lookupOr(fd, "db")), toStr(lookupOr(fd, "coll")), true
+			s.fromDB, s.from, s.hasFrom = bsonval.Text(lookupOr(fd, "db")), bsonval.Text(lookupOr(fd, "coll")), true
 		case k == "from" && v.Type != bsoncore.TypeString:
 			return mongoerr.New(mongoerr.FailedToParse, "$lookup 'from' field must be either a string or an object, but found %s", bsonval.TypeName(v.Type))
 		case v.Type != bsoncore.TypeString:

@@ -33,7 +33,7 @@ type operation struct {
 // cancels, and the function that ends it.
 func (o *operations) begin(ctx context.Context, cn *conn, db, name string, cmd bsoncore.Document) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	op := &operation{ns: db + "." + toStr(lookupOr(cmd, name)), cmd: cmd, started: time.Now(), cancel: cancel}
+	op := &operation{ns: db + "." + bsonval.Text(lookupOr(cmd, name)), cmd: cmd, started: time.Now(), cancel: cancel}
 	if cn != nil {
 		op.appName, op.conn = cn.appName, cn.id
 		if cn.c != nil {

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // plan is how a query reads a collection.
@@ -23,20 +24,9 @@ type plan struct {
 // kept in _id order, are its entries.
 var idIndex = &index{name: "_id_", key: idKey, unique: true, fields: []sortKeyField{{"_id", false}}}
 
-// indexable is whether an equality value can be looked up in an index.
-func indexable(v bsoncore.Value) bool {
-	switch v.Type {
-	case bsoncore.TypeArray, bsoncore.TypeRegex, 0:
-		return false
-	case bsoncore.TypeEmbeddedDocument:
-		return !isOperatorDoc(v)
-	}
-	return true
-}
-
 // selectDocs returns the documents of col that match f, in sort order,
 // after skip and up to limit (0: no limit).
-func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
+func selectDocs(col *collection, f *query.Filter, s *sortSpec, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
 	p := plan{stage: "COLLSCAN"}
 	if col == nil {
 		return nil, p, nil
@@ -74,25 +64,20 @@ func selectDocs(col *collection, f *Filter, s *sortSpec, skip, limit int, deadli
 
 // viewFilter is f as it reads col: over a view's documents, which have no
 // index and _ids that need not be unique, a scan.
-func viewFilter(col *collection, f *Filter) *Filter {
-	if !col.derived || f != nil && f.scanOnly {
+func viewFilter(col *collection, f *query.Filter) *query.Filter {
+	if !col.derived || f.ScanOnly() {
 		return f
 	}
-	g := Filter{m: func(bsoncore.Document, *int) bool { return true }}
-	if f != nil {
-		g = *f
-	}
-	g.scanOnly = true
-	return &g
+	return f.ForScan()
 }
 
 // idLookup reads the document an equality on _id names (IDHACK); ok is
 // false when f has no such equality.
-func idLookup(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, ok bool) {
-	for _, e := range f.eqsOrNil() {
-		if e.path == "_id" && indexable(e.v) && e.v.Type != bsoncore.TypeNull {
+func idLookup(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Document, ok bool) {
+	for _, e := range f.IndexEqualities() {
+		if e.Path == "_id" && query.Indexable(e.Value) && e.Value.Type != bsoncore.TypeNull {
 			p.stage = "IDHACK"
-			if d, ok := col.get(e.v); ok {
+			if d, ok := col.get(e.Value); ok {
 				cands = append(cands, d)
 			}
 			p.keysSeen, p.docsSeen = len(cands), len(cands)
@@ -122,7 +107,7 @@ func fetcher(col *collection, p *plan, cands *[]bsoncore.Document) func(ientry) 
 
 // prefixInOrder reads, in the order of s, the documents of ix's entries
 // that hold prefix, s being a sort on the field after the prefix's.
-func prefixInOrder(col *collection, f *Filter, s *sortSpec, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
+func prefixInOrder(col *collection, f *query.Filter, s *sortSpec, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
 	k := len(prefix)
 	reverse := ix.fields[k].desc != s.keys[0].desc
 	p.backward = reverse
@@ -142,12 +127,12 @@ func prefixInOrder(col *collection, f *Filter, s *sortSpec, ix *index, prefix []
 
 // prefixScan reads the documents of ix's entries that hold prefix and,
 // when rc is given, whose next value is within rc (or one of its $in).
-func prefixScan(col *collection, ix *index, prefix []bsoncore.Value, rc *rangeCond, p *plan) []bsoncore.Document {
+func prefixScan(col *collection, ix *index, prefix []bsoncore.Value, rc *query.Range, p *plan) []bsoncore.Document {
 	var cands []bsoncore.Document
 	take := fetcher(col, p, &cands)
 	switch {
-	case rc != nil && rc.in != nil:
-		for _, v := range rc.in {
+	case rc != nil && rc.In != nil:
+		for _, v := range rc.In {
 			scanRange(ix, append(prefix[:len(prefix):len(prefix)], v), nil, take)
 		}
 	default:
@@ -158,16 +143,16 @@ func prefixScan(col *collection, ix *index, prefix []bsoncore.Value, rc *rangeCo
 
 // rangeScan reads the documents within the first of f's ranges (or $in)
 // that an index starts with; ok is false when none does.
-func rangeScan(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, ok bool) {
-	for _, rc := range f.rangesOrNil() {
+func rangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Document, ok bool) {
+	for _, rc := range f.IndexRanges() {
 		for _, ix := range col.indexes {
-			if ix.partial != nil || ix.sparse || ix.fields[0].path != rc.path || (ix.multikey && rc.in == nil) {
+			if ix.partial != nil || ix.sparse || ix.fields[0].path != rc.Path || (ix.multikey && rc.In == nil) {
 				continue
 			}
 			p.stage, p.index = "IXSCAN", ix
 			take := fetcher(col, p, &cands)
-			if rc.in != nil {
-				for _, v := range rc.in {
+			if rc.In != nil {
+				for _, v := range rc.In {
 					ix.tree.Ascend(ientry{vals: []bsoncore.Value{v}, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
 						if bsonval.Compare(en.vals[0], v) != 0 {
 							return false
@@ -188,8 +173,8 @@ func rangeScan(col *collection, f *Filter, p *plan) (cands []bsoncore.Document, 
 // sortedWalk reads the documents in the order of s, a sort on one field
 // without a collation, when the documents themselves (_id) or an index
 // are kept in that order; ok is false when none is.
-func sortedWalk(col *collection, f *Filter, s *sortSpec, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
-	if (f == nil || !f.scanOnly) && s.keys[0].path == "_id" {
+func sortedWalk(col *collection, f *query.Filter, s *sortSpec, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
+	if !f.ScanOnly() && s.keys[0].path == "_id" {
 		// the documents are kept in _id order: walk them
 		p.stage, p.index, p.backward = "IXSCAN", idIndex, s.keys[0].desc
 		out, err := inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
@@ -246,7 +231,7 @@ func collScan(col *collection, p *plan, deadline func() error) ([]bsoncore.Docum
 
 // keepPage keeps the candidates f matches, sorts them by s and takes the
 // page skip and limit ask for.
-func keepPage(cands []bsoncore.Document, f *Filter, s *sortSpec, skip, limit int) []bsoncore.Document {
+func keepPage(cands []bsoncore.Document, f *query.Filter, s *sortSpec, skip, limit int) []bsoncore.Document {
 	out := cands[:0] // filtered in place: cands is this call's own
 	for _, d := range cands {
 		if f.Match(d) {
@@ -265,27 +250,10 @@ func keepPage(cands []bsoncore.Document, f *Filter, s *sortSpec, skip, limit int
 	return out
 }
 
-// eqsOrNil are the equalities an index can serve: none under a collation,
-// since index keys are in binary order, nor over a view's documents.
-func (f *Filter) eqsOrNil() []equality {
-	if f == nil || f.scanOnly {
-		return nil
-	}
-	return f.eqs
-}
-
-// rangesOrNil are the ranges an index can serve (none when scanOnly).
-func (f *Filter) rangesOrNil() []rangeCond {
-	if f == nil || f.scanOnly {
-		return nil
-	}
-	return f.ranges
-}
-
 // scanRange visits the entries of ix whose first values equal prefix
 // and, when rc is given, whose next value lies within rc's bounds,
 // within the bounds' type class as MongoDB's comparisons are.
-func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ientry)) {
+func scanRange(ix *index, prefix []bsoncore.Value, rc *query.Range, take func(ientry)) {
 	k := len(prefix)
 	samePrefix := func(en ientry) bool { return k == 0 || ix.cmpVals(en.vals[:k], prefix) == 0 }
 	if rc == nil {
@@ -298,23 +266,23 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 		})
 		return
 	}
-	class := rc.lo
+	class := rc.Lo
 	if class.Type == 0 {
-		class = rc.hi
+		class = rc.Hi
 	}
 	in := func(v bsoncore.Value) bool {
 		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(class.Type) {
 			return false
 		}
-		if rc.lo.Type != 0 {
-			c := bsonval.Compare(v, rc.lo)
-			if c < 0 || c == 0 && !rc.loIncl {
+		if rc.Lo.Type != 0 {
+			c := bsonval.Compare(v, rc.Lo)
+			if c < 0 || c == 0 && !rc.LoIncl {
 				return false
 			}
 		}
-		if rc.hi.Type != 0 {
-			c := bsonval.Compare(v, rc.hi)
-			if c > 0 || c == 0 && !rc.hiIncl {
+		if rc.Hi.Type != 0 {
+			c := bsonval.Compare(v, rc.Hi)
+			if c > 0 || c == 0 && !rc.HiIncl {
 				return false
 			}
 		}
@@ -325,10 +293,10 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 	desc := ix.fields[k].desc
 	var start bsoncore.Value
 	switch {
-	case !desc && rc.lo.Type != 0:
-		start = rc.lo
-	case desc && rc.hi.Type != 0:
-		start = rc.hi
+	case !desc && rc.Lo.Type != 0:
+		start = rc.Lo
+	case desc && rc.Hi.Type != 0:
+		start = rc.Hi
 	default:
 		start = classStart(class, desc)
 	}
@@ -352,7 +320,7 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 			return true
 		}
 		// past the far bound?
-		if !desc && rc.hi.Type != 0 && bsonval.Compare(v, rc.hi) > 0 || desc && rc.lo.Type != 0 && bsonval.Compare(v, rc.lo) < 0 {
+		if !desc && rc.Hi.Type != 0 && bsonval.Compare(v, rc.Hi) > 0 || desc && rc.Lo.Type != 0 && bsonval.Compare(v, rc.Lo) < 0 {
 			return false
 		}
 		return true
@@ -361,7 +329,7 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *rangeCond, take func(ient
 
 // inIndexOrder reads documents in the order scan visits index entries,
 // keeping those f matches after skip, up to limit: no sort after.
-func inIndexOrder(col *collection, f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(ientry) bool)) ([]bsoncore.Document, error) {
+func inIndexOrder(col *collection, f *query.Filter, p *plan, skip, limit int, deadline func() error, scan func(func(ientry) bool)) ([]bsoncore.Document, error) {
 	return inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
 		scan(func(en ientry) bool {
 			p.keysSeen++
@@ -373,7 +341,7 @@ func inIndexOrder(col *collection, f *Filter, p *plan, skip, limit int, deadline
 
 // inOrder keeps the documents scan gives (counting the keys it reads in
 // p.keysSeen) that match f, past skip, up to limit, in scan's order.
-func inOrder(f *Filter, p *plan, skip, limit int, deadline func() error, scan func(func(bsoncore.Document) bool)) ([]bsoncore.Document, error) {
+func inOrder(f *query.Filter, p *plan, skip, limit int, deadline func() error, scan func(func(bsoncore.Document) bool)) ([]bsoncore.Document, error) {
 	var out []bsoncore.Document
 	skipped := 0
 	var err error
@@ -400,22 +368,22 @@ func inOrder(f *Filter, p *plan, skip, limit int, deadline func() error, scan fu
 // bestPrefix is the index that serves f's equalities best: the one with
 // the most leading fields held equal by f, then a range (or $in) on the
 // field after them; nil when no index starts with an equality of f.
-func bestPrefix(col *collection, f *Filter) (*index, []bsoncore.Value, *rangeCond) {
-	eqs := f.eqsOrNil()
+func bestPrefix(col *collection, f *query.Filter) (*index, []bsoncore.Value, *query.Range) {
+	eqs := f.IndexEqualities()
 	if len(eqs) == 0 {
 		return nil, nil, nil
 	}
 	eqOf := func(path string) (bsoncore.Value, bool) {
 		for _, e := range eqs {
-			if e.path == path && indexable(e.v) {
-				return e.v, true
+			if e.Path == path && query.Indexable(e.Value) {
+				return e.Value, true
 			}
 		}
 		return bsoncore.Value{}, false
 	}
 	var best *index
 	var bestPrefix []bsoncore.Value
-	var bestRange *rangeCond
+	var bestRange *query.Range
 	score := 0
 	for _, ix := range col.indexes {
 		if ix.partial != nil {
@@ -432,11 +400,12 @@ func bestPrefix(col *collection, f *Filter) (*index, []bsoncore.Value, *rangeCon
 		if len(prefix) == 0 {
 			continue
 		}
-		var rc *rangeCond
+		var rc *query.Range
 		if len(prefix) < len(ix.fields) {
-			for i, r := range f.rangesOrNil() {
-				if r.path == ix.fields[len(prefix)].path && !(ix.multikey && r.in == nil) && !ix.sparse {
-					rc = &f.ranges[i]
+			ranges := f.IndexRanges()
+			for i, r := range ranges {
+				if r.Path == ix.fields[len(prefix)].path && !(ix.multikey && r.In == nil) && !ix.sparse {
+					rc = &ranges[i]
 					break
 				}
 			}

@@ -1,10 +1,11 @@
 // Package engine is oidkit's own MongoDB-compatible server: the wire
-// protocol, the commands, the query and update languages, aggregation and
+// protocol, the commands, query plans, the update language, aggregation and
 // a copy-on-write store made durable by a journal (see journal.go for the
 // file format and what survives a crash). BSON values themselves (their
-// order, paths through arrays, collations) are package bsonval's; reading
-// and writing messages is package wire's, the data directory's files package
-// storage's, the errors package mongoerr's.
+// order, paths through arrays, collations) are package bsonval's, the
+// query language (compiling and matching filters) package query's;
+// reading and writing messages is package wire's, the data directory's
+// files package storage's, the errors package mongoerr's.
 //
 // Documents stay BSON from the wire to the store. The store's state is a
 // tree of copy-on-write B-trees: a reader takes the current version in

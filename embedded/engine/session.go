@@ -116,7 +116,7 @@ func sessionArgsOf(cmd bsoncore.Document) sessionArgs {
 	if v, err := cmd.LookupErr("autocommit"); err == nil && v.Type == bsoncore.TypeBoolean && !v.Boolean() {
 		a.autocommitFalse = true
 	}
-	if v, err := cmd.LookupErr("startTransaction"); err == nil && truthy(v) {
+	if v, err := cmd.LookupErr("startTransaction"); err == nil && bsonval.Truthy(v) {
 		a.start = true
 	}
 	return a

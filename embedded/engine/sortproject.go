@@ -8,6 +8,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // sortSpec is a compiled sort: fields and directions.
@@ -60,7 +61,7 @@ type projField struct {
 	path  string
 	expr  *expr // a computed field
 	slice []int // $slice
-	elem  *Filter
+	elem  *query.Filter
 	pos   bool // "a.$"
 }
 
@@ -70,7 +71,7 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 	for _, e := range bsonval.Elements(spec) {
 		k, v := e.Key(), e.Value()
 		if k == "_id" && (bsonval.IsNumber(v) || v.Type == bsoncore.TypeBoolean) {
-			if !truthy(v) {
+			if !bsonval.Truthy(v) {
 				p.idOff = true
 			}
 			continue
@@ -85,7 +86,7 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 			mode = 1
 		case bsonval.IsNumber(v) || v.Type == bsoncore.TypeBoolean:
 			m := 1
-			if !truthy(v) {
+			if !bsonval.Truthy(v) {
 				m = -1
 			}
 			if mode != 0 && mode != m {

@@ -93,7 +93,7 @@ func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
 		paths = []string{arg.StringValue()}
 	case bsoncore.TypeArray:
 		for _, v := range bsonval.ArrayValues(arg) {
-			paths = append(paths, toStr(v))
+			paths = append(paths, bsonval.Text(v))
 		}
 	default:
 		return nil, mongoerr.New(mongoerr.Location(31002), "$unset specification must be a string or an array")

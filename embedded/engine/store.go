@@ -297,7 +297,7 @@ func (t *tx) deleteDoc(c *collection, id bsoncore.Value) {
 func (t *tx) replay(op bsoncore.Document) error {
 	str := func(k string) string {
 		v, _ := op.LookupErr(k)
-		return toStr(v)
+		return bsonval.Text(v)
 	}
 	db, c := str("db"), str("c")
 	switch str("o") {

@@ -78,7 +78,7 @@ func timeField(col *collection) string {
 	if err != nil || ts.Type != bsoncore.TypeEmbeddedDocument {
 		return ""
 	}
-	return toStr(bsonval.Lookup(bsoncore.Document(ts.Data), "timeField"))
+	return bsonval.Text(bsonval.Lookup(bsoncore.Document(ts.Data), "timeField"))
 }
 
 // checkTimeField refuses a document of a time-series collection whose

@@ -214,7 +214,7 @@ func opKey(op bsoncore.Document) (string, bool) {
 // database, collection and _id.
 func opDoc(op bsoncore.Document) (db, c string, id bsoncore.Value, ok bool) {
 	o, _ := op.LookupErr("o")
-	switch toStr(o) {
+	switch bsonval.Text(o) {
 	case "p":
 		d, _ := op.LookupErr("d")
 		id, _ = bsoncore.Document(d.Data).LookupErr("_id")
@@ -225,7 +225,7 @@ func opDoc(op bsoncore.Document) (db, c string, id bsoncore.Value, ok bool) {
 	}
 	dv, _ := op.LookupErr("db")
 	cv, _ := op.LookupErr("c")
-	return toStr(dv), toStr(cv), id, true
+	return bsonval.Text(dv), bsonval.Text(cv), id, true
 }
 
 func (x *txn) getStatus() txnStatus  { return txnStatus(x.status.Load()) }
@@ -234,7 +234,7 @@ func (x *txn) setStatus(s txnStatus) { x.status.Store(int32(s)) }
 // noSuchTransaction is the error of a command for a transaction that is
 // not running.
 func noSuchTransaction(n int64) error {
-	return &mongoerr.Error{Code: mongoerr.NoSuchTransaction, Msg: "Transaction with { txnNumber: " + toStr(bsonval.Int64(n)) + " } has been aborted.",
+	return &mongoerr.Error{Code: mongoerr.NoSuchTransaction, Msg: "Transaction with { txnNumber: " + bsonval.Text(bsonval.Int64(n)) + " } has been aborted.",
 		Labels: []string{"TransientTransactionError"}}
 }
 
@@ -359,7 +359,7 @@ func recordOf(st *state, db, c string, id bsoncore.Value) *record {
 // part of one (seen by the transaction alone until commit), else
 // published at once.
 func (c *call) write(fn func(t *tx) error) error {
-	validate := !truthy(c.arg("bypassDocumentValidation"))
+	validate := !bsonval.Truthy(c.arg("bypassDocumentValidation"))
 	if c.txn != nil {
 		c.txn.t.validate, c.txn.t.client = validate, true
 		defer func() { c.txn.t.validate, c.txn.t.client = false, false }()

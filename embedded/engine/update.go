@@ -9,6 +9,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // Update is a compiled update: operators, a replacement or a pipeline.
@@ -16,7 +17,7 @@ type Update struct {
 	replacement bsoncore.Document
 	pipeline    []bsoncore.Document
 	ops         []updateOp
-	filters     map[string]*Filter
+	filters     map[string]*query.Filter
 	filterIDs   []string // the identifiers of filters, in the order given
 	vars        *exprVars
 }
@@ -158,7 +159,7 @@ func checkConflicts(ops []updateOp) error {
 // compileArrayFilters compiles the arrayFilters into up.filters, by the
 // identifier each names.
 func (up *Update) compileArrayFilters(arrayFilters []bsoncore.Value, vars *exprVars) error {
-	up.filters = map[string]*Filter{}
+	up.filters = map[string]*query.Filter{}
 	for _, af := range arrayFilters {
 		if af.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.TypeMismatch, "Each array filter must be an object")
@@ -300,18 +301,18 @@ const maxDocSize = 16 * 1024 * 1024
 
 // upsertSeed is the document an upsert starts from: the filter's equality
 // conditions, dotted paths as nested documents.
-func upsertSeed(f *Filter) (bsoncore.Document, error) {
+func upsertSeed(f *query.Filter) (bsoncore.Document, error) {
 	root := &mdoc{}
-	for _, e := range f.eqs {
-		if strings.HasPrefix(e.path, "$") {
+	for _, e := range f.Equalities() {
+		if strings.HasPrefix(e.Path, "$") {
 			continue
 		}
-		v := e.v
-		if v.Type == bsoncore.TypeEmbeddedDocument && isOperatorDoc(v) {
+		v := e.Value
+		if v.Type == bsoncore.TypeEmbeddedDocument && query.IsOperatorDoc(v) {
 			continue
 		}
-		parts := strings.Split(e.path, ".")
-		err := modifyPath(&mval{doc: root}, parts, 0, true, &Update{}, -1, e.path, func(cur, parent *mval) (*mval, bool, error) {
+		parts := strings.Split(e.Path, ".")
+		err := modifyPath(&mval{doc: root}, parts, 0, true, &Update{}, -1, e.Path, func(cur, parent *mval) (*mval, bool, error) {
 			return toM(v), false, nil
 		})
 		if err != nil {

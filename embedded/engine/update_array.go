@@ -8,6 +8,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // updPushOrAdd is $push or $addToSet (with $each): values appended to the
@@ -111,12 +112,12 @@ func (u *Update) pull(o updateOp, cur *mval) (*mval, bool, error) {
 func pullPred(arg bsoncore.Value, vars *exprVars) (func(bsoncore.Value) bool, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		if arg.Type == bsoncore.TypeRegex {
-			p, err := regexPred(arg)
+			p, err := query.RegexPred(arg)
 			return p, err
 		}
 		return func(v bsoncore.Value) bool { return bsonval.Equal(v, arg) }, nil
 	}
-	if isOperatorDoc(arg) {
+	if query.IsOperatorDoc(arg) {
 		wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", arg.Data).Build()
 		f, err := compileFilter(wrapped, vars)
 		if err != nil {

@@ -78,7 +78,7 @@ func updMinMax(o updateOp, cur *mval) (*mval, bool, error) {
 // updCurrentDate is $currentDate: now, as a date or a timestamp.
 func updCurrentDate(o updateOp, now time.Time) (*mval, bool, error) {
 	if o.arg.Type == bsoncore.TypeEmbeddedDocument {
-		if t, err := bsoncore.Document(o.arg.Data).LookupErr("$type"); err == nil && toStr(t) == "timestamp" {
+		if t, err := bsoncore.Document(o.arg.Data).LookupErr("$type"); err == nil && bsonval.Text(t) == "timestamp" {
 			return toM(bsoncore.Value{Type: bsoncore.TypeTimestamp, Data: bsoncore.AppendTimestamp(nil, uint32(now.Unix()), 1)}), false, nil
 		}
 	}

@@ -9,12 +9,13 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/query"
 )
 
 // validation is a collection's compiled validator.
 type validation struct {
 	rule     bsoncore.Document
-	filter   *Filter
+	filter   *query.Filter
 	moderate bool // updates of documents that already fail are not checked
 	warn     bool // a failing document is written all the same
 }
@@ -143,7 +144,7 @@ func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsonc
 	for _, e := range bsonval.Elements(schema) {
 		k, a := e.Key(), e.Value()
 		one := bsoncore.NewDocumentBuilder().AppendValue(k, a).Build()
-		check, err := schemaCheck(one)
+		check, err := query.CompileSchema(one)
 		if err != nil || check(v) {
 			continue
 		}
@@ -152,7 +153,7 @@ func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsonc
 		case k == "required" && v.Type == bsoncore.TypeEmbeddedDocument:
 			var missing []bsoncore.Value
 			for _, r := range bsonval.ArrayValues(a) {
-				if _, err := bsoncore.Document(v.Data).LookupErr(toStr(r)); err != nil {
+				if _, err := bsoncore.Document(v.Data).LookupErr(bsonval.Text(r)); err != nil {
 					missing = append(missing, r)
 				}
 			}
@@ -164,7 +165,7 @@ func schemaRulesNotSatisfied(schema bsoncore.Document, v bsoncore.Value) []bsonc
 					continue
 				}
 				field := bsonval.Lookup(bsoncore.Document(v.Data), p.Key())
-				if pc, err := schemaCheck(bsoncore.Document(p.Value().Data)); err == nil && !pc(field) {
+				if pc, err := query.CompileSchema(bsoncore.Document(p.Value().Data)); err == nil && !pc(field) {
 					props = append(props, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendString("propertyName", p.Key()).
 						AppendArray("details", bsoncore.BuildArray(nil, schemaRulesNotSatisfied(bsoncore.Document(p.Value().Data), field)...)).Build()))
 				}

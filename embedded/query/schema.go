@@ -1,4 +1,4 @@
-package engine
+package query
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -15,15 +15,16 @@ func compileJSONSchema(v bsoncore.Value) (matcher, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema must be an object")
 	}
-	check, err := schemaCheck(bsoncore.Document(v.Data))
+	check, err := CompileSchema(bsoncore.Document(v.Data))
 	if err != nil {
 		return nil, err
 	}
 	return func(doc bsoncore.Document, _ *int) bool { return check(bsonval.Doc(doc)) }, nil
 }
 
-// schemaCheck compiles schema s: a test every keyword's check passes.
-func schemaCheck(s bsoncore.Document) (func(bsoncore.Value) bool, error) {
+// CompileSchema compiles a $jsonSchema document s into a test of a value:
+// every keyword's check passes.
+func CompileSchema(s bsoncore.Document) (func(bsoncore.Value) bool, error) {
 	var checks []func(bsoncore.Value) bool
 	for _, e := range bsonval.Elements(s) {
 		c, err := schemaKeyword(s, e.Key(), e.Value())
@@ -105,10 +106,10 @@ func schemaType(a bsoncore.Value) func(bsoncore.Value) bool {
 	var names []string
 	if a.Type == bsoncore.TypeArray {
 		for _, x := range bsonval.ArrayValues(a) {
-			names = append(names, toStr(x))
+			names = append(names, bsonval.Text(x))
 		}
 	} else {
-		names = []string{toStr(a)}
+		names = []string{bsonval.Text(a)}
 	}
 	return func(v bsoncore.Value) bool {
 		if v.Type == 0 {
@@ -133,7 +134,7 @@ func schemaRequired(a bsoncore.Value) func(bsoncore.Value) bool {
 			return true
 		}
 		for _, r := range req {
-			if _, err := bsoncore.Document(v.Data).LookupErr(toStr(r)); err != nil {
+			if _, err := bsoncore.Document(v.Data).LookupErr(bsonval.Text(r)); err != nil {
 				return false
 			}
 		}
@@ -144,7 +145,7 @@ func schemaRequired(a bsoncore.Value) func(bsoncore.Value) bool {
 func schemaProperties(a bsoncore.Value) (func(bsoncore.Value) bool, error) {
 	props := map[string]func(bsoncore.Value) bool{}
 	for _, p := range bsonval.Elements(bsoncore.Document(a.Data)) {
-		c, err := schemaCheck(bsoncore.Document(p.Value().Data))
+		c, err := CompileSchema(bsoncore.Document(p.Value().Data))
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +173,7 @@ func schemaItems(s bsoncore.Document, a bsoncore.Value) (func(bsoncore.Value) bo
 	var tuple []func(bsoncore.Value) bool
 	switch a.Type {
 	case bsoncore.TypeEmbeddedDocument:
-		c, err := schemaCheck(bsoncore.Document(a.Data))
+		c, err := CompileSchema(bsoncore.Document(a.Data))
 		if err != nil {
 			return nil, err
 		}
@@ -185,18 +186,18 @@ func schemaItems(s bsoncore.Document, a bsoncore.Value) (func(bsoncore.Value) bo
 		if x.Type != bsoncore.TypeEmbeddedDocument {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "$jsonSchema keyword 'items' requires that each element of the array is an object, but found a %s", bsonval.TypeName(x.Type))
 		}
-		c, err := schemaCheck(bsoncore.Document(x.Data))
+		c, err := CompileSchema(bsoncore.Document(x.Data))
 		if err != nil {
 			return nil, err
 		}
 		tuple = append(tuple, c)
 	}
 	rest := func(bsoncore.Value) bool { return true }
-	switch ai := lookupOr(s, "additionalItems"); ai.Type {
+	switch ai := bsonval.Lookup(s, "additionalItems"); ai.Type {
 	case bsoncore.TypeBoolean:
 		rest = func(bsoncore.Value) bool { return ai.Boolean() }
 	case bsoncore.TypeEmbeddedDocument:
-		c, err := schemaCheck(bsoncore.Document(ai.Data))
+		c, err := CompileSchema(bsoncore.Document(ai.Data))
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package engine
+package query
 
 import (
 	"math"
@@ -15,12 +15,12 @@ import (
 // array ($size, $all, $elemMatch), logical ($not) and bitwise ones; the
 // geospatial ones, $text and $where are refused. nil, nil for the
 // operators that match nothing themselves ($options, $comment).
-func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *exprVars) (matcher, error) {
+func compileFieldOp(path, op string, arg bsoncore.Value, opts string, cfg *Options) (matcher, error) {
 	switch op {
 	case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte":
-		return queryComparison(path, op, arg, vars), nil
+		return queryComparison(path, op, arg, cfg), nil
 	case "$in", "$nin":
-		return queryIn(path, op, arg, vars)
+		return queryIn(path, op, arg, cfg)
 	case "$exists":
 		return queryExists(path, arg), nil
 	case "$type":
@@ -32,11 +32,11 @@ func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *expr
 	case "$size":
 		return querySize(path, arg)
 	case "$all":
-		return queryAll(path, arg, vars)
+		return queryAll(path, arg, cfg)
 	case "$elemMatch":
-		return queryElemMatch(path, arg, vars)
+		return queryElemMatch(path, arg, cfg)
 	case "$not":
-		return queryNot(path, arg, vars)
+		return queryNot(path, arg, cfg)
 	case "$mod":
 		return queryMod(path, arg)
 	case "$bitsAllSet", "$bitsAnySet", "$bitsAllClear", "$bitsAnyClear":
@@ -52,36 +52,36 @@ func compileFieldOp(path, op string, arg bsoncore.Value, opts string, vars *expr
 }
 
 // queryComparison is $eq, $ne, $gt, $gte, $lt and $lte.
-func queryComparison(path, op string, arg bsoncore.Value, vars *exprVars) matcher {
+func queryComparison(path, op string, arg bsoncore.Value, cfg *Options) matcher {
 	switch op {
 	case "$eq":
-		return fieldMatcher(path, eqPred(arg, vars.collator()), true)
+		return fieldMatcher(path, eqPred(arg, cfg.collator()), true)
 	case "$ne":
-		m := fieldMatcher(path, eqPred(arg, vars.collator()), true)
+		m := fieldMatcher(path, eqPred(arg, cfg.collator()), true)
 		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }
 	}
-	return fieldMatcher(path, cmpPred(op, arg, vars.collator()), true)
+	return fieldMatcher(path, cmpPred(op, arg, cfg.collator()), true)
 }
 
 // queryIn is $in and $nin.
-func queryIn(path, op string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+func queryIn(path, op string, arg bsoncore.Value, cfg *Options) (matcher, error) {
 	if arg.Type != bsoncore.TypeArray {
 		return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
 	}
-	var preds []valuePred
+	var preds []ValuePred
 	for _, x := range bsonval.ArrayValues(arg) {
 		if x.Type == bsoncore.TypeRegex {
-			p, err := regexPred(x)
+			p, err := RegexPred(x)
 			if err != nil {
 				return nil, err
 			}
 			preds = append(preds, p)
 			continue
 		}
-		if isOperatorDoc(x) {
+		if IsOperatorDoc(x) {
 			return nil, mongoerr.New(mongoerr.BadValue, "cannot nest $ under $in")
 		}
-		preds = append(preds, eqPred(x, vars.collator()))
+		preds = append(preds, eqPred(x, cfg.collator()))
 	}
 	any := func(v bsoncore.Value) bool {
 		for _, p := range preds {
@@ -99,7 +99,7 @@ func queryIn(path, op string, arg bsoncore.Value, vars *exprVars) (matcher, erro
 }
 
 func queryExists(path string, arg bsoncore.Value) matcher {
-	want := truthy(arg)
+	want := bsonval.Truthy(arg)
 	return func(doc bsoncore.Document, _ *int) bool {
 		has := false
 		for _, c := range bsonval.Candidates(doc, path) {
@@ -154,7 +154,7 @@ func queryRegex(path string, arg bsoncore.Value, opts string) (matcher, error) {
 	default:
 		return nil, mongoerr.New(mongoerr.BadValue, "$regex has to be a string")
 	}
-	p, err := regexPred(bsoncore.Value{Type: bsoncore.TypeRegex, Data: bsoncore.AppendRegex(nil, pat, sortedOpts(o))})
+	p, err := RegexPred(bsoncore.Value{Type: bsoncore.TypeRegex, Data: bsoncore.AppendRegex(nil, pat, sortedOpts(o))})
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func querySize(path string, arg bsoncore.Value) (matcher, error) {
 	}, false), nil
 }
 
-func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+func queryAll(path string, arg bsoncore.Value, cfg *Options) (matcher, error) {
 	if arg.Type != bsoncore.TypeArray {
 		return nil, mongoerr.New(mongoerr.BadValue, "$all needs an array")
 	}
@@ -184,7 +184,7 @@ func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) 
 	for _, x := range bsonval.ArrayValues(arg) {
 		if x.Type == bsoncore.TypeEmbeddedDocument {
 			if em, err := bsoncore.Document(x.Data).LookupErr("$elemMatch"); err == nil {
-				m, err := compileFieldOp(path, "$elemMatch", em, "", vars)
+				m, err := compileFieldOp(path, "$elemMatch", em, "", cfg)
 				if err != nil {
 					return nil, err
 				}
@@ -193,14 +193,14 @@ func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) 
 			}
 		}
 		if x.Type == bsoncore.TypeRegex {
-			p, err := regexPred(x)
+			p, err := RegexPred(x)
 			if err != nil {
 				return nil, err
 			}
 			ms = append(ms, fieldMatcher(path, p, true))
 			continue
 		}
-		ms = append(ms, fieldMatcher(path, eqPred(x, vars.collator()), true))
+		ms = append(ms, fieldMatcher(path, eqPred(x, cfg.collator()), true))
 	}
 	return func(doc bsoncore.Document, pos *int) bool {
 		if len(ms) == 0 {
@@ -215,11 +215,11 @@ func queryAll(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) 
 	}, nil
 }
 
-func queryElemMatch(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+func queryElemMatch(path string, arg bsoncore.Value, cfg *Options) (matcher, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.BadValue, "$elemMatch needs an Object")
 	}
-	elemOK, err := elemMatchPred(arg, vars)
+	elemOK, err := elemMatchPred(arg, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -246,12 +246,12 @@ func queryElemMatch(path string, arg bsoncore.Value, vars *exprVars) (matcher, e
 
 // elemMatchPred tests one array element against $elemMatch's argument,
 // a document arg holds.
-func elemMatchPred(arg bsoncore.Value, vars *exprVars) (valuePred, error) {
+func elemMatchPred(arg bsoncore.Value, cfg *Options) (ValuePred, error) {
 	sub := bsoncore.Document(arg.Data)
-	if isOperatorDoc(arg) && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$and") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$or") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$nor") && bsonval.Elements(sub)[0].Key() != "$expr" {
+	if IsOperatorDoc(arg) && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$and") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$or") && !strings.HasPrefix(bsonval.Elements(sub)[0].Key(), "$nor") && bsonval.Elements(sub)[0].Key() != "$expr" {
 		// value form: operators apply to the element itself
 		wrapped := bsoncore.NewDocumentBuilder().AppendDocument("v", sub).Build()
-		m, err := compileAnd(wrapped, vars, nil, false)
+		m, err := compileAnd(wrapped, cfg, nil, false)
 		if err != nil {
 			return nil, err
 		}
@@ -260,7 +260,7 @@ func elemMatchPred(arg bsoncore.Value, vars *exprVars) (valuePred, error) {
 			return m(bsoncore.BuildDocument(nil, bsoncore.AppendValueElement(nil, "v", e)), &p)
 		}, nil
 	}
-	m, err := compileAnd(sub, vars, nil, false)
+	m, err := compileAnd(sub, cfg, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -270,14 +270,14 @@ func elemMatchPred(arg bsoncore.Value, vars *exprVars) (valuePred, error) {
 	}, nil
 }
 
-func queryNot(path string, arg bsoncore.Value, vars *exprVars) (matcher, error) {
+func queryNot(path string, arg bsoncore.Value, cfg *Options) (matcher, error) {
 	var m matcher
 	var err error
 	switch {
 	case arg.Type == bsoncore.TypeRegex:
-		m, err = compileField(path, arg, vars)
-	case arg.Type == bsoncore.TypeEmbeddedDocument && isOperatorDoc(arg):
-		m, err = compileField(path, arg, vars)
+		m, err = compileField(path, arg, cfg)
+	case arg.Type == bsoncore.TypeEmbeddedDocument && IsOperatorDoc(arg):
+		m, err = compileField(path, arg, cfg)
 	default:
 		return nil, mongoerr.New(mongoerr.BadValue, "$not needs a regex or a document")
 	}

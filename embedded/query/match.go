@@ -1,4 +1,4 @@
-package engine
+package query
 
 import (
 	"math"
@@ -15,36 +15,56 @@ import (
 // the first array a positional match went through.
 type matcher func(doc bsoncore.Document, pos *int) bool
 
-// valuePred tests one value a path reached (not its array's elements).
-type valuePred func(v bsoncore.Value) bool
+// ValuePred tests one value a path reached (not its array's elements).
+type ValuePred func(v bsoncore.Value) bool
 
 // Filter is a compiled query filter.
 type Filter struct {
 	m        matcher
-	eqs      []equality
-	ranges   []rangeCond
+	eqs      []Equality
+	ranges   []Range
 	scanOnly bool // read every document: strings compare by a collation, not as index keys do
 }
 
-// rangeCond is a top-level condition an index can serve: bounds, or the
-// values of an $in.
-type rangeCond struct {
-	path           string
-	lo, hi         bsoncore.Value // missing: unbounded
-	loIncl, hiIncl bool
-	in             []bsoncore.Value
+// Range is a top-level condition on Path an index can serve: bounds (Lo,
+// Hi; Missing: unbounded), or the values of an $in (In).
+type Range struct {
+	Path           string
+	Lo, Hi         bsoncore.Value // missing: unbounded
+	LoIncl, HiIncl bool
+	In             []bsoncore.Value
 }
 
-type equality struct {
-	path string
-	v    bsoncore.Value
+// Equality is a top-level condition that Path equals Value.
+type Equality struct {
+	Path  string
+	Value bsoncore.Value
 }
 
-// compileFilter compiles a query filter as MongoDB's find takes it.
-func compileFilter(filter bsoncore.Document, vars *exprVars) (*Filter, error) {
-	filter = filterOrEmpty(filter) // a command without a filter matches everything
-	f := &Filter{scanOnly: vars.collator() != nil}
-	m, err := compileAnd(filter, vars, f, true)
+// Options are what a filter is compiled with; nil is the simple collation
+// and no $expr.
+type Options struct {
+	// Collation compares strings (nil: simple). A filter with one is
+	// served by scans only: index keys are in binary order.
+	Collation *bsonval.Collator
+	// Expr compiles the argument of $expr into a test of a document
+	// (nil: $expr is refused).
+	Expr func(arg bsoncore.Value) (func(doc bsoncore.Document) bool, error)
+}
+
+func (o *Options) collator() *bsonval.Collator {
+	if o == nil {
+		return nil
+	}
+	return o.Collation
+}
+
+// Compile compiles a query filter as MongoDB's find takes it; a nil
+// filter matches every document. Its errors are MongoDB's (mongoerr).
+func Compile(filter bsoncore.Document, cfg *Options) (*Filter, error) {
+	filter = OrEmpty(filter) // a command without a filter matches everything
+	f := &Filter{scanOnly: cfg.collator() != nil}
+	m, err := compileAnd(filter, cfg, f, true)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +91,7 @@ func (f *Filter) MatchPos(doc bsoncore.Document) (bool, int) {
 	return ok, p
 }
 
-func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (matcher, error) {
+func compileAnd(filter bsoncore.Document, cfg *Options, f *Filter, top bool) (matcher, error) {
 	if err := filter.Validate(); err != nil {
 		return nil, mongoerr.New(mongoerr.BadValue, "malformed filter: %v", err)
 	}
@@ -81,14 +101,14 @@ func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (
 		var m matcher
 		var err error
 		if strings.HasPrefix(k, "$") {
-			m, err = compileTopOp(k, v, vars, f)
+			m, err = compileTopOp(k, v, cfg, f)
 		} else {
-			m, err = compileField(k, v, vars)
-			if err == nil && f != nil && top && !isOperatorDoc(v) && v.Type != bsoncore.TypeRegex {
-				f.eqs = append(f.eqs, equality{k, v})
-			} else if err == nil && f != nil && top && isOperatorDoc(v) {
+			m, err = compileField(k, v, cfg)
+			if err == nil && f != nil && top && !IsOperatorDoc(v) && v.Type != bsoncore.TypeRegex {
+				f.eqs = append(f.eqs, Equality{k, v})
+			} else if err == nil && f != nil && top && IsOperatorDoc(v) {
 				if ev, ok := bsoncore.Document(v.Data).LookupErr("$eq"); ok == nil {
-					f.eqs = append(f.eqs, equality{k, ev})
+					f.eqs = append(f.eqs, Equality{k, ev})
 				}
 				if rc, ok := rangeOf(k, bsoncore.Document(v.Data)); ok {
 					f.ranges = append(f.ranges, rc)
@@ -110,7 +130,9 @@ func compileAnd(filter bsoncore.Document, vars *exprVars, f *Filter, top bool) (
 	}, nil
 }
 
-func isOperatorDoc(v bsoncore.Value) bool {
+// IsOperatorDoc reports whether v is a document whose first field is an
+// operator ({$gt: 1}), not a value to equal.
+func IsOperatorDoc(v bsoncore.Value) bool {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return false
 	}
@@ -118,7 +140,7 @@ func isOperatorDoc(v bsoncore.Value) bool {
 	return len(els) > 0 && strings.HasPrefix(els[0].Key(), "$")
 }
 
-func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (matcher, error) {
+func compileTopOp(op string, v bsoncore.Value, cfg *Options, f *Filter) (matcher, error) {
 	switch op {
 	case "$and", "$or", "$nor":
 		if v.Type != bsoncore.TypeArray {
@@ -137,7 +159,7 @@ func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (match
 			if op == "$and" {
 				ff = f
 			}
-			m, err := compileAnd(bsoncore.Document(sub.Data), vars, ff, op == "$and")
+			m, err := compileAnd(bsoncore.Document(sub.Data), cfg, ff, op == "$and")
 			if err != nil {
 				return nil, err
 			}
@@ -158,14 +180,14 @@ func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (match
 			return op != "$or"
 		}, nil
 	case "$expr":
-		e, err := compileExpr(v, vars)
+		if cfg == nil || cfg.Expr == nil {
+			return nil, mongoerr.New(mongoerr.BadValue, "$expr is not allowed in this context")
+		}
+		test, err := cfg.Expr(v)
 		if err != nil {
 			return nil, err
 		}
-		return func(doc bsoncore.Document, _ *int) bool {
-			r, err := e.eval(doc, nil)
-			return err == nil && truthy(r)
-		}, nil
+		return func(doc bsoncore.Document, _ *int) bool { return test(doc) }, nil
 	case "$comment":
 		return func(bsoncore.Document, *int) bool { return true }, nil
 	case "$jsonSchema":
@@ -179,19 +201,19 @@ func compileTopOp(op string, v bsoncore.Value, vars *exprVars, f *Filter) (match
 }
 
 // compileField compiles {path: value-or-operators}.
-func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error) {
+func compileField(path string, v bsoncore.Value, cfg *Options) (matcher, error) {
 	if path == "" {
 		path = ""
 	}
-	if !isOperatorDoc(v) {
+	if !IsOperatorDoc(v) {
 		if v.Type == bsoncore.TypeRegex {
-			p, err := regexPred(v)
+			p, err := RegexPred(v)
 			if err != nil {
 				return nil, err
 			}
 			return fieldMatcher(path, p, true), nil
 		}
-		return fieldMatcher(path, eqPred(v, vars.collator()), true), nil
+		return fieldMatcher(path, eqPred(v, cfg.collator()), true), nil
 	}
 	var ms []matcher
 	d := bsoncore.Document(v.Data)
@@ -204,7 +226,7 @@ func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error
 	}
 	for _, e := range bsonval.Elements(d) {
 		op, arg := e.Key(), e.Value()
-		m, err := compileFieldOp(path, op, arg, opts, vars)
+		m, err := compileFieldOp(path, op, arg, opts, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +246,7 @@ func compileField(path string, v bsoncore.Value, vars *exprVars) (matcher, error
 
 // fieldMatcher matches when some value the path reaches, or (elementwise)
 // one of the elements of an array it reaches, satisfies p.
-func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
+func fieldMatcher(path string, p ValuePred, elementwise bool) matcher {
 	return func(doc bsoncore.Document, pos *int) bool {
 		for _, c := range bsonval.Candidates(doc, path) {
 			if p(c.Value) {
@@ -252,7 +274,7 @@ func fieldMatcher(path string, p valuePred, elementwise bool) matcher {
 	}
 }
 
-func eqPred(x bsoncore.Value, k *bsonval.Collator) valuePred {
+func eqPred(x bsoncore.Value, k *bsonval.Collator) ValuePred {
 	if x.Type == bsoncore.TypeNull {
 		return func(v bsoncore.Value) bool {
 			return v.Type == 0 || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeUndefined
@@ -264,11 +286,11 @@ func eqPred(x bsoncore.Value, k *bsonval.Collator) valuePred {
 	return func(v bsoncore.Value) bool { return bsonval.Equal(v, x) }
 }
 
-func cmpPred(op string, x bsoncore.Value, k *bsonval.Collator) valuePred {
+func cmpPred(op string, x bsoncore.Value, k *bsonval.Collator) ValuePred {
 	return func(v bsoncore.Value) bool {
 		if x.Type == bsoncore.TypeMinKey || x.Type == bsoncore.TypeMaxKey {
 			c := bsonval.Compare(v, x)
-			return cmpOK(op, c)
+			return CompareOK(op, c)
 		}
 		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(x.Type) {
 			return false
@@ -280,11 +302,13 @@ func cmpPred(op string, x bsoncore.Value, k *bsonval.Collator) valuePred {
 			bothNaN := math.IsNaN(bsonval.NumberFloat(v)) && math.IsNaN(bsonval.NumberFloat(x))
 			return bothNaN && (op == "$gte" || op == "$lte")
 		}
-		return cmpOK(op, k.Compare(v, x))
+		return CompareOK(op, k.Compare(v, x))
 	}
 }
 
-func cmpOK(op string, c int) bool {
+// CompareOK reports whether a comparison's result c (-1, 0, 1) satisfies
+// op: $gt, $gte, $lt, else $lte.
+func CompareOK(op string, c int) bool {
 	switch op {
 	case "$gt":
 		return c > 0
@@ -296,7 +320,9 @@ func cmpOK(op string, c int) bool {
 	return c <= 0
 }
 
-func regexPred(x bsoncore.Value) (valuePred, error) {
+// RegexPred is the test of a regular expression value x, as {field: /re/}
+// matches: strings and symbols by the pattern, regexes by being the same.
+func RegexPred(x bsoncore.Value) (ValuePred, error) {
 	pat, opts := x.Regex()
 	re, err := compileRegex(pat, opts)
 	if err != nil {
@@ -324,7 +350,7 @@ func compileRegex(pat, opts string) (*regexp.Regexp, error) {
 		case 'i', 'm', 's':
 			flags += string(o)
 		case 'x':
-			pat = stripExtended(pat)
+			pat = StripExtended(pat)
 		case 'u':
 		default:
 			return nil, mongoerr.New(mongoerr.Location(51108), "invalid flag in regex options: %c", o)
@@ -340,7 +366,9 @@ func compileRegex(pat, opts string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func stripExtended(p string) string {
+// StripExtended is pattern p with the white space and # comments that the
+// x option ignores removed (outside character classes and escapes).
+func StripExtended(p string) string {
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(p); i++ {
@@ -397,45 +425,90 @@ func typeArg(v bsoncore.Value) string {
 
 // rangeOf reads the bounds of {$gt, $gte, $lt, $lte} or the values of
 // {$in} on one field, when an index scan can serve them.
-func rangeOf(path string, ops bsoncore.Document) (rangeCond, bool) {
-	rc := rangeCond{path: path}
+func rangeOf(path string, ops bsoncore.Document) (Range, bool) {
+	rc := Range{Path: path}
 	ok := false
 	for _, e := range bsonval.Elements(ops) {
 		v := e.Value()
 		switch e.Key() {
 		case "$gt", "$gte":
-			if !indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
+			if !Indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
 				return rc, false
 			}
-			rc.lo, rc.loIncl, ok = v, e.Key() == "$gte", true
+			rc.Lo, rc.LoIncl, ok = v, e.Key() == "$gte", true
 		case "$lt", "$lte":
-			if !indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
+			if !Indexable(v) || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeMinKey || v.Type == bsoncore.TypeMaxKey {
 				return rc, false
 			}
-			rc.hi, rc.hiIncl, ok = v, e.Key() == "$lte", true
+			rc.Hi, rc.HiIncl, ok = v, e.Key() == "$lte", true
 		case "$in":
 			if v.Type != bsoncore.TypeArray {
 				return rc, false
 			}
 			for _, x := range bsonval.ArrayValues(v) {
-				if !indexable(x) {
+				if !Indexable(x) {
 					return rc, false
 				}
-				rc.in = append(rc.in, x)
+				rc.In = append(rc.In, x)
 			}
 			ok = true
 		}
 	}
-	if rc.in != nil && (rc.lo.Type != 0 || rc.hi.Type != 0) {
+	if rc.In != nil && (rc.Lo.Type != 0 || rc.Hi.Type != 0) {
 		return rc, false
 	}
 	return rc, ok
 }
 
-// filterOrEmpty is d, or {} for a filter not given.
-func filterOrEmpty(d bsoncore.Document) bsoncore.Document {
+// OrEmpty is d, or {} for a filter not given.
+func OrEmpty(d bsoncore.Document) bsoncore.Document {
 	if d == nil {
 		return bsoncore.NewDocumentBuilder().Build()
 	}
 	return d
 }
+
+// Indexable is whether an equality value can be looked up in an index.
+func Indexable(v bsoncore.Value) bool {
+	switch v.Type {
+	case bsoncore.TypeArray, bsoncore.TypeRegex, 0:
+		return false
+	case bsoncore.TypeEmbeddedDocument:
+		return !IsOperatorDoc(v)
+	}
+	return true
+}
+
+// IndexEqualities are the equalities an index can serve: none under a collation,
+// since index keys are in binary order, nor over a view's documents.
+func (f *Filter) IndexEqualities() []Equality {
+	if f == nil || f.scanOnly {
+		return nil
+	}
+	return f.eqs
+}
+
+// IndexRanges are the ranges an index can serve (none when scanOnly).
+func (f *Filter) IndexRanges() []Range {
+	if f == nil || f.scanOnly {
+		return nil
+	}
+	return f.ranges
+}
+
+// ScanOnly reports whether f is served by scans only (false for nil).
+func (f *Filter) ScanOnly() bool { return f != nil && f.scanOnly }
+
+// ForScan is a copy of f served by scans only; nil matches everything.
+func (f *Filter) ForScan() *Filter {
+	g := Filter{m: func(bsoncore.Document, *int) bool { return true }}
+	if f != nil {
+		g = *f
+	}
+	g.scanOnly = true
+	return &g
+}
+
+// Equalities are the equality conditions of the filter's top level, from
+// which an upsert seeds its document.
+func (f *Filter) Equalities() []Equality { return f.eqs }
