@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/oidkit/oidkit/internal/buildinfo"
@@ -107,17 +109,45 @@ func TestVersionAgainstBuildInfo(t *testing.T) {
 	}
 }
 
-// buildOidkit builds the oidkit binary of the module at root into a
-// temporary directory and returns its path.
+// The oidkit binary is built once per run of this package's tests (as the
+// top-level tests' oidkitBinary does): every test that needs it runs the same
+// go build of the same module, so a second build would only cost time.
+var (
+	builtOnce sync.Once
+	builtBin  string
+	builtErr  error
+)
+
+// buildOidkit builds the oidkit binary of the module at root, once per
+// package run, into a temporary directory that TestMain removes, and
+// returns its path.
 func buildOidkit(t *testing.T, root string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "oidkit")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	builtOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "oidkit-cli-bin-")
+		if err != nil {
+			builtErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "oidkit")
+		build := exec.Command("go", "build", "-o", builtBin, ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			builtErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if builtErr != nil {
+		t.Fatal(builtErr)
 	}
-	return bin
+	return builtBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
 }
 
 // The real binary, built with go build: its --version names the Go that
