@@ -215,21 +215,20 @@ func Conflicts(ctx context.Context, coll *mongo.Collection, want []Index) error 
 	return err
 }
 
-// missing is the wanted indexes coll does not have, or the first conflict.
+// missing is the wanted indexes coll does not have, or the first conflict:
+// of the problems Check finds, the first with an index there (under the
+// name, or with the key under another name).
 func missing(ctx context.Context, coll *mongo.Collection, want []Index) ([]Index, error) {
-	have, err := List(ctx, coll)
+	problems, err := Check(ctx, coll, want)
 	if err != nil {
 		return nil, err
 	}
 	var todo []Index
-	for _, w := range want {
-		h, ok := find(have, w)
-		switch {
-		case !ok:
-			todo = append(todo, w)
-		case !Equal(w, h):
-			return nil, &ConflictError{DB: coll.Database().Name(), Collection: coll.Name(), Want: w, Have: h}
+	for _, p := range problems {
+		if p.Have != nil {
+			return nil, &ConflictError{DB: coll.Database().Name(), Collection: coll.Name(), Want: p.Want, Have: *p.Have}
 		}
+		todo = append(todo, p.Want)
 	}
 	return todo, nil
 }
