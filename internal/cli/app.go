@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/internal/flagrules"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/suggest"
+	"github.com/oidkit/oidkit/oidkittest/tplcache"
 )
 
 // Exit codes of the CLI contract.
@@ -55,7 +56,8 @@ func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 			envLine(envListen, flagListen, "of server (default 127.0.0.1:27017)") +
 			envLine(envWebListen, flagListen, "of web (default 127.0.0.1:8080)") +
 			envLine(envPart, flagPart, "of seed, fixtures, verify db (I/N, I from 0)") +
-			fmt.Sprintf("   %-18s with %s=N: %s I/N (a Kubernetes Indexed Job)\n", envJobIndex, envParts, arg(flagPart)) + "\n" +
+			fmt.Sprintf("   %-18s with %s=N: %s I/N (a Kubernetes Indexed Job)\n", envJobIndex, envParts, arg(flagPart)) +
+			fmt.Sprintf("   %s, %s, %s: oidkittest's template cache ('oidkit cache --help')\n", tplcache.DirEnv, tplcache.MaxEnv, tplcache.ModeEnv) + "\n" +
 			"Exit status: 0 success, 1 a failure at run time (mismatch, server unreachable),\n" +
 			"2 bad usage or bad input.",
 		Reader:    stdin,
