@@ -165,6 +165,8 @@ func TestReliabilityKillSeed(t *testing.T) {
 	}
 	for _, m := range moments {
 		t.Run(m.name, func(t *testing.T) {
+			// Each moment has a server and a data directory of its own.
+			t.Parallel()
 			uri := relServe(t, t.TempDir())
 			coll := relClient(t, uri).Database("oidkit").Collection("k")
 			conn := []string{"--uri", uri, "--quiet", "--timeout", "30s", "--batch", "100"}
@@ -247,6 +249,8 @@ func TestReliabilityKillLoad(t *testing.T) {
 	relFixture(t, changed, "--seed", "133", "-n", strconv.Itoa(n), "--id", "int", "--collection", "items")
 	for _, mode := range []string{"insert", "upsert"} {
 		t.Run(mode, func(t *testing.T) {
+			// Each mode has a server of its own; the files are only read.
+			t.Parallel()
 			uri := relServe(t, t.TempDir())
 			db := relClient(t, uri).Database("oidkit")
 			file := big
@@ -278,7 +282,11 @@ func TestReliabilityKillLoad(t *testing.T) {
 func TestReliabilityKillFixtures(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "users.ndjson")
-	args := []string{"fixtures", "--quiet", "--seed", "34", "-n", "200000", "--out", out}
+	// 40,000 users are about 16 MiB: the kill comes once 1 MiB is written,
+	// with most of the file still to write, and the run is repeated twice
+	// more (the re-run and the clean run whose bytes it must equal).
+	const n = "40000"
+	args := []string{"fixtures", "--quiet", "--seed", "34", "-n", n, "--out", out}
 	p := start(t, 2*time.Minute, nil, args...)
 	waitFor(t, p, func() bool {
 		ents, _ := os.ReadDir(dir)
@@ -298,7 +306,7 @@ func TestReliabilityKillFixtures(t *testing.T) {
 		t.Errorf("after the re-run the directory holds %v; want only users.ndjson", names(ents))
 	}
 	clean := filepath.Join(t.TempDir(), "users.ndjson")
-	ok(t, "fixtures", "--quiet", "--seed", "34", "-n", "200000", "--out", clean)
+	ok(t, "fixtures", "--quiet", "--seed", "34", "-n", n, "--out", clean)
 	if fileSum(t, out) != fileSum(t, clean) {
 		t.Error("the re-run after kill -9 wrote different bytes from an uninterrupted run")
 	}
