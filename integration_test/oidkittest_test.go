@@ -67,12 +67,17 @@ func TestOidkittestBackends(t *testing.T) {
 		}
 	}
 
+	// The three backends share only the built test binary (read): each run
+	// has its own TMPDIR and template cache, the uri case its own server
+	// process, the image case its own containers. They run side by side.
 	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
 		keptOn(t, run(t, keepAll), "data directory")
 		run(t)
 	})
 
 	t.Run("uri", func(t *testing.T) {
+		t.Parallel()
 		uri := startServerProcess(t)
 		c, err := mongo.Connect(options.Client().ApplyURI(uri))
 		if err != nil {
@@ -101,6 +106,7 @@ func TestOidkittestBackends(t *testing.T) {
 	})
 
 	t.Run("image", func(t *testing.T) {
+		t.Parallel()
 		if suite.image == "" {
 			t.Skipf("no scratch image of oidkit server built (%s)", suite.why)
 		}
