@@ -47,6 +47,9 @@ func writePlan(t *testing.T, body string) string {
 // declared, verify db checks them and reports a dropped one by name, and
 // --resume creates it again.
 func TestSeedCreatesPlanIndexes(t *testing.T) {
+	// Its own server. 20,000 users are the point: unique email and
+	// username must not collide at a size where collisions would show.
+	t.Parallel()
 	uri, client, ctx := startServer(t)
 	plan := writePlan(t, `{"db": "ix", "collections": [{"name": "users", "kind": "user", "count": 20000, "indexes": [
 		{"key": {"email": 1}, "unique": true}, {"key": {"username": 1}, "unique": true},

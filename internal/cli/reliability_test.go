@@ -212,6 +212,7 @@ func TestReliabilityLoadDepth100And101(t *testing.T) {
 
 // A document over 16 MiB is refused before anything is written.
 func TestReliabilityLoad17MiBDocument(t *testing.T) {
+	t.Parallel() // its own server; the 17 MiB are the point (over MaxBSONSize)
 	uri, client := mongotest.Start(t)
 	big := `{"_id":1,"s":"` + strings.Repeat("x", 17<<20) + `"}`
 	file, _, errOut, code := loadLines(t, uri, t.TempDir(), "big", `{"_id":0}`, big)

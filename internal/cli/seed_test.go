@@ -92,6 +92,10 @@ func TestSeedCommandErrors(t *testing.T) {
 // same data, --resume with no other flag completes the run from its
 // manifest.
 func TestSeedServerDiesThenResume(t *testing.T) {
+	// Its own server and data directory; most of its time is seed waiting
+	// for the stopped server (--timeout, then the manifest's final save),
+	// which tests run beside it use.
+	t.Parallel()
 	dir := t.TempDir()
 	// Enough documents that the run is still going when the server has
 	// stopped, and no more: the server stops once 2,000 are acknowledged,
