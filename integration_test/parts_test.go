@@ -16,11 +16,8 @@ func TestPartsConcurrentKillResume(t *testing.T) {
 		t.Skip(`skipped: "seed" is not built yet`)
 	}
 	s := newServer(t)
-	// 2,000 documents a part: the victim, in batches of 2, still has 950
-	// batches to write when the kill lands, however fast the machine; the
-	// point is eight concurrent parts and one killed mid-way, not their size.
-	const parts, victim, per = 8, 3, 2000
-	g := gen{db: s.DB, coll: "users", kind: "user", n: parts * per, seed: 11, span: time.Hour}
+	const parts, victim = 8, 3
+	g := gen{db: s.DB, coll: "users", kind: "user", n: 8 * 6000, seed: 11, span: time.Hour}
 	base := []string{"seed", "--uri", s.URI(), "--quiet", "--timeout", "60s", "--batch", "200"}
 	procs := make([]*proc, parts)
 	for i := range parts {
@@ -34,9 +31,9 @@ func TestPartsConcurrentKillResume(t *testing.T) {
 		}
 		procs[i] = start(t, 5*time.Minute, nil, append(args, "--part", fmt.Sprintf("%d/%d", i, parts))...)
 	}
-	// Document 100 of the victim's 2000 is in: it is under way, with
-	// 950 batches still to write when the kill is sent.
-	waitForDoc(t, s, g, victim*per+100, procs[victim])
+	// Document 100 of the victim's 6000 is in: it is under way, with
+	// 2,950 batches still to write when the kill is sent.
+	waitForDoc(t, s, g, victim*6000+100, procs[victim])
 	if err := procs[victim].cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
