@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -20,9 +21,9 @@ var objectAccumulators = map[string]bool{"$firstN": true, "$lastN": true, "$maxN
 // objAccSpec is one such accumulator, compiled.
 type objAccSpec struct {
 	op     string
-	input  *expr // input, or output for the top/bottom family
-	n      *expr
-	sort   *sortSpec
+	input  *expr.Expr // input, or output for the top/bottom family
+	n      *expr.Expr
+	sort   *bsonval.Sort
 	ps     []float64
 	method string // $median, $percentile: approximate, discrete or continuous
 	single bool   // $top, $bottom: one value, not an array
@@ -30,7 +31,7 @@ type objAccSpec struct {
 
 // compileQuantile reads {input, p, method} ($median has no p): p a
 // constant expression giving an array of numbers between 0 and 1.
-func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error {
+func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *expr.Vars) error {
 	op := s.op
 	for _, el := range bsonval.Elements(d) {
 		switch k := el.Key(); {
@@ -58,18 +59,18 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error 
 		return mongoerr.New(mongoerr.BadValue, "Enumeration value '%s' for field '%s.method' is not a valid value.", s.method, op)
 	}
 	var err error
-	if s.input, err = compileExpr(d.Lookup("input"), vars); err != nil {
+	if s.input, err = expr.Compile(d.Lookup("input"), vars); err != nil {
 		return err
 	}
 	s.ps = []float64{0.5}
 	if op == "$median" {
 		return nil
 	}
-	pe, err := compileExpr(d.Lookup("p"), vars)
+	pe, err := expr.Compile(d.Lookup("p"), vars)
 	if err != nil {
 		return err
 	}
-	pv, err := pe.eval(bsoncore.NewDocumentBuilder().Build(), nil)
+	pv, err := pe.Eval(bsoncore.NewDocumentBuilder().Build(), nil)
 	if err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *exprVars) error 
 	return nil
 }
 
-func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*objAccSpec, error) {
+func compileObjectAccumulator(op string, arg bsoncore.Value, vars *expr.Vars) (*objAccSpec, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		code := map[string]int32{"$percentile": 7429703, "$median": 7436100}[op]
 		if code == 0 {
@@ -96,7 +97,7 @@ func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*o
 	}
 	d := bsoncore.Document(arg.Data)
 	s := &objAccSpec{op: op}
-	field := func(k string, required bool) (*expr, error) {
+	field := func(k string, required bool) (*expr.Expr, error) {
 		v, err := d.LookupErr(k)
 		if err != nil {
 			if required {
@@ -104,7 +105,7 @@ func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*o
 			}
 			return nil, nil
 		}
-		return compileExpr(v, vars)
+		return expr.Compile(v, vars)
 	}
 	var err error
 	switch op {
@@ -120,7 +121,7 @@ func compileObjectAccumulator(op string, arg bsoncore.Value, vars *exprVars) (*o
 		if err != nil || sv.Type != bsoncore.TypeEmbeddedDocument {
 			return nil, mongoerr.New(mongoerr.Location(5788604), "%s requires 'sortBy' to be an object", op)
 		}
-		if s.sort, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+		if s.sort, err = bsonval.CompileSort(bsoncore.Document(sv.Data)); err != nil {
 			return nil, err
 		}
 		if s.input, err = field("output", true); err != nil {
@@ -152,7 +153,7 @@ type objAcc struct {
 func (a *objAcc) add(doc bsoncore.Document) error {
 	s := a.spec
 	if s.n != nil && a.n == 0 {
-		nv, err := s.n.eval(doc, nil)
+		nv, err := s.n.Eval(doc, nil)
 		if err != nil {
 			return err
 		}
@@ -162,7 +163,7 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 		}
 		a.n = int(n)
 	}
-	v, err := s.input.eval(doc, nil)
+	v, err := s.input.Eval(doc, nil)
 	if err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func (a *objAcc) add(doc bsoncore.Document) error {
 			a.vals = a.vals[1:]
 		}
 	case "$maxN", "$minN":
-		if !nullish(v) {
+		if !expr.Nullish(v) {
 			a.vals = append(a.vals, v)
 		}
 	case "$median", "$percentile":
@@ -241,7 +242,7 @@ func (a *objAcc) result() bsoncore.Value {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(x, y int) int { return s.sort.compare(a.docs[x], a.docs[y]) })
+	slices.SortStableFunc(idx, func(x, y int) int { return s.sort.Compare(a.docs[x], a.docs[y]) })
 	top := s.op == "$top" || s.op == "$topN"
 	if s.single {
 		if len(idx) == 0 {

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -15,7 +16,7 @@ import (
 type pipelineEnv struct {
 	ctx   context.Context
 	db    string
-	vars  *exprVars
+	vars  *expr.Vars
 	read  func(db, coll string) []bsoncore.Document
 	write func(db, coll string, docs []bsoncore.Document, mode string) error // mode: $out, or $merge's whenMatched
 	count func(db, coll string) int
@@ -188,7 +189,7 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 				for i, e := range bsonval.ArrayValues(v) {
 					emit(toM(e), bsonval.Int64(int64(i)))
 				}
-			case v.Type == bsoncore.TypeArray || nullish(v):
+			case v.Type == bsoncore.TypeArray || expr.Nullish(v):
 				if keep {
 					md := toMDoc(d)
 					if v.Type == bsoncore.TypeArray {
@@ -256,14 +257,14 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 }
 
 // applyUpdatePipeline runs the stages of a pipeline-style update on doc.
-func applyUpdatePipeline(doc bsoncore.Document, stages []bsoncore.Document, vars *exprVars) (bsoncore.Document, error) {
+func applyUpdatePipeline(doc bsoncore.Document, stages []bsoncore.Document, vars *expr.Vars) (bsoncore.Document, error) {
 	vals := make([]bsoncore.Value, len(stages))
 	for i, s := range stages {
 		vals[i] = bsonval.Doc(s)
 	}
 	env := &pipelineEnv{vars: vars}
 	if env.vars == nil {
-		env.vars = &exprVars{}
+		env.vars = &expr.Vars{}
 	}
 	p, err := compilePipeline(vals, env)
 	if err != nil {

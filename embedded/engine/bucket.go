@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -15,7 +16,7 @@ import (
 // of the documents by the bucket each is put in, with the stage's output
 // accumulators (a count by default).
 type buckets struct {
-	by    *expr
+	by    *expr.Expr
 	group stage
 }
 
@@ -29,7 +30,7 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 	if !(gb.Type == bsoncore.TypeEmbeddedDocument || gb.Type == bsoncore.TypeString && strings.HasPrefix(gb.StringValue(), "$")) {
 		return nil, mongoerr.New(mongoerr.Location(codes[0]), "The %s 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", stageName, bsonval.Shell(gb))
 	}
-	by, err := compileExpr(gb, env.vars)
+	by, err := expr.Compile(gb, env.vars)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		ids := make([]bsoncore.Value, len(in))
 		for k, doc := range in {
-			v, err := bk.by.eval(doc, nil)
+			v, err := bk.by.Eval(doc, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -221,7 +222,7 @@ func (a *autoBuckets) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 func (a *autoBuckets) keyed(in []bsoncore.Document) ([]keyedDoc, error) {
 	ks := make([]keyedDoc, len(in))
 	for i, doc := range in {
-		v, err := a.bk.by.eval(doc, nil)
+		v, err := a.bk.by.Eval(doc, nil)
 		if err != nil {
 			return nil, err
 		}

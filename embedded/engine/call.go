@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -41,13 +42,13 @@ func (c *call) collName() (string, error) {
 }
 
 // vars reads a command's let document.
-func (c *call) vars() *exprVars {
-	v := &exprVars{vars: map[string]bsoncore.Value{}, now: time.Now()}
+func (c *call) vars() *expr.Vars {
+	v := &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: time.Now()}
 	if l := c.arg("let"); l.Type == bsoncore.TypeEmbeddedDocument {
 		for _, e := range bsonval.Elements(bsoncore.Document(l.Data)) {
-			if ex, err := compileExpr(e.Value(), v); err == nil {
-				if r, err := ex.eval(bsoncore.NewDocumentBuilder().Build(), nil); err == nil {
-					v.vars[e.Key()] = r
+			if ex, err := expr.Compile(e.Value(), v); err == nil {
+				if r, err := ex.Eval(bsoncore.NewDocumentBuilder().Build(), nil); err == nil {
+					v.Vars[e.Key()] = r
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
@@ -28,7 +29,7 @@ func checkWriteStageReadConcern(stages []bsoncore.Value, rc bsoncore.Value) erro
 }
 
 // pipelineEnv is where a command's pipelines read and write.
-func (c *call) pipelineEnv(vars *exprVars) *pipelineEnv {
+func (c *call) pipelineEnv(vars *expr.Vars) *pipelineEnv {
 	st := c.view()
 	var env *pipelineEnv
 	env = &pipelineEnv{ctx: c.ctx, db: c.db, vars: vars,
@@ -80,7 +81,7 @@ func (c *call) pipelineEnv(vars *exprVars) *pipelineEnv {
 					case exists && mode == "keepExisting":
 						continue
 					case exists && mode == "merge":
-						d = idFirst(mergeDocs(old, d))
+						d = idFirst(expr.MergeDocs(old, d))
 					}
 					if err := t.putDoc(col, d, mode == "$out" || mode == "fail"); err != nil {
 						return err
@@ -110,7 +111,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	}
 	vars := c.vars()
 	var err error
-	if vars.coll, err = c.collation(name); err != nil {
+	if vars.Coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	stages := bsonval.ArrayValues(pv)
@@ -219,14 +220,14 @@ func collStatsOf(c *call, name string, col *collection, spec bsoncore.Document) 
 // collection, as a find would.
 type pushedQuery struct {
 	filter      *query.Filter
-	sort        *sortSpec
+	sort        *bsonval.Sort
 	skip, limit int
 }
 
 // leadingQuery reads a pipeline's leading stages that a find can do
 // through an index: [$match] [$sort] [$skip] [$limit], in that order,
 // and how many stages they are.
-func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, error) {
+func leadingQuery(stages []bsoncore.Value, vars *expr.Vars) (pushedQuery, int, error) {
 	q := pushedQuery{}
 	n := 0
 	arg := func(name string) (bsoncore.Value, bool) {
@@ -243,10 +244,10 @@ func leadingQuery(stages []bsoncore.Value, vars *exprVars) (pushedQuery, int, er
 		n++
 	}
 	if v, ok := arg("$sort"); ok && v.Type == bsoncore.TypeEmbeddedDocument {
-		if q.sort, err = compileSort(bsoncore.Document(v.Data)); err != nil {
+		if q.sort, err = bsonval.CompileSort(bsoncore.Document(v.Data)); err != nil {
 			return q, 0, err
 		}
-		q.sort.coll = vars.collator()
+		q.sort.Coll = vars.Collator()
 		n++
 	}
 	if v, ok := arg("$skip"); ok && bsonval.IsNumber(v) && bsonval.NumberFloat(v) >= 0 && bsonval.NumberFloat(v) == float64(int(bsonval.NumberFloat(v))) {

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -102,7 +103,7 @@ func bulkNamespaces(c *call) ([][2]string, error) {
 // bulkWrite is a bulkWrite command's totals and its results so far.
 type bulkWrite struct {
 	c                                    *call
-	vars                                 *exprVars
+	vars                                 *expr.Vars
 	nErr, nIns, nMatch, nMod, nUps, nDel int
 	results                              []bsoncore.Value
 }
@@ -167,12 +168,12 @@ func (bw *bulkWrite) update(t *tx, op bsoncore.Document, db, name string, res *b
 	if v, err := op.LookupErr("upsert"); err == nil {
 		upsert = bsonval.Truthy(v)
 	}
-	var srt *sortSpec
+	var srt *bsonval.Sort
 	if sv, err := op.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
-		if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+		if srt, err = bsonval.CompileSort(bsoncore.Document(sv.Data)); err != nil {
 			return res, err
 		}
-		srt.coll = vars.coll
+		srt.Coll = vars.Coll
 	}
 	r, err := runUpdate(t, db, name, f, srt, up, multi, upsert, bw.c)
 	if err != nil {

@@ -30,9 +30,9 @@ func cmdExplain(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s *sortSpec
+	var s *bsonval.Sort
 	if sortDoc != nil {
-		if s, err = compileSort(sortDoc); err != nil {
+		if s, err = bsonval.CompileSort(sortDoc); err != nil {
 			return nil, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
@@ -16,7 +17,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	vars := c.vars()
-	if vars.coll, err = c.collation(name); err != nil {
+	if vars.Coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	fd, err := docArg(c, "filter")
@@ -71,15 +72,15 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 
 // findShape reads the sort (under the collation of vars) and the
 // projection, argument projKey, of a find or findAndModify.
-func findShape(c *call, vars *exprVars, projKey string) (*sortSpec, *projection, error) {
-	var s *sortSpec
+func findShape(c *call, vars *expr.Vars, projKey string) (*bsonval.Sort, *projection, error) {
+	var s *bsonval.Sort
 	if sd, err := docArg(c, "sort"); err != nil {
 		return nil, nil, err
 	} else if sd != nil {
-		if s, err = compileSort(sd); err != nil {
+		if s, err = bsonval.CompileSort(sd); err != nil {
 			return nil, nil, err
 		}
-		s.coll = vars.coll
+		s.Coll = vars.Coll
 	}
 	var proj *projection
 	if pd, err := docArg(c, projKey); err != nil {
@@ -161,7 +162,7 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 		limit = -limit
 	}
 	vars := c.vars()
-	if vars.coll, err = c.collation(name); err != nil {
+	if vars.Coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	var n int
@@ -201,7 +202,7 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	vars := c.vars()
-	if vars.coll, err = c.collation(name); err != nil {
+	if vars.Coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	f, err := compileFilter(qd, vars)
@@ -225,10 +226,10 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 			vals = append(vals, v)
 		}
 	}
-	sort.SliceStable(vals, func(i, j int) bool { return vars.coll.Compare(vals[i], vals[j]) < 0 })
+	sort.SliceStable(vals, func(i, j int) bool { return vars.Coll.Compare(vals[i], vals[j]) < 0 })
 	var out []bsoncore.Value
 	for _, v := range vals {
-		if len(out) > 0 && vars.coll.Equal(out[len(out)-1], v) {
+		if len(out) > 0 && vars.Coll.Equal(out[len(out)-1], v) {
 			continue
 		}
 		out = append(out, v)

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 	"github.com/oidkit/oidkit/oid"
@@ -143,7 +144,7 @@ type updateResult struct {
 }
 
 // runUpdate applies one update statement inside t.
-func runUpdate(t *tx, db, name string, f *query.Filter, s *sortSpec, u *Update, multi, upsert bool, c *call) (updateResult, error) {
+func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *Update, multi, upsert bool, c *call) (updateResult, error) {
 	var r updateResult
 	col := t.st.coll(db, name)
 	limit := 1
@@ -295,7 +296,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 
 // updateStatement runs sv, one statement of an update command on
 // collection name, inside t.
-func updateStatement(t *tx, c *call, name string, vars *exprVars, sv bsoncore.Value) (updateResult, error) {
+func updateStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.Value) (updateResult, error) {
 	if sv.Type != bsoncore.TypeEmbeddedDocument {
 		return updateResult{}, mongoerr.New(mongoerr.TypeMismatch, "each update must be an object")
 	}
@@ -330,12 +331,12 @@ func updateStatement(t *tx, c *call, name string, vars *exprVars, sv bsoncore.Va
 	if multi && up.isReplacement() {
 		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
 	}
-	var srt *sortSpec
+	var srt *bsonval.Sort
 	if sv, err := sd.LookupErr("sort"); err == nil && sv.Type == bsoncore.TypeEmbeddedDocument && !multi {
-		if srt, err = compileSort(bsoncore.Document(sv.Data)); err != nil {
+		if srt, err = bsonval.CompileSort(bsoncore.Document(sv.Data)); err != nil {
 			return updateResult{}, err
 		}
-		srt.coll = vars.coll
+		srt.Coll = vars.Coll
 	}
 	return runUpdate(t, c.db, name, f, srt, up, multi, upsert, c)
 }
@@ -428,7 +429,7 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 		return nil, err
 	}
 	vars := c.vars()
-	if vars.coll, err = c.collation(name); err != nil {
+	if vars.Coll, err = c.collation(name); err != nil {
 		return nil, err
 	}
 	qd, err := docArg(c, "query")
@@ -474,9 +475,9 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 type findAndModify struct {
 	name           string
 	f              *query.Filter
-	s              *sortSpec
+	s              *bsonval.Sort
 	proj           *projection
-	vars           *exprVars
+	vars           *expr.Vars
 	update         bsoncore.Value
 	newDoc, upsert bool
 	value          bsoncore.Value

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -29,14 +30,14 @@ func commandCollation(arg bsoncore.Value, col *collection) (*bsonval.Collator, e
 
 // withCollation is vars with the collation of one statement of a write
 // command (its own collation field, else its collection's default).
-func withCollation(vars *exprVars, stmt bsoncore.Document, col *collection) (*exprVars, error) {
+func withCollation(vars *expr.Vars, stmt bsoncore.Document, col *collection) (*expr.Vars, error) {
 	k, err := commandCollation(lookupOr(stmt, "collation"), col)
 	if err != nil || k == nil {
 		return vars, err
 	}
-	cp := exprVars{now: vars.now, coll: k}
+	cp := expr.Vars{Now: vars.Now, Coll: k}
 	if vars != nil {
-		cp.vars = vars.vars
+		cp.Vars = vars.Vars
 	}
 	return &cp, nil
 }

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -255,7 +256,7 @@ func (s *densifySpec) partition(in []bsoncore.Document) ([]*densifyPart, []bsonc
 		}
 		v := bsonval.Lookup(doc, s.field)
 		switch {
-		case nullish(v):
+		case expr.Nullish(v):
 			p.without = append(p.without, doc) // without the field: unchanged
 		case s.unit != "" && v.Type != bsoncore.TypeDateTime, s.unit == "" && !bsonval.IsNumber(v):
 			want := "numeric"

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
@@ -39,7 +40,7 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	case !okAs || !okFF || !okTF || errStart != nil:
 		return nil, mongoerr.New(mongoerr.Location(40105), "$graphLookup requires 'as', 'startWith', 'connectFromField' and 'connectToField' to be specified")
 	}
-	if g.start, err = compileExpr(sv, env.vars); err != nil {
+	if g.start, err = expr.Compile(sv, env.vars); err != nil {
 		return nil, err
 	}
 	g.depthField, _ = str("depthField")
@@ -54,7 +55,7 @@ type graphLookup struct {
 	env                *pipelineEnv
 	from, as           string
 	fromField, toField string
-	start              *expr
+	start              *expr.Expr
 	depthField         string
 	maxDepth           int64 // -1: none
 	restrict           *query.Filter
@@ -96,7 +97,7 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	}
 	out := make([]bsoncore.Document, 0, len(in))
 	for _, doc := range in {
-		sv, err := g.start.eval(doc, nil)
+		sv, err := g.start.Eval(doc, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +146,7 @@ func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey 
 // array); null and undefined only find themselves.
 func connects(doc bsoncore.Document, field string, v bsoncore.Value) bool {
 	for _, w := range connectValues(doc, field) {
-		if bsonval.Equal(w, v) && (w.Type == v.Type || !nullish(w) && !nullish(v)) {
+		if bsonval.Equal(w, v) && (w.Type == v.Type || !expr.Nullish(w) && !expr.Nullish(v)) {
 			return true
 		}
 	}

@@ -6,13 +6,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
 // groupAccSpec is one output field of $group and its accumulator.
 type groupAccSpec struct {
 	name, op string
-	e        *expr
+	e        *expr.Expr
 	obj      *objAccSpec       // an accumulator with an object argument
 	coll     *bsonval.Collator // the command's collation
 }
@@ -21,7 +22,7 @@ type groupAccSpec struct {
 // groupAccSpec.
 type docGroup struct {
 	id   bsoncore.Value
-	accs []*accumulator
+	accs []*expr.Accumulator
 	objs []*objAcc
 }
 
@@ -34,7 +35,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, mongoerr.New(mongoerr.Location(15955), "a group specification must include an _id")
 	}
-	idE, err := compileExpr(idv, env.vars)
+	idE, err := expr.Compile(idv, env.vars)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +43,13 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	coll := env.vars.collator() // groups strings equal under it together
+	coll := env.vars.Collator() // groups strings equal under it together
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		var groups []*docGroup
 		index := map[string][]*docGroup{}
 		var kb []byte
 		for _, doc := range in {
-			id, err := idE.eval(doc, nil)
+			id, err := idE.Eval(doc, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -103,11 +104,11 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 		if !accumulatorOps[a.Key()] {
 			return nil, mongoerr.New(mongoerr.Location(15952), "unknown group operator '%s'", a.Key())
 		}
-		e, err := compileExpr(a.Value(), env.vars)
+		e, err := expr.Compile(a.Value(), env.vars)
 		if err != nil {
 			return nil, err
 		}
-		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e, coll: env.vars.collator()})
+		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e, coll: env.vars.Collator()})
 	}
 	return accs, nil
 }
@@ -115,8 +116,8 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 func newDocGroup(id bsoncore.Value, accs []groupAccSpec) *docGroup {
 	g := &docGroup{id: id}
 	for _, a := range accs {
-		acc := newAccumulator(a.op)
-		acc.coll = a.coll
+		acc := expr.NewAccumulator(a.op)
+		acc.Coll = a.coll
 		g.accs = append(g.accs, acc)
 		var o *objAcc
 		if a.obj != nil {
@@ -136,11 +137,11 @@ func (g *docGroup) add(doc bsoncore.Document, accs []groupAccSpec) error {
 			}
 			continue
 		}
-		v, err := a.e.eval(doc, nil)
+		v, err := a.e.Eval(doc, nil)
 		if err != nil {
 			return err
 		}
-		g.accs[i].add(v)
+		g.accs[i].Add(v)
 	}
 	return nil
 }
@@ -154,7 +155,7 @@ func (g *docGroup) build(accs []groupAccSpec) bsoncore.Document {
 			b.AppendValue(a.name, g.objs[i].result())
 			continue
 		}
-		b.AppendValue(a.name, g.accs[i].result())
+		b.AppendValue(a.name, g.accs[i].Result())
 	}
 	return b.Build()
 }
@@ -177,4 +178,10 @@ func compileSortByCount(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, 
 		})
 		return out, nil
 	}, nil
+}
+
+// accumulatorOps are the $group accumulators the server has.
+var accumulatorOps = map[string]bool{
+	"$sum": true, "$avg": true, "$min": true, "$max": true, "$first": true, "$last": true,
+	"$push": true, "$addToSet": true, "$count": true, "$stdDevPop": true, "$stdDevSamp": true, "$mergeObjects": true,
 }

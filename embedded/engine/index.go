@@ -23,7 +23,7 @@ type ientry struct {
 type index struct {
 	name       string
 	key        bsoncore.Document
-	fields     []sortKeyField
+	fields     []bsonval.SortField
 	unique     bool
 	sparse     bool
 	partialDoc bsoncore.Document
@@ -42,7 +42,7 @@ func (ix *index) cmpVals(a, b []bsoncore.Value) int {
 			return cmp.Compare(len(a), len(b))
 		}
 		c := bsonval.Compare(a[i], b[i])
-		if ix.fields[i].desc {
+		if ix.fields[i].Desc {
 			c = -c
 		}
 		if c != 0 {
@@ -67,9 +67,9 @@ func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 	if ix.partial != nil && !ix.partial.Match(doc) {
 		return nil, false, nil
 	}
-	if len(ix.fields) == 1 && !strings.Contains(ix.fields[0].path, ".") {
+	if len(ix.fields) == 1 && !strings.Contains(ix.fields[0].Path, ".") {
 		// One top-level field that is not an array: one key, the value.
-		v, err := doc.LookupErr(ix.fields[0].path)
+		v, err := doc.LookupErr(ix.fields[0].Path)
 		switch {
 		case err != nil || v.Type == 0:
 			if ix.sparse {
@@ -84,7 +84,7 @@ func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 	multi := -1
 	present := false
 	for i, f := range ix.fields {
-		vals := bsonval.FanValues(doc, f.path)
+		vals := bsonval.FanValues(doc, f.Path)
 		for _, v := range vals {
 			if v.Type != 0 {
 				present = true
@@ -98,9 +98,9 @@ func (ix *index) keys(doc bsoncore.Document) ([][]bsoncore.Value, bool, error) {
 				vals[j] = bsonval.Null()
 			}
 		}
-		if len(vals) > 1 || bsonval.Lookup(doc, f.path).Type == bsoncore.TypeArray {
+		if len(vals) > 1 || bsonval.Lookup(doc, f.Path).Type == bsoncore.TypeArray {
 			if multi >= 0 {
-				return nil, false, mongoerr.New(mongoerr.Location(171), "cannot index parallel arrays [%s] [%s]", ix.fields[multi].path, f.path)
+				return nil, false, mongoerr.New(mongoerr.Location(171), "cannot index parallel arrays [%s] [%s]", ix.fields[multi].Path, f.Path)
 			}
 			multi = i
 		}
@@ -174,7 +174,7 @@ func indexChanges(c *collection, id bsoncore.Value, doc, old bsoncore.Document, 
 					_ = other
 					names := make([]string, len(ix.fields))
 					for i, f := range ix.fields {
-						names[i] = f.path
+						names[i] = f.Path
 					}
 					return nil, dupKeyError(c, ix.name, ix.key, names, k)
 				}
@@ -252,7 +252,7 @@ func (t *tx) createIndex(c *collection, spec bsoncore.Document) (bool, error) {
 			if ix.cmpVals(entries[i-1].vals, entries[i].vals) == 0 && bsonval.Compare(entries[i-1].id, entries[i].id) != 0 {
 				names := make([]string, len(ix.fields))
 				for j, f := range ix.fields {
-					names[j] = f.path
+					names[j] = f.Path
 				}
 				return false, dupKeyError(c, ix.name, ix.key, names, entries[i].vals)
 			}
@@ -283,7 +283,7 @@ func parseIndexSpec(spec bsoncore.Document) (*index, error) {
 		if !bsonval.IsNumber(v) || bsonval.NumberFloat(v) == 0 {
 			return nil, mongoerr.New(mongoerr.CannotCreateIndex, "Values in the index key pattern can only be numbers or strings: %s", bsonval.Shell(bsonval.Doc(ix.key)))
 		}
-		ix.fields = append(ix.fields, sortKeyField{e.Key(), bsonval.NumberFloat(v) < 0})
+		ix.fields = append(ix.fields, bsonval.SortField{Path: e.Key(), Desc: bsonval.NumberFloat(v) < 0})
 		nameParts = append(nameParts, e.Key()+"_"+bsonval.Text(v))
 	}
 	if nv, err := spec.LookupErr("name"); err == nil {

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -18,7 +19,7 @@ func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
 	}
 	out := vals
 	for i, v := range vals {
-		if nullish(v) && v.Type != bsoncore.TypeNull {
+		if expr.Nullish(v) && v.Type != bsoncore.TypeNull {
 			if &out[0] == &vals[0] {
 				out = slices.Clone(vals)
 			}
@@ -35,7 +36,7 @@ type lookupSpec struct {
 	local, foreign   string
 	let              bsoncore.Document // the let argument; nil without one
 	lets             []lookupLet
-	inner            *exprVars // the variables of the pipeline, the let ones null
+	inner            *expr.Vars // the variables of the pipeline, the let ones null
 	pipe             []bsoncore.Value
 	hasPipe, hasFrom bool
 }
@@ -43,7 +44,7 @@ type lookupSpec struct {
 // lookupLet is one variable of $lookup's let.
 type lookupLet struct {
 	name string
-	e    *expr
+	e    *expr.Expr
 }
 
 func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
@@ -124,17 +125,17 @@ func (s *lookupSpec) readArgs(d bsoncore.Document) error {
 // variables: the stage's, and the let ones as null.
 func (s *lookupSpec) compileLet() error {
 	env := s.env
-	s.inner = &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now, coll: env.vars.collator()}
-	for k, v := range env.vars.vars {
-		s.inner.vars[k] = v
+	s.inner = &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.vars.Now, Coll: env.vars.Collator()}
+	for k, v := range env.vars.Vars {
+		s.inner.Vars[k] = v
 	}
 	for _, el := range bsonval.Elements(s.let) {
-		e, err := compileExpr(el.Value(), env.vars)
+		e, err := expr.Compile(el.Value(), env.vars)
 		if err != nil {
 			return err
 		}
 		s.lets = append(s.lets, lookupLet{el.Key(), e})
-		s.inner.vars[el.Key()] = bsonval.Null()
+		s.inner.Vars[el.Key()] = bsonval.Null()
 	}
 	return nil
 }
@@ -199,7 +200,7 @@ func (s *lookupSpec) indexForeign(foreignDocs []bsoncore.Document) map[string][]
 	var kb []byte
 	for i, fd := range foreignDocs {
 		for _, b := range lookupKeys(fieldValues(fd, s.foreign)) {
-			kb = s.inner.coll.AppendKey(kb[:0], b)
+			kb = s.inner.Coll.AppendKey(kb[:0], b)
 			if ks := byKey[string(kb)]; len(ks) == 0 || ks[len(ks)-1] != i {
 				byKey[string(kb)] = append(ks, i)
 			}
@@ -214,13 +215,13 @@ func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Docum
 	var order []int
 	var kb []byte
 	for _, a := range lookupKeys(fieldValues(doc, s.local)) {
-		kb = s.inner.coll.AppendKey(kb[:0], a)
+		kb = s.inner.Coll.AppendKey(kb[:0], a)
 		for _, i := range byKey[string(kb)] {
 			if slices.Contains(order, i) {
 				continue
 			}
 			for _, b := range lookupKeys(fieldValues(foreignDocs[i], s.foreign)) {
-				if s.inner.coll.Equal(a, b) {
+				if s.inner.Coll.Equal(a, b) {
 					order = append(order, i)
 					break
 				}
@@ -238,16 +239,16 @@ func (s *lookupSpec) matches(doc bsoncore.Document, foreignDocs []bsoncore.Docum
 // runPipeline runs pipe, stages of the pipeline, on cands, the let
 // variables set from doc.
 func (s *lookupSpec) runPipeline(doc bsoncore.Document, pipe []bsoncore.Value, cands []bsoncore.Document) ([]bsoncore.Document, error) {
-	vars := &exprVars{vars: map[string]bsoncore.Value{}, now: s.inner.now, coll: s.inner.coll}
-	for k, v := range s.inner.vars {
-		vars.vars[k] = v
+	vars := &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: s.inner.Now, Coll: s.inner.Coll}
+	for k, v := range s.inner.Vars {
+		vars.Vars[k] = v
 	}
 	for _, l := range s.lets {
-		v, err := l.e.eval(doc, nil)
+		v, err := l.e.Eval(doc, nil)
 		if err != nil {
 			return nil, err
 		}
-		vars.vars[l.name] = v
+		vars.Vars[l.name] = v
 	}
 	sub := *s.env
 	sub.vars = vars

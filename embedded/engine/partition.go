@@ -6,20 +6,21 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
 // partitionSpec is the partitionBy and sortBy of $setWindowFields and
 // $fill.
 type partitionSpec struct {
-	by   *expr
-	sort *sortSpec
+	by   *expr.Expr
+	sort *bsonval.Sort
 }
 
 func compilePartitionSpec(stageName string, d bsoncore.Document, env *pipelineEnv) (partitionSpec, error) {
 	var p partitionSpec
 	if v, err := d.LookupErr("partitionBy"); err == nil {
-		if p.by, err = compileExpr(v, env.vars); err != nil {
+		if p.by, err = expr.Compile(v, env.vars); err != nil {
 			return p, err
 		}
 	}
@@ -27,7 +28,7 @@ func compilePartitionSpec(stageName string, d bsoncore.Document, env *pipelineEn
 		if v.Type != bsoncore.TypeEmbeddedDocument {
 			return p, mongoerr.New(mongoerr.TypeMismatch, "%s: sortBy must be an object", stageName)
 		}
-		if p.sort, err = compileSort(bsoncore.Document(v.Data)); err != nil {
+		if p.sort, err = bsonval.CompileSort(bsoncore.Document(v.Data)); err != nil {
 			return p, err
 		}
 	}
@@ -49,7 +50,7 @@ func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
 	for _, doc := range in {
 		key := bsonval.Null()
 		if p.by != nil {
-			v, err := p.by.eval(doc, nil)
+			v, err := p.by.Eval(doc, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -74,7 +75,7 @@ func (p partitionSpec) split(in []bsoncore.Document) ([]*partition, error) {
 	}
 	if p.sort != nil {
 		for _, pt := range parts {
-			slices.SortStableFunc(pt.docs, p.sort.compare)
+			slices.SortStableFunc(pt.docs, p.sort.Compare)
 		}
 	}
 	return parts, nil

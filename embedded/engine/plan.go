@@ -22,11 +22,11 @@ type plan struct {
 
 // idIndex describes the _id index for explain: the documents themselves,
 // kept in _id order, are its entries.
-var idIndex = &index{name: "_id_", key: idKey, unique: true, fields: []sortKeyField{{"_id", false}}}
+var idIndex = &index{name: "_id_", key: idKey, unique: true, fields: []bsonval.SortField{{Path: "_id"}}}
 
 // selectDocs returns the documents of col that match f, in sort order,
 // after skip and up to limit (0: no limit).
-func selectDocs(col *collection, f *query.Filter, s *sortSpec, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
+func selectDocs(col *collection, f *query.Filter, s *bsonval.Sort, skip, limit int, deadline func() error) ([]bsoncore.Document, plan, error) {
 	p := plan{stage: "COLLSCAN"}
 	if col == nil {
 		return nil, p, nil
@@ -36,7 +36,7 @@ func selectDocs(col *collection, f *query.Filter, s *sortSpec, skip, limit int, 
 	if !scanned {
 		if ix, prefix, rc := bestPrefix(col, f); ix != nil {
 			p.stage, p.index = "IXSCAN", ix
-			if k := len(prefix); rc == nil && s != nil && len(s.keys) == 1 && k < len(ix.fields) && ix.fields[k].path == s.keys[0].path && !ix.multikey {
+			if k := len(prefix); rc == nil && s != nil && len(s.Keys) == 1 && k < len(ix.fields) && ix.fields[k].Path == s.Keys[0].Path && !ix.multikey {
 				// equalities, then a sort on the next field: the prefix's keys are in that order
 				out, err := prefixInOrder(col, f, s, ix, prefix, &p, skip, limit, deadline)
 				return out, p, err
@@ -48,7 +48,7 @@ func selectDocs(col *collection, f *query.Filter, s *sortSpec, skip, limit int, 
 	if !scanned {
 		cands, scanned = rangeScan(col, f, &p)
 	}
-	if !scanned && s != nil && len(s.keys) == 1 && s.coll == nil {
+	if !scanned && s != nil && len(s.Keys) == 1 && s.Coll == nil {
 		if out, ok, err := sortedWalk(col, f, s, &p, skip, limit, deadline); ok {
 			return out, p, err
 		}
@@ -107,15 +107,15 @@ func fetcher(col *collection, p *plan, cands *[]bsoncore.Document) func(ientry) 
 
 // prefixInOrder reads, in the order of s, the documents of ix's entries
 // that hold prefix, s being a sort on the field after the prefix's.
-func prefixInOrder(col *collection, f *query.Filter, s *sortSpec, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
+func prefixInOrder(col *collection, f *query.Filter, s *bsonval.Sort, ix *index, prefix []bsoncore.Value, p *plan, skip, limit int, deadline func() error) ([]bsoncore.Document, error) {
 	k := len(prefix)
-	reverse := ix.fields[k].desc != s.keys[0].desc
+	reverse := ix.fields[k].Desc != s.Keys[0].Desc
 	p.backward = reverse
 	return inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
 		within := func(en ientry) bool { return ix.cmpVals(en.vals[:k], prefix) == 0 && visit(en) }
 		if reverse {
 			last := bsoncore.Value{Type: bsoncore.TypeMaxKey}
-			if ix.fields[k].desc {
+			if ix.fields[k].Desc {
 				last = bsoncore.Value{Type: bsoncore.TypeMinKey}
 			}
 			ix.tree.Descend(ientry{vals: append(prefix[:k:k], last), id: bsoncore.Value{Type: bsoncore.TypeMaxKey}}, within)
@@ -146,7 +146,7 @@ func prefixScan(col *collection, ix *index, prefix []bsoncore.Value, rc *query.R
 func rangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Document, ok bool) {
 	for _, rc := range f.IndexRanges() {
 		for _, ix := range col.indexes {
-			if ix.partial != nil || ix.sparse || ix.fields[0].path != rc.Path || (ix.multikey && rc.In == nil) {
+			if ix.partial != nil || ix.sparse || ix.fields[0].Path != rc.Path || (ix.multikey && rc.In == nil) {
 				continue
 			}
 			p.stage, p.index = "IXSCAN", ix
@@ -173,16 +173,16 @@ func rangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Docu
 // sortedWalk reads the documents in the order of s, a sort on one field
 // without a collation, when the documents themselves (_id) or an index
 // are kept in that order; ok is false when none is.
-func sortedWalk(col *collection, f *query.Filter, s *sortSpec, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
-	if !f.ScanOnly() && s.keys[0].path == "_id" {
+func sortedWalk(col *collection, f *query.Filter, s *bsonval.Sort, p *plan, skip, limit int, deadline func() error) (out []bsoncore.Document, ok bool, err error) {
+	if !f.ScanOnly() && s.Keys[0].Path == "_id" {
 		// the documents are kept in _id order: walk them
-		p.stage, p.index, p.backward = "IXSCAN", idIndex, s.keys[0].desc
+		p.stage, p.index, p.backward = "IXSCAN", idIndex, s.Keys[0].Desc
 		out, err := inOrder(f, p, skip, limit, deadline, func(visit func(bsoncore.Document) bool) {
 			walk := func(r *record) bool {
 				p.keysSeen++
 				return visit(r.doc)
 			}
-			if s.keys[0].desc {
+			if s.Keys[0].Desc {
 				col.docs.Reverse(walk)
 			} else {
 				col.docs.Scan(walk)
@@ -191,11 +191,11 @@ func sortedWalk(col *collection, f *query.Filter, s *sortSpec, p *plan, skip, li
 		return out, true, err
 	}
 	for _, ix := range col.indexes {
-		if ix.multikey || ix.sparse || ix.partial != nil || ix.fields[0].path != s.keys[0].path {
+		if ix.multikey || ix.sparse || ix.partial != nil || ix.fields[0].Path != s.Keys[0].Path {
 			continue
 		}
 		p.stage, p.index = "IXSCAN", ix
-		reverse := ix.fields[0].desc != s.keys[0].desc
+		reverse := ix.fields[0].Desc != s.Keys[0].Desc
 		p.backward = reverse
 		out, err := inIndexOrder(col, f, p, skip, limit, deadline, func(visit func(ientry) bool) {
 			if reverse {
@@ -231,15 +231,15 @@ func collScan(col *collection, p *plan, deadline func() error) ([]bsoncore.Docum
 
 // keepPage keeps the candidates f matches, sorts them by s and takes the
 // page skip and limit ask for.
-func keepPage(cands []bsoncore.Document, f *query.Filter, s *sortSpec, skip, limit int) []bsoncore.Document {
+func keepPage(cands []bsoncore.Document, f *query.Filter, s *bsonval.Sort, skip, limit int) []bsoncore.Document {
 	out := cands[:0] // filtered in place: cands is this call's own
 	for _, d := range cands {
 		if f.Match(d) {
 			out = append(out, d)
 		}
 	}
-	if s != nil && len(s.keys) > 0 {
-		sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })
+	if s != nil && len(s.Keys) > 0 {
+		sort.SliceStable(out, func(i, j int) bool { return s.Compare(out[i], out[j]) < 0 })
 	}
 	if skip > 0 {
 		out = out[min(skip, len(out)):]
@@ -290,7 +290,7 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *query.Range, take func(ie
 	}
 	// the index is ordered by field k (ascending or descending) within the
 	// prefix: start at the end of the class nearest the scan and stop past it
-	desc := ix.fields[k].desc
+	desc := ix.fields[k].Desc
 	var start bsoncore.Value
 	switch {
 	case !desc && rc.Lo.Type != 0:
@@ -391,7 +391,7 @@ func bestPrefix(col *collection, f *query.Filter) (*index, []bsoncore.Value, *qu
 		}
 		var prefix []bsoncore.Value
 		for _, fl := range ix.fields {
-			v, ok := eqOf(fl.path)
+			v, ok := eqOf(fl.Path)
 			if !ok || ix.sparse && v.Type == bsoncore.TypeNull {
 				break
 			}
@@ -404,7 +404,7 @@ func bestPrefix(col *collection, f *query.Filter) (*index, []bsoncore.Value, *qu
 		if len(prefix) < len(ix.fields) {
 			ranges := f.IndexRanges()
 			for i, r := range ranges {
-				if r.Path == ix.fields[len(prefix)].path && !(ix.multikey && r.In == nil) && !ix.sparse {
+				if r.Path == ix.fields[len(prefix)].Path && !(ix.multikey && r.In == nil) && !ix.sparse {
 					rc = &ranges[i]
 					break
 				}

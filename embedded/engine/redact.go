@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -13,20 +14,20 @@ import (
 // $$DESCEND (its fields kept, its documents and arrays of documents
 // judged in turn).
 func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	vars := &exprVars{vars: map[string]bsoncore.Value{}, now: env.vars.now}
-	for k, v := range env.vars.vars {
-		vars.vars[k] = v
+	vars := &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.vars.Now}
+	for k, v := range env.vars.Vars {
+		vars.Vars[k] = v
 	}
 	for _, k := range []string{"DESCEND", "PRUNE", "KEEP"} {
-		vars.vars[k] = bsonval.String("$$" + k)
+		vars.Vars[k] = bsonval.String("$$" + k)
 	}
-	e, err := compileExpr(arg, vars)
+	e, err := expr.Compile(arg, vars)
 	if err != nil {
 		return nil, err
 	}
 	var level func(root, cur bsoncore.Document) (bsoncore.Document, bool, error)
 	level = func(root, cur bsoncore.Document) (bsoncore.Document, bool, error) {
-		v, err := e.eval(root, map[string]bsoncore.Value{"CURRENT": bsonval.Doc(cur)})
+		v, err := e.Eval(root, map[string]bsoncore.Value{"CURRENT": bsonval.Doc(cur)})
 		if err != nil {
 			return nil, false, err
 		}

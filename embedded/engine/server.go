@@ -3,7 +3,8 @@
 // a copy-on-write store made durable by a journal (see journal.go for the
 // file format and what survives a crash). BSON values themselves (their
 // order, paths through arrays, collations) are package bsonval's, the
-// query language (compiling and matching filters) package query's;
+// query language (compiling and matching filters) package query's,
+// aggregation expressions (compiling and evaluating them) package expr's;
 // reading and writing messages is package wire's, the data directory's
 // files package storage's, the errors package mongoerr's.
 //

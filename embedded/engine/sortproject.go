@@ -7,48 +7,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
-
-// sortSpec is a compiled sort: fields and directions.
-type sortSpec struct {
-	keys []sortKeyField
-	coll *bsonval.Collator // strings compare by it; nil: simple
-}
-
-type sortKeyField struct {
-	path string
-	desc bool
-}
-
-func compileSort(spec bsoncore.Document) (*sortSpec, error) {
-	s := &sortSpec{}
-	for _, e := range bsonval.Elements(spec) {
-		v := e.Value()
-		if v.Type == bsoncore.TypeEmbeddedDocument {
-			return nil, mongoerr.New(mongoerr.BadValue, "$meta sort is not supported by oidkit's server (it has no text search)")
-		}
-		if !bsonval.IsNumber(v) || (bsonval.NumberFloat(v) != 1 && bsonval.NumberFloat(v) != -1) {
-			return nil, mongoerr.New(mongoerr.Location(15975), "$sort key ordering must be 1 (for ascending) or -1 (for descending)")
-		}
-		s.keys = append(s.keys, sortKeyField{e.Key(), bsonval.NumberFloat(v) < 0})
-	}
-	return s, nil
-}
-
-func (s *sortSpec) compare(a, b bsoncore.Document) int {
-	for _, k := range s.keys {
-		c := s.coll.Compare(bsonval.SortKey(a, k.path, k.desc), bsonval.SortKey(b, k.path, k.desc))
-		if k.desc {
-			c = -c
-		}
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
-}
 
 // projection is a compiled find projection.
 type projection struct {
@@ -59,13 +21,13 @@ type projection struct {
 
 type projField struct {
 	path  string
-	expr  *expr // a computed field
-	slice []int // $slice
+	expr  *expr.Expr // a computed field
+	slice []int      // $slice
 	elem  *query.Filter
 	pos   bool // "a.$"
 }
 
-func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, error) {
+func compileProjection(spec bsoncore.Document, vars *expr.Vars) (*projection, error) {
 	p := &projection{}
 	mode := 0 // 1 include, -1 exclude
 	for _, e := range bsonval.Elements(spec) {
@@ -121,7 +83,7 @@ func compileProjection(spec bsoncore.Document, vars *exprVars) (*projection, err
 			}
 			mode = 1
 		default:
-			ex, err := compileExpr(v, vars)
+			ex, err := expr.Compile(v, vars)
 			if err != nil {
 				return nil, err
 			}
@@ -214,7 +176,7 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 	for _, f := range p.fields {
 		switch {
 		case f.expr != nil:
-			v, err := f.expr.eval(doc, nil)
+			v, err := f.expr.Eval(doc, nil)
 			if err != nil && strict {
 				return nil, err
 			}

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -59,11 +60,11 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	}
 	type fe struct {
 		path string
-		e    *expr
+		e    *expr.Expr
 	}
 	var fs []fe
 	for _, el := range bsonval.Elements(d) {
-		e, err := compileExpr(el.Value(), env.vars)
+		e, err := expr.Compile(el.Value(), env.vars)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +73,7 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
 		md := toMDoc(d)
 		for _, f := range fs {
-			v, err := f.e.eval(d, nil)
+			v, err := f.e.Eval(d, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -120,12 +121,12 @@ func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stag
 			return nil, mongoerr.New(mongoerr.Location(40231), "no newRoot specified for the $replaceRoot stage")
 		}
 	}
-	e, err := compileExpr(nr, env.vars)
+	e, err := expr.Compile(nr, env.vars)
 	if err != nil {
 		return nil, err
 	}
 	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
-		v, err := e.eval(d, nil)
+		v, err := e.Eval(d, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -163,14 +164,14 @@ func compileSortStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	if err != nil {
 		return nil, err
 	}
-	s, err := compileSort(d)
+	s, err := bsonval.CompileSort(d)
 	if err != nil {
 		return nil, err
 	}
-	s.coll = env.vars.collator()
+	s.Coll = env.vars.Collator()
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		out := append([]bsoncore.Document{}, in...)
-		sort.SliceStable(out, func(i, j int) bool { return s.compare(out[i], out[j]) < 0 })
+		sort.SliceStable(out, func(i, j int) bool { return s.Compare(out[i], out[j]) < 0 })
 		return out, nil
 	}, nil
 }

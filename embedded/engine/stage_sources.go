@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -176,12 +177,12 @@ func checkInFacet(pipe []bsoncore.Value, inside string) error {
 // compileDocumentsStage is $documents: an expression that must give an
 // array of documents, evaluated once, without an input document.
 func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	e, err := compileExpr(arg, env.vars)
+	e, err := expr.Compile(arg, env.vars)
 	if err != nil {
 		return nil, err
 	}
 	return func([]bsoncore.Document) ([]bsoncore.Document, error) {
-		v, err := e.eval(bsoncore.NewDocumentBuilder().Build(), nil)
+		v, err := e.Eval(bsoncore.NewDocumentBuilder().Build(), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -230,6 +231,6 @@ func compileListLocalSessions(_ string, _ bsoncore.Value, env *pipelineEnv) (sta
 		var u [16]byte
 		copy(u[:], processID[:])
 		id := bsoncore.NewDocumentBuilder().AppendBinary("id", 4, u[:]).Build()
-		return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendDocument("_id", id).AppendDateTime("lastUse", env.vars.now.UnixMilli()).Build()}, nil
+		return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendDocument("_id", id).AppendDateTime("lastUse", env.vars.Now.UnixMilli()).Build()}, nil
 	}, nil
 }

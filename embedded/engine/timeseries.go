@@ -106,7 +106,7 @@ func ttlRules(col *collection) []ttlRule {
 	var out []ttlRule
 	for _, ix := range col.indexes {
 		if ix.ttl != nil && len(ix.fields) == 1 {
-			out = append(out, ttlRule{ix.fields[0].path, *ix.ttl})
+			out = append(out, ttlRule{ix.fields[0].Path, *ix.ttl})
 		}
 	}
 	if f := timeField(col); f != "" {

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
@@ -19,7 +20,7 @@ type Update struct {
 	ops         []updateOp
 	filters     map[string]*query.Filter
 	filterIDs   []string // the identifiers of filters, in the order given
-	vars        *exprVars
+	vars        *expr.Vars
 }
 
 type updateOp struct {
@@ -36,7 +37,7 @@ var updateOperators = map[string]bool{
 }
 
 // compileUpdate compiles an update document or pipeline.
-func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *exprVars) (*Update, error) {
+func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *expr.Vars) (*Update, error) {
 	up := &Update{vars: vars}
 	if u.Type == bsoncore.TypeArray {
 		if err := up.compilePipeline(u, arrayFilters); err != nil {
@@ -158,7 +159,7 @@ func checkConflicts(ops []updateOp) error {
 
 // compileArrayFilters compiles the arrayFilters into up.filters, by the
 // identifier each names.
-func (up *Update) compileArrayFilters(arrayFilters []bsoncore.Value, vars *exprVars) error {
+func (up *Update) compileArrayFilters(arrayFilters []bsoncore.Value, vars *expr.Vars) error {
 	up.filters = map[string]*query.Filter{}
 	for _, af := range arrayFilters {
 		if af.Type != bsoncore.TypeEmbeddedDocument {

@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
 )
@@ -109,7 +110,7 @@ func (u *Update) pull(o updateOp, cur *mval) (*mval, bool, error) {
 
 // pullPred is what $pull removes: values equal to a value, or matching a
 // condition (a query on the element, or operators on it).
-func pullPred(arg bsoncore.Value, vars *exprVars) (func(bsoncore.Value) bool, error) {
+func pullPred(arg bsoncore.Value, vars *expr.Vars) (func(bsoncore.Value) bool, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		if arg.Type == bsoncore.TypeRegex {
 			p, err := query.RegexPred(arg)
@@ -217,13 +218,13 @@ func sortArray(arr []*mval, spec bsoncore.Value) error {
 			return c < 0
 		}
 	} else if spec.Type == bsoncore.TypeEmbeddedDocument {
-		s, err := compileSort(bsoncore.Document(spec.Data))
+		s, err := bsonval.CompileSort(bsoncore.Document(spec.Data))
 		if err != nil {
 			return err
 		}
 		less = func(a, b bsoncore.Value) bool {
 			da, db := docOrEmpty(a), docOrEmpty(b)
-			return s.compare(da, db) < 0
+			return s.Compare(da, db) < 0
 		}
 	} else {
 		return mongoerr.New(mongoerr.BadValue, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")

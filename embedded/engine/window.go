@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -61,10 +62,10 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, p := range parts {
 			pt := &windowPartition{docs: p.docs, sort: ps.sort}
-			if ps.sort != nil && len(ps.sort.keys) == 1 {
+			if ps.sort != nil && len(ps.sort.Keys) == 1 {
 				pt.xs = make([]bsoncore.Value, len(p.docs))
 				for i, doc := range p.docs {
-					pt.xs[i] = bsonval.Lookup(doc, ps.sort.keys[0].path)
+					pt.xs[i] = bsonval.Lookup(doc, ps.sort.Keys[0].Path)
 				}
 			}
 			results := make([][]bsoncore.Value, len(outs))
@@ -88,10 +89,10 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 // windowFn is one output field of $setWindowFields.
 type windowFn struct {
 	field, op string
-	e         *expr       // the function's argument (input, output)
+	e         *expr.Expr  // the function's argument (input, output)
 	obj       *objAccSpec // an accumulator with an object argument
 	by        int         // $shift
-	def       *expr       // $shift's default
+	def       *expr.Expr  // $shift's default
 	win       windowSpec
 	unit      string  // $derivative, $integral
 	alpha     *bigNum // $expMovingAvg
@@ -105,7 +106,7 @@ var (
 		"$locf": true, "$linearFill": true, "$expMovingAvg": true}
 )
 
-func compileWindowFn(el bsoncore.Element, sortBy *sortSpec, env *pipelineEnv) (*windowFn, error) {
+func compileWindowFn(el bsoncore.Element, sortBy *bsonval.Sort, env *pipelineEnv) (*windowFn, error) {
 	w, fnArg, winArg, err := splitWindowFn(el)
 	if err != nil {
 		return nil, err
@@ -156,8 +157,8 @@ func splitWindowFn(el bsoncore.Element) (w *windowFn, fnArg, winArg bsoncore.Val
 
 // compileArg compiles the function's argument, and checks the sortBy it
 // needs.
-func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *sortSpec, hasWindow bool, env *pipelineEnv) error {
-	singleSort := sortBy != nil && len(sortBy.keys) == 1
+func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *pipelineEnv) error {
+	singleSort := sortBy != nil && len(sortBy.Keys) == 1
 	var err error
 	switch op := w.op; {
 	case rankFns[op]:
@@ -167,29 +168,29 @@ func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *sortSpec, hasWindow 
 	case op == "$shift":
 		return w.compileShift(fnArg, sortBy, env)
 	case op == "$locf":
-		w.e, err = compileExpr(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.vars)
 	case op == "$linearFill":
 		if !singleSort {
 			return mongoerr.New(mongoerr.Location(605001), "$linearFill must be specified with a top level sortBy expression with exactly one element")
 		}
-		w.e, err = compileExpr(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.vars)
 	case op == "$expMovingAvg":
 		return w.compileExpMovingAvg(fnArg, sortBy, env)
 	case op == "$derivative" || op == "$integral":
 		return w.compileWithUnit(fnArg, sortBy, hasWindow, env)
 	case op == "$covariancePop" || op == "$covarianceSamp":
-		w.e, err = compileExpr(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.vars)
 	case objectAccumulators[op]:
 		w.obj, err = compileObjectAccumulator(op, fnArg, env.vars)
 	case accumulatorOps[op]:
-		w.e, err = compileExpr(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.vars)
 	default:
 		return mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", op)
 	}
 	return err
 }
 
-func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *sortSpec, env *pipelineEnv) error {
+func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *bsonval.Sort, env *pipelineEnv) error {
 	if fnArg.Type != bsoncore.TypeEmbeddedDocument {
 		return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
 	}
@@ -205,18 +206,18 @@ func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *sortSpec, env *pip
 	}
 	w.by = int(n)
 	var err error
-	if w.e, err = compileExpr(out, env.vars); err != nil {
+	if w.e, err = expr.Compile(out, env.vars); err != nil {
 		return err
 	}
 	if dv, err := sd.LookupErr("default"); err == nil {
-		if w.def, err = compileExpr(dv, env.vars); err != nil {
+		if w.def, err = expr.Compile(dv, env.vars); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env *pipelineEnv) error {
+func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *bsonval.Sort, env *pipelineEnv) error {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg must have exactly one argument that is an object")
 	}
@@ -229,7 +230,7 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env
 		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg requires an explicit 'sortBy'")
 	}
 	var err error
-	if w.e, err = compileExpr(in, env.vars); err != nil {
+	if w.e, err = expr.Compile(in, env.vars); err != nil {
 		return err
 	}
 	if nv, err := d.LookupErr("N"); err == nil {
@@ -261,12 +262,12 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *sortSpec, env
 	return nil
 }
 
-func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *sortSpec, hasWindow bool, env *pipelineEnv) error {
+func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *pipelineEnv) error {
 	op := w.op
 	if sortBy == nil {
 		return mongoerr.New(mongoerr.FailedToParse, "%s requires a sortBy", op)
 	}
-	if len(sortBy.keys) != 1 {
+	if len(sortBy.Keys) != 1 {
 		return mongoerr.New(mongoerr.FailedToParse, "%s requires a non-compound sortBy", op)
 	}
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
@@ -276,7 +277,7 @@ func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *sortSpec, hasWind
 		switch f.Key() {
 		case "input":
 			var err error
-			if w.e, err = compileExpr(f.Value(), env.vars); err != nil {
+			if w.e, err = expr.Compile(f.Value(), env.vars); err != nil {
 				return err
 			}
 		case "unit":
@@ -324,7 +325,7 @@ type windowSpec struct {
 	lo, hi       windowBound
 }
 
-func parseWindow(v bsoncore.Value, sortBy *sortSpec) (windowSpec, error) {
+func parseWindow(v bsoncore.Value, sortBy *bsonval.Sort) (windowSpec, error) {
 	w := windowSpec{set: true, lo: windowBound{kind: boundUnbounded}, hi: windowBound{kind: boundUnbounded}}
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return w, mongoerr.New(mongoerr.FailedToParse, "'window' field must be an object")
@@ -442,11 +443,11 @@ func parseWindowBound(b bsoncore.Value, check func(bsoncore.Value) error) (windo
 		return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds must be 'unbounded', 'current', or a number.")
 	case bsoncore.TypeEmbeddedDocument, bsoncore.TypeArray:
 		// an expression of constants ({$literal: 1}, {$add: [1, 2]})
-		e, err := compileExpr(b, nil)
+		e, err := expr.Compile(b, nil)
 		if err != nil {
 			return windowBound{}, err
 		}
-		if b, err = e.eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !bsonval.IsNumber(b) {
+		if b, err = e.Eval(bsoncore.NewDocumentBuilder().Build(), nil); err != nil || !bsonval.IsNumber(b) {
 			return windowBound{}, mongoerr.New(mongoerr.FailedToParse, "Window bounds expression must be a constant.")
 		}
 	}
@@ -459,7 +460,7 @@ func parseWindowBound(b bsoncore.Value, check func(bsoncore.Value) error) (windo
 
 // checkBounds checks the window's bounds are in order, and that sortBy
 // is what they need.
-func (w *windowSpec) checkBounds(sortBy *sortSpec) error {
+func (w *windowSpec) checkBounds(sortBy *bsonval.Sort) error {
 	// lower must not exceed upper, "current" counting as 0
 	asValue := func(b windowBound) (bsoncore.Value, bool) {
 		switch b.kind {
@@ -481,10 +482,10 @@ func (w *windowSpec) checkBounds(sortBy *sortSpec) error {
 		}
 		return nil
 	}
-	if sortBy == nil || len(sortBy.keys) != 1 {
+	if sortBy == nil || len(sortBy.Keys) != 1 {
 		return mongoerr.New(mongoerr.Location(5339902), "Range-based bounds require sortBy a single field")
 	}
-	if sortBy.keys[0].desc {
+	if sortBy.Keys[0].Desc {
 		return mongoerr.New(mongoerr.Location(8947401), "Range-based bounds require an ascending sortBy")
 	}
 	return nil

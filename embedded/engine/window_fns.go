@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
+	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
@@ -17,7 +18,7 @@ import (
 // values of its single sortBy field when it has one.
 type windowPartition struct {
 	docs []bsoncore.Document
-	sort *sortSpec
+	sort *bsonval.Sort
 	xs   []bsoncore.Value
 }
 
@@ -41,7 +42,7 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 		res := make([]bsoncore.Value, len(p.docs))
 		last := bsonval.Null()
 		for i, v := range vals {
-			if !nullish(v) {
+			if !expr.Nullish(v) {
 				last = v
 			}
 			res[i] = last
@@ -56,10 +57,10 @@ func (w *windowFn) run(p *windowPartition) ([]bsoncore.Value, error) {
 		w.win.lo.kind == boundUnbounded && w.win.hi.kind == boundCurrent {
 		// a running total: one accumulator, each document added in turn
 		res := make([]bsoncore.Value, len(p.docs))
-		a := newAccumulator(w.op)
+		a := expr.NewAccumulator(w.op)
 		for i, v := range vals {
-			a.add(v)
-			res[i] = a.result()
+			a.Add(v)
+			res[i] = a.Result()
 		}
 		return res, nil
 	}
@@ -74,7 +75,7 @@ func (w *windowFn) argValues(p *windowPartition) ([]bsoncore.Value, error) {
 	}
 	vals := make([]bsoncore.Value, len(p.docs))
 	for i, doc := range p.docs {
-		v, err := w.e.eval(doc, nil)
+		v, err := w.e.Eval(doc, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +89,7 @@ func (w *windowFn) ranks(p *windowPartition) []bsoncore.Value {
 	res := make([]bsoncore.Value, len(p.docs))
 	rank, dense := 0, 0
 	for i := range p.docs {
-		if i == 0 || p.sort.compare(p.docs[i-1], p.docs[i]) != 0 {
+		if i == 0 || p.sort.Compare(p.docs[i-1], p.docs[i]) != 0 {
 			rank, dense = i+1, dense+1
 		}
 		switch w.op {
@@ -151,11 +152,11 @@ func (w *windowFn) overWindow(p *windowPartition, vals []bsoncore.Value, lo, hi 
 		}
 		return a.result(), nil
 	}
-	a := newAccumulator(w.op)
+	a := expr.NewAccumulator(w.op)
 	for k := lo; k <= hi; k++ {
-		a.add(vals[k])
+		a.Add(vals[k])
 	}
-	return a.result(), nil
+	return a.Result(), nil
 }
 
 // checkRange checks that every sortBy value is what a range window over
@@ -245,13 +246,13 @@ func (w *windowFn) shift(p *windowPartition) ([]bsoncore.Value, error) {
 		k := i + w.by
 		switch {
 		case k >= 0 && k < len(p.docs):
-			v, err := w.e.eval(p.docs[k], nil)
+			v, err := w.e.Eval(p.docs[k], nil)
 			if err != nil {
 				return nil, err
 			}
 			res[i] = nullIfMissing(v)
 		case w.def != nil:
-			v, err := w.def.eval(p.docs[i], nil)
+			v, err := w.def.Eval(p.docs[i], nil)
 			if err != nil {
 				return nil, err
 			}
@@ -274,7 +275,7 @@ func linearFill(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, er
 	next[n] = n
 	for i := n - 1; i >= 0; i-- {
 		next[i] = next[i+1]
-		if !nullish(vals[i]) {
+		if !expr.Nullish(vals[i]) {
 			next[i] = i
 		}
 	}
@@ -284,7 +285,7 @@ func linearFill(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, er
 		x := p.xs[i]
 		isDate := x.Type == bsoncore.TypeDateTime
 		switch {
-		case !bsonval.IsNumber(y) && !nullish(y):
+		case !bsonval.IsNumber(y) && !expr.Nullish(y):
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value to be filled must be numeric or nullish, but found %s", bsonval.TypeName(y.Type))
 		case !bsonval.IsNumber(x) && !isDate:
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Value of the sortBy field must be numeric or a date, but found %s", bsonval.TypeName(x.Type))
@@ -293,7 +294,7 @@ func linearFill(p *windowPartition, vals []bsoncore.Value) ([]bsoncore.Value, er
 		case i > 0 && isDate != (p.xs[i-1].Type == bsoncore.TypeDateTime):
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Conflicting sort value types, previously received type %s, but found %s", bsonval.TypeName(p.xs[i-1].Type), bsonval.TypeName(x.Type))
 		}
-		if !nullish(y) {
+		if !expr.Nullish(y) {
 			res[i], prev = y, i
 			continue
 		}
@@ -375,7 +376,7 @@ func (w *windowFn) derivative(p *windowPartition, vals []bsoncore.Value, lo, hi 
 		run = bsonval.NumberFloat(xr) - bsonval.NumberFloat(xl)
 	}
 	yl, yr := vals[lo], vals[hi]
-	if nullish(yl) || nullish(yr) {
+	if expr.Nullish(yl) || expr.Nullish(yr) {
 		return bsonval.Missing, mongoerr.New(mongoerr.Location(5624903), "$derivative input must not be null or missing")
 	}
 	if !bsonval.IsNumber(yl) || !bsonval.IsNumber(yr) {

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -16,19 +16,19 @@ func init() {
 
 // compileVar is the variable "$$name" followed by the path parts: NOW,
 // REMOVE, ROOT, CURRENT or a variable in vars.
-func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
+func compileVar(name string, parts []string, vars *Vars) (*Expr, error) {
 	switch name {
 	case "NOW":
-		return constExpr(bsonval.DateTime(vars.now.UnixMilli())), nil
+		return constExpr(bsonval.DateTime(vars.Now.UnixMilli())), nil
 	case "REMOVE":
 		return constExpr(bsonval.Missing), nil
 	case "ROOT":
-		return &expr{eval: func(root bsoncore.Document, _ map[string]bsoncore.Value) (bsoncore.Value, error) {
+		return &Expr{Eval: func(root bsoncore.Document, _ map[string]bsoncore.Value) (bsoncore.Value, error) {
 			return exprPath(bsonval.Doc(root), parts), nil
 		}}, nil
 	}
-	if v, ok := vars.vars[name]; ok && name != "CURRENT" {
-		return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	if v, ok := vars.Vars[name]; ok && name != "CURRENT" {
+		return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 			if lv, ok := local[name]; ok {
 				return exprPath(lv, parts), nil
 			}
@@ -38,7 +38,7 @@ func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
 	if name != "CURRENT" {
 		return nil, mongoerr.New(mongoerr.Location(17276), "Use of undefined variable: %s", name)
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		if lv, ok := local[name]; ok {
 			return exprPath(lv, parts), nil
 		}
@@ -47,12 +47,12 @@ func compileVar(name string, parts []string, vars *exprVars) (*expr, error) {
 }
 
 // compileLiteral is $literal: its argument, unevaluated.
-func compileLiteral(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileLiteral(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return constExpr(v), nil
 }
 
 // compileLet is $let: {vars, in}, in evaluated with the variables bound.
-func compileLet(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileLet(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(16874), "$let only supports an object as its argument")
 	}
@@ -61,39 +61,39 @@ func compileLet(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if err != nil {
 		return nil, mongoerr.New(mongoerr.Location(16876), "Missing 'vars' parameter to $let")
 	}
-	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
-	for k, val := range vars.vars {
-		inner.vars[k] = val
+	inner := &Vars{Vars: map[string]bsoncore.Value{}, Now: vars.Now}
+	for k, val := range vars.Vars {
+		inner.Vars[k] = val
 	}
 	type bind struct {
 		name string
-		e    *expr
+		e    *Expr
 	}
 	var binds []bind
 	for _, el := range bsonval.Elements(bsoncore.Document(vv.Data)) {
-		e, err := compileExpr(el.Value(), vars)
+		e, err := Compile(el.Value(), vars)
 		if err != nil {
 			return nil, err
 		}
 		binds = append(binds, bind{el.Key(), e})
-		inner.vars[el.Key()] = bsonval.Null()
+		inner.Vars[el.Key()] = bsonval.Null()
 	}
 	body, err := optExpr(d, "in", inner)
 	if err != nil || body == nil {
 		return nil, mongoerr.New(mongoerr.Location(16877), "Missing 'in' parameter to $let")
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		l := map[string]bsoncore.Value{}
 		for k, val := range local {
 			l[k] = val
 		}
 		for _, b := range binds {
-			r, err := b.e.eval(root, local)
+			r, err := b.e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
 			l[b.name] = r
 		}
-		return body.eval(root, l)
+		return body.Eval(root, l)
 	}}, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -27,15 +27,15 @@ func init() {
 
 // compileDatePart is the operators of one part of a date, $year to
 // $isoDayOfWeek: date, [date] or {date, timezone}.
-func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDatePart(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	arg := v
-	var tz *expr
+	var tz *Expr
 	if v.Type == bsoncore.TypeEmbeddedDocument {
 		d := bsoncore.Document(v.Data)
 		if dv, err := d.LookupErr("date"); err == nil {
 			arg = dv
 			if t, err := d.LookupErr("timezone"); err == nil {
-				if tz, err = compileExpr(t, vars); err != nil {
+				if tz, err = Compile(t, vars); err != nil {
 					return nil, err
 				}
 			}
@@ -47,16 +47,16 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 			arg = vals[0]
 		}
 	}
-	e, err := compileExpr(arg, vars)
+	e, err := Compile(arg, vars)
 	if err != nil {
 		return nil, err
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		d, err := e.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		d, err := e.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		if nullish(d) {
+		if Nullish(d) {
 			return bsonval.Null(), nil
 		}
 		t, ok := dateOf(d)
@@ -64,7 +64,7 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(16006), "can't convert from BSON type %s to Date", bsonval.TypeName(d.Type))
 		}
 		if tz != nil {
-			zv, err := tz.eval(root, local)
+			zv, err := tz.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
@@ -85,7 +85,7 @@ func compileDatePart(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 // A null date gives onNull (null without it); a null timezone or format
 // gives null; a format that is not a string or has an unknown specifier,
 // and a timezone that is not a string or names no zone, are errors.
-func compileDateToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateToString(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(18629), "$dateToString only supports an object as its argument")
 	}
@@ -100,13 +100,13 @@ func compileDateToString(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 	}
 	onNull := a["onNull"]
 	delete(a, "onNull")
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		format, fv := "%Y-%m-%dT%H:%M:%S.%LZ", n.v["format"]
-		if n.given["format"] && !nullish(fv) {
+		if n.given["format"] && !Nullish(fv) {
 			if fv.Type != bsoncore.TypeString {
 				return bsonval.Missing, mongoerr.New(mongoerr.Location(18533), "$dateToString requires that 'format' be a string, found: %s with value %s", bsonval.TypeName(fv.Type), bsonval.Shell(fv))
 			}
@@ -114,9 +114,9 @@ func compileDateToString(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 				return bsonval.Missing, validateFormat(format, toStringSpecifiers)
 			}
 		}
-		if dv := n.v["date"]; nullish(dv) {
+		if dv := n.v["date"]; Nullish(dv) {
 			if onNull != nil {
-				return onNull.eval(root, local)
+				return onNull.Eval(root, local)
 			}
 			return bsonval.Null(), nil
 		}
@@ -284,7 +284,7 @@ func dateOf(v bsoncore.Value) (time.Time, bool) {
 // isoDayOfWeek.
 const datePartBound = 32767
 
-func compileDateFromParts(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateFromParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(40519), "$dateFromParts only supports an object as its argument")
 	}
@@ -310,8 +310,8 @@ func compileDateFromParts(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 		order = []string{"year", "month", "day"}
 	}
 	order = append(order, "hour", "minute", "second", "millisecond")
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -357,7 +357,7 @@ func dateFromPartsValues(n dateValues, order []string) (parts map[string]int64, 
 			continue
 		}
 		pv := n.v[k]
-		if nullish(pv) {
+		if Nullish(pv) {
 			null = true
 			continue
 		}
@@ -390,7 +390,7 @@ func dateFromPartsValues(n dateValues, order []string) (parts map[string]int64, 
 
 // $dateToParts.
 
-func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateToParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(40524), "$dateToParts only supports an object as its argument")
 	}
@@ -403,8 +403,8 @@ func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 	if a["date"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(40522), "Missing 'date' parameter to $dateToParts")
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -415,7 +415,7 @@ func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 		iso := false
 		if n.given["iso8601"] {
 			iv := n.v["iso8601"]
-			if nullish(iv) {
+			if Nullish(iv) {
 				return bsonval.Null(), nil
 			}
 			if iv.Type != bsoncore.TypeBoolean {
@@ -424,7 +424,7 @@ func compileDateToParts(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 			iso = iv.Boolean()
 		}
 		dv := n.v["date"]
-		if nullish(dv) {
+		if Nullish(dv) {
 			return bsonval.Null(), nil
 		}
 		ms, ok := dateMillis(dv)

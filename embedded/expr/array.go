@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -33,7 +33,7 @@ func init() {
 const maxExprElements = 100 * 1024 * 1024 / 16
 
 // ranged is simple for an operator taking from lo to hi arguments.
-func ranged(op string, v bsoncore.Value, vars *exprVars, lo, hi int, f func([]bsoncore.Value) (bsoncore.Value, error)) (*expr, error) {
+func ranged(op string, v bsoncore.Value, vars *Vars, lo, hi int, f func([]bsoncore.Value) (bsoncore.Value, error)) (*Expr, error) {
 	if n := len(bsonval.ArrayValues(v)); v.Type != bsoncore.TypeArray && lo > 1 || v.Type == bsoncore.TypeArray && (n < lo || n > hi) {
 		if v.Type != bsoncore.TypeArray {
 			n = 1
@@ -47,11 +47,11 @@ func ranged(op string, v bsoncore.Value, vars *exprVars, lo, hi int, f func([]bs
 // vars or, for the names in scoped, the variables given there. objErr is
 // the error for an argument that is not an object, unknownErr the one for
 // a name outside known.
-func namedArgs(v bsoncore.Value, vars *exprVars, scoped map[string]*exprVars, objErr func() error, unknownErr func(string) error, known ...string) (map[string]*expr, error) {
+func namedArgs(v bsoncore.Value, vars *Vars, scoped map[string]*Vars, objErr func() error, unknownErr func(string) error, known ...string) (map[string]*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, objErr()
 	}
-	out := map[string]*expr{}
+	out := map[string]*Expr{}
 	for _, el := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		if !slices.Contains(known, el.Key()) {
 			return nil, unknownErr(el.Key())
@@ -60,7 +60,7 @@ func namedArgs(v bsoncore.Value, vars *exprVars, scoped map[string]*exprVars, ob
 		if sv := scoped[el.Key()]; sv != nil {
 			vs = sv
 		}
-		e, err := compileExpr(el.Value(), vs)
+		e, err := Compile(el.Value(), vs)
 		if err != nil {
 			return nil, err
 		}
@@ -76,9 +76,9 @@ func unknownArg(op string, code int32, msg string) func(string) error {
 
 // evalArray evaluates an operator's array argument: ok is false when it
 // is null or missing, badType makes the error for any other non-array.
-func evalArray(e *expr, root bsoncore.Document, local map[string]bsoncore.Value, badType func(bsoncore.Value) error) (vals []bsoncore.Value, ok bool, err error) {
-	v, err := e.eval(root, local)
-	if err != nil || nullish(v) {
+func evalArray(e *Expr, root bsoncore.Document, local map[string]bsoncore.Value, badType func(bsoncore.Value) error) (vals []bsoncore.Value, ok bool, err error) {
+	v, err := e.Eval(root, local)
+	if err != nil || Nullish(v) {
 		return nil, false, err
 	}
 	if v.Type != bsoncore.TypeArray {
@@ -102,7 +102,7 @@ func int32Arg(v bsoncore.Value) (int32, bool) {
 	return int32(f), true
 }
 
-func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileRange(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return ranged(op, v, vars, 2, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		names := []string{"starting", "ending", "step"}
 		codes := [][2]int32{{34443, 34444}, {34445, 34446}, {34447, 34448}}
@@ -140,20 +140,20 @@ func compileRange(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileZip is $zip: for each index, the array of the input arrays'
 // elements there.
-func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileZip(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	inputs, defaults, longest, hasDefaults, err := zipArgs(v, vars)
 	if err != nil {
 		return nil, err
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		arrays := make([][]bsoncore.Value, len(inputs))
 		minLen, maxLen := math.MaxInt, 0
 		for i, e := range inputs {
-			a, err := e.eval(root, local)
+			a, err := e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
-			if nullish(a) {
+			if Nullish(a) {
 				return bsonval.Null(), nil
 			}
 			if a.Type != bsoncore.TypeArray {
@@ -166,7 +166,7 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		for i := range fill {
 			fill[i] = bsonval.Null()
 			if hasDefaults {
-				d, err := defaults[i].eval(root, local)
+				d, err := defaults[i].Eval(root, local)
 				if err != nil {
 					return bsonval.Missing, err
 				}
@@ -197,7 +197,7 @@ func compileZip(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // zipArgs compiles and checks $zip's {inputs, useLongestLength,
 // defaults}.
-func zipArgs(v bsoncore.Value, vars *exprVars) (inputs, defaults []*expr, longest, hasDefaults bool, err error) {
+func zipArgs(v bsoncore.Value, vars *Vars) (inputs, defaults []*Expr, longest, hasDefaults bool, err error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, nil, false, false, mongoerr.New(mongoerr.Location(34460), "$zip only supports an object as an argument, found %s", bsonval.TypeName(v.Type))
 	}
@@ -270,10 +270,10 @@ func indexBounds(op string, x []bsoncore.Value, n int) (start, end int, err erro
 	return start, end, nil
 }
 
-func compileIndexOfArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileIndexOfArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return ranged(op, v, vars, 2, 4, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
@@ -297,9 +297,9 @@ func compileIndexOfArray(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 	})
 }
 
-func compileReverseArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileReverseArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
@@ -311,17 +311,17 @@ func compileReverseArray(op string, v bsoncore.Value, vars *exprVars) (*expr, er
 	})
 }
 
-func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSortArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(2942500), "$sortArray requires an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}
-	var in *expr
+	var in *Expr
 	var sortBy bsoncore.Value
 	for _, el := range bsonval.Elements(bsoncore.Document(v.Data)) {
 		switch el.Key() {
 		case "input":
 			var err error
-			if in, err = compileExpr(el.Value(), vars); err != nil {
+			if in, err = Compile(el.Value(), vars); err != nil {
 				return nil, err
 			}
 		case "sortBy":
@@ -340,16 +340,16 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	switch {
 	case bsonval.IsNumber(sortBy) && (bsonval.NumberFloat(sortBy) == 1 || bsonval.NumberFloat(sortBy) == -1):
 		dir := int(bsonval.NumberFloat(sortBy))
-		cmp = func(a, b bsoncore.Value) int { return dir * vars.collator().Compare(a, b) }
+		cmp = func(a, b bsoncore.Value) int { return dir * vars.Collator().Compare(a, b) }
 	case sortBy.Type == bsoncore.TypeEmbeddedDocument:
 		if len(bsonval.Elements(bsoncore.Document(sortBy.Data))) == 0 {
 			return nil, mongoerr.New(mongoerr.Location(15976), "$sortArray sortBy must not be empty")
 		}
-		spec, err := compileSort(bsoncore.Document(sortBy.Data))
+		spec, err := bsonval.CompileSort(bsoncore.Document(sortBy.Data))
 		if err != nil {
 			return nil, err
 		}
-		spec.coll = vars.collator()
+		spec.Coll = vars.Collator()
 		empty := bsoncore.NewDocumentBuilder().Build()
 		asDoc := func(v bsoncore.Value) bsoncore.Document {
 			if v.Type == bsoncore.TypeEmbeddedDocument {
@@ -357,11 +357,11 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 			}
 			return empty
 		}
-		cmp = func(a, b bsoncore.Value) int { return spec.compare(asDoc(a), asDoc(b)) }
+		cmp = func(a, b bsoncore.Value) int { return spec.Compare(asDoc(a), asDoc(b)) }
 	default:
 		return nil, mongoerr.New(mongoerr.Location(2942506), "The $sort element value must be either 1 or -1")
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, ok, err := evalArray(in, root, local, func(iv bsoncore.Value) error {
 			return mongoerr.New(mongoerr.Location(2942504), "The input argument to $sortArray must be an array, but was of type: %s", bsonval.TypeName(iv.Type))
 		})
@@ -375,10 +375,10 @@ func compileSortArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 
 // compileSliceExpr is the expression $slice: [array, n] or
 // [array, position, n].
-func compileSliceExpr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSliceExpr(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return ranged(op, v, vars, 2, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				return bsonval.Null(), nil
 			}
 		}
@@ -421,7 +421,7 @@ func compileSliceExpr(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 // compileArrayN is the array form of $firstN, $lastN, $maxN and $minN:
 // {n, input}, input an array (null is an error, as in MongoDB). $maxN
 // and $minN leave out null values.
-func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileArrayN(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(5787801), "specification must be an object; found %s for %s", bsonval.TypeName(v.Type), op)
 	}
@@ -431,15 +431,15 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, in, coll := es["n"], es["input"], vars.collator()
+	n, in, coll := es["n"], es["input"], vars.Collator()
 	if n == nil {
 		return nil, mongoerr.New(mongoerr.Location(5787906), "Missing value for 'n'")
 	}
 	if in == nil {
 		return nil, mongoerr.New(mongoerr.Location(5787907), "Missing value for 'input'")
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		nv, err := n.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		nv, err := n.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -456,7 +456,7 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		if k <= 0 {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(5787908), "'n' must be greater than 0, found %d", k)
 		}
-		iv, err := in.eval(root, local)
+		iv, err := in.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -471,7 +471,7 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		case "$lastN":
 			return bsonval.Array(vals[len(vals)-cut:]), nil
 		}
-		vals = slices.DeleteFunc(vals, nullish)
+		vals = slices.DeleteFunc(vals, Nullish)
 		if op == "$maxN" {
 			slices.SortStableFunc(vals, func(a, b bsoncore.Value) int { return coll.Compare(b, a) })
 		} else {
@@ -481,7 +481,7 @@ func compileArrayN(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	}}, nil
 }
 
-func compileElementsTrue(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileElementsTrue(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
 			code := int32(17040)

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -26,19 +26,19 @@ func init() {
 	exprOps["$convert"] = compileConvert
 }
 
-func compileType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileType(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		return bsonval.String(bsonval.TypeName(x[0].Type)), nil
 	})
 }
 
-func compileIsNumber(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileIsNumber(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(bsonval.IsNumber(x[0])), nil })
 }
 
-func compileToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileToString(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		return bsonval.String(bsonval.Text(x[0])), nil
@@ -47,12 +47,12 @@ func compileToString(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 
 // compileToType is $toInt, $toLong, $toDouble, $toDecimal, $toBool,
 // $toDate and $toObjectId: convert to the type the name ends with.
-func compileToType(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileToType(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return convert(x[0], op[3:]) })
 }
 
 // compileConvert is $convert: {input, to, onError, onNull}.
-func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileConvert(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", bsonval.TypeName(v.Type))
 	}
@@ -64,7 +64,7 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			return nil, mongoerr.New(mongoerr.FailedToParse, "$convert found an unknown argument: %s", e.Key())
 		}
 	}
-	args := map[string]*expr{}
+	args := map[string]*Expr{}
 	for _, k := range []string{"input", "to", "onError", "onNull"} {
 		e, err := optExpr(d, k, vars)
 		if err != nil {
@@ -78,18 +78,18 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			return nil, mongoerr.New(mongoerr.FailedToParse, "Missing '%s' parameter to $convert", k)
 		}
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		iv, err := in.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		iv, err := in.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		tv, err := to.eval(root, local)
+		tv, err := to.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		if nullish(iv) {
+		if Nullish(iv) {
 			if onNull != nil {
-				return onNull.eval(root, local)
+				return onNull.Eval(root, local)
 			}
 			return bsonval.Null(), nil
 		}
@@ -100,7 +100,7 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		names := map[string]string{"int": "Int", "long": "Long", "double": "Double", "decimal": "Decimal", "bool": "Bool", "date": "Date", "objectId": "ObjectId", "string": "String"}
 		r, err := convert(iv, names[target])
 		if err != nil && onErr != nil {
-			return onErr.eval(root, local)
+			return onErr.Eval(root, local)
 		}
 		return r, err
 	}}, nil
@@ -109,7 +109,7 @@ func compileConvert(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 // convert is v converted to the type named (Int, Long, Double, Decimal,
 // Bool, String, Date or ObjectId): null for null or missing.
 func convert(v bsoncore.Value, to string) (bsoncore.Value, error) {
-	if nullish(v) {
+	if Nullish(v) {
 		return bsonval.Null(), nil
 	}
 	switch to {

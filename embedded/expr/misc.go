@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math/rand/v2"
@@ -21,10 +21,10 @@ func init() {
 }
 
 // compileBSONSize is a document's size in bytes encoded as BSON, an int.
-func compileBSONSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileBSONSize(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
-		if nullish(a) {
+		if Nullish(a) {
 			return bsonval.Null(), nil
 		}
 		if a.Type != bsoncore.TypeEmbeddedDocument {
@@ -36,11 +36,11 @@ func compileBSONSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 
 // compileBinarySize is the size in bytes of a string (UTF-8) or of binary
 // data's content, an int.
-func compileBinarySize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileBinarySize(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		switch {
-		case nullish(a):
+		case Nullish(a):
 			return bsonval.Null(), nil
 		case a.Type == bsoncore.TypeString:
 			return bsonval.Int32(int32(len(a.StringValue()))), nil
@@ -54,14 +54,14 @@ func compileBinarySize(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 
 // compileTimestampPart is a timestamp's seconds ($tsSecond) or increment
 // ($tsIncrement), a long.
-func compileTimestampPart(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileTimestampPart(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	code := int32(5687301)
 	if op == "$tsIncrement" {
 		code = 5687302
 	}
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
-		if nullish(a) {
+		if Nullish(a) {
 			return bsonval.Null(), nil
 		}
 		if a.Type != bsoncore.TypeTimestamp {
@@ -76,8 +76,8 @@ func compileTimestampPart(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 }
 
 // compileRand is $rand: a double from 0 up to 1.
-func compileRand(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) {
+func compileRand(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	return &Expr{Eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) {
 		return bsonval.Double(rand.Float64()), nil
 	}}, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -8,8 +8,11 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 )
 
-// accumulator folds the values of a group.
-type accumulator struct {
+// Accumulator folds values as $group's accumulators of one argument do
+// ($sum, $avg, $min, $max, $first, $last, $push, $addToSet, $count,
+// $stdDevPop, $stdDevSamp, $mergeObjects); the expression forms of $sum,
+// $avg, $min and $max fold their arguments with it too.
+type Accumulator struct {
 	op    string
 	sum   bsoncore.Value
 	n     int
@@ -18,14 +21,16 @@ type accumulator struct {
 	vals  []bsoncore.Value
 	sumsq float64
 	mean  float64
-	coll  *bsonval.Collator // $min, $max and $addToSet compare strings by it; nil: simple
+	Coll  *bsonval.Collator // $min, $max and $addToSet compare strings by it; nil: simple
 }
 
-func newAccumulator(op string) *accumulator {
-	return &accumulator{op: op, sum: bsonval.Int32(0)}
+// NewAccumulator is an empty accumulator for op (such as "$sum").
+func NewAccumulator(op string) *Accumulator {
+	return &Accumulator{op: op, sum: bsonval.Int32(0)}
 }
 
-func (a *accumulator) add(v bsoncore.Value) {
+// Add folds v in; missing values count only for $count.
+func (a *Accumulator) Add(v bsoncore.Value) {
 	switch a.op {
 	case "$sum", "$avg":
 		if bsonval.IsNumber(v) {
@@ -35,10 +40,10 @@ func (a *accumulator) add(v bsoncore.Value) {
 	case "$count":
 		a.n++
 	case "$min", "$max":
-		if nullish(v) {
+		if Nullish(v) {
 			return
 		}
-		c := a.coll.Compare(v, a.best)
+		c := a.Coll.Compare(v, a.best)
 		if !a.seen || (a.op == "$min" && c < 0) || (a.op == "$max" && c > 0) {
 			a.best = v
 			a.seen = true
@@ -58,7 +63,7 @@ func (a *accumulator) add(v bsoncore.Value) {
 			return
 		}
 		for _, x := range a.vals {
-			if a.coll.Equal(x, v) {
+			if a.Coll.Equal(x, v) {
 				return
 			}
 		}
@@ -76,13 +81,15 @@ func (a *accumulator) add(v bsoncore.Value) {
 			if !a.seen {
 				a.best, a.seen = v, true
 			} else {
-				a.best = bsonval.Doc(mergeDocs(bsoncore.Document(a.best.Data), bsoncore.Document(v.Data)))
+				a.best = bsonval.Doc(MergeDocs(bsoncore.Document(a.best.Data), bsoncore.Document(v.Data)))
 			}
 		}
 	}
 }
 
-func (a *accumulator) result() bsoncore.Value {
+// Result is the value folded so far (null where MongoDB gives null for
+// no values).
+func (a *Accumulator) Result() bsoncore.Value {
 	switch a.op {
 	case "$sum":
 		return a.sum
@@ -120,10 +127,4 @@ func (a *accumulator) result() bsoncore.Value {
 		return a.best
 	}
 	return bsonval.Null()
-}
-
-// accumulatorOps are the $group accumulators the server has.
-var accumulatorOps = map[string]bool{
-	"$sum": true, "$avg": true, "$min": true, "$max": true, "$first": true, "$last": true,
-	"$push": true, "$addToSet": true, "$count": true, "$stdDevPop": true, "$stdDevSamp": true, "$mergeObjects": true,
 }

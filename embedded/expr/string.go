@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"strings"
@@ -35,11 +35,11 @@ func init() {
 
 // evalNamed evaluates the named arguments present; absent ones are
 // missing.
-func evalNamed(es map[string]*expr, root bsoncore.Document, local map[string]bsoncore.Value, names ...string) ([]bsoncore.Value, error) {
+func evalNamed(es map[string]*Expr, root bsoncore.Document, local map[string]bsoncore.Value, names ...string) ([]bsoncore.Value, error) {
 	out := make([]bsoncore.Value, len(names))
 	for i, n := range names {
 		if e := es[n]; e != nil {
-			r, err := e.eval(root, local)
+			r, err := e.Eval(root, local)
 			if err != nil {
 				return nil, err
 			}
@@ -53,7 +53,7 @@ func evalNamed(es map[string]*expr, root bsoncore.Document, local map[string]bso
 // ASCII whitespace and Unicode's space separators.
 const trimSpace = "\x00 \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
-func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileTrim(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
 		return mongoerr.New(mongoerr.Location(50696), "%s only supports an object as an argument, found %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 50694, "found an unknown argument"), "input", "chars")
@@ -63,13 +63,13 @@ func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	if es["input"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(50695), "%s requires an 'input' field", op)
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "chars")
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		in := x[0]
-		if nullish(in) {
+		if Nullish(in) {
 			return bsonval.Null(), nil
 		}
 		if in.Type != bsoncore.TypeString {
@@ -77,7 +77,7 @@ func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		}
 		cut := trimSpace
 		if es["chars"] != nil {
-			if nullish(x[1]) {
+			if Nullish(x[1]) {
 				return bsonval.Null(), nil
 			}
 			if x[1].Type != bsoncore.TypeString {
@@ -98,13 +98,13 @@ func compileTrim(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileIndexOfStr is $indexOfBytes and $indexOfCP: [string, substring,
 // start, end], indexes in bytes or code points.
-func compileIndexOfStr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileIndexOfStr(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	codes := [2]int32{40091, 40092}
 	if op == "$indexOfCP" {
 		codes = [2]int32{40093, 40094}
 	}
 	return ranged(op, v, vars, 2, 4, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeString {
@@ -164,7 +164,7 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-func compileStrcasecmp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileStrcasecmp(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a, err := coerceString(op, x[0])
 		if err != nil {
@@ -178,7 +178,7 @@ func compileStrcasecmp(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 	})
 }
 
-func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileReplace(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
 		return mongoerr.New(mongoerr.Location(51751), "%s requires an object as an argument, found: %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 51750, "found an unknown argument"), "input", "find", "replacement")
@@ -190,14 +190,14 @@ func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			return nil, mongoerr.New(mongoerr.Location(51749-int32(i)), "%s requires '%s' to be specified", op, k)
 		}
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "find", "replacement")
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		null := false
 		for i, k := range []string{"input", "find", "replacement"} {
-			if nullish(x[i]) {
+			if Nullish(x[i]) {
 				null = true
 				continue
 			}
@@ -218,11 +218,11 @@ func compileReplace(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 
 // compileConcat is $concat: strings joined, null when any is null or
 // missing.
-func compileConcat(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileConcat(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var b strings.Builder
 		for _, s := range x {
-			if nullish(s) {
+			if Nullish(s) {
 				return bsonval.Null(), nil
 			}
 			if s.Type != bsoncore.TypeString {
@@ -235,7 +235,7 @@ func compileConcat(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // compileChangeCase is $toUpper and $toLower.
-func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileChangeCase(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		s := bsonval.Text(x[0])
 		if op == "$toUpper" {
@@ -247,7 +247,7 @@ func compileChangeCase(op string, v bsoncore.Value, vars *exprVars) (*expr, erro
 
 // compileSubstr is $substr and $substrBytes ([string, start, length] in
 // bytes) and $substrCP (in code points).
-func compileSubstr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSubstr(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 3, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		s := bsonval.Text(x[0])
 		start, n := int(bsonval.NumberFloat(x[1])), int(bsonval.NumberFloat(x[2]))
@@ -271,7 +271,7 @@ func compileSubstr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	})
 }
 
-func compileStrLen(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileStrLen(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeString {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(34471), "%s requires a string argument, found: %s", op, bsonval.TypeName(x[0].Type))
@@ -283,9 +283,9 @@ func compileStrLen(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	})
 }
 
-func compileSplit(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSplit(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		var out []bsoncore.Value

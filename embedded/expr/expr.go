@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"strings"
@@ -10,28 +10,33 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// exprVars are the variables an expression sees: let variables, $$NOW.
-type exprVars struct {
-	vars map[string]bsoncore.Value
-	now  time.Time
-	coll *bsonval.Collator // the command's collation; nil: simple
+// Vars are what an expression sees besides its document: the let
+// variables (Vars), the clock $$NOW reads (Now) and the collation strings
+// compare by (Coll).
+type Vars struct {
+	Vars map[string]bsoncore.Value
+	Now  time.Time
+	Coll *bsonval.Collator // the command's collation; nil: simple
 }
 
-// collator is the collation strings are compared with (nil: simple).
-func (v *exprVars) collator() *bsonval.Collator {
+// Collator is the collation strings are compared with (nil: simple).
+func (v *Vars) Collator() *bsonval.Collator {
 	if v == nil {
 		return nil
 	}
-	return v.coll
+	return v.Coll
 }
 
-// expr is a compiled aggregation expression.
-type expr struct {
-	eval func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error)
+// Expr is a compiled aggregation expression. Eval evaluates it on root
+// ($$ROOT, and $$CURRENT unless local binds it) with the local variables
+// of enclosing operators ($$this, $$value, $let's, $map's as); a
+// missing result has Type 0.
+type Expr struct {
+	Eval func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error)
 }
 
-func constExpr(v bsoncore.Value) *expr {
-	return &expr{eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) { return v, nil }}
+func constExpr(v bsoncore.Value) *Expr {
+	return &Expr{Eval: func(bsoncore.Document, map[string]bsoncore.Value) (bsoncore.Value, error) { return v, nil }}
 }
 
 // exprPath is the value of "$a.b": through arrays it gives the array of
@@ -64,11 +69,11 @@ func exprPath(v bsoncore.Value, parts []string) bsoncore.Value {
 	return v
 }
 
-// compileExpr compiles an aggregation expression with the variables
+// Compile compiles an aggregation expression with the variables
 // vars (nil: none, $$NOW the present time).
-func compileExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
+func Compile(v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if vars == nil {
-		vars = &exprVars{now: time.Now()}
+		vars = &Vars{Now: time.Now()}
 	}
 	switch v.Type {
 	case bsoncore.TypeString:
@@ -83,7 +88,7 @@ func compileExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileStringExpr is a string expression: "$$name" a variable, "$a.b"
 // a field path, any other string itself.
-func compileStringExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileStringExpr(v bsoncore.Value, vars *Vars) (*Expr, error) {
 	s := v.StringValue()
 	if strings.HasPrefix(s, "$$") {
 		name, rest, _ := strings.Cut(s[2:], ".")
@@ -98,7 +103,7 @@ func compileStringExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 			return nil, mongoerr.New(mongoerr.Location(16872), "'$' by itself is not a valid FieldPath")
 		}
 		parts := strings.Split(s[1:], ".")
-		return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 			if cur, ok := local["CURRENT"]; ok {
 				return exprPath(cur, parts), nil
 			}
@@ -110,19 +115,19 @@ func compileStringExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileArrayExpr is an array of expressions: the array of their values,
 // missing ones null.
-func compileArrayExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
-	var es []*expr
+func compileArrayExpr(v bsoncore.Value, vars *Vars) (*Expr, error) {
+	var es []*Expr
 	for _, e := range bsonval.ArrayValues(v) {
-		c, err := compileExpr(e, vars)
+		c, err := Compile(e, vars)
 		if err != nil {
 			return nil, err
 		}
 		es = append(es, c)
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		out := make([]bsoncore.Value, 0, len(es))
 		for _, e := range es {
-			r, err := e.eval(root, local)
+			r, err := e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
@@ -138,30 +143,30 @@ func compileArrayExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 // compileObjectExpr is a document: an operator expression when its one
 // field names an operator, else the document of its fields' values,
 // missing ones left out.
-func compileObjectExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileObjectExpr(v bsoncore.Value, vars *Vars) (*Expr, error) {
 	els := bsonval.Elements(bsoncore.Document(v.Data))
 	if len(els) == 1 && strings.HasPrefix(els[0].Key(), "$") {
 		return compileOp(els[0].Key(), els[0].Value(), vars)
 	}
 	type field struct {
 		k string
-		e *expr
+		e *Expr
 	}
 	var fs []field
 	for _, el := range els {
 		if strings.HasPrefix(el.Key(), "$") {
 			return nil, mongoerr.New(mongoerr.Location(16410), "FieldPath field names may not start with '$'. Consider using $getField or $setField.")
 		}
-		c, err := compileExpr(el.Value(), vars)
+		c, err := Compile(el.Value(), vars)
 		if err != nil {
 			return nil, err
 		}
 		fs = append(fs, field{el.Key(), c})
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		b := bsoncore.NewDocumentBuilder()
 		for _, f := range fs {
-			r, err := f.e.eval(root, local)
+			r, err := f.e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
@@ -174,16 +179,16 @@ func compileObjectExpr(v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // args compiles an operator's arguments: an array, or one value.
-func args(v bsoncore.Value, vars *exprVars) ([]*expr, error) {
+func args(v bsoncore.Value, vars *Vars) ([]*Expr, error) {
 	var vals []bsoncore.Value
 	if v.Type == bsoncore.TypeArray {
 		vals = bsonval.ArrayValues(v)
 	} else {
 		vals = []bsoncore.Value{v}
 	}
-	out := make([]*expr, len(vals))
+	out := make([]*Expr, len(vals))
 	for i, a := range vals {
-		e, err := compileExpr(a, vars)
+		e, err := Compile(a, vars)
 		if err != nil {
 			return nil, err
 		}
@@ -192,10 +197,10 @@ func args(v bsoncore.Value, vars *exprVars) ([]*expr, error) {
 	return out, nil
 }
 
-func evalAll(es []*expr, root bsoncore.Document, local map[string]bsoncore.Value) ([]bsoncore.Value, error) {
+func evalAll(es []*Expr, root bsoncore.Document, local map[string]bsoncore.Value) ([]bsoncore.Value, error) {
 	out := make([]bsoncore.Value, len(es))
 	for i, e := range es {
-		r, err := e.eval(root, local)
+		r, err := e.Eval(root, local)
 		if err != nil {
 			return nil, err
 		}
@@ -204,13 +209,15 @@ func evalAll(es []*expr, root bsoncore.Document, local map[string]bsoncore.Value
 	return out, nil
 }
 
-func nullish(v bsoncore.Value) bool {
+// Nullish reports whether v is null, undefined or missing, the values
+// most operators answer null for.
+func Nullish(v bsoncore.Value) bool {
 	return v.Type == 0 || v.Type == bsoncore.TypeNull || v.Type == bsoncore.TypeUndefined
 }
 
 // simple builds an operator from a function of its evaluated arguments,
 // checking the argument count when n >= 0.
-func simple(op string, v bsoncore.Value, vars *exprVars, n int, f func([]bsoncore.Value) (bsoncore.Value, error)) (*expr, error) {
+func simple(op string, v bsoncore.Value, vars *Vars, n int, f func([]bsoncore.Value) (bsoncore.Value, error)) (*Expr, error) {
 	es, err := args(v, vars)
 	if err != nil {
 		return nil, err
@@ -218,7 +225,7 @@ func simple(op string, v bsoncore.Value, vars *exprVars, n int, f func([]bsoncor
 	if n >= 0 && len(es) != n {
 		return nil, mongoerr.New(mongoerr.Location(16020), "Expression %s takes exactly %d arguments. %d were passed in.", op, n, len(es))
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, err := evalAll(es, root, local)
 		if err != nil {
 			return bsonval.Missing, err
@@ -229,20 +236,20 @@ func simple(op string, v bsoncore.Value, vars *exprVars, n int, f func([]bsoncor
 
 // exprOps are the expression operators by name, each file of operators
 // (expr_*.go) adding its own in an init function.
-var exprOps = map[string]func(op string, v bsoncore.Value, vars *exprVars) (*expr, error){}
+var exprOps = map[string]func(op string, v bsoncore.Value, vars *Vars) (*Expr, error){}
 
 // compileOp compiles the operator expression {op: v}.
-func compileOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileOp(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if compile, ok := exprOps[op]; ok {
 		return compile(op, v, vars)
 	}
 	return nil, mongoerr.New(mongoerr.InvalidPipelineOperator, "Unrecognized expression '%s'", op)
 }
 
-func optExpr(d bsoncore.Document, key string, vars *exprVars) (*expr, error) {
+func optExpr(d bsoncore.Document, key string, vars *Vars) (*Expr, error) {
 	v, err := d.LookupErr(key)
 	if err != nil {
 		return nil, nil
 	}
-	return compileExpr(v, vars)
+	return Compile(v, vars)
 }

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -27,11 +27,11 @@ func init() {
 }
 
 // dateArgs are the compiled fields of an operator's object argument.
-type dateArgs map[string]*expr
+type dateArgs map[string]*Expr
 
 // compileNamed compiles the fields of d, each of which must be one of
 // names; unknown makes the error for another field.
-func compileNamed(d bsoncore.Document, vars *exprVars, names []string, unknown func(string) error) (dateArgs, error) {
+func compileNamed(d bsoncore.Document, vars *Vars, names []string, unknown func(string) error) (dateArgs, error) {
 	out := dateArgs{}
 	for _, el := range bsonval.Elements(d) {
 		k := el.Key()
@@ -45,7 +45,7 @@ func compileNamed(d bsoncore.Document, vars *exprVars, names []string, unknown f
 		if !known {
 			return nil, unknown(k)
 		}
-		e, err := compileExpr(el.Value(), vars)
+		e, err := Compile(el.Value(), vars)
 		if err != nil {
 			return nil, err
 		}
@@ -60,10 +60,10 @@ type dateValues struct {
 	given map[string]bool
 }
 
-func (a dateArgs) eval(root bsoncore.Document, local map[string]bsoncore.Value) (dateValues, error) {
+func (a dateArgs) Eval(root bsoncore.Document, local map[string]bsoncore.Value) (dateValues, error) {
 	out := dateValues{v: map[string]bsoncore.Value{}, given: map[string]bool{}}
 	for k, e := range a {
-		r, err := e.eval(root, local)
+		r, err := e.Eval(root, local)
 		if err != nil {
 			return out, err
 		}
@@ -74,7 +74,7 @@ func (a dateArgs) eval(root bsoncore.Document, local map[string]bsoncore.Value) 
 }
 
 // null reports whether a present argument is null or missing.
-func (n dateValues) null(k string) bool { return n.given[k] && nullish(n.v[k]) }
+func (n dateValues) null(k string) bool { return n.given[k] && Nullish(n.v[k]) }
 
 var zoneCache sync.Map // name -> *time.Location
 
@@ -116,7 +116,7 @@ func zoneArg(n dateValues) (*time.Location, error) {
 // zoneValue is the time zone a timezone argument's value names: nil
 // without an error when it is null or missing; a string or an error.
 func zoneValue(v bsoncore.Value) (*time.Location, error) {
-	if nullish(v) {
+	if Nullish(v) {
 		return nil, nil
 	}
 	if v.Type != bsoncore.TypeString {
@@ -238,7 +238,7 @@ var maxAddAmount = map[string]int64{
 	"year": math.MaxInt64 / (365 * 24 * 3600 * 1000),
 }
 
-func compileDateArith(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateArith(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(5166400), "%s expects an object as its argument", op)
 	}
@@ -251,8 +251,8 @@ func compileDateArith(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	if a["startDate"] == nil || a["unit"] == nil || a["amount"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(5166402), "%s requires startDate, unit, and amount to be specified", op)
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -335,7 +335,7 @@ func dateAdd(ms int64, unit string, n int64, loc *time.Location) (int64, bool) {
 
 // $dateDiff.
 
-func compileDateDiff(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateDiff(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(5166301), "$dateDiff only supports an object as its argument")
 	}
@@ -350,8 +350,8 @@ func compileDateDiff(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 			return nil, mongoerr.New(mongoerr.Location(5166303+int32(i)), "Missing '%s' parameter to $dateDiff", k)
 		}
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -425,7 +425,7 @@ func dateDiff(start, end int64, unit string, loc *time.Location, sow time.Weekda
 
 // $dateTrunc.
 
-func compileDateTrunc(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateTrunc(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(5439007), "$dateTrunc only supports an object as its argument")
 	}
@@ -441,8 +441,8 @@ func compileDateTrunc(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	if a["unit"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(5439010), "Missing 'unit' parameter to $dateTrunc")
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -17,7 +17,7 @@ func init() {
 
 // compileFilterMap is $filter ({input, as, cond}) and $map ({input, as,
 // in}); as names the element's variable, "this" when absent.
-func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileFilterMap(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(28646), "%s only supports an object as its argument", op)
 	}
@@ -34,11 +34,11 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	if op == "$map" {
 		key = "in"
 	}
-	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
-	for k, val := range vars.vars {
-		inner.vars[k] = val
+	inner := &Vars{Vars: map[string]bsoncore.Value{}, Now: vars.Now}
+	for k, val := range vars.Vars {
+		inner.Vars[k] = val
 	}
-	inner.vars[as] = bsonval.Null()
+	inner.Vars[as] = bsonval.Null()
 	body, err := optExpr(d, key, inner)
 	if err != nil {
 		return nil, err
@@ -46,12 +46,12 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	if body == nil {
 		return nil, mongoerr.New(mongoerr.Location(28650), "Missing '%s' parameter to %s", key, op)
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		iv, err := in.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		iv, err := in.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		if nullish(iv) {
+		if Nullish(iv) {
 			return bsonval.Null(), nil
 		}
 		if iv.Type != bsoncore.TypeArray {
@@ -64,7 +64,7 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 		var out []bsoncore.Value
 		for _, e := range bsonval.ArrayValues(iv) {
 			l[as] = e
-			r, err := body.eval(root, l)
+			r, err := body.Eval(root, l)
 			if err != nil {
 				return bsonval.Missing, err
 			}
@@ -83,13 +83,13 @@ func compileFilterMap(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 
 // withVars is vars with names added, bound to null at compile time and
 // to their values through local when evaluated.
-func withVars(vars *exprVars, names ...string) *exprVars {
-	inner := &exprVars{vars: map[string]bsoncore.Value{}, now: vars.now}
-	for k, val := range vars.vars {
-		inner.vars[k] = val
+func withVars(vars *Vars, names ...string) *Vars {
+	inner := &Vars{Vars: map[string]bsoncore.Value{}, Now: vars.Now}
+	for k, val := range vars.Vars {
+		inner.Vars[k] = val
 	}
 	for _, n := range names {
-		inner.vars[n] = bsonval.Null()
+		inner.Vars[n] = bsonval.Null()
 	}
 	return inner
 }
@@ -102,8 +102,8 @@ func copyLocal(local map[string]bsoncore.Value) map[string]bsoncore.Value {
 	return l
 }
 
-func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	es, err := namedArgs(v, vars, map[string]*exprVars{"in": withVars(vars, "value", "this")}, func() error {
+func compileReduce(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	es, err := namedArgs(v, vars, map[string]*Vars{"in": withVars(vars, "value", "this")}, func() error {
 		return mongoerr.New(mongoerr.Location(40075), "$reduce requires an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}, unknownArg(op, 40076, "found an unknown argument"), "input", "initialValue", "in")
 	if err != nil {
@@ -114,21 +114,21 @@ func compileReduce(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			return nil, mongoerr.New(mongoerr.Location(40077+int32(i)), "$reduce requires '%s' to be specified", k)
 		}
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		vals, ok, err := evalArray(es["input"], root, local, func(iv bsoncore.Value) error {
 			return mongoerr.New(mongoerr.Location(40080), "$reduce requires that 'input' be an array, found: %s", bsonval.Shell(iv))
 		})
 		if !ok {
 			return bsonval.Null(), err
 		}
-		acc, err := es["initialValue"].eval(root, local)
+		acc, err := es["initialValue"].Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		l := copyLocal(local)
 		for _, e := range vals {
 			l["value"], l["this"] = acc, e
-			if acc, err = es["in"].eval(root, l); err != nil {
+			if acc, err = es["in"].Eval(root, l); err != nil {
 				return bsonval.Missing, err
 			}
 		}

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"regexp"
@@ -27,7 +27,7 @@ const regexCacheSize = 32
 
 // compileRegexOp is $regexMatch, $regexFind and $regexFindAll:
 // {input, regex, options}, regex a string or a regular expression.
-func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileRegexOp(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	es, err := namedArgs(v, vars, nil, func() error {
 		return mongoerr.New(mongoerr.Location(51103), "%s expects an object of named arguments but found: %s", op, bsonval.TypeName(v.Type))
 	}, unknownArg(op, 31024, "found an unknown field"), "input", "regex", "options")
@@ -41,13 +41,13 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		return nil, mongoerr.New(mongoerr.Location(31023), "%s requires 'regex' parameter", op)
 	}
 	cache := newRegexCache()
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalNamed(es, root, local, "input", "regex", "options")
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		in, rv, ov := x[0], x[1], x[2]
-		if !nullish(in) && in.Type != bsoncore.TypeString {
+		if !Nullish(in) && in.Type != bsoncore.TypeString {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(51104), "%s needs 'input' to be of type string", op)
 		}
 		pattern, opts, err := regexArgs(op, rv, ov)
@@ -55,13 +55,13 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 			return bsonval.Missing, err
 		}
 		var re *mongoRegex
-		if !nullish(rv) {
+		if !Nullish(rv) {
 			var err error
 			if re, err = cache.get(op, pattern, opts); err != nil {
 				return bsonval.Missing, err
 			}
 		}
-		if re == nil || nullish(in) {
+		if re == nil || Nullish(in) {
 			switch op {
 			case "$regexMatch":
 				return bsonval.Bool(false), nil
@@ -89,10 +89,10 @@ func compileRegexOp(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 // evaluated, and gives the pattern and options they name: options from
 // either argument, not both.
 func regexArgs(op string, rv, ov bsoncore.Value) (pattern, opts string, err error) {
-	if !nullish(rv) && rv.Type != bsoncore.TypeString && rv.Type != bsoncore.TypeRegex {
+	if !Nullish(rv) && rv.Type != bsoncore.TypeString && rv.Type != bsoncore.TypeRegex {
 		return "", "", mongoerr.New(mongoerr.Location(51105), "%s needs 'regex' to be of type string or regex", op)
 	}
-	if !nullish(ov) && ov.Type != bsoncore.TypeString {
+	if !Nullish(ov) && ov.Type != bsoncore.TypeString {
 		return "", "", mongoerr.New(mongoerr.Location(51106), "%s needs 'options' to be of type string", op)
 	}
 	if ov.Type == bsoncore.TypeString {
@@ -103,7 +103,7 @@ func regexArgs(op string, rv, ov bsoncore.Value) (pattern, opts string, err erro
 		pattern = rv.StringValue()
 	case bsoncore.TypeRegex:
 		p, o := rv.Regex()
-		if o != "" && !nullish(ov) {
+		if o != "" && !Nullish(ov) {
 			return "", "", mongoerr.New(mongoerr.Location(51107), "%s: found regex option(s) specified in both 'regex' and 'option' fields", op)
 		}
 		pattern = p

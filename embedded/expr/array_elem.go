@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -20,13 +20,13 @@ func init() {
 	exprOps["$concatArrays"] = compileConcatArrays
 }
 
-func compileIsArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileIsArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		return bsonval.Bool(x[0].Type == bsoncore.TypeArray), nil
 	})
 }
 
-func compileSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSize(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(17124), "The argument to $size must be an array. Type of argument is %s", bsonval.TypeName(x[0].Type))
@@ -37,9 +37,9 @@ func compileSize(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileArrayElemAt is $arrayElemAt: [array, index], a negative index
 // counted from the end; missing when out of range.
-func compileArrayElemAt(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileArrayElemAt(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) || nullish(x[1]) {
+		if Nullish(x[0]) || Nullish(x[1]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
@@ -59,9 +59,9 @@ func compileArrayElemAt(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 
 // compileFirstLast is the expression forms of $first and $last: an
 // array's first or last element, missing for an empty array.
-func compileFirstLast(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileFirstLast(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeArray {
@@ -78,8 +78,8 @@ func compileFirstLast(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	})
 }
 
-func compileIn(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileIn(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[1].Type != bsoncore.TypeArray {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(40081), "$in requires an array as a second argument, found: %s", bsonval.TypeName(x[1].Type))
@@ -93,11 +93,11 @@ func compileIn(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	})
 }
 
-func compileConcatArrays(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileConcatArrays(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var out []bsoncore.Value
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				return bsonval.Null(), nil
 			}
 			if a.Type != bsoncore.TypeArray {

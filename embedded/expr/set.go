@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"slices"
@@ -46,13 +46,13 @@ func setResult(s valueSet) bsoncore.Value {
 	return bsonval.Array(s)
 }
 
-func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileSetUnion(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var all []bsoncore.Value
 		null := false
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				null = true
 				continue
 			}
@@ -68,13 +68,13 @@ func compileSetUnion(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 	})
 }
 
-func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileSetIntersection(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var acc valueSet
 		null, started := false, false
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				null = true
 				continue
 			}
@@ -95,10 +95,10 @@ func compileSetIntersection(op string, v bsoncore.Value, vars *exprVars) (*expr,
 	})
 }
 
-func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileSetDifference(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) || nullish(x[1]) {
+		if Nullish(x[0]) || Nullish(x[1]) {
 			return bsonval.Null(), nil
 		}
 		for i, which := range []string{"First", "Second"} {
@@ -111,8 +111,8 @@ func compileSetDifference(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 	})
 }
 
-func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileSetEquals(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	es, err := args(v, vars)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	if len(es) < 2 {
 		return nil, mongoerr.New(mongoerr.Location(17045), "$setEquals needs at least two arguments had: %d", len(es))
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		x, err := evalAll(es, root, local)
 		if err != nil {
 			return bsonval.Missing, err
@@ -150,8 +150,8 @@ func compileSetEquals(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	}}, nil
 }
 
-func compileSetIsSubset(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileSetIsSubset(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if x[0].Type != bsoncore.TypeArray {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(17046), "both operands of $setIsSubset must be arrays. First argument is of type: %s", bsonval.TypeName(x[0].Type))

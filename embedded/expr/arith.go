@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -30,7 +30,7 @@ func init() {
 
 // compileAddMultiply is $add and $multiply over numbers; $add also takes
 // one date, which makes the sum a date.
-func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileAddMultiply(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(vals []bsoncore.Value) (bsoncore.Value, error) {
 		var acc bsoncore.Value
 		date, ms := false, int64(0)
@@ -40,7 +40,7 @@ func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 			acc = bsonval.Int32(1)
 		}
 		for _, x := range vals {
-			if nullish(x) {
+			if Nullish(x) {
 				return bsonval.Null(), nil
 			}
 			if x.Type == bsoncore.TypeDateTime && op == "$add" {
@@ -68,11 +68,11 @@ func compileAddMultiply(op string, v bsoncore.Value, vars *exprVars) (*expr, err
 
 // compileSubtract is $subtract: a number from a number, a date from a
 // date (milliseconds) or milliseconds from a date.
-func compileSubtract(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSubtract(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a, b := x[0], x[1]
 		switch {
-		case nullish(a) || nullish(b):
+		case Nullish(a) || Nullish(b):
 			return bsonval.Null(), nil
 		case a.Type == bsoncore.TypeDateTime && b.Type == bsoncore.TypeDateTime:
 			return bsonval.Int64(a.DateTime() - b.DateTime()), nil
@@ -97,10 +97,10 @@ func dateShift(ms int64, n bsoncore.Value) bsoncore.Value {
 }
 
 // compileDivMod is $divide and $mod.
-func compileDivMod(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDivMod(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a, b := x[0], x[1]
-		if nullish(a) || nullish(b) {
+		if Nullish(a) || Nullish(b) {
 			return bsonval.Null(), nil
 		}
 		if !bsonval.IsNumber(a) || !bsonval.IsNumber(b) {
@@ -130,9 +130,9 @@ func compileDivMod(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 
 // compileUnaryMath is the operators of one number: $abs, $ceil, $floor,
 // $sqrt, $trunc and $round (with an optional place), $exp, $ln and $log10.
-func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileUnaryMath(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if len(x) == 0 || nullish(x[0]) {
+		if len(x) == 0 || Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		a := x[0]
@@ -179,9 +179,9 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *exprVars) (*expr, error
 	})
 }
 
-func compilePow(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compilePow(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) || nullish(x[1]) {
+		if Nullish(x[0]) || Nullish(x[1]) {
 			return bsonval.Null(), nil
 		}
 		r := math.Pow(bsonval.NumberFloat(x[0]), bsonval.NumberFloat(x[1]))
@@ -197,17 +197,17 @@ func compilePow(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 // compileArrayAccumulator is the expression form of $sum, $avg, $max and
 // $min: over its arguments, or over the elements of its one array
 // argument.
-func compileArrayAccumulator(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileArrayAccumulator(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		if len(x) == 1 && x[0].Type == bsoncore.TypeArray {
 			x = bsonval.ArrayValues(x[0])
 		}
-		acc := newAccumulator(op)
-		acc.coll = vars.collator()
+		acc := NewAccumulator(op)
+		acc.Coll = vars.Collator()
 		for _, e := range x {
-			acc.add(e)
+			acc.Add(e)
 		}
-		return acc.result(), nil
+		return acc.Result(), nil
 	})
 }
 

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"strings"
@@ -41,7 +41,7 @@ func validateFormat(f, specifiers string) error {
 	return nil
 }
 
-func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileDateFromString(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(40540), "$dateFromString only supports an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}
@@ -57,13 +57,13 @@ func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, 
 	onError, onNull := a["onError"], a["onNull"]
 	delete(a, "onError")
 	delete(a, "onNull")
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		fv := n.v["format"]
-		if n.given["format"] && !nullish(fv) {
+		if n.given["format"] && !Nullish(fv) {
 			if fv.Type != bsoncore.TypeString {
 				return bsonval.Missing, mongoerr.New(mongoerr.Location(40684), "$dateFromString requires that 'format' be a string, found: %s with value %s", bsonval.TypeName(fv.Type), bsonval.Shell(fv))
 			}
@@ -76,22 +76,22 @@ func compileDateFromString(op string, v bsoncore.Value, vars *exprVars) (*expr, 
 			return bsonval.Missing, err
 		}
 		ds := n.v["dateString"]
-		if nullish(ds) {
+		if Nullish(ds) {
 			if onNull != nil {
-				return onNull.eval(root, local)
+				return onNull.Eval(root, local)
 			}
 			return bsonval.Null(), nil
 		}
 		fail := func(err error) (bsoncore.Value, error) {
 			if onError != nil {
-				return onError.eval(root, local)
+				return onError.Eval(root, local)
 			}
 			return bsonval.Missing, err
 		}
 		if ds.Type != bsoncore.TypeString {
 			return fail(mongoerr.New(mongoerr.Location(241), "$dateFromString requires that 'dateString' be a string, found: %s with value %s", bsonval.TypeName(ds.Type), bsonval.Shell(ds)))
 		}
-		if loc == nil || (n.given["format"] && nullish(fv)) {
+		if loc == nil || (n.given["format"] && Nullish(fv)) {
 			return bsonval.Null(), nil
 		}
 		s := ds.StringValue()

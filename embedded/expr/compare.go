@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -19,8 +19,8 @@ func init() {
 }
 
 // compileCompare compares strings by the command's collation.
-func compileCompare(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	k := vars.collator()
+func compileCompare(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	k := vars.Collator()
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		c := k.Compare(x[0], x[1])
 		switch op {
@@ -37,14 +37,14 @@ func compileCompare(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 
 // compileAndOr is $and and $or, which stop at the first argument that
 // decides the result.
-func compileAndOr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileAndOr(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	es, err := args(v, vars)
 	if err != nil {
 		return nil, err
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		for _, e := range es {
-			r, err := e.eval(root, local)
+			r, err := e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
@@ -59,6 +59,6 @@ func compileAndOr(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 	}}, nil
 }
 
-func compileNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileNot(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) { return bsonval.Bool(!bsonval.Truthy(x[0])), nil })
 }

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -15,17 +15,17 @@ func init() {
 }
 
 // compileCond is $cond: {if, then, else} or [if, then, else].
-func compileCond(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
-	var ifE, thenE, elseE *expr
+func compileCond(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
+	var ifE, thenE, elseE *Expr
 	var err error
 	if v.Type == bsoncore.TypeEmbeddedDocument {
 		d := bsoncore.Document(v.Data)
-		get := func(k string) (*expr, error) {
+		get := func(k string) (*Expr, error) {
 			a, err := d.LookupErr(k)
 			if err != nil {
 				return nil, mongoerr.New(mongoerr.Location(17080), "Missing '%s' parameter to $cond", k)
 			}
-			return compileExpr(a, vars)
+			return Compile(a, vars)
 		}
 		if ifE, err = get("if"); err != nil {
 			return nil, err
@@ -46,33 +46,33 @@ func compileCond(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 		}
 		ifE, thenE, elseE = es[0], es[1], es[2]
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		c, err := ifE.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		c, err := ifE.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
 		if bsonval.Truthy(c) {
-			return thenE.eval(root, local)
+			return thenE.Eval(root, local)
 		}
-		return elseE.eval(root, local)
+		return elseE.Eval(root, local)
 	}}, nil
 }
 
 // compileIfNull is $ifNull: the first argument that is not null or
 // missing, else the last one's value.
-func compileIfNull(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileIfNull(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	es, err := args(v, vars)
 	if err != nil {
 		return nil, err
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		var r bsoncore.Value
 		for _, e := range es {
-			r, err = e.eval(root, local)
+			r, err = e.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
-			if !nullish(r) {
+			if !Nullish(r) {
 				return r, nil
 			}
 		}
@@ -81,12 +81,12 @@ func compileIfNull(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // compileSwitch is $switch: {branches: [{case, then}], default}.
-func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileSwitch(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(40060), "$switch requires an object as an argument")
 	}
 	d := bsoncore.Document(v.Data)
-	type br struct{ c, t *expr }
+	type br struct{ c, t *Expr }
 	var brs []br
 	if bv, err := d.LookupErr("branches"); err == nil {
 		for _, b := range bsonval.ArrayValues(bv) {
@@ -96,36 +96,36 @@ func compileSwitch(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 			if e1 != nil || e2 != nil {
 				return nil, mongoerr.New(mongoerr.Location(40064), "$switch requires each branch have a 'case' and 'then' expression")
 			}
-			c, err := compileExpr(cv, vars)
+			c, err := Compile(cv, vars)
 			if err != nil {
 				return nil, err
 			}
-			t, err := compileExpr(tv, vars)
+			t, err := Compile(tv, vars)
 			if err != nil {
 				return nil, err
 			}
 			brs = append(brs, br{c, t})
 		}
 	}
-	var def *expr
+	var def *Expr
 	if dv, err := d.LookupErr("default"); err == nil {
-		if def, err = compileExpr(dv, vars); err != nil {
+		if def, err = Compile(dv, vars); err != nil {
 			return nil, err
 		}
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 		for _, b := range brs {
-			c, err := b.c.eval(root, local)
+			c, err := b.c.Eval(root, local)
 			if err != nil {
 				return bsonval.Missing, err
 			}
 			if bsonval.Truthy(c) {
-				return b.t.eval(root, local)
+				return b.t.Eval(root, local)
 			}
 		}
 		if def == nil {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(40066), "$switch could not find a matching branch for an input, and no default was specified.")
 		}
-		return def.eval(root, local)
+		return def.Eval(root, local)
 	}}, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"math"
@@ -160,7 +160,7 @@ func isNaNValue(v bsoncore.Value) bool {
 // numericArg is the check of the one-number operators: null for null or
 // missing, code 28765 for anything but a number.
 func numericArg(op string, a bsoncore.Value) (null bool, err error) {
-	if nullish(a) {
+	if Nullish(a) {
 		return true, nil
 	}
 	if !bsonval.IsNumber(a) {
@@ -169,7 +169,7 @@ func numericArg(op string, a bsoncore.Value) (null bool, err error) {
 	return false, nil
 }
 
-func compileTrig(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileTrig(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	fn := trigFuncs[op]
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
@@ -188,10 +188,10 @@ func compileTrig(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // compileAtan2 is {$atan2: [y, x]}: the angle of the point (x, y).
-func compileAtan2(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileAtan2(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		y, xx := x[0], x[1]
-		if nullish(y) || nullish(xx) {
+		if Nullish(y) || Nullish(xx) {
 			return bsonval.Null(), nil
 		}
 		if !bsonval.IsNumber(y) {
@@ -211,7 +211,7 @@ func compileAtan2(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 // piText is π to more digits than a decimal holds.
 const piText = "3.14159265358979323846264338327950288419716939937510582097494459"
 
-func compileAngle(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileAngle(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if null, err := numericArg(op, a); null || err != nil {
@@ -247,10 +247,10 @@ func compileAngle(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
 }
 
 // compileLog is {$log: [number, base]}.
-func compileLog(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileLog(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 2, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		n, b := x[0], x[1]
-		if nullish(n) || nullish(b) {
+		if Nullish(n) || Nullish(b) {
 			return bsonval.Null(), nil
 		}
 		if !bsonval.IsNumber(n) {
@@ -284,7 +284,7 @@ func vDecimalZero() bsoncore.Value {
 
 // compileBitwise is $bitAnd, $bitOr and $bitXor over ints and longs: an
 // int result when every operand is an int, else a long.
-func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileBitwise(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var acc int64
 		if op == "$bitAnd" {
@@ -292,7 +292,7 @@ func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 		}
 		long := false
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				return bsonval.Null(), nil
 			}
 			i, ok := bsonval.IntOf(a)
@@ -316,7 +316,7 @@ func compileBitwise(op string, v bsoncore.Value, vars *exprVars) (*expr, error) 
 	})
 }
 
-func compileBitNot(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileBitNot(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		a := x[0]
 		if null, err := numericArg(op, a); null || err != nil {

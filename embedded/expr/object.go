@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -18,24 +18,24 @@ func init() {
 	exprOps["$unsetField"] = compileFieldOps
 }
 
-func compileMergeObjects(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileMergeObjects(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		var acc bsoncore.Document = bsoncore.NewDocumentBuilder().Build()
 		for _, a := range x {
-			if nullish(a) {
+			if Nullish(a) {
 				continue
 			}
 			if a.Type != bsoncore.TypeEmbeddedDocument {
 				return bsonval.Missing, mongoerr.New(mongoerr.Location(40400), "$mergeObjects requires object inputs, but input %s is of type %s", bsonval.Shell(a), bsonval.TypeName(a.Type))
 			}
-			acc = mergeDocs(acc, bsoncore.Document(a.Data))
+			acc = MergeDocs(acc, bsoncore.Document(a.Data))
 		}
 		return bsonval.Doc(acc), nil
 	})
 }
 
-// mergeDocs is a with b's fields set over it.
-func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
+// MergeDocs is a with b's fields set over it.
+func MergeDocs(a, b bsoncore.Document) bsoncore.Document {
 	bb := bsoncore.NewDocumentBuilder()
 	seen := map[string]bool{}
 	for _, e := range bsonval.Elements(a) {
@@ -54,9 +54,9 @@ func mergeDocs(a, b bsoncore.Document) bsoncore.Document {
 	return bb.Build()
 }
 
-func compileObjectToArray(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileObjectToArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		if x[0].Type != bsoncore.TypeEmbeddedDocument {
@@ -72,9 +72,9 @@ func compileObjectToArray(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 
 // compileArrayToObject is $arrayToObject: an array of [k, v] pairs or of
 // {k, v} documents as a document.
-func compileArrayToObject(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileArrayToObject(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
-		if nullish(x[0]) {
+		if Nullish(x[0]) {
 			return bsonval.Null(), nil
 		}
 		b := bsoncore.NewDocumentBuilder()
@@ -98,13 +98,13 @@ func compileArrayToObject(op string, v bsoncore.Value, vars *exprVars) (*expr, e
 
 // compileFieldOps compiles $getField, $setField and $unsetField, which
 // name fields that may hold dots or start with '$'.
-func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileFieldOps(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	field, input, value, err := fieldOpArgs(op, v, vars)
 	if err != nil {
 		return nil, err
 	}
-	return &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		fv, err := field.eval(root, local)
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		fv, err := field.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
@@ -112,11 +112,11 @@ func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(3041704), "%s requires 'field' to evaluate to type String, but got %s", op, bsonval.TypeName(fv.Type))
 		}
 		name := fv.StringValue()
-		in, err := input.eval(root, local)
+		in, err := input.Eval(root, local)
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		if nullish(in) {
+		if Nullish(in) {
 			if op == "$getField" {
 				return bsonval.Missing, nil
 			}
@@ -138,7 +138,7 @@ func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 		}
 		var nv bsoncore.Value
 		if op == "$setField" {
-			if nv, err = value.eval(root, local); err != nil {
+			if nv, err = value.Eval(root, local); err != nil {
 				return bsonval.Missing, err
 			}
 		}
@@ -163,7 +163,7 @@ func compileFieldOps(op string, v bsoncore.Value, vars *exprVars) (*expr, error)
 
 // fieldOpArgs compiles the field, input and value arguments of
 // $getField, $setField or $unsetField; input defaults to $$CURRENT.
-func fieldOpArgs(op string, v bsoncore.Value, vars *exprVars) (field, input, value *expr, err error) {
+func fieldOpArgs(op string, v bsoncore.Value, vars *Vars) (field, input, value *Expr, err error) {
 	if v.Type == bsoncore.TypeEmbeddedDocument && op != "$getField" || v.Type == bsoncore.TypeEmbeddedDocument && func() bool { _, e := bsoncore.Document(v.Data).LookupErr("field"); return e == nil }() {
 		d := bsoncore.Document(v.Data)
 		if field, err = optExpr(d, "field", vars); err != nil {
@@ -175,14 +175,14 @@ func fieldOpArgs(op string, v bsoncore.Value, vars *exprVars) (field, input, val
 		if value, err = optExpr(d, "value", vars); err != nil {
 			return nil, nil, nil, err
 		}
-	} else if field, err = compileExpr(v, vars); err != nil {
+	} else if field, err = Compile(v, vars); err != nil {
 		return nil, nil, nil, err
 	}
 	if field == nil {
 		return nil, nil, nil, mongoerr.New(mongoerr.Location(3041702), "%s requires 'field' to be specified", op)
 	}
 	if input == nil {
-		input = &expr{eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		input = &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
 			if cur, ok := local["CURRENT"]; ok {
 				return cur, nil
 			}

@@ -1,4 +1,4 @@
-package engine
+package expr
 
 import (
 	"crypto/md5"
@@ -28,7 +28,7 @@ func init() {
 	exprOps["$toHashedIndexKey"] = compileToHashedIndexKey
 }
 
-func compileToHashedIndexKey(op string, v bsoncore.Value, vars *exprVars) (*expr, error) {
+func compileToHashedIndexKey(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {
 		n, err := hashedIndexKey(x[0], 0)
 		if err != nil {
