@@ -4,7 +4,9 @@
 // (TypeOrder, Compare, Equal: numbers of every type equal by value), exact
 // numeric conversion and MongoDB's arithmetic promotion (NumberFloat,
 // IntOf, BigOf, Arith), dotted paths through arrays as queries, indexes and
-// sorts see them (Lookup, Candidates, FanValues, SortKey), collations
+// sorts see them (Lookup, Candidates, FanValues, SortKey), sort
+// specifications (CompileSort, Sort), documents changed in place (MDoc,
+// MValue), the 16 MiB limit (MaxDocSize) and _id first (IDFirst), collations
 // (ParseCollation, Collator), keys that bucket equal values
 // (AppendGroupKey), the $type aliases (TypeName), the units of date
 // arithmetic (AddTimeUnit), MongoDB's boolean conversion (Truthy), values

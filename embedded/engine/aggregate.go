@@ -9,6 +9,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/update"
 )
 
 // pipelineEnv is what a pipeline needs beyond its input: other
@@ -174,31 +175,31 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 		var out []bsoncore.Document
 		for _, d := range in {
 			v := bsonval.Lookup(d, path)
-			emit := func(val *mval, i bsoncore.Value) {
-				md := toMDoc(d)
+			emit := func(val *bsonval.MValue, i bsoncore.Value) {
+				md := bsonval.MutableDoc(d)
 				if val != nil {
 					setMPath(md, path, val)
 				}
 				if idx != "" {
-					setMPath(md, idx, toM(i))
+					setMPath(md, idx, bsonval.Mutable(i))
 				}
-				out = append(out, md.build())
+				out = append(out, md.Build())
 			}
 			switch {
 			case v.Type == bsoncore.TypeArray && len(bsonval.ArrayValues(v)) > 0:
 				for i, e := range bsonval.ArrayValues(v) {
-					emit(toM(e), bsonval.Int64(int64(i)))
+					emit(bsonval.Mutable(e), bsonval.Int64(int64(i)))
 				}
 			case v.Type == bsoncore.TypeArray || expr.Nullish(v):
 				if keep {
-					md := toMDoc(d)
+					md := bsonval.MutableDoc(d)
 					if v.Type == bsoncore.TypeArray {
-						removePath(&mval{doc: md}, strings.Split(path, "."))
+						removePath(&bsonval.MValue{Doc: md}, strings.Split(path, "."))
 					}
 					if idx != "" {
-						setMPath(md, idx, toM(bsonval.Null()))
+						setMPath(md, idx, bsonval.Mutable(bsonval.Null()))
 					}
-					out = append(out, md.build())
+					out = append(out, md.Build())
 				}
 			default:
 				emit(nil, bsonval.Null())
@@ -254,6 +255,12 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		return nil, env.write(db, coll, in, mode)
 	}, nil
+}
+
+// compileUpdate compiles an update document or pipeline, a pipeline's
+// stages run by applyUpdatePipeline.
+func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *expr.Vars) (*update.Update, error) {
+	return update.Compile(u, arrayFilters, vars, applyUpdatePipeline)
 }
 
 // applyUpdatePipeline runs the stages of a pipeline-style update on doc.

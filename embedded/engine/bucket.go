@@ -57,9 +57,9 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 func (b *buckets) run(docs []bsoncore.Document, ids []bsoncore.Value) ([]bsoncore.Document, error) {
 	tagged := make([]bsoncore.Document, len(docs))
 	for i, doc := range docs {
-		md := toMDoc(doc)
-		md.set("__bucket", toM(ids[i]))
-		tagged[i] = md.build()
+		md := bsonval.MutableDoc(doc)
+		md.Set("__bucket", bsonval.Mutable(ids[i]))
+		tagged[i] = md.Build()
 	}
 	out, err := b.group(tagged)
 	if err != nil {
@@ -210,9 +210,9 @@ func (a *autoBuckets) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	}
 	for k, doc := range out {
 		b := bs[bsonval.Lookup(doc, "_id").Int32()]
-		md := toMDoc(doc)
-		md.set("_id", toM(bsonval.Doc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
-		out[k] = md.build()
+		md := bsonval.MutableDoc(doc)
+		md.Set("_id", bsonval.Mutable(bsonval.Doc(bsoncore.NewDocumentBuilder().AppendValue("min", b.min).AppendValue("max", b.max).Build())))
+		out[k] = md.Build()
 	}
 	return out, nil
 }

@@ -53,7 +53,7 @@ func (cs *changeStream) events(ev changeEvent) ([]bsoncore.Document, error) {
 				return &mongoerr.Error{Code: mongoerr.ChangeStreamFatalError, Labels: []string{"NonResumableChangeStreamError"},
 					Msg: "Encountered an event whose _id field, which contains the resume token, was modified by the pipeline. Modifying the _id field of an event makes it impossible to resume the stream from that point. Only transformations that retain the unmodified _id field are allowed."}
 			}
-			if len(doc) <= maxDocSize {
+			if len(doc) <= bsonval.MaxDocSize {
 				out = append(out, doc)
 				continue
 			}
@@ -309,7 +309,7 @@ func (u *updateDiff) values(p []pathPart, ov, nv bsoncore.Value) {
 // many as fit in each, each fragment with its own resume token and
 // splitEvent {fragment, of}.
 func splitEvent(doc bsoncore.Document, p position) ([]bsoncore.Document, error) {
-	const room = maxDocSize - 200 // _id and splitEvent
+	const room = bsonval.MaxDocSize - 200 // _id and splitEvent
 	var groups [][]bsoncore.Element
 	size := 0
 	for _, e := range bsonval.Elements(doc) {

@@ -320,7 +320,7 @@ func (cs *changeStream) next(c *call, n int, wait time.Duration) ([]bsoncore.Doc
 			for _, d := range docs {
 				size += len(d)
 			}
-			if cs.invalidated || (n > 0 && len(out) >= n) || size > maxDocSize {
+			if cs.invalidated || (n > 0 && len(out) >= n) || size > bsonval.MaxDocSize {
 				return out, nil
 			}
 		}

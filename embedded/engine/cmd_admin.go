@@ -68,7 +68,7 @@ func cmdHello(c *call) (bsoncore.Document, error) {
 			AppendDocument("opTime", bsoncore.NewDocumentBuilder().AppendTimestamp("ts", uint32(now.Unix()), 1).AppendInt64("t", 1).Build()).
 			AppendDateTime("lastWriteDate", now.UnixMilli()).Build())
 	b.AppendDocument("topologyVersion", topologyVersion()).
-		AppendInt32("maxBsonObjectSize", maxDocSize).
+		AppendInt32("maxBsonObjectSize", bsonval.MaxDocSize).
 		AppendInt32("maxMessageSizeBytes", wire.MaxMessageSize).
 		AppendInt32("maxWriteBatchSize", maxWriteBatchSize).
 		AppendDateTime("localTime", now.UnixMilli()).
@@ -126,7 +126,7 @@ func cmdBuildInfo(c *call) (bsoncore.Document, error) {
 	va := bsoncore.BuildArray(nil, bsonval.Int32(8), bsonval.Int32(0), bsonval.Int32(0), bsonval.Int32(0))
 	return newReply().b.AppendString("version", Version).AppendString("gitVersion", "oidkit").
 		AppendArray("versionArray", va).AppendInt32("bits", 64).AppendBoolean("debug", false).
-		AppendInt32("maxBsonObjectSize", maxDocSize).AppendArray("storageEngines", bsoncore.BuildArray(nil, bsonval.String("oidkit"))).
+		AppendInt32("maxBsonObjectSize", bsonval.MaxDocSize).AppendArray("storageEngines", bsoncore.BuildArray(nil, bsonval.String("oidkit"))).
 		AppendArray("modules", bsoncore.BuildArray(nil)).AppendDouble("ok", 1).Build(), nil
 }
 

@@ -81,7 +81,7 @@ func (c *call) pipelineEnv(vars *expr.Vars) *pipelineEnv {
 					case exists && mode == "keepExisting":
 						continue
 					case exists && mode == "merge":
-						d = idFirst(expr.MergeDocs(old, d))
+						d = bsonval.IDFirst(expr.MergeDocs(old, d))
 					}
 					if err := t.putDoc(col, d, mode == "$out" || mode == "fail"); err != nil {
 						return err

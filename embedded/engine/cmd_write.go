@@ -10,6 +10,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 	"github.com/oidkit/oidkit/embedded/query"
+	"github.com/oidkit/oidkit/embedded/update"
 	"github.com/oidkit/oidkit/oid"
 )
 
@@ -22,8 +23,8 @@ func newObjectID() bsoncore.Value {
 // withID checks a document to be stored and puts its _id first, making
 // one when it has none.
 func withID(d bsoncore.Document) (bsoncore.Document, error) {
-	if len(d) > maxDocSize {
-		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), maxDocSize)
+	if len(d) > bsonval.MaxDocSize {
+		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), bsonval.MaxDocSize)
 	}
 	els := bsonval.Elements(d)
 	id, err := d.LookupErr("_id")
@@ -49,7 +50,7 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 		}
 	}
 	if els[0].Key() != "_id" {
-		return idFirst(d), nil
+		return bsonval.IDFirst(d), nil
 	}
 	return d, nil
 }
@@ -144,7 +145,7 @@ type updateResult struct {
 }
 
 // runUpdate applies one update statement inside t.
-func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *Update, multi, upsert bool, c *call) (updateResult, error) {
+func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *update.Update, multi, upsert bool, c *call) (updateResult, error) {
 	var r updateResult
 	col := t.st.coll(db, name)
 	limit := 1
@@ -157,7 +158,7 @@ func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *Upda
 	}
 	for _, d := range docs {
 		_, pos := f.MatchPos(d)
-		nd, err := u.apply(d, pos, false)
+		nd, err := u.Apply(d, pos, false)
 		if err != nil {
 			return r, err
 		}
@@ -172,7 +173,7 @@ func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *Upda
 		if err != nil {
 			return r, err
 		}
-		t.replacing = u.isReplacement()
+		t.replacing = u.IsReplacement()
 		err = t.putDoc(mc, nd, false)
 		t.replacing = false
 		if err != nil {
@@ -199,38 +200,12 @@ func runUpdate(t *tx, db, name string, f *query.Filter, s *bsonval.Sort, u *Upda
 	return r, nil
 }
 
-// upsertDoc is the document an upsert of u inserts when f matches none:
-// the equalities of f with the replacement, or u applied to them.
-func upsertDoc(f *query.Filter, u *Update) (bsoncore.Document, error) {
-	seed, err := upsertSeed(f)
+// upsertDoc is the document an upsert of u inserts when f matches none,
+// with an _id.
+func upsertDoc(f *query.Filter, u *update.Update) (bsoncore.Document, error) {
+	nd, err := update.Upsert(f, u)
 	if err != nil {
 		return nil, err
-	}
-	var nd bsoncore.Document
-	if u.isReplacement() {
-		id, ierr := seed.LookupErr("_id")
-		b := bsoncore.NewDocumentBuilder()
-		if ierr == nil {
-			b.AppendValue("_id", id)
-		}
-		for _, e := range bsonval.Elements(u.replacement) {
-			if e.Key() == "_id" && ierr == nil {
-				continue
-			}
-			b.AppendValue(e.Key(), e.Value())
-		}
-		nd = b.Build()
-	} else {
-		if nd, err = u.apply(seed, -1, true); err != nil {
-			if mongoerr.Is(err, mongoerr.ImmutableField) {
-				if _, e := seed.LookupErr("_id"); e != nil {
-					nd, err = u.apply(seed, -1, true)
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
 	}
 	return withID(nd)
 }
@@ -328,7 +303,7 @@ func updateStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.V
 	if v, err := sd.LookupErr("upsert"); err == nil {
 		upsert = bsonval.Truthy(v)
 	}
-	if multi && up.isReplacement() {
+	if multi && up.IsReplacement() {
 		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "multi update is not supported for replacement-style update")
 	}
 	var srt *bsonval.Sort

@@ -295,12 +295,12 @@ func (s *densifySpec) fill(out []bsoncore.Document, p *densifyPart, start, end b
 				k++
 			}
 		} else {
-			md := toMDoc(bsoncore.NewDocumentBuilder().Build())
+			md := bsonval.MutableDoc(bsoncore.NewDocumentBuilder().Build())
 			for i, f := range s.partFields {
-				setMPath(md, f, toM(p.vals[i]))
+				setMPath(md, f, bsonval.Mutable(p.vals[i]))
 			}
-			setMPath(md, s.field, toM(v))
-			out = append(out, md.build())
+			setMPath(md, s.field, bsonval.Mutable(v))
+			out = append(out, md.Build())
 		}
 		nv, err := s.next(v)
 		if err != nil {

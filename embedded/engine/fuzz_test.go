@@ -30,7 +30,7 @@ func FuzzFilterAndUpdate(f *testing.F) {
 		if err != nil || !ok {
 			return
 		}
-		out, err := u.apply(doc, pos, false)
+		out, err := u.Apply(doc, pos, false)
 		if err == nil && out.Validate() != nil {
 			t.Fatalf("update made invalid BSON")
 		}

@@ -101,9 +101,9 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		if err != nil {
 			return nil, err
 		}
-		md := toMDoc(doc)
-		setMPath(md, g.as, toM(bsonval.Array(g.search(sv, docs, byKey))))
-		out = append(out, md.build())
+		md := bsonval.MutableDoc(doc)
+		setMPath(md, g.as, bsonval.Mutable(bsonval.Array(g.search(sv, docs, byKey))))
+		out = append(out, md.Build())
 	}
 	return out, nil
 }
@@ -129,9 +129,9 @@ func (g *graphLookup) search(sv bsoncore.Value, docs []bsoncore.Document, byKey 
 				seen[i] = true
 				hit := docs[i]
 				if g.depthField != "" {
-					md := toMDoc(hit)
-					setMPath(md, g.depthField, toM(bsonval.Int64(depth)))
-					hit = md.build()
+					md := bsonval.MutableDoc(hit)
+					setMPath(md, g.depthField, bsonval.Mutable(bsonval.Int64(depth)))
+					hit = md.Build()
 				}
 				found = append(found, bsonval.Doc(hit))
 				next = append(next, recurseValues(docs[i], g.fromField)...)

@@ -163,9 +163,9 @@ func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		for i, c := range cands {
 			vals[i] = bsonval.Doc(c)
 		}
-		md := toMDoc(doc)
-		setMPath(md, s.as, toM(bsonval.Array(vals)))
-		out = append(out, md.build())
+		md := bsonval.MutableDoc(doc)
+		setMPath(md, s.as, bsonval.Mutable(bsonval.Array(vals)))
+		out = append(out, md.Build())
 	}
 	return out, nil
 }

@@ -4,7 +4,8 @@
 // file format and what survives a crash). BSON values themselves (their
 // order, paths through arrays, collations) are package bsonval's, the
 // query language (compiling and matching filters) package query's,
-// aggregation expressions (compiling and evaluating them) package expr's;
+// aggregation expressions (compiling and evaluating them) package expr's,
+// the update language (applying updates to a document) package update's;
 // reading and writing messages is package wire's, the data directory's
 // files package storage's, the errors package mongoerr's.
 //

@@ -155,20 +155,20 @@ func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (
 
 // projectInclusion is project for an inclusion projection.
 func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
-	out := &mdoc{}
+	out := &bsonval.MDoc{}
 	if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
-		out.set("_id", toM(id))
+		out.Set("_id", bsonval.Mutable(id))
 	}
 	// Only the top-level fields a path is copied from are converted:
 	// copyPath looks up nothing else in src, and a computed field
 	// (aggregation's $project of an expression) needs none of them.
-	var src mdoc
-	from := func(path string) *mdoc {
+	var src bsonval.MDoc
+	from := func(path string) *bsonval.MDoc {
 		name, _, _ := strings.Cut(path, ".")
-		if _, i := src.get(name); i < 0 {
+		if _, i := src.Get(name); i < 0 {
 			if v, err := doc.LookupErr(name); err == nil {
-				src.keys = append(src.keys, name)
-				src.vals = append(src.vals, toM(v))
+				src.Keys = append(src.Keys, name)
+				src.Vals = append(src.Vals, bsonval.Mutable(v))
 			}
 		}
 		return &src
@@ -181,7 +181,7 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 				return nil, err
 			}
 			if err == nil && v.Type != 0 {
-				setMPath(out, f.path, toM(v))
+				setMPath(out, f.path, bsonval.Mutable(v))
 			}
 		case f.slice != nil:
 			// a $slice in an inclusion projection keeps the other fields only if included
@@ -192,7 +192,7 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 			if v.Type == bsoncore.TypeArray {
 				for _, e := range bsonval.ArrayValues(v) {
 					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
-						setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{e})))
+						setMPath(out, f.path, bsonval.Mutable(bsonval.Array([]bsoncore.Value{e})))
 						break
 					}
 				}
@@ -202,21 +202,21 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 			if v.Type == bsoncore.TypeArray && matchPos >= 0 {
 				vals := bsonval.ArrayValues(v)
 				if matchPos < len(vals) {
-					setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{vals[matchPos]})))
+					setMPath(out, f.path, bsonval.Mutable(bsonval.Array([]bsoncore.Value{vals[matchPos]})))
 				}
 			}
 		default:
 			copyPath(from(f.path), out, strings.Split(f.path, "."))
 		}
 	}
-	return idFirstM(out).build(), nil
+	return idFirstM(out).Build(), nil
 }
 
 // projectExclusion is project for an exclusion projection.
 func (p *projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
-	out := toMDoc(doc)
+	out := bsonval.MutableDoc(doc)
 	if p.idOff {
-		out.remove("_id")
+		out.Remove("_id")
 	}
 	for _, f := range p.fields {
 		switch {
@@ -224,108 +224,108 @@ func (p *projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
 			sliceAt(out, f.path, f.slice)
 		case f.elem != nil:
 			v := bsonval.Lookup(doc, f.path)
-			out.remove(f.path)
+			out.Remove(f.path)
 			if v.Type == bsoncore.TypeArray {
 				for _, e := range bsonval.ArrayValues(v) {
 					if e.Type == bsoncore.TypeEmbeddedDocument && f.elem.Match(bsoncore.Document(e.Data)) {
-						setMPath(out, f.path, toM(bsonval.Array([]bsoncore.Value{e})))
+						setMPath(out, f.path, bsonval.Mutable(bsonval.Array([]bsoncore.Value{e})))
 						break
 					}
 				}
 			}
 		default:
-			removePath(&mval{doc: out}, strings.Split(f.path, "."))
+			removePath(&bsonval.MValue{Doc: out}, strings.Split(f.path, "."))
 		}
 	}
-	return out.build()
+	return out.Build()
 }
 
-func idFirstM(d *mdoc) *mdoc {
-	if _, i := d.get("_id"); i > 0 {
-		v := d.vals[i]
-		d.remove("_id")
-		d.keys = append([]string{"_id"}, d.keys...)
-		d.vals = append([]*mval{v}, d.vals...)
+func idFirstM(d *bsonval.MDoc) *bsonval.MDoc {
+	if _, i := d.Get("_id"); i > 0 {
+		v := d.Vals[i]
+		d.Remove("_id")
+		d.Keys = append([]string{"_id"}, d.Keys...)
+		d.Vals = append([]*bsonval.MValue{v}, d.Vals...)
 	}
 	return d
 }
 
-func setMPath(d *mdoc, path string, v *mval) {
+func setMPath(d *bsonval.MDoc, path string, v *bsonval.MValue) {
 	parts := strings.Split(path, ".")
 	cur := d
 	for _, p := range parts[:len(parts)-1] {
-		next, _ := cur.get(p)
-		if next == nil || next.doc == nil {
-			next = &mval{doc: &mdoc{}}
-			cur.set(p, next)
+		next, _ := cur.Get(p)
+		if next == nil || next.Doc == nil {
+			next = &bsonval.MValue{Doc: &bsonval.MDoc{}}
+			cur.Set(p, next)
 		}
-		cur = next.doc
+		cur = next.Doc
 	}
-	cur.set(parts[len(parts)-1], v)
+	cur.Set(parts[len(parts)-1], v)
 }
 
 // copyPath copies what parts reach in src into dst, through arrays of
 // documents as an inclusion projection does.
-func copyPath(src, dst *mdoc, parts []string) {
-	v, _ := src.get(parts[0])
+func copyPath(src, dst *bsonval.MDoc, parts []string) {
+	v, _ := src.Get(parts[0])
 	if v == nil {
 		return
 	}
 	if len(parts) == 1 {
-		dst.set(parts[0], v)
+		dst.Set(parts[0], v)
 		return
 	}
 	switch {
-	case v.doc != nil:
-		d, _ := dst.get(parts[0])
-		if d == nil || d.doc == nil {
-			d = &mval{doc: &mdoc{}}
-			dst.set(parts[0], d)
+	case v.Doc != nil:
+		d, _ := dst.Get(parts[0])
+		if d == nil || d.Doc == nil {
+			d = &bsonval.MValue{Doc: &bsonval.MDoc{}}
+			dst.Set(parts[0], d)
 		}
-		copyPath(v.doc, d.doc, parts[1:])
-	case v.isA:
-		d, _ := dst.get(parts[0])
-		out := &mval{isA: true}
-		for i, e := range v.arr {
-			if e.doc == nil {
+		copyPath(v.Doc, d.Doc, parts[1:])
+	case v.IsArray:
+		d, _ := dst.Get(parts[0])
+		out := &bsonval.MValue{IsArray: true}
+		for i, e := range v.Arr {
+			if e.Doc == nil {
 				continue
 			}
-			var target *mdoc
-			if d != nil && d.isA && i < len(d.arr) && d.arr[i].doc != nil {
-				target = d.arr[i].doc
+			var target *bsonval.MDoc
+			if d != nil && d.IsArray && i < len(d.Arr) && d.Arr[i].Doc != nil {
+				target = d.Arr[i].Doc
 			} else {
-				target = &mdoc{}
+				target = &bsonval.MDoc{}
 			}
-			copyPath(e.doc, target, parts[1:])
-			out.arr = append(out.arr, &mval{doc: target})
+			copyPath(e.Doc, target, parts[1:])
+			out.Arr = append(out.Arr, &bsonval.MValue{Doc: target})
 		}
-		dst.set(parts[0], out)
+		dst.Set(parts[0], out)
 	}
 }
 
-func removePath(v *mval, parts []string) {
+func removePath(v *bsonval.MValue, parts []string) {
 	switch {
-	case v.doc != nil:
+	case v.Doc != nil:
 		if len(parts) == 1 {
-			v.doc.remove(parts[0])
+			v.Doc.Remove(parts[0])
 			return
 		}
-		if c, _ := v.doc.get(parts[0]); c != nil {
+		if c, _ := v.Doc.Get(parts[0]); c != nil {
 			removePath(c, parts[1:])
 		}
-	case v.isA:
-		for _, e := range v.arr {
+	case v.IsArray:
+		for _, e := range v.Arr {
 			removePath(e, parts)
 		}
 	}
 }
 
-func sliceAt(d *mdoc, path string, s []int) {
-	v := getPath(d, strings.Split(path, "."))
-	if v == nil || !v.isA {
+func sliceAt(d *bsonval.MDoc, path string, s []int) {
+	v := bsonval.MutablePath(d, strings.Split(path, "."))
+	if v == nil || !v.IsArray {
 		return
 	}
-	n := len(v.arr)
+	n := len(v.Arr)
 	var from, to int
 	if len(s) == 1 {
 		if s[0] >= 0 {
@@ -341,5 +341,5 @@ func sliceAt(d *mdoc, path string, s []int) {
 		from = min(from, n)
 		to = min(from+s[1], n)
 	}
-	v.arr = v.arr[from:to]
+	v.Arr = v.Arr[from:to]
 }

@@ -71,19 +71,19 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 		fs = append(fs, fe{el.Key(), e})
 	}
 	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
-		md := toMDoc(d)
+		md := bsonval.MutableDoc(d)
 		for _, f := range fs {
 			v, err := f.e.Eval(d, nil)
 			if err != nil {
 				return nil, err
 			}
 			if v.Type == 0 {
-				removePath(&mval{doc: md}, strings.Split(f.path, "."))
+				removePath(&bsonval.MValue{Doc: md}, strings.Split(f.path, "."))
 				continue
 			}
-			setMPath(md, f.path, toM(v))
+			setMPath(md, f.path, bsonval.Mutable(v))
 		}
-		return md.build(), nil
+		return md.Build(), nil
 	}), nil
 }
 
@@ -100,11 +100,11 @@ func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
 		return nil, mongoerr.New(mongoerr.Location(31002), "$unset specification must be a string or an array")
 	}
 	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) {
-		md := toMDoc(d)
+		md := bsonval.MutableDoc(d)
 		for _, p := range paths {
-			removePath(&mval{doc: md}, strings.Split(p, "."))
+			removePath(&bsonval.MValue{Doc: md}, strings.Split(p, "."))
 		}
-		return md.build(), nil
+		return md.Build(), nil
 	}), nil
 }
 

@@ -75,11 +75,11 @@ func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error)
 				}
 			}
 			for i, doc := range p.docs {
-				md := toMDoc(doc)
+				md := bsonval.MutableDoc(doc)
 				for j, w := range outs {
-					setMPath(md, w.field, toM(results[j][i]))
+					setMPath(md, w.field, bsonval.Mutable(results[j][i]))
 				}
-				out = append(out, md.build())
+				out = append(out, md.Build())
 			}
 		}
 		return out, nil

@@ -253,3 +253,19 @@ func optExpr(d bsoncore.Document, key string, vars *Vars) (*Expr, error) {
 	}
 	return Compile(v, vars)
 }
+
+// Predicate is $expr in a query filter, compiled with vars: the compiler
+// the query package's Options.Expr takes. A document matches when the
+// expression's value is true by MongoDB's rules; an error does not match.
+func Predicate(vars *Vars) func(bsoncore.Value) (func(bsoncore.Document) bool, error) {
+	return func(arg bsoncore.Value) (func(bsoncore.Document) bool, error) {
+		e, err := Compile(arg, vars)
+		if err != nil {
+			return nil, err
+		}
+		return func(doc bsoncore.Document) bool {
+			r, err := e.Eval(doc, nil)
+			return err == nil && bsonval.Truthy(r)
+		}, nil
+	}
+}

@@ -1,4 +1,4 @@
-package engine
+package update
 
 import (
 	"math"
@@ -14,13 +14,13 @@ import (
 
 // updPushOrAdd is $push or $addToSet (with $each): values appended to the
 // array (a missing field is an empty one), $addToSet's only when not in it.
-func updPushOrAdd(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
-	if cur != nil && !cur.isA {
-		return nil, false, mongoerr.New(mongoerr.BadValue, "The field '%s' must be an array but is of type %s in document %s", o.path, bsonval.TypeName(cur.value().Type), idDocOf(root))
+func updPushOrAdd(o updateOp, cur *bsonval.MValue, root *bsonval.MDoc) (*bsonval.MValue, bool, error) {
+	if cur != nil && !cur.IsArray {
+		return nil, false, mongoerr.New(mongoerr.BadValue, "The field '%s' must be an array but is of type %s in document %s", o.path, bsonval.TypeName(cur.Value().Type), idDocOf(root))
 	}
-	arr := []*mval{}
+	arr := []*bsonval.MValue{}
 	if cur != nil {
-		arr = append(arr, cur.arr...)
+		arr = append(arr, cur.Arr...)
 	}
 	each := []bsoncore.Value{o.arg}
 	var mods bsoncore.Document
@@ -37,29 +37,29 @@ func updPushOrAdd(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 		for _, v := range each {
 			dup := false
 			for _, x := range arr {
-				if bsonval.Equal(x.value(), v) {
+				if bsonval.Equal(x.Value(), v) {
 					dup = true
 					break
 				}
 			}
 			if !dup {
-				arr = append(arr, toM(v))
+				arr = append(arr, bsonval.Mutable(v))
 			}
 		}
-		return &mval{isA: true, arr: arr}, false, nil
+		return &bsonval.MValue{IsArray: true, Arr: arr}, false, nil
 	}
 	return pushWith(arr, each, mods)
 }
 
 // updPop is $pop: the array without its first (-1) or last element.
-func updPop(o updateOp, cur *mval) (*mval, bool, error) {
+func updPop(o updateOp, cur *bsonval.MValue) (*bsonval.MValue, bool, error) {
 	if cur == nil {
 		return nil, false, nil
 	}
-	if !cur.isA {
-		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Path '%s' contains an element of non-array type '%s'", o.path, bsonval.TypeName(cur.value().Type))
+	if !cur.IsArray {
+		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Path '%s' contains an element of non-array type '%s'", o.path, bsonval.TypeName(cur.Value().Type))
 	}
-	arr := append([]*mval{}, cur.arr...)
+	arr := append([]*bsonval.MValue{}, cur.Arr...)
 	if len(arr) > 0 {
 		if bsonval.NumberFloat(o.arg) < 0 {
 			arr = arr[1:]
@@ -67,16 +67,16 @@ func updPop(o updateOp, cur *mval) (*mval, bool, error) {
 			arr = arr[:len(arr)-1]
 		}
 	}
-	return &mval{isA: true, arr: arr}, false, nil
+	return &bsonval.MValue{IsArray: true, Arr: arr}, false, nil
 }
 
 // pull is $pull or $pullAll: the array without the values the argument
 // names or matches.
-func (u *Update) pull(o updateOp, cur *mval) (*mval, bool, error) {
+func (u *Update) pull(o updateOp, cur *bsonval.MValue) (*bsonval.MValue, bool, error) {
 	if cur == nil {
 		return nil, false, nil
 	}
-	if !cur.isA {
+	if !cur.IsArray {
 		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply %s to a non-array value", o.op)
 	}
 	var drop func(v bsoncore.Value) bool
@@ -99,13 +99,13 @@ func (u *Update) pull(o updateOp, cur *mval) (*mval, bool, error) {
 			return nil, false, err
 		}
 	}
-	var arr []*mval
-	for _, e := range cur.arr {
-		if !drop(e.value()) {
+	var arr []*bsonval.MValue
+	for _, e := range cur.Arr {
+		if !drop(e.Value()) {
 			arr = append(arr, e)
 		}
 	}
-	return &mval{isA: true, arr: arr}, false, nil
+	return &bsonval.MValue{IsArray: true, Arr: arr}, false, nil
 }
 
 // pullPred is what $pull removes: values equal to a value, or matching a
@@ -138,7 +138,7 @@ func pullPred(arg bsoncore.Value, vars *expr.Vars) (func(bsoncore.Value) bool, e
 }
 
 // pushWith applies $push with $each, $position, $sort and $slice.
-func pushWith(arr []*mval, each []bsoncore.Value, mods bsoncore.Document) (*mval, bool, error) {
+func pushWith(arr []*bsonval.MValue, each []bsoncore.Value, mods bsoncore.Document) (*bsonval.MValue, bool, error) {
 	pos := len(arr)
 	if mods != nil {
 		for _, e := range bsonval.Elements(mods) {
@@ -168,11 +168,11 @@ func pushWith(arr []*mval, each []bsoncore.Value, mods bsoncore.Document) (*mval
 			}
 		}
 	}
-	ins := make([]*mval, len(each))
+	ins := make([]*bsonval.MValue, len(each))
 	for i, v := range each {
-		ins[i] = toM(v)
+		ins[i] = bsonval.Mutable(v)
 	}
-	out := append(append(append([]*mval{}, arr[:pos]...), ins...), arr[pos:]...)
+	out := append(append(append([]*bsonval.MValue{}, arr[:pos]...), ins...), arr[pos:]...)
 	if mods != nil {
 		if sv, err := mods.LookupErr("$sort"); err == nil {
 			if err := sortArray(out, sv); err != nil {
@@ -192,13 +192,13 @@ func pushWith(arr []*mval, each []bsoncore.Value, mods bsoncore.Document) (*mval
 			}
 		}
 	}
-	return &mval{isA: true, arr: out}, false, nil
+	return &bsonval.MValue{IsArray: true, Arr: out}, false, nil
 }
 
-func sortArray(arr []*mval, spec bsoncore.Value) error {
+func sortArray(arr []*bsonval.MValue, spec bsoncore.Value) error {
 	vals := make([]bsoncore.Value, len(arr))
 	for i, a := range arr {
-		vals[i] = a.value()
+		vals[i] = a.Value()
 	}
 	idx := make([]int, len(arr))
 	for i := range idx {
@@ -230,7 +230,7 @@ func sortArray(arr []*mval, spec bsoncore.Value) error {
 		return mongoerr.New(mongoerr.BadValue, "The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields")
 	}
 	sort.SliceStable(idx, func(i, j int) bool { return less(vals[idx[i]], vals[idx[j]]) })
-	cp := append([]*mval{}, arr...)
+	cp := append([]*bsonval.MValue{}, arr...)
 	for i, j := range idx {
 		arr[i] = cp[j]
 	}

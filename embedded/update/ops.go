@@ -1,4 +1,4 @@
-package engine
+package update
 
 import (
 	"time"
@@ -11,10 +11,10 @@ import (
 
 // operate computes an operator's new value from the current one (nil if
 // the field is missing).
-func (u *Update) operate(o updateOp, cur *mval, now time.Time, root *mdoc) (*mval, bool, error) {
+func (u *Update) operate(o updateOp, cur *bsonval.MValue, now time.Time, root *bsonval.MDoc) (*bsonval.MValue, bool, error) {
 	switch o.op {
 	case "$set", "$setOnInsert":
-		return toM(o.arg), false, nil
+		return bsonval.Mutable(o.arg), false, nil
 	case "$unset":
 		return nil, true, nil
 	case "$inc", "$mul":
@@ -36,61 +36,61 @@ func (u *Update) operate(o updateOp, cur *mval, now time.Time, root *mdoc) (*mva
 }
 
 // idDocOf names the document root in an error: {_id: ...}, or {}.
-func idDocOf(root *mdoc) string {
-	if id, _ := root.get("_id"); id != nil {
-		return "{_id: " + bsonval.Shell(id.value()) + "}"
+func idDocOf(root *bsonval.MDoc) string {
+	if id, _ := root.Get("_id"); id != nil {
+		return "{_id: " + bsonval.Shell(id.Value()) + "}"
 	}
 	return "{}"
 }
 
 // updIncMul is $inc or $mul: a missing field becomes the argument ($inc)
 // or a zero of its type ($mul).
-func updIncMul(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
+func updIncMul(o updateOp, cur *bsonval.MValue, root *bsonval.MDoc) (*bsonval.MValue, bool, error) {
 	if cur == nil {
 		if o.op == "$mul" {
-			return toM(zeroLike(o.arg)), false, nil
+			return bsonval.Mutable(zeroLike(o.arg)), false, nil
 		}
-		return toM(o.arg), false, nil
+		return bsonval.Mutable(o.arg), false, nil
 	}
-	cv := cur.value()
+	cv := cur.Value()
 	if !bsonval.IsNumber(cv) {
 		return nil, false, mongoerr.New(mongoerr.TypeMismatch, "Cannot apply %s to a value of non-numeric type. %s has the field '%s' of non-numeric type %s", o.op, idDocOf(root), o.parts[len(o.parts)-1], bsonval.TypeName(cv.Type))
 	}
 	if o.op == "$inc" {
-		return toM(bsonval.Arith('+', cv, o.arg)), false, nil
+		return bsonval.Mutable(bsonval.Arith('+', cv, o.arg)), false, nil
 	}
-	return toM(bsonval.Arith('*', cv, o.arg)), false, nil
+	return bsonval.Mutable(bsonval.Arith('*', cv, o.arg)), false, nil
 }
 
 // updMinMax is $min or $max: the argument when it is less (greater) than
 // the current value or the field is missing.
-func updMinMax(o updateOp, cur *mval) (*mval, bool, error) {
+func updMinMax(o updateOp, cur *bsonval.MValue) (*bsonval.MValue, bool, error) {
 	if cur == nil {
-		return toM(o.arg), false, nil
+		return bsonval.Mutable(o.arg), false, nil
 	}
-	c := bsonval.Compare(o.arg, cur.value())
+	c := bsonval.Compare(o.arg, cur.Value())
 	if (o.op == "$min" && c < 0) || (o.op == "$max" && c > 0) {
-		return toM(o.arg), false, nil
+		return bsonval.Mutable(o.arg), false, nil
 	}
 	return nil, false, nil
 }
 
 // updCurrentDate is $currentDate: now, as a date or a timestamp.
-func updCurrentDate(o updateOp, now time.Time) (*mval, bool, error) {
+func updCurrentDate(o updateOp, now time.Time) (*bsonval.MValue, bool, error) {
 	if o.arg.Type == bsoncore.TypeEmbeddedDocument {
 		if t, err := bsoncore.Document(o.arg.Data).LookupErr("$type"); err == nil && bsonval.Text(t) == "timestamp" {
-			return toM(bsoncore.Value{Type: bsoncore.TypeTimestamp, Data: bsoncore.AppendTimestamp(nil, uint32(now.Unix()), 1)}), false, nil
+			return bsonval.Mutable(bsoncore.Value{Type: bsoncore.TypeTimestamp, Data: bsoncore.AppendTimestamp(nil, uint32(now.Unix()), 1)}), false, nil
 		}
 	}
-	return toM(bsonval.DateTime(now.UnixMilli())), false, nil
+	return bsonval.Mutable(bsonval.DateTime(now.UnixMilli())), false, nil
 }
 
 // updBit is $bit: and, or and xor of an integer field (0 when missing).
-func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
+func updBit(o updateOp, cur *bsonval.MValue, root *bsonval.MDoc) (*bsonval.MValue, bool, error) {
 	if cur == nil {
-		cur = &mval{leaf: bsonval.Int32(0)}
+		cur = &bsonval.MValue{Leaf: bsonval.Int32(0)}
 	}
-	cv := cur.value()
+	cv := cur.Value()
 	x, ok := bsonval.IntOf(cv)
 	if !ok {
 		return nil, false, mongoerr.New(mongoerr.BadValue, "Cannot apply $bit to a value of non-integral type. %s has the field %s of non-integer type %s", idDocOf(root), o.path, bsonval.TypeName(cv.Type))
@@ -116,9 +116,9 @@ func updBit(o updateOp, cur *mval, root *mdoc) (*mval, bool, error) {
 		}
 	}
 	if wide {
-		return toM(bsonval.Int64(x)), false, nil
+		return bsonval.Mutable(bsonval.Int64(x)), false, nil
 	}
-	return toM(bsonval.Int32(int32(x))), false, nil
+	return bsonval.Mutable(bsonval.Int32(int32(x))), false, nil
 }
 
 func zeroLike(v bsoncore.Value) bsoncore.Value {

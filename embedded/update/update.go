@@ -1,4 +1,4 @@
-package engine
+package update
 
 import (
 	"bytes"
@@ -21,6 +21,8 @@ type Update struct {
 	filters     map[string]*query.Filter
 	filterIDs   []string // the identifiers of filters, in the order given
 	vars        *expr.Vars
+	// runPipeline runs a pipeline-style update's stages on a document
+	runPipeline func(doc bsoncore.Document, stages []bsoncore.Document, vars *expr.Vars) (bsoncore.Document, error)
 }
 
 type updateOp struct {
@@ -36,9 +38,12 @@ var updateOperators = map[string]bool{
 	"$pop": true, "$pull": true, "$pullAll": true, "$bit": true,
 }
 
-// compileUpdate compiles an update document or pipeline.
-func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *expr.Vars) (*Update, error) {
-	up := &Update{vars: vars}
+// Compile compiles an update: an operator document, a replacement
+// document or a pipeline, with its arrayFilters and the let variables,
+// clock and collation of vars. run runs a pipeline's stages on a document
+// when the update is applied (the engine's aggregation supplies it).
+func Compile(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *expr.Vars, run func(doc bsoncore.Document, stages []bsoncore.Document, vars *expr.Vars) (bsoncore.Document, error)) (*Update, error) {
+	up := &Update{vars: vars, runPipeline: run}
 	if u.Type == bsoncore.TypeArray {
 		if err := up.compilePipeline(u, arrayFilters); err != nil {
 			return nil, err
@@ -213,11 +218,13 @@ func shorter(a, b string) string {
 	return b
 }
 
-// isReplacement reports whether u replaces whole documents.
-func (u *Update) isReplacement() bool { return u.replacement != nil }
+// IsReplacement reports whether u replaces whole documents.
+func (u *Update) IsReplacement() bool { return u.replacement != nil }
 
-// apply applies u to doc. matchPos is the positional operator's index.
-func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsoncore.Document, error) {
+// Apply applies u to doc. matchPos is the index the positional $
+// operator stands for (-1: none); upsert applies $setOnInsert too. _id
+// stays first and immutable, and the result stays within MaxDocSize.
+func (u *Update) Apply(doc bsoncore.Document, matchPos int, upsert bool) (bsoncore.Document, error) {
 	oldID, _ := doc.LookupErr("_id")
 	var out bsoncore.Document
 	switch {
@@ -241,7 +248,7 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 		out = b.Build()
 	case u.pipeline != nil:
 		var err error
-		out, err = applyUpdatePipeline(doc, u.pipeline, u.vars)
+		out, err = u.runPipeline(doc, u.pipeline, u.vars)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +261,7 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 			out = b.Build()
 		}
 	default:
-		root := toMDoc(doc)
+		root := bsonval.MutableDoc(doc)
 		now := time.Now()
 		for _, o := range u.ops {
 			if o.op == "$setOnInsert" && !upsert {
@@ -264,17 +271,17 @@ func (u *Update) apply(doc bsoncore.Document, matchPos int, upsert bool) (bsonco
 				return nil, err
 			}
 		}
-		out = root.build()
+		out = root.Build()
 	}
 	newID, err := out.LookupErr("_id")
 	if oldID.Type != 0 && (err != nil || newID.Type != oldID.Type || !bytes.Equal(newID.Data, oldID.Data)) {
 		return nil, immutableID()
 	}
 	if err == nil && bsonval.Elements(out)[0].Key() != "_id" {
-		out = idFirst(out)
+		out = bsonval.IDFirst(out)
 	}
-	if len(out) > maxDocSize {
-		return nil, mongoerr.New(mongoerr.Location(17419), "Resulting document after update is larger than %d", maxDocSize)
+	if len(out) > bsonval.MaxDocSize {
+		return nil, mongoerr.New(mongoerr.Location(17419), "Resulting document after update is larger than %d", bsonval.MaxDocSize)
 	}
 	return out, nil
 }
@@ -283,27 +290,10 @@ func immutableID() error {
 	return mongoerr.New(mongoerr.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'")
 }
 
-// idFirst moves _id to the front.
-func idFirst(d bsoncore.Document) bsoncore.Document {
-	id, err := d.LookupErr("_id")
-	if err != nil {
-		return d
-	}
-	b := bsoncore.NewDocumentBuilder().AppendValue("_id", id)
-	for _, e := range bsonval.Elements(d) {
-		if e.Key() != "_id" {
-			b.AppendValue(e.Key(), e.Value())
-		}
-	}
-	return b.Build()
-}
-
-const maxDocSize = 16 * 1024 * 1024
-
 // upsertSeed is the document an upsert starts from: the filter's equality
 // conditions, dotted paths as nested documents.
 func upsertSeed(f *query.Filter) (bsoncore.Document, error) {
-	root := &mdoc{}
+	root := &bsonval.MDoc{}
 	for _, e := range f.Equalities() {
 		if strings.HasPrefix(e.Path, "$") {
 			continue
@@ -313,12 +303,49 @@ func upsertSeed(f *query.Filter) (bsoncore.Document, error) {
 			continue
 		}
 		parts := strings.Split(e.Path, ".")
-		err := modifyPath(&mval{doc: root}, parts, 0, true, &Update{}, -1, e.Path, func(cur, parent *mval) (*mval, bool, error) {
-			return toM(v), false, nil
+		err := modifyPath(&bsonval.MValue{Doc: root}, parts, 0, true, &Update{}, -1, e.Path, func(cur, parent *bsonval.MValue) (*bsonval.MValue, bool, error) {
+			return bsonval.Mutable(v), false, nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	return root.build(), nil
+	return root.Build(), nil
+}
+
+// Upsert is the document an upsert of u inserts when f matches none,
+// before it is given an _id: the equalities of f with the replacement, or
+// u applied to them.
+func Upsert(f *query.Filter, u *Update) (bsoncore.Document, error) {
+	seed, err := upsertSeed(f)
+	if err != nil {
+		return nil, err
+	}
+	var nd bsoncore.Document
+	if u.IsReplacement() {
+		id, ierr := seed.LookupErr("_id")
+		b := bsoncore.NewDocumentBuilder()
+		if ierr == nil {
+			b.AppendValue("_id", id)
+		}
+		for _, e := range bsonval.Elements(u.replacement) {
+			if e.Key() == "_id" && ierr == nil {
+				continue
+			}
+			b.AppendValue(e.Key(), e.Value())
+		}
+		nd = b.Build()
+	} else {
+		if nd, err = u.Apply(seed, -1, true); err != nil {
+			if mongoerr.Is(err, mongoerr.ImmutableField) {
+				if _, e := seed.LookupErr("_id"); e != nil {
+					nd, err = u.Apply(seed, -1, true)
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return nd, nil
 }
