@@ -31,11 +31,6 @@ var insertedKofN = regexp.MustCompile(`inserted (\d+) of (\d+)`)
 func TestSeedResumeAfterServerFault(t *testing.T) {
 	for _, fault := range []string{"stop", "kill", "pause"} {
 		t.Run(fault, func(t *testing.T) {
-			// Each fault has a server (container) and a seed process of its
-			// own and nothing else in common, and most of a kill's or a
-			// pause's time is spent waiting for seed to give up: they run
-			// side by side.
-			t.Parallel()
 			s := newServer(t)
 			s.requireFaults(t, fault)
 			if suite.stubs["seed"] {
