@@ -3,11 +3,9 @@ package engine
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
@@ -20,17 +18,7 @@ import (
 func TestBulkWriteResultsCursorGetMore(t *testing.T) {
 	ctx := context.Background()
 	uri, _, _ := serveURI(t, "")
-	var getMores atomic.Int64
-	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
-		if e.CommandName == "getMore" {
-			getMores.Add(1)
-		}
-	}}
-	cl, err := mongo.Connect(options.Client().ApplyURI(uri).SetMonitor(mon))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.Disconnect(context.Background()) })
+	cl, getMores := countingClient(t, uri, "getMore")
 	half := 16 * 1024 * 1024 / 2
 	models := func(db string) []mongo.ClientBulkWrite {
 		var w []mongo.ClientBulkWrite

@@ -20,17 +20,7 @@ import (
 func TestOnPrimaryTransactionalWrite(t *testing.T) {
 	ctx := context.Background()
 	uri, admin, _ := serveURI(t, "")
-	var inserts atomic.Int64
-	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
-		if e.CommandName == "insert" {
-			inserts.Add(1)
-		}
-	}}
-	cl, err := mongo.Connect(options.Client().ApplyURI(uri).SetMonitor(mon))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cl.Disconnect(context.Background()) })
+	cl, inserts := countingClient(t, uri, "insert")
 	coll := cl.Database("rw").Collection("c")
 	fail := func(mode any, data bson.D) {
 		t.Helper()
@@ -91,4 +81,22 @@ func TestOnPrimaryTransactionalWrite(t *testing.T) {
 	}); err != nil {
 		t.Errorf("a write in a transaction: %v", err)
 	}
+}
+
+// countingClient connects a client of its own to uri that counts the
+// commands named name it sends; it is disconnected when the test ends.
+func countingClient(t testing.TB, uri, name string) (*mongo.Client, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	mon := &event.CommandMonitor{Started: func(_ context.Context, e *event.CommandStartedEvent) {
+		if e.CommandName == name {
+			n.Add(1)
+		}
+	}}
+	cl, err := mongo.Connect(options.Client().ApplyURI(uri).SetMonitor(mon))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cl.Disconnect(context.Background()) })
+	return cl, &n
 }
