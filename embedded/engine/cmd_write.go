@@ -70,6 +70,46 @@ func ordered(c *call) bool {
 	return v.Type == 0 || bsonval.Truthy(v)
 }
 
+// eachStatement runs do for each of a write command's statements, in
+// order, and gathers the errors of those that fail as the reply's
+// writeErrors; an ordered command (the default) stops at its first.
+func eachStatement(c *call, stmts []bsoncore.Value, do func(i int, sv bsoncore.Value) error) []bsoncore.Value {
+	ord := ordered(c)
+	var werrs []bsoncore.Value
+	for i, sv := range stmts {
+		if err := do(i, sv); err != nil {
+			werrs = append(werrs, writeError(i, err))
+			if ord {
+				break
+			}
+		}
+	}
+	return werrs
+}
+
+// writeReply is a write command's reply: b's counts, then the
+// writeErrors of the statements that failed.
+func writeReply(b *bsoncore.DocumentBuilder, werrs []bsoncore.Value) bsoncore.Document {
+	if len(werrs) > 0 {
+		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
+	}
+	return newReplyFrom(b).ok()
+}
+
+// writeTarget is the collection an insert, update or findAndModify
+// writes: refused when its name is not one MongoDB allows, or when it
+// is a view.
+func (c *call) writeTarget() (string, error) {
+	name, err := c.collName()
+	if err != nil {
+		return "", err
+	}
+	if err := checkNamespace(c.db, name); err != nil {
+		return "", err
+	}
+	return name, c.checkWritable(c.db, name)
+}
+
 // maxWriteBatchSize is the most statements a write command takes, as
 // hello tells drivers.
 const maxWriteBatchSize = 100000
@@ -84,14 +124,8 @@ func checkBatchSize(n int) error {
 }
 
 func cmdInsert(c *call) (bsoncore.Document, error) {
-	name, err := c.collName()
+	name, err := c.writeTarget()
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c.db, name); err != nil {
-		return nil, err
-	}
-	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
 	docsV := c.arg("documents")
@@ -102,7 +136,6 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 	if err := checkBatchSize(len(docs)); err != nil {
 		return nil, err
 	}
-	ord := ordered(c)
 	n := 0
 	var werrs []bsoncore.Value
 	err = c.write(func(t *tx) error {
@@ -110,31 +143,25 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 		if err != nil {
 			return err
 		}
-		for i, dv := range docs {
+		werrs = eachStatement(c, docs, func(_ int, dv bsoncore.Value) error {
 			if dv.Type != bsoncore.TypeEmbeddedDocument {
-				werrs = append(werrs, writeError(i, mongoerr.New(mongoerr.TypeMismatch, "each insert must be a document")))
-			} else if d, err := withID(bsoncore.Document(dv.Data)); err != nil {
-				werrs = append(werrs, writeError(i, err))
-			} else if err := t.putDoc(col, d, true); err != nil {
-				werrs = append(werrs, writeError(i, err))
-			} else {
+				return mongoerr.New(mongoerr.TypeMismatch, "each insert must be a document")
+			}
+			d, err := withID(bsoncore.Document(dv.Data))
+			if err == nil {
+				err = t.putDoc(col, d, true)
+			}
+			if err == nil {
 				n++
-				continue
 			}
-			if ord {
-				break
-			}
-		}
+			return err
+		})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	b := newReply().b.AppendInt32("n", int32(n))
-	if len(werrs) > 0 {
-		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
-	}
-	return newReplyFrom(b).ok(), nil
+	return writeReply(newReply().b.AppendInt32("n", int32(n)), werrs), nil
 }
 
 // updateResult is what one update statement did.
@@ -219,33 +246,22 @@ func arrayFiltersOf(d bsoncore.Document) []bsoncore.Value {
 }
 
 func cmdUpdate(c *call) (bsoncore.Document, error) {
-	name, err := c.collName()
+	name, err := c.writeTarget()
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c.db, name); err != nil {
-		return nil, err
-	}
-	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
 	stmts := bsonval.ArrayValues(c.arg("updates"))
 	if err := checkBatchSize(len(stmts)); err != nil {
 		return nil, err
 	}
-	ord := ordered(c)
 	vars := c.vars()
 	var n, nMod int
 	var werrs, upserts []bsoncore.Value
 	err = c.write(func(t *tx) error {
-		for i, sv := range stmts {
+		werrs = eachStatement(c, stmts, func(i int, sv bsoncore.Value) error {
 			r, err := updateStatement(t, c, name, vars, sv)
 			if err != nil {
-				werrs = append(werrs, writeError(i, err))
-				if ord {
-					break
-				}
-				continue
+				return err
 			}
 			n += r.matched
 			nMod += r.modified
@@ -253,7 +269,8 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 				n++
 				upserts = append(upserts, bsonval.Doc(bsoncore.NewDocumentBuilder().AppendInt32("index", int32(i)).AppendValue("_id", r.upserted).Build()))
 			}
-		}
+			return nil
+		})
 		return nil
 	})
 	if err != nil {
@@ -263,10 +280,7 @@ func cmdUpdate(c *call) (bsoncore.Document, error) {
 	if len(upserts) > 0 {
 		b.AppendArray("upserted", bsoncore.BuildArray(nil, upserts...))
 	}
-	if len(werrs) > 0 {
-		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
-	}
-	return newReplyFrom(b).ok(), nil
+	return writeReply(b, werrs), nil
 }
 
 // updateStatement runs sv, one statement of an update command on
@@ -328,79 +342,64 @@ func cmdDelete(c *call) (bsoncore.Document, error) {
 	if err := checkBatchSize(len(stmts)); err != nil {
 		return nil, err
 	}
-	ord := ordered(c)
 	vars := c.vars()
 	n := 0
 	var werrs []bsoncore.Value
 	err = c.write(func(t *tx) error {
-		for i, sv := range stmts {
-			err := func() error {
-				sd := bsoncore.Document(sv.Data)
-				q, err := sd.LookupErr("q")
-				if err != nil {
-					return mongoerr.New(mongoerr.FailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
-				}
-				vars, err := withCollation(vars, sd, t.st.coll(c.db, name))
-				if err != nil {
-					return err
-				}
-				if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
-					return err
-				}
-				f, err := compileFilter(bsoncore.Document(q.Data), vars)
-				if err != nil {
-					return err
-				}
-				limit := 0
-				if lv, err := sd.LookupErr("limit"); err == nil && bsonval.Truthy(lv) {
-					limit = 1
-				}
-				docs, _, err := selectDocs(t.st.coll(c.db, name), f, nil, 0, limit, c.deadline)
-				if err != nil {
-					return err
-				}
-				if len(docs) == 0 {
-					return nil
-				}
-				col, err := t.mut(c.db, name, false)
-				if err != nil || col == nil {
-					return err
-				}
-				for _, d := range docs {
-					id, _ := d.LookupErr("_id")
-					t.deleteDoc(col, id)
-					n++
-				}
-				return nil
-			}()
-			if err != nil {
-				werrs = append(werrs, writeError(i, err))
-				if ord {
-					break
-				}
-			}
-		}
+		werrs = eachStatement(c, stmts, func(_ int, sv bsoncore.Value) error {
+			deleted, err := deleteStatement(t, c, name, vars, sv)
+			n += deleted
+			return err
+		})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	b := newReply().b.AppendInt32("n", int32(n))
-	if len(werrs) > 0 {
-		b.AppendArray("writeErrors", bsoncore.BuildArray(nil, werrs...))
+	return writeReply(newReply().b.AppendInt32("n", int32(n)), werrs), nil
+}
+
+// deleteStatement runs sv, one statement of a delete command on
+// collection name, inside t: how many documents it deleted.
+func deleteStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.Value) (int, error) {
+	sd := bsoncore.Document(sv.Data)
+	q, err := sd.LookupErr("q")
+	if err != nil {
+		return 0, mongoerr.New(mongoerr.FailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
 	}
-	return newReplyFrom(b).ok(), nil
+	vars, err = withCollation(vars, sd, t.st.coll(c.db, name))
+	if err != nil {
+		return 0, err
+	}
+	if err := checkHint(t.st.coll(c.db, name), lookupOr(sd, "hint")); err != nil {
+		return 0, err
+	}
+	f, err := compileFilter(bsoncore.Document(q.Data), vars)
+	if err != nil {
+		return 0, err
+	}
+	limit := 0
+	if lv, err := sd.LookupErr("limit"); err == nil && bsonval.Truthy(lv) {
+		limit = 1
+	}
+	docs, _, err := selectDocs(t.st.coll(c.db, name), f, nil, 0, limit, c.deadline)
+	if err != nil || len(docs) == 0 {
+		return 0, err
+	}
+	col, err := t.mut(c.db, name, false)
+	if err != nil || col == nil {
+		return 0, err
+	}
+	for _, d := range docs {
+		id, _ := d.LookupErr("_id")
+		t.deleteDoc(col, id)
+	}
+	return len(docs), nil
 }
 
 func cmdFindAndModify(c *call) (bsoncore.Document, error) {
-	name, err := c.collName()
+	name, err := c.writeTarget()
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c.db, name); err != nil {
-		return nil, err
-	}
-	if err := c.checkWritable(c.db, name); err != nil {
 		return nil, err
 	}
 	vars := c.vars()
