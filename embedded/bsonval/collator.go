@@ -6,6 +6,7 @@ package bsonval
 // it.
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"strings"
@@ -115,7 +116,7 @@ func (k *Collator) Compare(a, b bsoncore.Value) int {
 	}
 	ta, tb := TypeOrder(a.Type), TypeOrder(b.Type)
 	if ta != tb {
-		return cmpInt(ta, tb)
+		return cmp.Compare(ta, tb)
 	}
 	switch ta {
 	case 4:
@@ -127,7 +128,7 @@ func (k *Collator) Compare(a, b bsoncore.Value) int {
 		eb, _ := bsoncore.Document(b.Data).Elements()
 		for i := 0; i < len(ea) && i < len(eb); i++ {
 			va, vb := ea[i].Value(), eb[i].Value()
-			if c := cmpInt(TypeOrder(va.Type), TypeOrder(vb.Type)); c != 0 {
+			if c := cmp.Compare(TypeOrder(va.Type), TypeOrder(vb.Type)); c != 0 {
 				return c
 			}
 			if ta == 5 {
@@ -139,7 +140,7 @@ func (k *Collator) Compare(a, b bsoncore.Value) int {
 				return c
 			}
 		}
-		return cmpInt(len(ea), len(eb))
+		return cmp.Compare(len(ea), len(eb))
 	}
 	return Compare(a, b)
 }

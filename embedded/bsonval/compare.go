@@ -2,6 +2,7 @@ package bsonval
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/big"
@@ -68,11 +69,11 @@ func Compare(a, b bsoncore.Value) int {
 			return bytes.Compare(a.Data, b.Data)
 		case bsoncore.TypeInt32:
 			if len(a.Data) == 4 {
-				return cmpInt64(int64(int32(le32(a.Data))), int64(int32(le32(b.Data))))
+				return cmp.Compare(int64(int32(le32(a.Data))), int64(int32(le32(b.Data))))
 			}
 		case bsoncore.TypeInt64, bsoncore.TypeDateTime:
 			if len(a.Data) == 8 {
-				return cmpInt64(int64(le64(a.Data)), int64(le64(b.Data)))
+				return cmp.Compare(int64(le64(a.Data)), int64(le64(b.Data)))
 			}
 		}
 	}
@@ -81,7 +82,7 @@ func Compare(a, b bsoncore.Value) int {
 	}
 	ta, tb := TypeOrder(a.Type), TypeOrder(b.Type)
 	if ta != tb {
-		return cmpInt(ta, tb)
+		return cmp.Compare(ta, tb)
 	}
 	switch ta {
 	case 1, 2, 100:
@@ -96,10 +97,10 @@ func Compare(a, b bsoncore.Value) int {
 		sa, ba, _ := a.BinaryOK()
 		sb, bb, _ := b.BinaryOK()
 		if len(ba) != len(bb) {
-			return cmpInt(len(ba), len(bb))
+			return cmp.Compare(len(ba), len(bb))
 		}
 		if sa != sb {
-			return cmpInt(int(sa), int(sb))
+			return cmp.Compare(int(sa), int(sb))
 		}
 		return bytes.Compare(ba, bb)
 	case 8:
@@ -114,14 +115,14 @@ func Compare(a, b bsoncore.Value) int {
 		}
 		return 1
 	case 10:
-		return cmpInt64(a.DateTime(), b.DateTime())
+		return cmp.Compare(a.DateTime(), b.DateTime())
 	case 11:
 		t1, i1 := a.Timestamp()
 		t2, i2 := b.Timestamp()
 		if t1 != t2 {
-			return cmpInt64(int64(t1), int64(t2))
+			return cmp.Compare(int64(t1), int64(t2))
 		}
-		return cmpInt64(int64(i1), int64(i2))
+		return cmp.Compare(int64(i1), int64(i2))
 	case 12:
 		p1, o1 := a.Regex()
 		p2, o2 := b.Regex()
@@ -162,7 +163,7 @@ func CompareDocs(a, b bsoncore.Document, array bool) int {
 	eb, _ := b.Elements()
 	for i := 0; i < len(ea) && i < len(eb); i++ {
 		va, vb := ea[i].Value(), eb[i].Value()
-		if c := cmpInt(TypeOrder(va.Type), TypeOrder(vb.Type)); c != 0 {
+		if c := cmp.Compare(TypeOrder(va.Type), TypeOrder(vb.Type)); c != 0 {
 			return c
 		}
 		if !array {
@@ -174,27 +175,7 @@ func CompareDocs(a, b bsoncore.Document, array bool) int {
 			return c
 		}
 	}
-	return cmpInt(len(ea), len(eb))
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(len(ea), len(eb))
 }
 
 // compareNumbers compares numbers of any type by value; NaN is below every
@@ -206,7 +187,7 @@ func compareNumbers(a, b bsoncore.Value) int {
 	ai, aInt := IntOf(a)
 	bi, bInt := IntOf(b)
 	if aInt && bInt {
-		return cmpInt64(ai, bi)
+		return cmp.Compare(ai, bi)
 	}
 	if aInt {
 		return -compareIntFloat(bi0(b), ai)
