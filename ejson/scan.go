@@ -2,6 +2,7 @@ package ejson
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -10,6 +11,10 @@ import (
 // tokType is a JSON token: a structural character, a number, a string, a
 // literal or the end of the input.
 type tokType uint8
+
+// structural are the structural characters, each at the index of its
+// tokType.
+const structural = "{}[]:,"
 
 const (
 	tBeginObject tokType = iota
@@ -78,31 +83,19 @@ func (sc *scanner) next(t *token) error {
 	c := src[sc.pos]
 	t.p = sc.pos
 	sc.pos++
-	switch c {
-	case '{':
-		t.t = tBeginObject
-	case '}':
-		t.t = tEndObject
-	case '[':
-		t.t = tBeginArray
-	case ']':
-		t.t = tEndArray
-	case ':':
-		t.t = tColon
-	case ',':
-		t.t = tComma
-	case '"':
-		return sc.scanString(t)
-	default:
-		switch {
-		case c == '-' || isDigit(c):
-			return sc.scanNumber(t)
-		case c == 't' || c == 'f' || c == 'n':
-			return sc.scanLiteral(t)
-		}
-		return &Error{Offset: t.p, Found: "the character " + quoteByte(c), Expected: "a JSON value, or { } [ ] : ,"}
+	if i := strings.IndexByte(structural, c); i >= 0 {
+		t.t = tokType(i)
+		return nil
 	}
-	return nil
+	switch {
+	case c == '"':
+		return sc.scanString(t)
+	case c == '-' || isDigit(c):
+		return sc.scanNumber(t)
+	case c == 't' || c == 'f' || c == 'n':
+		return sc.scanLiteral(t)
+	}
+	return &Error{Offset: t.p, Found: "the character " + quoteByte(c), Expected: "a JSON value, or { } [ ] : ,"}
 }
 
 func getu4(s []byte) rune {
