@@ -59,24 +59,16 @@ func describeValue(v value) string {
 	return "a value of type " + typeName(v.t)
 }
 
+// typeNames are the names messages give the types a value read may have.
+var typeNames = map[bsoncore.Type]string{
+	bsoncore.TypeEmbeddedDocument: "document", bsoncore.TypeArray: "array", bsoncore.TypeInt32: "int32",
+	bsoncore.TypeInt64: "int64", bsoncore.TypeDouble: "double", bsoncore.TypeString: "string",
+	bsoncore.TypeBoolean: "boolean", bsoncore.TypeNull: "null",
+}
+
 func typeName(t bsoncore.Type) string {
-	switch t {
-	case bsoncore.TypeEmbeddedDocument:
-		return "document"
-	case bsoncore.TypeArray:
-		return "array"
-	case bsoncore.TypeInt32:
-		return "int32"
-	case bsoncore.TypeInt64:
-		return "int64"
-	case bsoncore.TypeDouble:
-		return "double"
-	case bsoncore.TypeString:
-		return "string"
-	case bsoncore.TypeBoolean:
-		return "boolean"
-	case bsoncore.TypeNull:
-		return "null"
+	if n, ok := typeNames[t]; ok {
+		return n
 	}
 	return t.String()
 }
