@@ -77,43 +77,19 @@ func idFirst(doc bson.Raw) (bson.Raw, error) {
 	return out, nil
 }
 
+// typeNames are mongosh's names of the BSON types.
+var typeNames = map[bson.Type]string{
+	bson.TypeDouble: "double", bson.TypeString: "string", bson.TypeEmbeddedDocument: "object", bson.TypeArray: "array",
+	bson.TypeBinary: "binary", bson.TypeUndefined: "undefined", bson.TypeObjectID: "ObjectID", bson.TypeBoolean: "bool",
+	bson.TypeDateTime: "date", bson.TypeNull: "null", bson.TypeRegex: "regex", bson.TypeInt32: "int32",
+	bson.TypeTimestamp: "timestamp", bson.TypeInt64: "int64", bson.TypeDecimal128: "decimal128",
+	bson.TypeMinKey: "minKey", bson.TypeMaxKey: "maxKey",
+}
+
 // typeName is the mongosh name of a BSON type.
 func typeName(t bson.Type) string {
-	switch t {
-	case bson.TypeDouble:
-		return "double"
-	case bson.TypeString:
-		return "string"
-	case bson.TypeEmbeddedDocument:
-		return "object"
-	case bson.TypeArray:
-		return "array"
-	case bson.TypeBinary:
-		return "binary"
-	case bson.TypeUndefined:
-		return "undefined"
-	case bson.TypeObjectID:
-		return "ObjectID"
-	case bson.TypeBoolean:
-		return "bool"
-	case bson.TypeDateTime:
-		return "date"
-	case bson.TypeNull:
-		return "null"
-	case bson.TypeRegex:
-		return "regex"
-	case bson.TypeInt32:
-		return "int32"
-	case bson.TypeTimestamp:
-		return "timestamp"
-	case bson.TypeInt64:
-		return "int64"
-	case bson.TypeDecimal128:
-		return "decimal128"
-	case bson.TypeMinKey:
-		return "minKey"
-	case bson.TypeMaxKey:
-		return "maxKey"
+	if n, ok := typeNames[t]; ok {
+		return n
 	}
 	return fmt.Sprintf("type 0x%02x", byte(t))
 }
