@@ -53,24 +53,13 @@ func compileToType(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 
 // compileConvert is $convert: {input, to, onError, onNull}.
 func compileConvert(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", bsonval.TypeName(v.Type))
-	}
-	d := bsoncore.Document(v.Data)
-	for _, e := range bsonval.Elements(d) {
-		switch e.Key() {
-		case "input", "to", "onError", "onNull":
-		default:
-			return nil, mongoerr.New(mongoerr.FailedToParse, "$convert found an unknown argument: %s", e.Key())
-		}
-	}
-	args := map[string]*Expr{}
-	for _, k := range []string{"input", "to", "onError", "onNull"} {
-		e, err := optExpr(d, k, vars)
-		if err != nil {
-			return nil, err
-		}
-		args[k] = e
+	args, err := namedArgs(v, vars, nil, func() error {
+		return mongoerr.New(mongoerr.FailedToParse, "$convert expects an object of named arguments but found: %s", bsonval.TypeName(v.Type))
+	}, func(k string) error {
+		return mongoerr.New(mongoerr.FailedToParse, "$convert found an unknown argument: %s", k)
+	}, "input", "to", "onError", "onNull")
+	if err != nil {
+		return nil, err
 	}
 	in, to, onErr, onNull := args["input"], args["to"], args["onError"], args["onNull"]
 	for _, k := range []string{"input", "to"} {
