@@ -2,6 +2,7 @@ package expr
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,29 +30,54 @@ func init() {
 // dateArgs are the compiled fields of an operator's object argument.
 type dateArgs map[string]*Expr
 
-// compileNamed compiles the fields of d, each of which must be one of
-// names; unknown makes the error for another field.
-func compileNamed(d bsoncore.Document, vars *Vars, names []string, unknown func(string) error) (dateArgs, error) {
-	out := dateArgs{}
-	for _, el := range bsonval.Elements(d) {
-		k := el.Key()
-		known := false
-		for _, n := range names {
-			if n == k {
-				known = true
-				break
-			}
-		}
-		if !known {
-			return nil, unknown(k)
-		}
-		e, err := Compile(el.Value(), vars)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = e
+// dateSyntax is what a date operator's object argument holds: the names
+// it requires and those it may have, and MongoDB's error codes for an
+// argument that is not an object, for an unknown name and for a missing
+// required one (that of the first required name; the next count up).
+type dateSyntax struct {
+	required, optional          []string
+	notObject, unknown, missing int32
+}
+
+// dateOperands compiles date operator op's object argument v, as syn
+// says.
+func dateOperands(op string, v bsoncore.Value, vars *Vars, syn dateSyntax) (dateArgs, error) {
+	a, err := namedArgs(v, vars, nil, func() error {
+		return mongoerr.New(mongoerr.Location(syn.notObject), "%s only supports an object as its argument", op)
+	}, func(k string) error {
+		return mongoerr.New(mongoerr.Location(syn.unknown), "Unrecognized argument to %s: %s", op, k)
+	}, slices.Concat(syn.required, syn.optional)...)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	for i, k := range syn.required {
+		if a[k] == nil {
+			return nil, mongoerr.New(mongoerr.Location(syn.missing+int32(i)), "Missing '%s' parameter to %s", k, op)
+		}
+	}
+	return a, nil
+}
+
+// compileDateOp compiles date operator op, of the arguments syn says,
+// into the expression that evaluates them, then eval of their values.
+func compileDateOp(op string, v bsoncore.Value, vars *Vars, syn dateSyntax, eval func(n dateValues) (bsoncore.Value, error)) (*Expr, error) {
+	a, err := dateOperands(op, v, vars, syn)
+	if err != nil {
+		return nil, err
+	}
+	return a.expr(eval), nil
+}
+
+// expr is the expression that evaluates the arguments, then eval of
+// their values.
+func (a dateArgs) expr(eval func(n dateValues) (bsoncore.Value, error)) *Expr {
+	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
+		n, err := a.Eval(root, local)
+		if err != nil {
+			return bsonval.Missing, err
+		}
+		return eval(n)
+	}}
 }
 
 // dateValues are the evaluated arguments; given tells which were present.
@@ -75,6 +101,18 @@ func (a dateArgs) Eval(root bsoncore.Document, local map[string]bsoncore.Value) 
 
 // null reports whether a present argument is null or missing.
 func (n dateValues) null(k string) bool { return n.given[k] && Nullish(n.v[k]) }
+
+// anyNull reports whether a present argument is null or missing,
+// startOfWeek counting only with a week unit: what makes $dateDiff and
+// $dateTrunc null.
+func (n dateValues) anyNull() bool {
+	for k := range n.given {
+		if n.null(k) && (k != "startOfWeek" || isWeekUnit(n.v["unit"])) {
+			return true
+		}
+	}
+	return false
+}
 
 var zoneCache sync.Map // name -> *time.Location
 
@@ -195,9 +233,9 @@ var weekdays = map[string]time.Weekday{
 }
 
 // startOfWeek reads the startOfWeek argument of $dateDiff or $dateTrunc
-// (Sunday when absent).
-func startOfWeek(op string, n dateValues) (time.Weekday, error) {
-	if !n.given["startOfWeek"] {
+// (Sunday when absent), which only a week unit reads.
+func startOfWeek(op, unit string, n dateValues) (time.Weekday, error) {
+	if unit != "week" || !n.given["startOfWeek"] {
 		return time.Sunday, nil
 	}
 	v := n.v["startOfWeek"]
@@ -239,23 +277,18 @@ var maxAddAmount = map[string]int64{
 }
 
 func compileDateArith(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(5166400), "%s expects an object as its argument", op)
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"startDate", "unit", "amount", "timezone"}, func(k string) error {
+	a, err := namedArgs(v, vars, nil, func() error {
+		return mongoerr.New(mongoerr.Location(5166400), "%s expects an object as its argument", op)
+	}, func(k string) error {
 		return mongoerr.New(mongoerr.Location(5166401), "Unrecognized argument to %s: %s. Expected arguments are startDate, unit, amount, and optionally timezone.", op, k)
-	})
+	}, "startDate", "unit", "amount", "timezone")
 	if err != nil {
 		return nil, err
 	}
 	if a["startDate"] == nil || a["unit"] == nil || a["amount"] == nil {
 		return nil, mongoerr.New(mongoerr.Location(5166402), "%s requires startDate, unit, and amount to be specified", op)
 	}
-	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.Eval(root, local)
-		if err != nil {
-			return bsonval.Missing, err
-		}
+	return dateArgs(a).expr(func(n dateValues) (bsoncore.Value, error) {
 		if n.null("startDate") || n.null("unit") || n.null("amount") {
 			return bsonval.Null(), nil
 		}
@@ -293,7 +326,7 @@ func compileDateArith(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(5166406), "%s overflowed", op)
 		}
 		return bsonval.DateTime(r), nil
-	}}, nil
+	}), nil
 }
 
 // dateAdd is ms plus n units: hours and shorter units as elapsed time,
@@ -336,27 +369,10 @@ func dateAdd(ms int64, unit string, n int64, loc *time.Location) (int64, bool) {
 // $dateDiff.
 
 func compileDateDiff(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(5166301), "$dateDiff only supports an object as its argument")
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"startDate", "endDate", "unit", "timezone", "startOfWeek"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(5166302), "Unrecognized argument to $dateDiff: %s", k)
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i, k := range []string{"startDate", "endDate", "unit"} {
-		if a[k] == nil {
-			return nil, mongoerr.New(mongoerr.Location(5166303+int32(i)), "Missing '%s' parameter to $dateDiff", k)
-		}
-	}
-	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.Eval(root, local)
-		if err != nil {
-			return bsonval.Missing, err
-		}
-		if n.null("startDate") || n.null("endDate") || n.null("unit") || n.null("timezone") ||
-			(n.null("startOfWeek") && isWeekUnit(n.v["unit"])) {
+	syn := dateSyntax{required: []string{"startDate", "endDate", "unit"}, optional: []string{"timezone", "startOfWeek"},
+		notObject: 5166301, unknown: 5166302, missing: 5166303}
+	return compileDateOp(op, v, vars, syn, func(n dateValues) (bsoncore.Value, error) {
+		if n.anyNull() {
 			return bsonval.Null(), nil
 		}
 		var ends [2]int64
@@ -375,18 +391,16 @@ func compileDateDiff(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		sow := time.Sunday
-		if unit == "week" {
-			if sow, err = startOfWeek(op, n); err != nil {
-				return bsonval.Missing, err
-			}
+		sow, err := startOfWeek(op, unit, n)
+		if err != nil {
+			return bsonval.Missing, err
 		}
 		d, ok := dateDiff(ends[0], ends[1], unit, loc, sow)
 		if !ok {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(15), "$dateDiff overflowed")
 		}
 		return bsonval.Int64(d), nil
-	}}, nil
+	})
 }
 
 // dateDiff counts the unit boundaries crossed from start to end on loc's
@@ -426,28 +440,10 @@ func dateDiff(start, end int64, unit string, loc *time.Location, sow time.Weekda
 // $dateTrunc.
 
 func compileDateTrunc(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(5439007), "$dateTrunc only supports an object as its argument")
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"date", "unit", "binSize", "timezone", "startOfWeek"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(5439008), "Unrecognized argument to $dateTrunc: %s", k)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if a["date"] == nil {
-		return nil, mongoerr.New(mongoerr.Location(5439009), "Missing 'date' parameter to $dateTrunc")
-	}
-	if a["unit"] == nil {
-		return nil, mongoerr.New(mongoerr.Location(5439010), "Missing 'unit' parameter to $dateTrunc")
-	}
-	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.Eval(root, local)
-		if err != nil {
-			return bsonval.Missing, err
-		}
-		if n.null("date") || n.null("unit") || n.null("binSize") || n.null("timezone") ||
-			(n.null("startOfWeek") && isWeekUnit(n.v["unit"])) {
+	syn := dateSyntax{required: []string{"date", "unit"}, optional: []string{"binSize", "timezone", "startOfWeek"},
+		notObject: 5439007, unknown: 5439008, missing: 5439009}
+	return compileDateOp(op, v, vars, syn, func(n dateValues) (bsoncore.Value, error) {
+		if n.anyNull() {
 			return bsonval.Null(), nil
 		}
 		ms, ok := dateMillis(n.v["date"])
@@ -458,11 +454,9 @@ func compileDateTrunc(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 		if err != nil {
 			return bsonval.Missing, err
 		}
-		sow := time.Sunday
-		if unit == "week" {
-			if sow, err = startOfWeek(op, n); err != nil {
-				return bsonval.Missing, err
-			}
+		sow, err := startOfWeek(op, unit, n)
+		if err != nil {
+			return bsonval.Missing, err
 		}
 		bin := int64(1)
 		if n.given["binSize"] {
@@ -483,7 +477,7 @@ func compileDateTrunc(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(159), "$dateTrunc: the truncated date is outside the range of a date")
 		}
 		return bsonval.DateTime(r), nil
-	}}, nil
+	})
 }
 
 // dateTrunc is the start of the bin of bin units that holds ms. Bins are

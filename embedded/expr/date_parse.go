@@ -45,14 +45,10 @@ func compileDateFromString(op string, v bsoncore.Value, vars *Vars) (*Expr, erro
 	if v.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.Location(40540), "$dateFromString only supports an object as an argument, found: %s", bsonval.TypeName(v.Type))
 	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"dateString", "format", "timezone", "onError", "onNull"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(40541), "Unrecognized argument to $dateFromString: %s", k)
-	})
+	a, err := dateOperands(op, v, vars, dateSyntax{required: []string{"dateString"}, optional: []string{"format", "timezone", "onError", "onNull"},
+		notObject: 40540, unknown: 40541, missing: 40542})
 	if err != nil {
 		return nil, err
-	}
-	if a["dateString"] == nil {
-		return nil, mongoerr.New(mongoerr.Location(40542), "Missing 'dateString' parameter to $dateFromString")
 	}
 	onError, onNull := a["onError"], a["onNull"]
 	delete(a, "onError")
@@ -123,6 +119,12 @@ type parsedDate struct {
 	natural, isoFields          bool
 }
 
+// setOffsetZone makes the date's zone the offset from UTC (seconds east)
+// written as text.
+func (p *parsedDate) setOffsetZone(text string, seconds int) {
+	p.zone, p.zoneOffset, p.zoneText = time.FixedZone(text, seconds), true, text
+}
+
 func newParsedDate() *parsedDate {
 	return &parsedDate{year: -1, month: -1, day: -1, yday: -1, isoYear: -1, isoWeek: -1, isoDay: -1, hour: -1, minute: -1, second: -1}
 }
@@ -163,7 +165,7 @@ func (p *parsedDate) millis(s string, loc *time.Location, tzGiven bool) (int64, 
 		y, m, d = t.Year(), int(t.Month()), t.Day()
 	case p.yday >= 0:
 		if y < 0 {
-			return 0, mongoerr.New(mongoerr.Location(241), "an incomplete date/time string has been found, with elements missing: '%s'", s)
+			return 0, incompleteDate(s)
 		}
 		if p.yday < 1 || p.yday > 366 || (p.yday == 366 && daysIn(int64(y), time.February) == 28) {
 			return 0, invalidDate
@@ -172,7 +174,7 @@ func (p *parsedDate) millis(s string, loc *time.Location, tzGiven bool) (int64, 
 		m, d = int(t.Month()), t.Day()
 	default:
 		if y < 0 || m < 0 || d < 0 {
-			return 0, mongoerr.New(mongoerr.Location(241), "an incomplete date/time string has been found, with elements missing: '%s'", s)
+			return 0, incompleteDate(s)
 		}
 		if m < 1 || m > 12 || d < 1 || d > daysIn(int64(y), time.Month(m)) {
 			return 0, invalidDate
@@ -221,52 +223,60 @@ func parseDateFormat(s, f string) (*parsedDate, error) {
 	return p, nil
 }
 
+// numberSpecifiers are the format specifiers of a number: the field of
+// a parsedDate it fills, its most digits, what the error says is
+// missing, and which kind of date it belongs to.
+var numberSpecifiers = map[byte]struct {
+	field  func(*parsedDate) *int
+	digits int
+	what   string
+	kind   dateKind
+}{
+	'Y': {func(p *parsedDate) *int { return &p.year }, 4, "A four digit year", naturalDate},
+	'm': {func(p *parsedDate) *int { return &p.month }, 2, "A two digit month", naturalDate},
+	'd': {func(p *parsedDate) *int { return &p.day }, 2, "A two digit day", naturalDate},
+	'j': {func(p *parsedDate) *int { return &p.yday }, 3, "A three digit day-of-year", naturalDate},
+	'G': {func(p *parsedDate) *int { return &p.isoYear }, 4, "A four digit ISO year", isoDate},
+	'V': {func(p *parsedDate) *int { return &p.isoWeek }, 2, "A two digit ISO week", isoDate},
+	'u': {func(p *parsedDate) *int { return &p.isoDay }, 1, "A single digit day of week", isoDate},
+	'H': {func(p *parsedDate) *int { return &p.hour }, 2, "A two digit hour", timeOfDay},
+	'M': {func(p *parsedDate) *int { return &p.minute }, 2, "A two digit minute", timeOfDay},
+	'S': {func(p *parsedDate) *int { return &p.second }, 2, "A two digit second", timeOfDay},
+}
+
+// dateKind is what a date field belongs to: a natural date (year, month,
+// day), an ISO week date, or neither (the time of day). A date string
+// may not mix the first two.
+type dateKind uint8
+
+const (
+	timeOfDay dateKind = iota
+	naturalDate
+	isoDate
+)
+
 // formatField reads into p the field of format specifier c, which
 // begins at the scanner's position.
 func (sc *dateScanner) formatField(p *parsedDate, c byte) error {
 	s, at := sc.s, sc.i
-	num := func(max int, what string) (int, error) {
-		n, _, ok := sc.number(max)
+	if spec, ok := numberSpecifiers[c]; ok {
+		n, _, ok := sc.number(spec.digits)
 		if !ok {
-			return 0, conversionError(s, at, what+" could not be found")
+			return conversionError(s, at, spec.what+" could not be found")
 		}
-		return n, nil
+		*spec.field(p) = n
+		p.natural = p.natural || spec.kind == naturalDate
+		p.isoFields = p.isoFields || spec.kind == isoDate
+		return nil
 	}
 	var err error
 	switch c {
-	case 'Y':
-		p.year, err = num(4, "A four digit year")
-		p.natural = true
-	case 'm':
-		p.month, err = num(2, "A two digit month")
-		p.natural = true
-	case 'd':
-		p.day, err = num(2, "A two digit day")
-		p.natural = true
-	case 'j':
-		p.yday, err = num(3, "A three digit day-of-year")
-		p.natural = true
 	case 'b', 'B':
 		m := monthNamed(sc.word(), c == 'B', c == 'b')
 		if m == 0 {
 			err = conversionError(s, at, "A textual month could not be found")
 		}
 		p.month, p.natural = m, true
-	case 'G':
-		p.isoYear, err = num(4, "A four digit ISO year")
-		p.isoFields = true
-	case 'V':
-		p.isoWeek, err = num(2, "A two digit ISO week")
-		p.isoFields = true
-	case 'u':
-		p.isoDay, err = num(1, "A single digit day of week")
-		p.isoFields = true
-	case 'H':
-		p.hour, err = num(2, "A two digit hour")
-	case 'M':
-		p.minute, err = num(2, "A two digit minute")
-	case 'S':
-		p.second, err = num(2, "A two digit second")
 	case 'L':
 		var ok bool
 		if p.nanos, ok = sc.fraction(3); !ok {
@@ -283,10 +293,10 @@ func (sc *dateScanner) formatField(p *parsedDate, c byte) error {
 		case '+':
 			sc.i++
 		}
-		var mins int
-		if mins, err = num(4, "A UTC offset in minutes"); err == nil {
-			p.zone, p.zoneOffset = time.FixedZone(s[at:sc.i], sign*mins*60), true
-			p.zoneText = s[at:sc.i]
+		if mins, _, ok := sc.number(4); ok {
+			p.setOffsetZone(s[at:sc.i], sign*mins*60)
+		} else {
+			err = conversionError(s, at, "A UTC offset in minutes could not be found")
 		}
 	case '%':
 		if sc.s[sc.i] != '%' {

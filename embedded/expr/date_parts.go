@@ -86,17 +86,10 @@ func compileDatePart(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 // gives null; a format that is not a string or has an unknown specifier,
 // and a timezone that is not a string or names no zone, are errors.
 func compileDateToString(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(18629), "$dateToString only supports an object as its argument")
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"date", "format", "timezone", "onNull"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(18534), "Unrecognized argument to $dateToString: %s", k)
-	})
+	a, err := dateOperands(op, v, vars, dateSyntax{required: []string{"date"}, optional: []string{"format", "timezone", "onNull"},
+		notObject: 18629, unknown: 18534, missing: 18628})
 	if err != nil {
 		return nil, err
-	}
-	if a["date"] == nil {
-		return nil, mongoerr.New(mongoerr.Location(18628), "Missing 'date' parameter to $dateToString")
 	}
 	onNull := a["onNull"]
 	delete(a, "onNull")
@@ -285,12 +278,9 @@ func dateOf(v bsoncore.Value) (time.Time, bool) {
 const datePartBound = 32767
 
 func compileDateFromParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(40519), "$dateFromParts only supports an object as its argument")
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(40518), "Unrecognized argument to $dateFromParts: %s", k)
-	})
+	a, err := dateOperands(op, v, vars, dateSyntax{
+		optional:  []string{"year", "month", "day", "hour", "minute", "second", "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"},
+		notObject: 40519, unknown: 40518})
 	if err != nil {
 		return nil, err
 	}
@@ -310,11 +300,7 @@ func compileDateFromParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error
 		order = []string{"year", "month", "day"}
 	}
 	order = append(order, "hour", "minute", "second", "millisecond")
-	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.Eval(root, local)
-		if err != nil {
-			return bsonval.Missing, err
-		}
+	return a.expr(func(n dateValues) (bsoncore.Value, error) {
 		parts, null, err := dateFromPartsValues(n, order)
 		if err != nil {
 			return bsonval.Missing, err
@@ -344,7 +330,7 @@ func compileDateFromParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error
 			return bsonval.Missing, mongoerr.New(mongoerr.Location(159), "Overflow casting from a lower-precision duration to a higher-precision duration")
 		}
 		return bsonval.DateTime(ms), nil
-	}}, nil
+	}), nil
 }
 
 // dateFromPartsValues checks the evaluated parts of $dateFromParts named
@@ -391,23 +377,8 @@ func dateFromPartsValues(n dateValues, order []string) (parts map[string]int64, 
 // $dateToParts.
 
 func compileDateToParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
-	if v.Type != bsoncore.TypeEmbeddedDocument {
-		return nil, mongoerr.New(mongoerr.Location(40524), "$dateToParts only supports an object as its argument")
-	}
-	a, err := compileNamed(bsoncore.Document(v.Data), vars, []string{"date", "timezone", "iso8601"}, func(k string) error {
-		return mongoerr.New(mongoerr.Location(40520), "Unrecognized argument to $dateToParts: %s", k)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if a["date"] == nil {
-		return nil, mongoerr.New(mongoerr.Location(40522), "Missing 'date' parameter to $dateToParts")
-	}
-	return &Expr{Eval: func(root bsoncore.Document, local map[string]bsoncore.Value) (bsoncore.Value, error) {
-		n, err := a.Eval(root, local)
-		if err != nil {
-			return bsonval.Missing, err
-		}
+	syn := dateSyntax{required: []string{"date"}, optional: []string{"timezone", "iso8601"}, notObject: 40524, unknown: 40520, missing: 40522}
+	return compileDateOp(op, v, vars, syn, func(n dateValues) (bsoncore.Value, error) {
 		loc, err := zoneArg(n)
 		if err != nil || loc == nil {
 			return bsonval.Null(), err
@@ -443,5 +414,5 @@ func compileDateToParts(op string, v bsoncore.Value, vars *Vars) (*Expr, error) 
 		b.AppendInt32("hour", int32(t.Hour())).AppendInt32("minute", int32(t.Minute())).
 			AppendInt32("second", int32(t.Second())).AppendInt32("millisecond", int32(t.Nanosecond()/1e6))
 		return bsonval.Doc(b.Build()), nil
-	}}, nil
+	})
 }
