@@ -143,31 +143,28 @@ func (sc *dateScanner) zone(p *parsedDate) error {
 	start := sc.i
 	sc.skipSpace()
 	begin := sc.i
-	if c := sc.peek(); c == '+' || c == '-' {
+	notFound := func() error { return conversionError(sc.s, begin, "The timezone could not be found in the database") }
+	// offsetZone reads the offset at the scanner's position, the end of
+	// the zone.
+	offsetZone := func() error {
 		off, ok := sc.offset()
 		if !ok {
-			return conversionError(sc.s, begin, "The timezone could not be found in the database")
+			return notFound()
 		}
-		p.zone, p.zoneOffset = time.FixedZone(sc.s[begin:sc.i], off), true
-		p.zoneText = sc.s[begin:sc.i]
+		p.setOffsetZone(sc.s[begin:sc.i], off)
 		return nil
+	}
+	if c := sc.peek(); c == '+' || c == '-' {
+		return offsetZone()
 	}
 	w := sc.word()
 	if sc.peek() == '/' || sc.peek() == '_' || w == "" {
 		sc.i = start
-		return conversionError(sc.s, begin, "The timezone could not be found in the database")
+		return notFound()
 	}
 	up := strings.ToUpper(w)
-	if up == "GMT" || up == "UTC" {
-		if c := sc.peek(); c == '+' || c == '-' {
-			off, ok := sc.offset()
-			if !ok {
-				return conversionError(sc.s, begin, "The timezone could not be found in the database")
-			}
-			p.zone, p.zoneOffset = time.FixedZone(sc.s[begin:sc.i], off), true
-			p.zoneText = sc.s[begin:sc.i]
-			return nil
-		}
+	if c := sc.peek(); (up == "GMT" || up == "UTC") && (c == '+' || c == '-') {
+		return offsetZone()
 	}
 	hours, ok := zoneAbbreviations[up]
 	if !ok && len(up) == 1 {
@@ -176,7 +173,7 @@ func (sc *dateScanner) zone(p *parsedDate) error {
 		hours = float64(mh)
 	}
 	if !ok {
-		return conversionError(sc.s, begin, "The timezone could not be found in the database")
+		return notFound()
 	}
 	p.zone, p.zoneText = time.FixedZone(up, int(hours*3600)), w
 	return nil
