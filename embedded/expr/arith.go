@@ -19,7 +19,7 @@ func init() {
 	exprOps["$subtract"] = compileSubtract
 	exprOps["$divide"] = compileDivMod
 	exprOps["$mod"] = compileDivMod
-	for _, op := range []string{"$abs", "$ceil", "$floor", "$sqrt", "$trunc", "$round", "$exp", "$ln", "$log10"} {
+	for op := range unaryMath {
 		exprOps[op] = compileUnaryMath
 	}
 	exprOps["$pow"] = compilePow
@@ -153,30 +153,19 @@ func compileUnaryMath(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 			return a, nil
 		}
 		f := bsonval.NumberFloat(a)
-		switch op {
-		case "$abs":
-			f = math.Abs(f)
-		case "$ceil":
-			f = math.Ceil(f)
-		case "$floor":
-			f = math.Floor(f)
-		case "$sqrt":
-			f = math.Sqrt(f)
-		case "$trunc":
+		if op == "$trunc" || op == "$round" {
 			m := math.Pow(10, place)
-			f = math.Trunc(f*m) / m
-		case "$round":
-			m := math.Pow(10, place)
-			f = math.RoundToEven(f*m) / m
-		case "$exp":
-			f = math.Exp(f)
-		case "$ln":
-			f = math.Log(f)
-		case "$log10":
-			f = math.Log10(f)
+			return bsonval.Double(unaryMath[op](f*m) / m), nil
 		}
-		return bsonval.Double(f), nil
+		return bsonval.Double(unaryMath[op](f)), nil
 	})
+}
+
+// unaryMath is the function of a double each operator of one number
+// applies ($trunc and $round at the decimal place 0).
+var unaryMath = map[string]func(float64) float64{
+	"$abs": math.Abs, "$ceil": math.Ceil, "$floor": math.Floor, "$sqrt": math.Sqrt, "$trunc": math.Trunc,
+	"$round": math.RoundToEven, "$exp": math.Exp, "$ln": math.Log, "$log10": math.Log10,
 }
 
 func compilePow(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
