@@ -120,6 +120,12 @@ func compileAnd(filter bsoncore.Document, cfg *Options, f *Filter, top bool) (ma
 		}
 		ms = append(ms, m)
 	}
+	return allOf(ms), nil
+}
+
+// allOf matches when every one of ms matches: always, when there are
+// none.
+func allOf(ms []matcher) matcher {
 	return func(doc bsoncore.Document, pos *int) bool {
 		for _, m := range ms {
 			if !m(doc, pos) {
@@ -127,7 +133,7 @@ func compileAnd(filter bsoncore.Document, cfg *Options, f *Filter, top bool) (ma
 			}
 		}
 		return true
-	}, nil
+	}
 }
 
 // IsOperatorDoc reports whether v is a document whose first field is an
@@ -234,14 +240,7 @@ func compileField(path string, v bsoncore.Value, cfg *Options) (matcher, error) 
 			ms = append(ms, m)
 		}
 	}
-	return func(doc bsoncore.Document, pos *int) bool {
-		for _, m := range ms {
-			if !m(doc, pos) {
-				return false
-			}
-		}
-		return true
-	}, nil
+	return allOf(ms), nil
 }
 
 // fieldMatcher matches when some value the path reaches, or (elementwise)

@@ -202,17 +202,10 @@ func queryAll(path string, arg bsoncore.Value, cfg *Options) (matcher, error) {
 		}
 		ms = append(ms, fieldMatcher(path, eqPred(x, cfg.collator()), true))
 	}
-	return func(doc bsoncore.Document, pos *int) bool {
-		if len(ms) == 0 {
-			return false
-		}
-		for _, m := range ms {
-			if !m(doc, pos) {
-				return false
-			}
-		}
-		return true
-	}, nil
+	if len(ms) == 0 {
+		return func(bsoncore.Document, *int) bool { return false }, nil
+	}
+	return allOf(ms), nil
 }
 
 func queryElemMatch(path string, arg bsoncore.Value, cfg *Options) (matcher, error) {
