@@ -13,20 +13,6 @@ import (
 // The arithmetic expression operators: $add, $multiply, $subtract,
 // $divide, $mod, $abs, $ceil, $floor, $sqrt, $trunc, $round, $exp, $ln,
 // $log10 and $pow, and the expression forms of $sum, $avg, $max and $min.
-func init() {
-	exprOps["$add"] = compileAddMultiply
-	exprOps["$multiply"] = compileAddMultiply
-	exprOps["$subtract"] = compileSubtract
-	exprOps["$divide"] = compileDivMod
-	exprOps["$mod"] = compileDivMod
-	for op := range unaryMath {
-		exprOps[op] = compileUnaryMath
-	}
-	exprOps["$pow"] = compilePow
-	for _, op := range []string{"$sum", "$avg", "$max", "$min"} {
-		exprOps[op] = compileArrayAccumulator
-	}
-}
 
 // compileAddMultiply is $add and $multiply over numbers; $add also takes
 // one date, which makes the sum a date.

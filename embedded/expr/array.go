@@ -13,20 +13,6 @@ import (
 // The array expression operators: $reduce, $range, $zip, $indexOfArray,
 // $reverseArray, $sortArray, $slice, the array forms of $firstN, $lastN,
 // $maxN and $minN, $allElementsTrue and $anyElementTrue.
-func init() {
-	exprOps["$reduce"] = compileReduce
-	exprOps["$range"] = compileRange
-	exprOps["$zip"] = compileZip
-	exprOps["$indexOfArray"] = compileIndexOfArray
-	exprOps["$reverseArray"] = compileReverseArray
-	exprOps["$sortArray"] = compileSortArray
-	exprOps["$slice"] = compileSliceExpr
-	for _, op := range []string{"$firstN", "$lastN", "$maxN", "$minN"} {
-		exprOps[op] = compileArrayN
-	}
-	exprOps["$allElementsTrue"] = compileElementsTrue
-	exprOps["$anyElementTrue"] = compileElementsTrue
-}
 
 // maxExprElements bounds the arrays $range builds, as MongoDB's memory
 // limit for an expression does (100 MB at 16 bytes a value).

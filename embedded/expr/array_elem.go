@@ -10,15 +10,6 @@ import (
 // The array expression operators that read an array's elements or
 // join arrays: $isArray, $size, $arrayElemAt, $first, $last, $in and
 // $concatArrays.
-func init() {
-	exprOps["$isArray"] = compileIsArray
-	exprOps["$size"] = compileSize
-	exprOps["$arrayElemAt"] = compileArrayElemAt
-	exprOps["$first"] = compileFirstLast
-	exprOps["$last"] = compileFirstLast
-	exprOps["$in"] = compileIn
-	exprOps["$concatArrays"] = compileConcatArrays
-}
 
 func compileIsArray(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {

@@ -9,11 +9,6 @@ import (
 
 // The array expression operators that evaluate an expression for each
 // element: $filter, $map and $reduce.
-func init() {
-	exprOps["$filter"] = compileFilterMap
-	exprOps["$map"] = compileFilterMap
-	exprOps["$reduce"] = compileReduce
-}
 
 // compileFilterMap is $filter ({input, as, cond}) and $map ({input, as,
 // in}); as names the element's variable, "this" when absent.

@@ -9,14 +9,6 @@ import (
 
 // The comparison expression operators $cmp, $eq, $ne, $gt, $gte, $lt and
 // $lte, and the boolean ones $and, $or and $not.
-func init() {
-	for _, op := range []string{"$cmp", "$eq", "$ne", "$gt", "$gte", "$lt", "$lte"} {
-		exprOps[op] = compileCompare
-	}
-	exprOps["$and"] = compileAndOr
-	exprOps["$or"] = compileAndOr
-	exprOps["$not"] = compileNot
-}
 
 // compileCompare compares strings by the command's collation.
 func compileCompare(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {

@@ -8,11 +8,6 @@ import (
 )
 
 // The conditional expression operators: $cond, $ifNull and $switch.
-func init() {
-	exprOps["$cond"] = compileCond
-	exprOps["$ifNull"] = compileIfNull
-	exprOps["$switch"] = compileSwitch
-}
 
 // compileCond is $cond: {if, then, else} or [if, then, else].
 func compileCond(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {

@@ -15,17 +15,11 @@ import (
 
 // The date expression operators that take named arguments: $dateAdd,
 // $dateSubtract, $dateDiff and $dateTrunc here, $dateFromParts and
-// $dateToParts in expr_date_parts.go, $dateFromString in
-// expr_date_parse.go. Calendar arithmetic happens on the wall clock of the
+// $dateToParts in date_parts.go, $dateFromString in
+// date_parse.go. Calendar arithmetic happens on the wall clock of the
 // timezone argument (UTC when there is none), which is an Olson name or
 // a UTC offset "+hh:mm", "+hhmm" or "+hh". A null or missing argument
 // makes the result null, as the manual lists for each operator.
-func init() {
-	exprOps["$dateAdd"] = compileDateArith
-	exprOps["$dateSubtract"] = compileDateArith
-	exprOps["$dateDiff"] = compileDateDiff
-	exprOps["$dateTrunc"] = compileDateTrunc
-}
 
 // dateArgs are the compiled fields of an operator's object argument.
 type dateArgs map[string]*Expr

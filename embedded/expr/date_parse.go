@@ -12,9 +12,6 @@ import (
 
 // $dateFromString, and the reading of date strings with a format or
 // without one.
-func init() {
-	exprOps["$dateFromString"] = compileDateFromString
-}
 
 // fromStringSpecifiers are the format specifiers $dateFromString reads;
 // toStringSpecifiers those $dateToString writes.

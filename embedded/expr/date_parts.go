@@ -16,14 +16,6 @@ import (
 // parts: $year, $month, $dayOfMonth, $hour, $minute, $second,
 // $millisecond, $dayOfWeek, $dayOfYear, $week, $isoWeek, $isoWeekYear,
 // $isoDayOfWeek, $dateToString, $dateFromParts and $dateToParts.
-func init() {
-	for _, op := range []string{"$year", "$month", "$dayOfMonth", "$hour", "$minute", "$second", "$millisecond", "$dayOfWeek", "$dayOfYear", "$week", "$isoWeek", "$isoWeekYear", "$isoDayOfWeek"} {
-		exprOps[op] = compileDatePart
-	}
-	exprOps["$dateToString"] = compileDateToString
-	exprOps["$dateFromParts"] = compileDateFromParts
-	exprOps["$dateToParts"] = compileDateToParts
-}
 
 // compileDatePart is the operators of one part of a date, $year to
 // $isoDayOfWeek: date, [date] or {date, timezone}.

@@ -234,10 +234,6 @@ func simple(op string, v bsoncore.Value, vars *Vars, n int, f func([]bsoncore.Va
 	}}, nil
 }
 
-// exprOps are the expression operators by name, each file of operators
-// (expr_*.go) adding its own in an init function.
-var exprOps = map[string]func(op string, v bsoncore.Value, vars *Vars) (*Expr, error){}
-
 // compileOp compiles the operator expression {op: v}.
 func compileOp(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	if compile, ok := exprOps[op]; ok {

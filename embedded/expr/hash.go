@@ -24,9 +24,6 @@ import (
 // a missing field as null. Two inputs are refused rather than guessed:
 // a Decimal128 that is not an integer (how MongoDB's hash rounds it is
 // not documented) and JavaScript code with scope.
-func init() {
-	exprOps["$toHashedIndexKey"] = compileToHashedIndexKey
-}
 
 func compileToHashedIndexKey(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {

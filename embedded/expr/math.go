@@ -12,7 +12,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// The arithmetic operators beyond expr_arith.go's ($log), the trigonometric
+// The arithmetic operators beyond arith.go's ($log), the trigonometric
 // operators and the bitwise operators.
 //
 // Trigonometry takes any number and gives a double, or a decimal for a
@@ -20,19 +20,6 @@ import (
 // double precision and given back as a decimal (about 16 significant
 // digits, not the 34 a decimal holds); $degreesToRadians and
 // $radiansToDegrees convert decimals at full decimal precision.
-func init() {
-	exprOps["$log"] = compileLog
-	for name := range trigFuncs {
-		exprOps[name] = compileTrig
-	}
-	exprOps["$atan2"] = compileAtan2
-	exprOps["$degreesToRadians"] = compileAngle
-	exprOps["$radiansToDegrees"] = compileAngle
-	exprOps["$bitAnd"] = compileBitwise
-	exprOps["$bitOr"] = compileBitwise
-	exprOps["$bitXor"] = compileBitwise
-	exprOps["$bitNot"] = compileBitNot
-}
 
 // trigBound is the domain a trigonometric operator accepts: lo..hi, each
 // end open or closed. Outside it the operator fails with code 50989.

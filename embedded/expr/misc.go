@@ -12,13 +12,6 @@ import (
 // The data size and timestamp operators: $bsonSize, $binarySize,
 // $tsSecond and $tsIncrement, each of one argument and null for null or
 // missing; and $rand.
-func init() {
-	exprOps["$bsonSize"] = compileBSONSize
-	exprOps["$binarySize"] = compileBinarySize
-	exprOps["$tsSecond"] = compileTimestampPart
-	exprOps["$tsIncrement"] = compileTimestampPart
-	exprOps["$rand"] = compileRand
-}
 
 // compileBSONSize is a document's size in bytes encoded as BSON, an int.
 func compileBSONSize(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {

@@ -9,14 +9,6 @@ import (
 
 // The object expression operators: $mergeObjects, $objectToArray,
 // $arrayToObject, $getField, $setField and $unsetField.
-func init() {
-	exprOps["$mergeObjects"] = compileMergeObjects
-	exprOps["$objectToArray"] = compileObjectToArray
-	exprOps["$arrayToObject"] = compileArrayToObject
-	exprOps["$getField"] = compileFieldOps
-	exprOps["$setField"] = compileFieldOps
-	exprOps["$unsetField"] = compileFieldOps
-}
 
 func compileMergeObjects(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, -1, func(x []bsoncore.Value) (bsoncore.Value, error) {

@@ -15,11 +15,6 @@ import (
 
 // The regular expression operators: $regexMatch, $regexFind and
 // $regexFindAll.
-func init() {
-	for _, op := range []string{"$regexMatch", "$regexFind", "$regexFindAll"} {
-		exprOps[op] = compileRegexOp
-	}
-}
 
 // regexCacheSize bounds the patterns a regex operator keeps compiled when
 // its pattern is not a constant.

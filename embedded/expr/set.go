@@ -13,13 +13,6 @@ import (
 // MongoDB compares them (numbers by value, so 1 and 1.0 are one member);
 // results have no duplicates and list their members in BSON order, the
 // first of equal values kept.
-func init() {
-	exprOps["$setUnion"] = compileSetUnion
-	exprOps["$setIntersection"] = compileSetIntersection
-	exprOps["$setDifference"] = compileSetDifference
-	exprOps["$setEquals"] = compileSetEquals
-	exprOps["$setIsSubset"] = compileSetIsSubset
-}
 
 // valueSet is a sorted, duplicate-free list of values, strings compared
 // by the command's collation k (nil: simple).

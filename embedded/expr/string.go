@@ -12,26 +12,7 @@ import (
 // The string expression operators: $concat, $toUpper, $toLower, $substr,
 // $substrBytes, $substrCP, $strLenBytes, $strLenCP, $split, $trim,
 // $ltrim, $rtrim, $indexOfBytes, $indexOfCP, $strcasecmp, $replaceOne
-// and $replaceAll; the regular expression ones are in expr_regex.go.
-func init() {
-	exprOps["$concat"] = compileConcat
-	exprOps["$toUpper"] = compileChangeCase
-	exprOps["$toLower"] = compileChangeCase
-	for _, op := range []string{"$substr", "$substrBytes", "$substrCP"} {
-		exprOps[op] = compileSubstr
-	}
-	exprOps["$strLenCP"] = compileStrLen
-	exprOps["$strLenBytes"] = compileStrLen
-	exprOps["$split"] = compileSplit
-	for _, op := range []string{"$trim", "$ltrim", "$rtrim"} {
-		exprOps[op] = compileTrim
-	}
-	exprOps["$indexOfBytes"] = compileIndexOfStr
-	exprOps["$indexOfCP"] = compileIndexOfStr
-	exprOps["$strcasecmp"] = compileStrcasecmp
-	exprOps["$replaceOne"] = compileReplace
-	exprOps["$replaceAll"] = compileReplace
-}
+// and $replaceAll; the regular expression ones are in regex.go.
 
 // evalNamed evaluates the named arguments present; absent ones are
 // missing.

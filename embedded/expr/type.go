@@ -16,15 +16,6 @@ import (
 // The type expression operators: $type, $isNumber, $toString, $toInt,
 // $toLong, $toDouble, $toDecimal, $toBool, $toDate, $toObjectId and
 // $convert.
-func init() {
-	exprOps["$type"] = compileType
-	exprOps["$isNumber"] = compileIsNumber
-	exprOps["$toString"] = compileToString
-	for _, op := range []string{"$toInt", "$toLong", "$toDouble", "$toDecimal", "$toBool", "$toDate", "$toObjectId"} {
-		exprOps[op] = compileToType
-	}
-	exprOps["$convert"] = compileConvert
-}
 
 func compileType(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	return simple(op, v, vars, 1, func(x []bsoncore.Value) (bsoncore.Value, error) {

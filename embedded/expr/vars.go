@@ -9,10 +9,6 @@ import (
 
 // The variable expression operators: $literal and $let; compileVar reads
 // the variables themselves ("$$name").
-func init() {
-	exprOps["$literal"] = compileLiteral
-	exprOps["$let"] = compileLet
-}
 
 // compileVar is the variable "$$name" followed by the path parts: NOW,
 // REMOVE, ROOT, CURRENT or a variable in vars.
