@@ -13,12 +13,8 @@ import (
 // $dateFromString, and the reading of date strings with a format or
 // without one.
 
-// fromStringSpecifiers are the format specifiers $dateFromString reads;
-// toStringSpecifiers those $dateToString writes.
-const (
-	fromStringSpecifiers = "bBdGHjLmMSuVYzZ%"
-	toStringSpecifiers   = "bBdGHjLmMSuUVwYzZ%"
-)
+// fromStringSpecifiers are the format specifiers $dateFromString reads.
+const fromStringSpecifiers = "bBdGHjLmMSuVYzZ%"
 
 // validateFormat refuses a format with a specifier not in specifiers, or
 // a '%' that ends it.

@@ -73,6 +73,9 @@ func compileDatePart(op string, v bsoncore.Value, vars *Vars) (*Expr, error) {
 	}}, nil
 }
 
+// toStringSpecifiers are the format specifiers $dateToString writes.
+const toStringSpecifiers = "bBdGHjLmMSuUVwYzZ%"
+
 // compileDateToString is $dateToString: {date, format, timezone, onNull}.
 // A null date gives onNull (null without it); a null timezone or format
 // gives null; a format that is not a string or has an unknown specifier,
@@ -95,8 +98,9 @@ func compileDateToString(op string, v bsoncore.Value, vars *Vars) (*Expr, error)
 			if fv.Type != bsoncore.TypeString {
 				return bsonval.Missing, mongoerr.New(mongoerr.Location(18533), "$dateToString requires that 'format' be a string, found: %s with value %s", bsonval.TypeName(fv.Type), bsonval.Shell(fv))
 			}
-			if format = fv.StringValue(); validateFormat(format, toStringSpecifiers) != nil {
-				return bsonval.Missing, validateFormat(format, toStringSpecifiers)
+			format = fv.StringValue()
+			if err := validateFormat(format, toStringSpecifiers); err != nil {
+				return bsonval.Missing, err
 			}
 		}
 		if dv := n.v["date"]; Nullish(dv) {
