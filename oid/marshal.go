@@ -3,6 +3,7 @@ package oid
 import (
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -98,6 +99,10 @@ func (id *ID) setHex(b []byte) error {
 	*id = v
 	return nil
 }
+
+// ErrInvalidJSON is JSON that UnmarshalJSON does not read as an ObjectID:
+// neither "hex", {"$oid":"hex"} nor null (a wrong hex is a *ParseError).
+var ErrInvalidJSON = errors.New("oid: invalid ObjectID JSON")
 
 // unmarshalJSONSlow handles everything but the two compact forms: whitespace,
 // escapes, relaxed spacing inside {"$oid": ...}, and the errors.

@@ -13,7 +13,6 @@ var (
 	ErrInvalidHex    = errors.New("oid: invalid ObjectID hex")
 	ErrInvalidLength = errors.New("oid: invalid ObjectID length")
 	ErrInvalidChar   = errors.New("oid: invalid character in ObjectID hex")
-	ErrInvalidJSON   = errors.New("oid: invalid ObjectID JSON")
 )
 
 // ParseError describes text that is not an ObjectID. Use errors.As to get
