@@ -16,10 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	"github.com/oidkit/oidkit/seed"
 )
 
 // TestSignals checks main's part of Ctrl-C: the built binary turns SIGINT
@@ -88,7 +87,7 @@ func waitForAcked(t *testing.T, db *mongo.Database, n int64, done chan error) {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if m, err := seed.ReadManifest(context.Background(), db, "users"); err == nil && m.AckedCount >= n {
+		if m, err := mongowrite.ReadManifest(context.Background(), db, "users"); err == nil && m.AckedCount >= n {
 			return
 		}
 		select {

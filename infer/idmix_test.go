@@ -11,6 +11,7 @@ import (
 
 	"github.com/oidkit/oidkit/infer"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -54,7 +55,7 @@ func TestInferKeepsIDMix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := seed.Insert(ctx, src.Collection("books"), ds.Collection("books"), seed.InsertOptions{}); err != nil {
+	if _, err := mongowrite.Insert(ctx, src.Collection("books"), ds.Collection("books"), mongowrite.InsertOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	profiles, err := infer.Collect(ctx, src, []string{"books"}, 1<<30, infer.Options{})

@@ -14,7 +14,7 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/infer"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 const (
@@ -33,7 +33,7 @@ func seedPlan(t *testing.T, db *mongo.Database, inf *infer.Inferred) {
 		t.Fatal(err)
 	}
 	for _, c := range ds.Written() {
-		if _, err := seed.Insert(ctx, db.Collection(c.Name()), c, seed.InsertOptions{}); err != nil {
+		if _, err := mongowrite.Insert(ctx, db.Collection(c.Name()), c, mongowrite.InsertOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := indexes.Create(ctx, db.Collection(c.Name()), c.Spec().Indexes); err != nil {

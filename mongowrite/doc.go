@@ -17,7 +17,15 @@
 // locations some servers prefix to their messages. Nothing here names a CLI
 // flag; the caller adds the hint it needs.
 //
-// Seeding (package seed) and fixture loading and export (package fixtures)
+// [Insert] writes a generated collection (package seed's stream) with
+// several inserters; with Resume, a document refused as a duplicate key
+// counts as already there only when the collection holds it as it is
+// ([StoredSame]; else [ErrNotStored]). Run manifests are stored with the
+// data, in the [ManifestCollection] of the target database:
+// [SaveManifest], [ReadManifest], [ReadPartManifest], [ReadManifests] and
+// [LatestRun] (an error wraps [ErrNoManifest] when there is none).
+//
+// Seeding (package run) and fixture loading and export (package fixtures)
 // both write and fail through this package, so a stop reads the same
-// whichever of them stopped.
+// whichever of them stopped. Generation (package seed) knows no database.
 package mongowrite

@@ -22,8 +22,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/redact"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // The environment variables that pick the backend; neither means the
@@ -354,7 +354,7 @@ func (r *remoteBackend) open(t testing.TB, c *content, keep bool) (*handle, erro
 		return nil, tpl.err
 	}
 	if !filled {
-		if err := insertColls(ctx, db, tpl.colls, seed.WorkersFor(r.profile)); err != nil {
+		if err := insertColls(ctx, db, tpl.colls, mongowrite.WorkersFor(r.profile)); err != nil {
 			return nil, fmt.Errorf("%s: database %s: %s", r.shown, name, redact.In(err.Error(), r.uri))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/oidkittest/tplcache"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -132,7 +133,7 @@ func BenchmarkCloneFromMemory10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		it := &iterTB{TB: b}
-		if err := insertColls(context.Background(), New(it), colls, seed.WorkersFor(rules.MongoDB)); err != nil {
+		if err := insertColls(context.Background(), New(it), colls, mongowrite.WorkersFor(rules.MongoDB)); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -8,9 +8,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/oidkittest/tplcache"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // built counts the templates built from their plan or fixture files rather
@@ -60,7 +60,7 @@ func fromCache(ctx context.Context, cache *tplcache.Cache, key string, db *mongo
 	if err != nil {
 		return nil, nil // a miss, or an entry removed as unreadable
 	}
-	err = insertColls(ctx, db, e.Collections, seed.WorkersFor(p))
+	err = insertColls(ctx, db, e.Collections, mongowrite.WorkersFor(p))
 	if err == nil {
 		return e.Collections, nil
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
@@ -193,11 +194,11 @@ func fixtureNames(set fixtureSet) ([]string, error) {
 // takes, then indexes), then the fixture files (validated first, as oidkit
 // load does).
 func (c *content) load(ctx context.Context, db *mongo.Database, p rules.Profile) error {
-	workers := seed.WorkersFor(p)
+	workers := mongowrite.WorkersFor(p)
 	if c.ds != nil {
 		for _, col := range c.ds.Written() {
 			coll := db.Collection(col.Name())
-			if _, err := seed.Insert(ctx, coll, col, seed.InsertOptions{Workers: workers}); err != nil {
+			if _, err := mongowrite.Insert(ctx, coll, col, mongowrite.InsertOptions{Workers: workers}); err != nil {
 				return fmt.Errorf("WithPlan: collection %s: %w", col.Name(), err)
 			}
 			if err := indexes.Create(ctx, coll, col.Spec().Indexes); err != nil {

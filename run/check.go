@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -129,9 +130,9 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 // written already (or started): the inserts would only repeat duplicate
 // _ids.
 func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
-	m, err := seed.ReadPartManifest(ctx, db, col.Name(), part)
+	m, err := mongowrite.ReadPartManifest(ctx, db, col.Name(), part)
 	switch {
-	case errors.Is(err, seed.ErrNoManifest):
+	case errors.Is(err, mongowrite.ErrNoManifest):
 		return nil
 	case err != nil:
 		return err

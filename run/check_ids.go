@@ -97,7 +97,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 			return same, there, nil
 		}
 	} else {
-		look = func(docs []bson.Raw) ([]bool, []bool, error) { return seed.StoredSame(ctx, coll, docs) }
+		look = func(docs []bson.Raw) ([]bool, []bool, error) { return mongowrite.StoredSame(ctx, coll, docs) }
 	}
 	var f idFindings
 	for _, r := range ranges {

@@ -7,7 +7,7 @@
 // conflicts; unique keys against what is stored; a finished or stopped run
 // of the same plan), then for each collection the drop, the indexes before
 // the documents when it already holds some, the inserts, and the indexes
-// after. A run manifest in collection [seed.ManifestCollection] records the
+// after. A run manifest in collection [mongowrite.ManifestCollection] records the
 // plan and the acknowledged ranges as batches are acknowledged, and its
 // final state also after a cancel: a cancel stops generation, the batches
 // already sent are finished, so what the manifest lists is what is stored.

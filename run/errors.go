@@ -163,12 +163,12 @@ func (e *UniqueError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.C
 func (e *UniqueError) Unwrap() error { return e.Err }
 
 // InsertError is writing a collection that stopped: Err is the manifest's
-// save error or seed.Insert's (a *seed.DocError for a refused document, a
+// save error or mongowrite.Insert's (a *seed.DocError for a refused document, a
 // *mongowrite.WriteError otherwise). Held is how many documents of the run the
 // server holds (counted after the failure when it answers, else at least
 // the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
 // *mongowrite.WriteError). A document refused as a duplicate key that the
-// collection does not hold as it is has a seed.ErrNotStored reason.
+// collection does not hold as it is has a mongowrite.ErrNotStored reason.
 type InsertError struct {
 	DB, Collection string
 	Part           seed.Part

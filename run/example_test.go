@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -64,7 +65,7 @@ func ExampleSeed() {
 	for _, c := range res.Collections {
 		fmt.Printf("%s: inserted %d, skipped %d\n", c.Collection, c.Inserted, c.Skipped)
 	}
-	m, _ := seed.ReadManifest(ctx, db, "users")
+	m, _ := mongowrite.ReadManifest(ctx, db, "users")
 	fmt.Println("manifest:", m.State, m.AckedCount, "of", m.Count)
 	// Output:
 	// users: inserted 100, skipped 0
@@ -89,7 +90,7 @@ func ExampleResume() {
 	}})
 	var ie *run.InsertError
 	fmt.Println("interrupted:", errors.As(err, &ie) && errors.Is(err, context.Canceled))
-	m, _ := seed.ReadManifest(context.Background(), db, "users")
+	m, _ := mongowrite.ReadManifest(context.Background(), db, "users")
 	fmt.Println("manifest:", m.State, m.AckedCount < m.Count)
 
 	r, err := run.Resume(context.Background(), db, seed.Part{})

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -15,11 +16,11 @@ import (
 // Manifests reads the run manifests of part p of the collections names of
 // db, or with no names those of the run that started last in db. Of a
 // collection written in parts and asked for whole, the manifests of its
-// parts in the latest run stand for it. An error wraps seed.ErrNoManifest
+// parts in the latest run stand for it. An error wraps mongowrite.ErrNoManifest
 // when a manifest is missing.
 func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) ([]*seed.Manifest, error) {
 	if len(names) == 0 {
-		run, err := seed.LatestRun(ctx, db)
+		run, err := mongowrite.LatestRun(ctx, db)
 		if err != nil || p.Whole() {
 			return run, err
 		}
@@ -30,14 +31,14 @@ func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...st
 			}
 		}
 		if len(out) == 0 {
-			return nil, fmt.Errorf("%w for part %s of the latest run in database %s", seed.ErrNoManifest, p, db.Name())
+			return nil, fmt.Errorf("%w for part %s of the latest run in database %s", mongowrite.ErrNoManifest, p, db.Name())
 		}
 		return out, nil
 	}
 	var out []*seed.Manifest
 	for _, name := range names {
-		m, err := seed.ReadPartManifest(ctx, db, name, p)
-		if errors.Is(err, seed.ErrNoManifest) && p.Whole() {
+		m, err := mongowrite.ReadPartManifest(ctx, db, name, p)
+		if errors.Is(err, mongowrite.ErrNoManifest) && p.Whole() {
 			// A collection written in parts has no manifest of its own:
 			// its parts' in the latest run stand for it.
 			if ps := partsOf(ctx, db, name); len(ps) > 0 {
@@ -56,7 +57,7 @@ func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...st
 // partsOf is the manifests of the parts of collection name in the run of
 // db that started last; none when it was not written in parts.
 func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
-	run, err := seed.LatestRun(ctx, db)
+	run, err := mongowrite.LatestRun(ctx, db)
 	if err != nil {
 		return nil
 	}
@@ -201,7 +202,7 @@ func referenced(set verify.ExpectedSet, name string) bool {
 // names of db (with none, of the run that started last), from their run
 // manifests alone. A run written in parts is expected whole only once
 // every part is done (else a *PartsError). Reading a manifest fails with a
-// *StepError of StepRead (wrapping seed.ErrNoManifest when there is none),
+// *StepError of StepRead (wrapping mongowrite.ErrNoManifest when there is none),
 // rebuilding the run with StepPlan, expecting its documents with
 // StepExpect.
 func Expected(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (verify.ExpectedSet, error) {
@@ -251,7 +252,7 @@ type Resumed struct {
 // the collections names of db, or with none the run that started last.
 // Each part has its own manifest and writer: a collection written in other
 // parts than p is a *PartMismatchError. Reading fails with a *StepError of
-// StepRead (wrapping seed.ErrNoManifest when there is none), rebuilding
+// StepRead (wrapping mongowrite.ErrNoManifest when there is none), rebuilding
 // the plan with StepPlan.
 func Resume(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (*Resumed, error) {
 	ms, err := Manifests(ctx, db, p, names...)
@@ -291,7 +292,7 @@ type OtherRun struct {
 // they are not mixed in. When the manifests cannot be read, unread says
 // why and nothing else is done.
 func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.Part) (others []OtherRun, unread, err error) {
-	all, err := readManifests(ctx, db)
+	all, err := mongowrite.ReadManifests(ctx, db)
 	if err != nil {
 		return nil, err, nil
 	}
@@ -342,22 +343,4 @@ func latestRun(ms []*seed.Manifest) []*seed.Manifest {
 		}
 	}
 	return out
-}
-
-// readManifests is every run manifest of db, none when it has none.
-func readManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
-	cur, err := db.Collection(seed.ManifestCollection).Find(ctx, bson.D{})
-	if err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	var all []*seed.Manifest
-	if err := cur.All(ctx, &all); err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	for _, m := range all {
-		if m.Collection == "" { // saved before manifests named their collection
-			m.Collection = m.Key
-		}
-	}
-	return all, nil
 }

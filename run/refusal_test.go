@@ -23,6 +23,7 @@ import (
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -387,11 +388,11 @@ func TestSeedIDCheckLeftToWritesOnALargeCollection(t *testing.T) {
 	}
 	var unchecked []fixtures.Unchecked
 	res, err := run.Seed(ctx, db, seedMatrixPlan(), run.Options{Profile: profile, Batch: 250, Unchecked: func(_ string, u fixtures.Unchecked) { unchecked = append(unchecked, u) }})
-	// The reason is seed.ErrNotStored when the server answers within
+	// The reason is mongowrite.ErrNotStored when the server answers within
 	// run's bound whether it holds the document as generated; else (a
 	// slow server: the race detector) its own duplicate key (P34b).
 	var ie *run.InsertError
-	if !errors.As(err, &ie) || !errors.Is(err, seed.ErrNotStored) && !mongo.IsDuplicateKeyError(err) {
+	if !errors.As(err, &ie) || !errors.Is(err, mongowrite.ErrNotStored) && !mongo.IsDuplicateKeyError(err) {
 		t.Fatalf("err = %v; want an *run.InsertError, a duplicate key", err)
 	}
 	if len(unchecked) == 0 || unchecked[0].Index != indexes.IDIndexName {

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -87,7 +88,7 @@ func TestTwoResumesOfOneRunAtOnce(t *testing.T) {
 	if inserted != seedMatrixCount-before {
 		t.Errorf("the resumes say they wrote %d documents; %d were missing", inserted, seedMatrixCount-before)
 	}
-	m, err := seed.ReadManifest(ctx, db, "users")
+	m, err := mongowrite.ReadManifest(ctx, db, "users")
 	if err != nil {
 		t.Fatal(err)
 	}

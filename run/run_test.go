@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -62,8 +63,8 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 	var pm *run.PartMismatchError
 	if _, err := run.Resume(ctx, db, seed.Part{I: 0, N: 2}, "users"); errors.As(err, &pm) {
 		t.Fatalf("Resume of part 0/2 = %v, expected no such manifest", err)
-	} else if !errors.Is(err, seed.ErrNoManifest) {
-		t.Fatalf("Resume of part 0/2 = %v, expected seed.ErrNoManifest", err)
+	} else if !errors.Is(err, mongowrite.ErrNoManifest) {
+		t.Fatalf("Resume of part 0/2 = %v, expected mongowrite.ErrNoManifest", err)
 	}
 }
 

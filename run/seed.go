@@ -30,8 +30,8 @@ type Options struct {
 	Drop bool
 	// Profile is the target's rules; the zero Profile is rules.MongoDB.
 	Profile rules.Profile
-	// Batch and Workers are seed.InsertOptions'; Workers 0 is
-	// seed.WorkersFor(Profile).
+	// Batch and Workers are mongowrite.InsertOptions'; Workers 0 is
+	// mongowrite.WorkersFor(Profile).
 	Batch, Workers int
 	// Progress, if set, is called when a collection's inserts start (with
 	// Start, Total the documents to insert), after every batch, and once
@@ -49,14 +49,14 @@ type Options struct {
 // Progress is a collection's inserts.
 type Progress struct {
 	Collection string
-	seed.Progress
+	mongowrite.Progress
 	Start, Done bool
 }
 
 // CollectionResult is what Seed did to one collection.
 type CollectionResult struct {
 	Collection string
-	seed.InsertResult
+	mongowrite.InsertResult
 	Indexes []indexes.Index // created after the documents
 	Err     error
 }
@@ -94,7 +94,7 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 		opts.Profile = rules.MongoDB
 	}
 	if opts.Workers == 0 {
-		opts.Workers = seed.WorkersFor(opts.Profile)
+		opts.Workers = mongowrite.WorkersFor(opts.Profile)
 	}
 	written := ds.Written()
 	seen, err := checkBeforeWriting(ctx, db, ds, written, opts)
@@ -221,17 +221,17 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 	return cr, nil
 }
 
-// insertOptions are seed.Insert's options for w, the progress told first.
-func insertOptions(w *collWrite, opts Options) seed.InsertOptions {
-	io := seed.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, ReadStored: !opts.Profile.QueriesUseIndexes(), Check: opts.Profile.Check}
+// insertOptions are mongowrite.Insert's options for w, the progress told first.
+func insertOptions(w *collWrite, opts Options) mongowrite.InsertOptions {
+	io := mongowrite.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, ReadStored: !opts.Profile.QueriesUseIndexes(), Check: opts.Profile.Check}
 	if opts.Progress != nil {
 		name := w.col.Name()
 		var total int64
 		for _, r := range w.m.Missing() {
 			total += r.Len()
 		}
-		opts.Progress(Progress{Collection: name, Progress: seed.Progress{Total: total}, Start: true})
-		io.Progress = func(p seed.Progress) { opts.Progress(Progress{Collection: name, Progress: p}) }
+		opts.Progress(Progress{Collection: name, Progress: mongowrite.Progress{Total: total}, Start: true})
+		io.Progress = func(p mongowrite.Progress) { opts.Progress(Progress{Collection: name, Progress: p}) }
 	}
 	return io
 }

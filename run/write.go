@@ -34,10 +34,10 @@ type collWrite struct {
 // insert saves the manifest as running, inserts the documents it does not
 // list as acknowledged, saving it as batches are, and saves its final state
 // (also after an interruption).
-func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.InsertResult, error) {
+func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (mongowrite.InsertResult, error) {
 	w.m.State, w.m.Error = seed.StateRunning, ""
-	if err := w.m.Save(ctx, w.db); err != nil {
-		return seed.InsertResult{}, err
+	if err := mongowrite.SaveManifest(ctx, w.db, w.m); err != nil {
+		return mongowrite.InsertResult{}, err
 	}
 	w.prior, w.saved = w.m.AckedCount, time.Now()
 	opts.Ranges = w.m.Missing()
@@ -49,7 +49,7 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 			// A server in trouble fails the inserts too; the run must not
 			// wait on it twice, so saving stops until the final save.
 			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
-			saving = w.m.Save(sctx, w.db) == nil
+			saving = mongowrite.SaveManifest(sctx, w.db, w.m) == nil
 			cancel()
 		}
 	}
@@ -65,14 +65,14 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 		}
 		return check(doc)
 	}
-	res, err := seed.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
+	res, err := mongowrite.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
 	w.m.State = seed.StateDone
 	if err != nil {
 		w.m.State, w.m.Error = seed.StateFailed, err.Error()
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()
-	if serr := w.m.Save(sctx, w.db); serr != nil && err == nil {
+	if serr := mongowrite.SaveManifest(sctx, w.db, w.m); serr != nil && err == nil {
 		err = serr
 	}
 	res.Skipped += w.prior
@@ -81,7 +81,7 @@ func (w *collWrite) insert(ctx context.Context, opts seed.InsertOptions) (seed.I
 
 // failed is the *InsertError of a write that stopped with err: how many
 // documents of the run the server holds, where that applies.
-func (w *collWrite) failed(ctx context.Context, err error, res seed.InsertResult, resume bool) *InsertError {
+func (w *collWrite) failed(ctx context.Context, err error, res mongowrite.InsertResult, resume bool) *InsertError {
 	ie := &InsertError{DB: w.m.DB, Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.m.Seeded, Err: err}
 	var de *seed.DocError
 	var we *mongowrite.WriteError
@@ -104,7 +104,7 @@ func (w *collWrite) failed(ctx context.Context, err error, res seed.InsertResult
 
 // held counts the documents of the run the server holds, with a fresh
 // context (the run's may be cancelled): those acknowledged, plus those of
-// the batches in flight when the run stopped (seed.Insert's Unsettled) that
+// the batches in flight when the run stopped (mongowrite.Insert's Unsettled) that
 // it holds as they were generated. It returns -1 when the server does not
 // answer.
 func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettled []seed.Range) int64 {
@@ -133,7 +133,7 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()
-	same, _, err := seed.StoredSame(cctx, w.coll, docs)
+	same, _, err := mongowrite.StoredSame(cctx, w.coll, docs)
 	if err != nil {
 		return -1
 	}
@@ -148,7 +148,7 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 
 // duplicate is the reason for the refusal we of a document as a duplicate
 // key: the server's own when the collection holds it as it is, or when
-// the server cannot be asked; else seed.NotStored.
+// the server cannot be asked; else mongowrite.NotStored.
 func (w *collWrite) duplicate(ctx context.Context, we *mongowrite.WriteError) error {
 	raw, err := bson.Marshal(w.col.Doc(we.Doc.Index))
 	if err != nil {
@@ -156,9 +156,9 @@ func (w *collWrite) duplicate(ctx context.Context, we *mongowrite.WriteError) er
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()
-	same, there, err := seed.StoredSame(cctx, w.coll, []bson.Raw{raw})
+	same, there, err := mongowrite.StoredSame(cctx, w.coll, []bson.Raw{raw})
 	if err != nil || same[0] {
 		return we.Err
 	}
-	return seed.NotStored(there[0])
+	return mongowrite.NotStored(there[0])
 }

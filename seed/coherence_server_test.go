@@ -3,6 +3,7 @@ package seed
 import (
 	"bytes"
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -46,9 +47,7 @@ func TestCoherentDocumentsRoundTripTheServer(t *testing.T) {
 		h := newCoherence(t, ds)
 		for _, c := range ds.Written() {
 			coll := db.Collection(c.Name())
-			if _, err := Insert(ctx, coll, c, InsertOptions{Check: rules.FerretDB.Check}); err != nil {
-				t.Fatal(err)
-			}
+			writeStream(t, coll, c.Stream(ctx, StreamOptions{Check: rules.FerretDB.Check}))
 			cur, err := coll.Find(ctx, bson.D{})
 			if err != nil {
 				t.Fatal(err)
@@ -73,6 +72,25 @@ func TestCoherentDocumentsRoundTripTheServer(t *testing.T) {
 			if n != c.Len() {
 				t.Fatalf("%s: %d documents stored; want %d", c.Name(), n, c.Len())
 			}
+		}
+	}
+}
+
+// writeStream inserts every batch of s into coll with the driver: the
+// server's reading of the documents is what is tested, not a writer.
+func writeStream(t *testing.T, coll *mongo.Collection, s *Stream) {
+	t.Helper()
+	defer s.Close()
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := coll.InsertMany(context.Background(), b.Docs); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

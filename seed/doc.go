@@ -90,22 +90,16 @@
 // turns index ranges ([Range]) into ordered [Batch]es of marshalled BSON,
 // made by a bounded number of generating goroutines, each at most two
 // batches ahead, so memory does not grow with the count. The MongoDB writer
-// ([Insert]), the fixture writer (package fixtures) and the verifier (package
+// (mongowrite.Insert), the fixture writer (package fixtures) and the verifier (package
 // verify) all consume it; [StreamOptions.Check] runs a target's rules on
 // every document before its batch leaves the generator (a [*DocError]).
 // [Collection.Index] inverts the objectid and int `_id` mappings, so a
 // stored `_id` names its document number without generating anything.
 //
-// # Writing
+// # Checking
 //
-// [Insert] writes a stream into a *mongo.Collection with unordered bulk
-// inserts ([mongowrite.InsertBatch], shared with fixtures' load) from
-// several workers; with Resume, duplicate-key errors (code 11000) count as
-// documents already there. A run that stops returns a
-// [*mongowrite.WriteError]: how many documents are stored, of how many, the
-// refused document if one was, and the cause (with the source locations
-// some servers prefix to their errors removed by [mongowrite.ServerMessage]).
-// Its messages name no CLI flag; the caller adds the hint it needs.
+// Generation knows no database: writing a stream into a collection, and
+// storing and reading run manifests, belong to package mongowrite.
 //
 // [Collection.CheckShape] checks a template's keys and nesting against a
 // target's rules before anything is generated, and [Collection.CheckAll]
@@ -114,8 +108,9 @@
 //
 // # Run manifests
 //
-// A [Manifest] is stored with the data, one document per written collection
-// in the [ManifestCollection] of the target database: the plan (enough to
+// A [Manifest] is what a run wrote into one collection, stored with the
+// data (package mongowrite keeps it, one document per written collection in
+// a collection of the target database): the plan (enough to
 // rebuild every document), seed, time base, span, the ranges the server has
 // acknowledged, the state, and the oidkit and gofakeit versions. Resuming
 // inserts only [Manifest.Missing]; [Manifest.Diff] names the first setting

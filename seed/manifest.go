@@ -1,8 +1,6 @@
 package seed
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -11,18 +9,9 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/indexes"
 )
-
-// ManifestCollection is the collection of a target database that holds the
-// run manifests: one document per written collection, whose _id is the
-// collection's name, or per written part of a collection ([Part]), whose
-// _id is "NAME#part-0003-of-0016": parts written at once by separate
-// processes each replace only their own.
-const ManifestCollection = "oidkit_runs"
 
 // The states of a run manifest.
 const (
@@ -31,16 +20,14 @@ const (
 	StateFailed  = "failed"
 )
 
-// ErrNoManifest is returned by ReadManifest for a collection without one.
-var ErrNoManifest = errors.New("no run manifest")
-
 // Manifest is what a run wrote into one collection, stored with the data:
 // enough to rebuild every document (the whole plan, seed, time base and
 // span), which document ranges the server acknowledged, and the state of
 // the run. Resuming and verifying read it instead of flags.
 type Manifest struct {
 	// Key is the document's _id: Collection, with "#" and Part.Suffix()
-	// for a part. Save sets it.
+	// for a part. The writer sets it when it saves the manifest
+	// (mongowrite.SaveManifest).
 	Key        string `bson:"_id"`
 	Collection string `bson:"collection"`
 	// Part is the part of the collection the run writes; the zero Part
@@ -226,14 +213,6 @@ func (m *Manifest) Plan() (*Plan, error) {
 	return p, nil
 }
 
-// ManifestKey is the _id of the manifest of part p of collection coll.
-func ManifestKey(coll string, p Part) string {
-	if p.Whole() {
-		return coll
-	}
-	return coll + "#" + p.Suffix()
-}
-
 // Scope is the documents the run writes: its part of [0, Count).
 func (m *Manifest) Scope() Range { return m.Part.Range(m.Count) }
 
@@ -293,102 +272,4 @@ func MergeRanges(rs []Range) []Range {
 		out = append(out, r)
 	}
 	return out
-}
-
-// Save writes the manifest into its database's ManifestCollection,
-// replacing the collection's earlier one.
-func (m *Manifest) Save(ctx context.Context, db *mongo.Database) error {
-	m.Updated = time.Now().UTC().Truncate(time.Millisecond)
-	m.Key = ManifestKey(m.Collection, m.Part)
-	coll := db.Collection(ManifestCollection)
-	filter := bson.D{{Key: "_id", Value: m.Key}}
-	_, err := coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
-	// Two runs that start writing one collection at once both upsert its
-	// manifest, and the server may refuse the second insert of the _id:
-	// again, it is a replace; the run that saves last is the one recorded.
-	for try := 0; try < 3 && mongo.IsDuplicateKeyError(err); try++ {
-		_, err = coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
-	}
-	if err != nil {
-		return fmt.Errorf("run manifest of %s: %w", m.where(), err)
-	}
-	return nil
-}
-
-// where names the manifest's collection and part in messages.
-func (m *Manifest) where() string {
-	if m.Part.Whole() {
-		return m.DB + "." + m.Collection
-	}
-	return fmt.Sprintf("%s.%s part %s", m.DB, m.Collection, m.Part)
-}
-
-// ReadManifest reads the manifest of collection coll of db; an error wraps
-// ErrNoManifest when there is none.
-func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*Manifest, error) {
-	return ReadPartManifest(ctx, db, coll, Part{})
-}
-
-// ReadPartManifest reads the manifest of part p of collection coll of db
-// (the whole collection's for the zero Part); an error wraps ErrNoManifest
-// when there is none.
-func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p Part) (*Manifest, error) {
-	var m Manifest
-	key := ManifestKey(coll, p)
-	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&m)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		if p.Whole() {
-			return nil, fmt.Errorf("%w for %s.%s", ErrNoManifest, db.Name(), coll)
-		}
-		return nil, fmt.Errorf("%w for %s.%s part %s", ErrNoManifest, db.Name(), coll, p)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("run manifest of %s.%s: %w", db.Name(), key, err)
-	}
-	m.fill()
-	return &m, nil
-}
-
-// fill sets Collection of a manifest saved before manifests named it
-// apart from their _id.
-func (m *Manifest) fill() {
-	if m.Collection == "" {
-		m.Collection = m.Key
-	}
-}
-
-// LatestRun reads the manifests of the run of db that started last, in
-// the order of its plan (the parts of a collection in part order); an
-// error wraps ErrNoManifest when db has none.
-func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
-	cur, err := db.Collection(ManifestCollection).Find(ctx, bson.D{})
-	if err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	var all []*Manifest
-	if err := cur.All(ctx, &all); err != nil {
-		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("%w in database %s", ErrNoManifest, db.Name())
-	}
-	for _, m := range all {
-		m.fill()
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Part.I < all[j].Part.I })
-	last := all[0]
-	for _, m := range all[1:] {
-		if m.Started.After(last.Started) {
-			last = m
-		}
-	}
-	var out []*Manifest
-	for _, s := range last.Specs {
-		for _, m := range all {
-			if m.Run == last.Run && m.Collection == s.Name {
-				out = append(out, m)
-			}
-		}
-	}
-	return out, nil
 }

@@ -32,6 +32,10 @@ type Batch struct {
 // Range is the document numbers the batch holds.
 func (b Batch) Range() Range { return Range{b.From, b.From + int64(len(b.Docs))} }
 
+// DefaultBatch is the documents per batch of a Stream when its options do
+// not say.
+const DefaultBatch = 1000
+
 // StreamOptions tune a Stream. The zero value streams the whole collection in
 // batches of DefaultBatch with one generator per CPU (at most 8).
 type StreamOptions struct {

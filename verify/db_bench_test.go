@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -52,7 +53,7 @@ func BenchmarkVerifyDB(b *testing.B) {
 			coll := cl.Database(ds.DB).Collection(c.Name())
 			// One inserter, as the CLI seeds the embedded server: the natural
 			// order is the generation order, which the plain path relies on.
-			if _, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Workers: 1}); err != nil {
+			if _, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Workers: 1}); err != nil {
 				b.Fatal(err)
 			}
 			e, err := ExpectCollection(ctx, ds, c)

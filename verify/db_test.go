@@ -16,6 +16,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -170,7 +171,7 @@ func seedInto(t *testing.T, cl *mongo.Client, p *seed.Plan) *seed.Dataset {
 		t.Fatal(err)
 	}
 	for _, c := range ds.Written() {
-		if _, err := seed.Insert(context.Background(), cl.Database(ds.DB).Collection(c.Name()), c, seed.InsertOptions{}); err != nil {
+		if _, err := mongowrite.Insert(context.Background(), cl.Database(ds.DB).Collection(c.Name()), c, mongowrite.InsertOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/internal/message"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
@@ -109,8 +110,8 @@ func manifestWording(ctx context.Context, what string) wording {
 		switch {
 		case step && se.Step == run.StepExpect:
 			return expectError(ctx, se.Err)
-		case errors.Is(err, seed.ErrNoManifest):
-			return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, seed.ManifestCollection, manifestHint(what))
+		case errors.Is(err, mongowrite.ErrNoManifest):
+			return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, mongowrite.ManifestCollection, manifestHint(what))
 		case step && se.Step == run.StepPlan:
 			if _, other := libError(se.Err).(*seed.FormatError); other {
 				return fmt.Errorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))

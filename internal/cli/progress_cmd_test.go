@@ -21,7 +21,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/internal/progress"
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // runOnFile runs the app with stderr the file w (a pipe's or a
@@ -229,7 +229,7 @@ func TestProgressBarOnTerminal(t *testing.T) {
 	}
 	// The last batches of the inserters can be acknowledged together: the
 	// count then jumps to the total, where the bar erases itself.
-	if last < n-int64(seed.ConcurrentWriteWorkers)*batch {
+	if last < n-int64(mongowrite.ConcurrentWriteWorkers)*batch {
 		t.Errorf("the last bar drawn shows %d of %d: it must follow the work to its last batches\n%q", last, n, screen)
 	}
 	if rest := bar.ReplaceAllString(screen, ""); rest != "\x1b[2K\r" {

@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -21,7 +22,7 @@ func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
 		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
-		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a server that writes one batch at a time", seed.ConcurrentWriteWorkers, seed.SerialWriteWorkers), Usage: "concurrent inserters"}},
+		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a server that writes one batch at a time", mongowrite.ConcurrentWriteWorkers, mongowrite.SerialWriteWorkers), Usage: "concurrent inserters"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		refFlag(),
 		&ucli.BoolFlag{Name: flagResume, Usage: "insert only what an earlier run did not finish, as its run manifest in the database says"},
@@ -37,7 +38,7 @@ func (a *App) seedCommand() *ucli.Command {
 			"2024-01-01T00:00:00Z unless --at is given, and --span spreads the timestamps over\n" +
 			"the window ending there. Without --seed a seed is drawn and the time base is now;\n" +
 			"the summary prints the --seed and --at that repeat the run. A run manifest in\n" +
-			"collection " + seed.ManifestCollection + " of the database records the plan and the acknowledged\n" +
+			"collection " + mongowrite.ManifestCollection + " of the database records the plan and the acknowledged\n" +
 			"documents: --resume finishes the run from it, verify db checks against it. Every\n" +
 			"document is checked against the target's rules before it is sent (with --drop,\n" +
 			"before the drop). Progress goes to stderr: a bar on a terminal, else a line every " + progress.Every.String() + ".",
@@ -182,7 +183,7 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 	}
 	r, err := run.Resume(ctx, db, o.part, names...)
 	switch {
-	case errors.Is(err, seed.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
+	case errors.Is(err, mongowrite.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
 		if _, err := o.flags.Dataset(); err != nil {
 			return nil, nil, planUsage(err)
 		}

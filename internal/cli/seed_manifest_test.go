@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -74,7 +75,7 @@ func TestSeedManifestStored(t *testing.T) {
 	uri, client := mongotest.Start(t)
 	mustSeed(t, "--uri", uri, "--db", "m", "--kind", "employee", "--id", "int", "--id-start", "7", "-n", "250", "--seed", "9", "--span", "1h", "--batch", "100")
 	db := client.Database("m")
-	man, err := seed.ReadManifest(context.Background(), db, "employees")
+	man, err := mongowrite.ReadManifest(context.Background(), db, "employees")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +123,11 @@ func TestSeedResumeFromManifest(t *testing.T) {
 	// A run that stopped after documents [0,200): the manifest says so.
 	col := ds.Collection("users")
 	man := seed.NewManifest(ds, col, "r")
-	if _, err := seed.Insert(context.Background(), db.Collection("users"), col, seed.InsertOptions{Ranges: []seed.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
+	if _, err := mongowrite.Insert(context.Background(), db.Collection("users"), col, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
 		t.Fatal(err)
 	}
 	man.State = seed.StateFailed
-	if err := man.Save(context.Background(), db); err != nil {
+	if err := mongowrite.SaveManifest(context.Background(), db, man); err != nil {
 		t.Fatal(err)
 	}
 	refused := []struct{ args []string }{
@@ -154,7 +155,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "inserted 300, skipped 200 (already there)") {
 		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
 	}
-	man, err = seed.ReadManifest(context.Background(), db, "users")
+	man, err = mongowrite.ReadManifest(context.Background(), db, "users")
 	if err != nil || man.State != seed.StateDone || man.AckedCount != 500 || len(man.Acked) != 1 {
 		t.Fatalf("manifest after resume: %+v %v", man, err)
 	}
@@ -189,7 +190,7 @@ func TestSeedTwiceSaysAlreadyThere(t *testing.T) {
 	mustSeed(t, args[1:]...)
 	for _, noManifest := range []bool{false, true} {
 		if noManifest {
-			if _, err := client.Database("oidkit").Collection(seed.ManifestCollection).DeleteMany(context.Background(), bson.D{}); err != nil {
+			if _, err := client.Database("oidkit").Collection(mongowrite.ManifestCollection).DeleteMany(context.Background(), bson.D{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -278,7 +279,7 @@ func TestRunOfAnotherDocumentFormatRefused(t *testing.T) {
 	uri, client := mongotest.Start(t)
 	db := client.Database("oidkit")
 	mustSeed(t, "--uri", uri, "-n", "40", "--seed", "9")
-	res, err := db.Collection(seed.ManifestCollection).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: "users"}},
+	res, err := db.Collection(mongowrite.ManifestCollection).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: "users"}},
 		bson.D{{Key: "$unset", Value: bson.D{{Key: "format", Value: ""}}}, {Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateFailed}}}})
 	if err != nil || res.ModifiedCount != 1 {
 		t.Fatalf("unset format: %+v %v", res, err)

@@ -13,7 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // storedIDSet is the _ids of coll, as map keys.
@@ -71,7 +71,7 @@ func TestSeedRefToStoredUsers(t *testing.T) {
 	}
 
 	// The manifest records the reference and what it drew from.
-	m, err := seed.ReadManifest(ctx, client.Database("a"), "orders")
+	m, err := mongowrite.ReadManifest(ctx, client.Database("a"), "orders")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -148,7 +149,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 	if err != nil || held < k {
 		t.Fatalf("the server holds %d documents (%v); seed said %d", held, err, k)
 	}
-	man, err := seed.ReadManifest(context.Background(), client.Database("oidkit"), "users")
+	man, err := mongowrite.ReadManifest(context.Background(), client.Database("oidkit"), "users")
 	if err != nil || man.State != seed.StateRunning || man.AckedCount > held || man.AckedCount == 0 {
 		t.Fatalf("manifest after the server died: %+v, %v; want state running and 0 < acked <= %d", man, err, held)
 	}
@@ -198,7 +199,7 @@ func waitForAcked(t *testing.T, coll *mongo.Collection, n int64, done chan seedR
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if m, err := seed.ReadManifest(context.Background(), coll.Database(), coll.Name()); err == nil && m.AckedCount >= n {
+		if m, err := mongowrite.ReadManifest(context.Background(), coll.Database(), coll.Name()); err == nil && m.AckedCount >= n {
 			return
 		}
 		select {

@@ -137,7 +137,7 @@ func insertError(e *run.InsertError, display string, resume bool) error {
 	}
 	hint := "re-run with " + arg(flagResume)
 	switch {
-	case errors.Is(we.Err, seed.ErrNotStored):
+	case errors.Is(we.Err, mongowrite.ErrNotStored):
 		// Another document holds its _id or one of its keys: a resumed
 		// run would be refused the same.
 		hint = fmt.Sprintf("%s cannot help while the other document is there", arg(flagResume))

@@ -19,6 +19,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -394,8 +395,8 @@ func TestVerifyDBFlagsNameMissingParts(t *testing.T) {
 		mustSeed(t, append(flags, "--part", fmt.Sprintf("%d/8", i))...)
 	}
 	// Part 5 as a killed process leaves it: running, nothing acknowledged.
-	runs := client.Database("p8").Collection(seed.ManifestCollection)
-	key := seed.ManifestKey("users", seed.Part{I: 5, N: 8})
+	runs := client.Database("p8").Collection(mongowrite.ManifestCollection)
+	key := mongowrite.ManifestKey("users", seed.Part{I: 5, N: 8})
 	if _, err := runs.UpdateOne(t.Context(), bson.D{{Key: "_id", Value: key}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateRunning}, {Key: "acked", Value: bson.A{}}, {Key: "ackedCount", Value: 0}}}}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package seed
+package mongowrite
 
 import (
 	"context"
@@ -13,16 +13,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
 )
-
-// DefaultBatch is the number of documents per InsertMany.
-const DefaultBatch = 1000
 
 // InsertOptions tune Insert.
 type InsertOptions struct {
-	Batch   int // documents per bulk insert; 0 means DefaultBatch
+	Batch   int // documents per bulk insert; 0 means seed.DefaultBatch
 	Workers int // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
 	// Resume counts a document refused as a duplicate key as already
 	// there when the collection holds it as it is (asked after its batch);
@@ -35,17 +32,17 @@ type InsertOptions struct {
 	// reads every stored document to answer an _id query.
 	ReadStored bool
 	// Stored, if set with ReadStored, is the collection's documents as
-	// read before the run (mongowrite.ReadDigests): they are not read
+	// read before the run (ReadDigests): they are not read
 	// again on the first duplicate.
-	Stored *mongowrite.Digests
+	Stored *Digests
 	// Ranges are the documents to insert; nil means the whole collection.
-	Ranges []Range
+	Ranges []seed.Range
 	// Progress, if set, is called after every batch (never concurrently).
 	Progress func(Progress)
 	// Acked, if set, is called with the range of every batch the server
 	// acknowledged in full (duplicates counted with Resume), before
 	// Progress and never concurrently.
-	Acked func(Range)
+	Acked func(seed.Range)
 	// Check, if set, is StreamOptions.Check: a document it refuses stops
 	// the run before its batch is sent.
 	Check func(bson.Raw) error
@@ -92,17 +89,17 @@ type InsertResult struct {
 	// interruption, a timeout): some of their documents may be stored.
 	// Every other document of opts.Ranges was either acknowledged (Acked)
 	// or never sent. Empty when the run did not stop.
-	Unsettled []Range
+	Unsettled []seed.Range
 }
 
 // Insert writes the documents of c that opts.Ranges select into coll with
-// unordered InsertMany batches. Its Workers inserters share one Stream of
+// unordered InsertMany batches. Its Workers inserters share one seed.Stream of
 // the collection, with at most GOMAXPROCS generators, so memory does not grow
 // with Len. Without Resume any write error stops the run; with Resume
 // duplicate-key errors of documents the collection holds as they are count as
-// Skipped, and any other write error stops the run. A stopped run returns a *mongowrite.WriteError whose Written counts Inserted
+// Skipped, and any other write error stops the run. A stopped run returns a *WriteError whose Written counts Inserted
 // plus Skipped. Every operation is bounded by the client's timeout and by ctx.
-func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts InsertOptions) (InsertResult, error) {
+func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opts InsertOptions) (InsertResult, error) {
 	start := time.Now()
 	workers := opts.Workers
 	if workers <= 0 {
@@ -116,7 +113,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	defer cancel()
 	// Generation is cheap next to a round trip: a few generators keep the
 	// inserters fed without taking CPU from an in-process server.
-	s := c.Stream(ctx, StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
+	s := c.Stream(ctx, seed.StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
 	defer s.Close()
 	in := &inserting{sent: sent, cancel: cancel, coll: coll, opts: opts, s: s, start: start, total: s.Len(),
 		st: &stored{coll: coll, read: opts.ReadStored, d: opts.Stored}}
@@ -131,12 +128,12 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *Collection, opts Ins
 	ins.Wait()
 
 	total := in.total
-	res := InsertResult{Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(start), Unsettled: MergeRanges(in.unsettled)}
+	res := InsertResult{Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(start), Unsettled: seed.MergeRanges(in.unsettled)}
 	if in.firstErr == nil && res.Inserted+res.Skipped != total {
 		in.firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
 	}
 	if in.firstErr != nil {
-		return res, &mongowrite.WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: in.failedDoc, Err: in.firstErr}
+		return res, &WriteError{Collection: coll.Name(), Written: res.Inserted + res.Skipped, Total: total, Doc: in.failedDoc, Err: in.firstErr}
 	}
 	return res, nil
 }
@@ -147,7 +144,7 @@ type inserting struct {
 	cancel context.CancelFunc // stops generation
 	coll   *mongo.Collection
 	opts   InsertOptions
-	s      *Stream
+	s      *seed.Stream
 	st     *stored
 	start  time.Time
 	total  int64
@@ -155,12 +152,12 @@ type inserting struct {
 	inserted, skipped atomic.Int64
 	errOnce           sync.Once
 	firstErr          error
-	failedDoc         *mongowrite.WriteDoc
+	failedDoc         *WriteDoc
 	progressMu        sync.Mutex
-	unsettled         []Range
+	unsettled         []seed.Range
 }
 
-func (in *inserting) fail(doc *mongowrite.WriteDoc, err error) {
+func (in *inserting) fail(doc *WriteDoc, err error) {
 	in.errOnce.Do(func() { in.firstErr, in.failedDoc = err, doc; in.cancel() })
 }
 
@@ -179,7 +176,7 @@ func (in *inserting) insert() {
 			in.errOnce.Do(func() { in.firstErr = err })
 			return
 		}
-		n, dups, err := mongowrite.InsertBatch(in.sent, in.coll, b.Docs, opts.Resume)
+		n, dups, err := InsertBatch(in.sent, in.coll, b.Docs, opts.Resume)
 		in.inserted.Add(n)
 		if err == nil && len(dups) > 0 {
 			err = confirmBatch(in.sent, in.st, b.Docs, dups, &in.skipped)
@@ -188,7 +185,7 @@ func (in *inserting) insert() {
 			in.progressMu.Lock()
 			in.unsettled = append(in.unsettled, b.Range())
 			in.progressMu.Unlock()
-			var we *mongowrite.WriteError
+			var we *WriteError
 			if errors.As(err, &we) && we.Doc != nil {
 				doc := *we.Doc
 				doc.Index += b.From
@@ -219,8 +216,8 @@ func confirmBatch(ctx context.Context, st *stored, docs []bson.Raw, dups []int, 
 		return fmt.Errorf("asking which duplicate keys are the documents stored: %w", err)
 	}
 	if reason != nil {
-		return &mongowrite.WriteError{Collection: st.coll.Name(), Written: int64(len(docs)-len(dups)) + same, Total: int64(len(docs)),
-			Doc: &mongowrite.WriteDoc{Index: int64(bad), ID: docs[bad].Lookup("_id")}, Err: reason}
+		return &WriteError{Collection: st.coll.Name(), Written: int64(len(docs)-len(dups)) + same, Total: int64(len(docs)),
+			Doc: &WriteDoc{Index: int64(bad), ID: docs[bad].Lookup("_id")}, Err: reason}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package seed_test
+package mongowrite_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -17,7 +18,7 @@ import (
 // each into a fresh collection of the embedded server, in turn. Metrics are
 // seconds per variant (documents and index together).
 //
-//	go test -run XXX -bench BenchmarkIndexOrder -benchtime 1x ./seed
+//	go test -run XXX -bench BenchmarkIndexOrder -benchtime 1x ./mongowrite
 func BenchmarkIndexOrder(b *testing.B) {
 	const n = 100_000
 	_, client := server(b, b.TempDir())
@@ -38,7 +39,7 @@ func BenchmarkIndexOrder(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if _, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Workers: 1}); err != nil {
+		if _, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Workers: 1}); err != nil {
 			b.Fatal(err)
 		}
 		if !before {

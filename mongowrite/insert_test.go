@@ -1,4 +1,4 @@
-package seed_test
+package mongowrite_test
 
 import (
 	"bytes"
@@ -117,7 +117,7 @@ func TestInsertEveryKindAndStrategy(t *testing.T) {
 					{Name: "products", Kind: seed.KindProduct, Count: 5, RefOnly: true},
 				}}
 				c := build(t, p).Collection(name)
-				res, err := seed.Insert(context.Background(), db.Collection(name), c, seed.InsertOptions{Batch: 25, Workers: 3})
+				res, err := mongowrite.Insert(context.Background(), db.Collection(name), c, mongowrite.InsertOptions{Batch: 25, Workers: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,7 +137,7 @@ func TestInsertPlanReferencesResolve(t *testing.T) {
 	ds := build(t, p)
 	db := client.Database(ds.DB)
 	for _, c := range ds.Written() {
-		if _, err := seed.Insert(context.Background(), db.Collection(c.Name()), c, seed.InsertOptions{}); err != nil {
+		if _, err := mongowrite.Insert(context.Background(), db.Collection(c.Name()), c, mongowrite.InsertOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -176,7 +176,7 @@ func TestInsertDeterministic(t *testing.T) {
 		all := map[string]bson.Raw{}
 		for _, c := range ds.Written() {
 			coll := client.Database(dbName).Collection(c.Name())
-			if _, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Workers: 2, Batch: 7}); err != nil {
+			if _, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Workers: 2, Batch: 7}); err != nil {
 				t.Fatal(err)
 			}
 			for k, v := range stored(t, coll) {
@@ -202,12 +202,12 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 	// In one second the first 120 of 300 documents are those of a run of 120.
 	c := build(t, &seed.Plan{Seed: 1, Seeded: true, Span: seed.NoSpan, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 300}}}).Collection("users")
 	half := build(t, &seed.Plan{Seed: 1, Seeded: true, Span: seed.NoSpan, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 120}}}).Collection("users")
-	if _, err := seed.Insert(context.Background(), coll, half, seed.InsertOptions{Batch: 50}); err != nil {
+	if _, err := mongowrite.Insert(context.Background(), coll, half, mongowrite.InsertOptions{Batch: 50}); err != nil {
 		t.Fatal(err)
 	}
 	// Without resume a duplicate fails the run and says how far it got and
 	// which document the server refused.
-	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Workers: 1})
+	res, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Batch: 50, Workers: 1})
 	var we *mongowrite.WriteError
 	if !errors.As(err, &we) || we.Doc == nil || !mongo.IsDuplicateKeyError(err) {
 		t.Fatalf("error = %v; want a WriteError naming the duplicate key", err)
@@ -222,7 +222,7 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 		t.Fatalf("message %q", msg)
 	}
 	// With resume the same run completes, counting what was there.
-	res, err = seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 50, Resume: true})
+	res, err = mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Batch: 50, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestInsertDuplicatesAndResume(t *testing.T) {
 	checkExact(t, coll, c)
 	// A write error that is not a duplicate key still fails a resumed run.
 	bad := build(t, &seed.Plan{Seed: 2, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 10}}}).Collection("users")
-	_, err = seed.Insert(context.Background(), client.Database("dup").Collection("$bad"), bad, seed.InsertOptions{Resume: true})
+	_, err = mongowrite.Insert(context.Background(), client.Database("dup").Collection("$bad"), bad, mongowrite.InsertOptions{Resume: true})
 	if err == nil {
 		t.Fatal("insert into an invalid collection name succeeded")
 	}
@@ -258,7 +258,7 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 	errc := make(chan error, 1)
 	stopped := make(chan struct{})
 	go func() {
-		_, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: batch, Workers: 2, Progress: func(p seed.Progress) {
+		_, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Batch: batch, Workers: 2, Progress: func(p mongowrite.Progress) {
 			done.Store(p.Inserted)
 			if p.Inserted >= stopAfter && once.CompareAndSwap(false, true) {
 				close(stopAt)
@@ -296,7 +296,7 @@ func TestInsertResumeAfterServerStops(t *testing.T) {
 
 	_, client2 := server(t, dir)
 	coll2 := client2.Database("resume").Collection("users")
-	res, err := seed.Insert(context.Background(), coll2, c, seed.InsertOptions{Batch: batch, Resume: true})
+	res, err := mongowrite.Insert(context.Background(), coll2, c, mongowrite.InsertOptions{Batch: batch, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,8 +319,8 @@ func TestInsertRanges(t *testing.T) {
 	coll := client.Database("ranges").Collection("users")
 	c := build(t, &seed.Plan{Seed: 5, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 100}}}).Collection("users")
 	ranges := []seed.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 200}}
-	var last seed.Progress
-	res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Batch: 4, Workers: 3, Ranges: ranges, Progress: func(p seed.Progress) { last = p }})
+	var last mongowrite.Progress
+	res, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Batch: 4, Workers: 3, Ranges: ranges, Progress: func(p mongowrite.Progress) { last = p }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func TestInsertReportsUnsettledBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var acked []seed.Range
-	res, err := seed.Insert(ctx, coll, col, seed.InsertOptions{Batch: 10, Workers: 1, Acked: func(r seed.Range) { acked = append(acked, r) }})
+	res, err := mongowrite.Insert(ctx, coll, col, mongowrite.InsertOptions{Batch: 10, Workers: 1, Acked: func(r seed.Range) { acked = append(acked, r) }})
 	var we *mongowrite.WriteError
 	if !errors.As(err, &we) || !mongo.IsDuplicateKeyError(we.Err) {
 		t.Fatalf("Insert: %v, expected a duplicate key", err)
@@ -384,7 +384,7 @@ func TestInsertResumeCountsOnlyStoredAsIs(t *testing.T) {
 			t.Run(fmt.Sprintf("read=%v,changed=%v", read, changed), func(t *testing.T) {
 				ctx := context.Background()
 				coll := client.Database(fmt.Sprintf("resume_%v_%v", read, changed)).Collection("users")
-				if _, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Ranges: []seed.Range{{From: 0, To: 80}}}); err != nil {
+				if _, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: 80}}}); err != nil {
 					t.Fatal(err)
 				}
 				var upd bson.D
@@ -396,9 +396,9 @@ func TestInsertResumeCountsOnlyStoredAsIs(t *testing.T) {
 				if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: c.ID(30)}}, upd); err != nil {
 					t.Fatal(err)
 				}
-				res, err := seed.Insert(ctx, coll, c, seed.InsertOptions{Batch: 50, Workers: 1, Resume: true, ReadStored: read})
+				res, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Batch: 50, Workers: 1, Resume: true, ReadStored: read})
 				var we *mongowrite.WriteError
-				if !errors.As(err, &we) || we.Doc == nil || we.Doc.Index != 30 || !errors.Is(err, seed.ErrNotStored) {
+				if !errors.As(err, &we) || we.Doc == nil || we.Doc.Index != 30 || !errors.Is(err, mongowrite.ErrNotStored) {
 					t.Fatalf("error = %v; want document 30 refused as not the one stored", err)
 				}
 				if res.Skipped > 79 || res.Inserted+res.Skipped != we.Written {

@@ -1,10 +1,11 @@
-package seed_test
+package mongowrite_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -27,12 +28,12 @@ func BenchmarkResumeDuplicates(b *testing.B) {
 				b.StopTimer()
 				coll := client.Database(fmt.Sprintf("bench_%s_%d", v.name, i)).Collection("users")
 				if v.alreadyStored > 0 {
-					if _, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Ranges: []seed.Range{{From: 0, To: v.alreadyStored}}}); err != nil {
+					if _, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: v.alreadyStored}}}); err != nil {
 						b.Fatal(err)
 					}
 				}
 				b.StartTimer()
-				res, err := seed.Insert(context.Background(), coll, c, seed.InsertOptions{Workers: 1, Resume: v.resume, ReadStored: v.read})
+				res, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Workers: 1, Resume: v.resume, ReadStored: v.read})
 				if err != nil || res.Skipped != v.alreadyStored {
 					b.Fatalf("%+v, %v", res, err)
 				}

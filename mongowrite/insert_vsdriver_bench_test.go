@@ -1,4 +1,4 @@
-package seed_test
+package mongowrite_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -77,7 +78,7 @@ func written(ds *seed.Dataset) []*seed.Collection {
 	return cs
 }
 
-// BenchmarkSeedVsDriver writes the same documents with seed.Insert (which
+// BenchmarkSeedVsDriver writes the same documents with mongowrite.Insert (which
 // generates them as it goes) and with the driver's InsertMany of documents
 // generated beforehand (bson.D, generation not timed; the driver marshals
 // them), both with one goroutine in unordered batches of DefaultBatch, into
@@ -119,7 +120,7 @@ func BenchmarkSeedVsDriver(b *testing.B) {
 			}},
 			{"seed", func(db *mongo.Database) error {
 				for _, c := range cols {
-					if _, err := seed.Insert(context.Background(), db.Collection(c.Name()), c, seed.InsertOptions{Workers: 1}); err != nil {
+					if _, err := mongowrite.Insert(context.Background(), db.Collection(c.Name()), c, mongowrite.InsertOptions{Workers: 1}); err != nil {
 						return err
 					}
 				}
@@ -143,28 +144,5 @@ func BenchmarkSeedVsDriver(b *testing.B) {
 				b.ReportMetric(float64(total*int64(b.N))/b.Elapsed().Seconds(), "docs/s")
 			})
 		}
-	}
-}
-
-// BenchmarkStream is the client's share of seed alone: generating and
-// marshalling through one Stream generator. One operation is one batch of
-// DefaultBatch documents: allocs/op over 1,000 is the allocations per document.
-func BenchmarkStream(b *testing.B) {
-	for _, kind := range seed.Kinds() {
-		c := benchCollection(b, kind, 1<<30)
-		b.Run(kind, func(b *testing.B) {
-			b.ReportAllocs()
-			s := c.Stream(context.Background(), seed.StreamOptions{Workers: 1})
-			defer s.Close()
-			docs := 0
-			for b.Loop() {
-				batch, err := s.Next()
-				if err != nil {
-					b.Fatal(err)
-				}
-				docs += len(batch.Docs)
-			}
-			b.ReportMetric(float64(docs)/b.Elapsed().Seconds(), "docs/s")
-		})
 	}
 }

@@ -1,4 +1,4 @@
-package seed
+package mongowrite
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-
-	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // ErrNotStored is a document the server refused as a duplicate key that
@@ -77,16 +75,16 @@ type stored struct {
 	coll *mongo.Collection
 	read bool
 	mu   sync.Mutex
-	d    *mongowrite.Digests
+	d    *Digests
 	err  error
 }
 
 // digests reads the collection on the first call.
-func (s *stored) digests(ctx context.Context) (*mongowrite.Digests, error) {
+func (s *stored) digests(ctx context.Context) (*Digests, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.d == nil && s.err == nil {
-		s.d, s.err = mongowrite.ReadDigests(ctx, s.coll, maphash.MakeSeed())
+		s.d, s.err = ReadDigests(ctx, s.coll, maphash.MakeSeed())
 	}
 	return s.d, s.err
 }

@@ -1,6 +1,6 @@
 //go:build race
 
-package seed_test
+package mongowrite_test
 
 // The embedded server runs in the test process, so the race detector slows
 // it down too: the long tests use fewer documents.

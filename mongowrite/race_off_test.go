@@ -1,5 +1,5 @@
 //go:build !race
 
-package seed_test
+package mongowrite_test
 
 const raceEnabled = false

@@ -1,0 +1,130 @@
+package mongowrite_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// Saved and read back through the server; the latest run is found.
+func TestManifestSaveRead(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("m")
+	ctx := context.Background()
+	if _, err := mongowrite.ReadManifest(ctx, db, "users"); err == nil {
+		t.Fatal("no manifest yet, but ReadManifest found one")
+	}
+	p := &seed.Plan{DB: "m", Seed: 1<<64 - 1, Seeded: true, Collections: []seed.CollectionSpec{
+		{Name: "users", Kind: seed.KindUser, Count: 10}, {Name: "products", Kind: seed.KindProduct, Count: 3}}}
+	ds := build(t, p)
+	old := seed.NewManifest(ds, ds.Collection("products"), "first")
+	old.Started = old.Started.Add(-time.Hour)
+	if err := mongowrite.SaveManifest(ctx, db, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ds.Written() {
+		m := seed.NewManifest(ds, c, "second")
+		m.Ack(seed.Range{From: 0, To: 2})
+		if err := mongowrite.SaveManifest(ctx, db, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := mongowrite.ReadManifest(ctx, db, "users")
+	if err != nil || got.Seed != "18446744073709551615" || got.AckedCount != 2 || got.Run != "second" || !got.At.Equal(ds.Base) {
+		t.Fatalf("%+v %v", got, err)
+	}
+	run, err := mongowrite.LatestRun(ctx, db)
+	if err != nil || len(run) != 2 || run[0].Collection != "users" || run[1].Collection != "products" {
+		t.Fatalf("LatestRun: %v %v", run, err)
+	}
+}
+
+// The parts of a collection saved at once keep one manifest each: none
+// overwrites another's acknowledged ranges, and each misses only its scope.
+func TestManifestParts(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("m")
+	ctx := context.Background()
+	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 10}}}
+	ds := build(t, p)
+	const n = 3
+	errs := make(chan error, n)
+	for i := range int64(n) {
+		go func() {
+			m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+			m.Part = seed.Part{I: i, N: n}
+			m.Ack(m.Scope())
+			errs <- mongowrite.SaveManifest(ctx, db, m)
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range int64(n) {
+		part := seed.Part{I: i, N: n}
+		m, err := mongowrite.ReadPartManifest(ctx, db, "users", part)
+		if err != nil || m.Collection != "users" || m.Part != part || m.Key != "users#"+part.Suffix() || !m.Done() || m.AckedCount != part.Range(10).Len() {
+			t.Fatalf("part %v: %+v %v", part, m, err)
+		}
+	}
+	m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+	m.Part = seed.Part{I: 1, N: n}
+	if miss := m.Missing(); !slices.Equal(miss, []seed.Range{{From: 3, To: 6}}) {
+		t.Fatalf("part 1/3 of 10 misses %v", miss)
+	}
+	if _, err := mongowrite.ReadManifest(ctx, db, "users"); !errors.Is(err, mongowrite.ErrNoManifest) {
+		t.Fatalf("the whole collection has no manifest, ReadManifest: %v", err)
+	}
+	run, err := mongowrite.LatestRun(ctx, db)
+	if err != nil || len(run) != n || run[0].Part.I != 0 || run[2].Part.I != 2 {
+		t.Fatalf("LatestRun: %v %v", run, err)
+	}
+}
+
+// Index declarations whose keys are not storable field names (a dotted
+// path, a partial filter's operator) survive a manifest saved on the
+// embedded server and read back.
+func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("m")
+	ctx := context.Background()
+	var want []indexes.Index
+	for _, j := range []string{`{"key": {"address.city": 1}}`, `{"key": {"email": 1}, "unique": true, "partialFilterExpression": {"active": {"$eq": true}}}`} {
+		ix, err := indexes.ParseJSON([]byte(j))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, ix)
+	}
+	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 5, Indexes: want}}}
+	ds := build(t, p)
+	if err := mongowrite.SaveManifest(ctx, db, seed.NewManifest(ds, ds.Collection("users"), "r")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mongowrite.ReadManifest(ctx, db, "users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := m.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := q.Collections[0].Indexes
+	if len(got) != len(want) {
+		t.Fatalf("%d indexes back, want %d", len(got), len(want))
+	}
+	for k := range want {
+		if !indexes.Equal(got[k], want[k]) {
+			t.Errorf("index %d: %s, want %s", k, got[k], want[k])
+		}
+	}
+}
