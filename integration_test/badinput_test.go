@@ -66,6 +66,9 @@ func TestBadInput(t *testing.T) {
 	t.Run("unreachable_server", func(t *testing.T) {
 		port := closedPort(t)
 		uri := "mongodb://alice:s3cr3t-pw@127.0.0.1:" + port + "/"
+		// The three commands wait out their --timeout side by side: each
+		// is a process of its own, waiting on a port nobody listens on.
+		var procs []*proc
 		for _, cmd := range [][]string{
 			append([]string{"seed"}, seedInto...),
 			{"load", "--db", s.DB, write("keep.ndjson", "{\"_id\": 1}\n")},
@@ -76,7 +79,10 @@ func TestBadInput(t *testing.T) {
 				// flags before the file arguments
 				args = append([]string{"load", "--uri", uri, "--timeout", "2s"}, cmd[1:]...)
 			}
-			r := run(t, time.Minute, nil, args...)
+			procs = append(procs, start(t, time.Minute, nil, args...))
+		}
+		for _, p := range procs {
+			r, args := p.Wait(), p.args
 			if strings.Contains(r.stderr, "(being built)") || suite.stubs[cmdName(args)] {
 				continue
 			}

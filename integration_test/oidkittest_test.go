@@ -1,9 +1,10 @@
 package integration
 
 import (
+	"bufio"
 	"context"
 	"fmt"
-	"net"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,26 +152,34 @@ func withoutBackend(env []string) []string {
 	})
 }
 
-// startServerProcess runs `oidkit server` on a free loopback port over a
-// data directory of the test's, stopped at cleanup.
+// startServerProcess runs `oidkit server` on a loopback port it picks itself
+// (see relServe) over a data directory of the test's, stopped at cleanup.
 func startServerProcess(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	cmd := exec.Command(suite.bin, "server", "--listen", "127.0.0.1:0", "--data-dir", t.TempDir())
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	cmd := exec.Command(suite.bin, "server", "--listen", addr, "--data-dir", t.TempDir())
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
+	errOut := &syncBuffer{} // written by exec's copying goroutine
+	cmd.Stderr = errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan struct{})
+	first := make(chan string, 1)
+	go func() {
+		// The first line is the connection string; the rest is drained so
+		// that the server never blocks on a full pipe.
+		r := bufio.NewReader(stdout)
+		line, _ := r.ReadString('\n')
+		first <- strings.TrimSpace(line)
+		_, _ = io.Copy(io.Discard, r)
+		_ = cmd.Wait()
+		close(done)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
@@ -178,11 +187,19 @@ func startServerProcess(t *testing.T) string {
 			<-done
 		}
 	})
-	uri := fmt.Sprintf("mongodb://%s/", addr)
+	var uri string
+	select {
+	case uri = <-first:
+	case <-time.After(time.Minute):
+		t.Fatal("oidkit server printed no connection string within a minute")
+	}
+	if !strings.HasPrefix(uri, "mongodb://") {
+		t.Fatalf("oidkit server printed %q, want a connection string\n%s", uri, errOut.String())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := pingUntil(ctx, uri); err != nil {
-		t.Fatalf("oidkit server on %s: %v\n%s", addr, err, out.String())
+		t.Fatalf("oidkit server at %s: %v\n%s", uri, err, errOut.String())
 	}
 	return uri
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,24 +25,41 @@ import (
 // directory), whatever server the rest of the suite uses, and keeps -n small
 // so that every case ends in seconds.
 
-// relServe starts `oidkit server` over dir on a free port and returns its
-// connection string once it answers; the server is killed when the test ends.
+// relServe starts `oidkit server` over dir on a port the server picks itself
+// and returns the connection string it prints once it listens; the server is
+// killed when the test ends. The port is never chosen here and released
+// first: in between, another test's process or a container's published port
+// could take it, and the test would talk to that server.
 func relServe(t *testing.T, dir string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	p := start(t, 5*time.Minute, nil, "server", "--listen", addr, "--data-dir", dir)
-	uri := "mongodb://" + addr + "/"
+	p := start(t, 5*time.Minute, nil, "server", "--listen", "127.0.0.1:0", "--data-dir", dir)
+	uri := serverURI(t, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := pingUntil(ctx, uri); err != nil {
-		t.Fatalf("oidkit server on %s does not answer: %v\n%s", addr, err, p.stderr.String())
+		t.Fatalf("oidkit server at %s does not answer: %v\n%s", uri, err, p.stderr.String())
 	}
 	return uri
+}
+
+// serverURI is the connection string `oidkit server` prints as its first
+// line once it listens, or fails t if the process ends first.
+func serverURI(t *testing.T, p *proc) string {
+	t.Helper()
+	var line string
+	waitFor(t, p, func() bool {
+		out := p.stdout.String()
+		i := strings.IndexByte(out, '\n')
+		if i < 0 {
+			return false
+		}
+		line = strings.TrimSpace(out[:i])
+		return true
+	})
+	if !strings.HasPrefix(line, "mongodb://") {
+		t.Fatalf("oidkit server printed %q, want a connection string\n%s", line, p.stderr.String())
+	}
+	return line
 }
 
 // relClient connects to uri for the test's own reads.
@@ -205,7 +221,8 @@ func TestReliabilityKillSeedEmbedded(t *testing.T) {
 }
 
 // waitFor polls cond until it holds, failing if p ends first. The condition
-// is a file's state, which has no notification to wait on.
+// is a file's state or a process's output, which have no notification to
+// wait on.
 func waitFor(t *testing.T, p *proc, cond func() bool) {
 	t.Helper()
 	tick := time.NewTicker(2 * time.Millisecond)
@@ -214,9 +231,9 @@ func waitFor(t *testing.T, p *proc, cond func() bool) {
 	for !cond() {
 		select {
 		case <-p.done:
-			t.Fatalf("the process ended before the moment to kill it:\n%s", p.Wait())
+			t.Fatalf("the process ended before the moment waited for:\n%s", p.Wait())
 		case <-deadline:
-			t.Fatal("the moment to kill never came")
+			t.Fatal("the moment waited for did not come within a minute")
 		case <-tick.C:
 		}
 	}
