@@ -13,19 +13,17 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
-// faultN is the size of the seed that the server is stopped in the middle
-// of; the kill and pause variants use faultNSmall. FerretDB reads every
-// document for a count or a scan, and each variant reads the collection back
-// twice (the test's own _id check, then verify db), so the smaller size keeps
-// the suite's wall time modest on two cores.
-const (
-	faultN      = 200000
-	faultNSmall = 50000
-)
+// faultN is the size of the seed that the server is stopped, killed or
+// paused in the middle of. The fault comes once document faultN/10 is
+// stored (waitForDoc sees it within a round trip or two), with 45,000
+// documents still to write: the run is still under way when the fault
+// lands, and every case reads the collection back twice (the test's own
+// _id check, then verify db), so a larger size only costs time.
+const faultN = 50000
 
 var insertedKofN = regexp.MustCompile(`inserted (\d+) of (\d+)`)
 
-// Scenario 3: the server fails in the middle of a 200,000-document seed.
+// Scenario 3: the server fails in the middle of a 50,000-document seed.
 // seed exits 1 saying how far it got; once the server is back, seed --resume
 // completes it: exactly N documents, no duplicates, verify db passes.
 func TestSeedResumeAfterServerFault(t *testing.T) {
@@ -37,9 +35,6 @@ func TestSeedResumeAfterServerFault(t *testing.T) {
 				t.Skip(`skipped: "seed" is not built yet`)
 			}
 			n := int64(faultN)
-			if fault != "stop" {
-				n = faultNSmall
-			}
 			g := gen{db: s.DB, coll: "fault_" + fault, kind: "user", n: n, seed: 42, span: 24 * time.Hour}
 			// --timeout bounds each operation. A stopped or killed server
 			// refuses connections at once, so a generous timeout costs
@@ -131,10 +126,11 @@ func TestSeedResumeAfterServerFault(t *testing.T) {
 
 // waitForDoc waits until document i of the plan is stored: seed inserts in
 // order with a few batches in flight, so by then roughly i documents are in.
-// It looks the one _id up rather than counting: FerretDB counts by reading
-// every document, which would slow the very seed being watched. The test
-// fails if the process ends first (the fault would come too late to test
-// anything).
+// It looks the one _id up (an index seek) rather than counting, probe after
+// probe with only a 2 ms pause between them, so the moment is seen within a
+// round trip or two, not up to a fixed sleep later while the run goes on.
+// The test fails if the process ends first (the fault would come too late to
+// test anything).
 func waitForDoc(t *testing.T, s *server, g gen, i int64, p *proc) {
 	t.Helper()
 	id := bson.ObjectID(g.dataset(t).Collection(g.coll).ObjectID(i))
@@ -143,22 +139,24 @@ func waitForDoc(t *testing.T, s *server, g gen, i int64, p *proc) {
 		t.Fatalf("connect: %v", err)
 	}
 	defer disconnect(c) // before an embedded server is stopped
-	deadline := time.Now().Add(3 * time.Minute)
-	for time.Now().Before(deadline) {
-		select {
-		case <-p.done:
-			t.Fatalf("seed ended before document %d was in, so the fault could not hit it mid-run:\n%s", i, p.Wait())
-		default:
-		}
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(3 * time.Minute)
+	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		err := s.Coll(c, g.coll).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Err()
 		cancel()
 		if err == nil {
 			return
 		}
-		time.Sleep(250 * time.Millisecond)
+		select {
+		case <-p.done:
+			t.Fatalf("seed ended before document %d was in, so the fault could not hit it mid-run:\n%s", i, p.Wait())
+		case <-deadline:
+			t.Fatalf("document %d (_id %s) was not stored within 3 minutes", i, id.Hex())
+		case <-tick.C:
+		}
 	}
-	t.Fatalf("document %d (_id %s) was not stored within 3 minutes", i, id.Hex())
 }
 
 func countDocs(t *testing.T, coll *mongo.Collection) int64 {
