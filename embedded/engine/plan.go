@@ -45,6 +45,12 @@ func selectDocs(col *collection, f *query.Filter, s *bsonval.Sort, skip, limit i
 			scanned = true
 		}
 	}
+	if !scanned && (s == nil || len(s.Keys) != 1 || s.Keys[0].Path != "_id") { // else sortedWalk
+		var exact bool
+		if cands, exact, scanned = idRangeScan(col, f, &p); exact {
+			f = nil // the range is the filter: every document in it matches
+		}
+	}
 	if !scanned {
 		cands, scanned = rangeScan(col, f, &p)
 	}
@@ -170,6 +176,30 @@ func rangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Docu
 	return nil, false
 }
 
+// idRangeScan reads the documents whose _id lies in a range of f (the
+// documents are kept in _id order: their tree is the _id index); exact
+// when that range is the whole filter, ok false when f has none on _id.
+func idRangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Document, exact, ok bool) {
+	for _, rc := range f.IndexRanges() {
+		if rc.Path != "_id" || rc.In != nil {
+			continue
+		}
+		p.stage, p.index = "IXSCAN", idIndex
+		w := newRangeWalk(&rc, false)
+		col.docs.Ascend(&record{id: w.start()}, func(r *record) bool {
+			p.keysSeen++
+			in, more := w.step(r.id)
+			if in {
+				p.docsSeen++
+				cands = append(cands, r.doc)
+			}
+			return more
+		})
+		return cands, rc.Exact, true
+	}
+	return nil, false, false
+}
+
 // sortedWalk reads the documents in the order of s, a sort on one field
 // without a collation, when the documents themselves (_id) or an index
 // are kept in that order; ok is false when none is.
@@ -266,65 +296,74 @@ func scanRange(ix *index, prefix []bsoncore.Value, rc *query.Range, take func(ie
 		})
 		return
 	}
-	class := rc.Lo
-	if class.Type == 0 {
-		class = rc.Hi
-	}
-	in := func(v bsoncore.Value) bool {
-		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(class.Type) {
-			return false
-		}
-		if rc.Lo.Type != 0 {
-			c := bsonval.Compare(v, rc.Lo)
-			if c < 0 || c == 0 && !rc.LoIncl {
-				return false
-			}
-		}
-		if rc.Hi.Type != 0 {
-			c := bsonval.Compare(v, rc.Hi)
-			if c > 0 || c == 0 && !rc.HiIncl {
-				return false
-			}
-		}
-		return true
-	}
-	// the index is ordered by field k (ascending or descending) within the
-	// prefix: start at the end of the class nearest the scan and stop past it
-	desc := ix.fields[k].Desc
-	var start bsoncore.Value
-	switch {
-	case !desc && rc.Lo.Type != 0:
-		start = rc.Lo
-	case desc && rc.Hi.Type != 0:
-		start = rc.Hi
-	default:
-		start = classStart(class, desc)
-	}
-	pivot := append(prefix[:k:k], start)
+	w := newRangeWalk(rc, ix.fields[k].Desc)
+	pivot := append(prefix[:k:k], w.start())
 	ix.tree.Ascend(ientry{vals: pivot, id: bsoncore.Value{Type: bsoncore.TypeMinKey}}, func(en ientry) bool {
 		if !samePrefix(en) {
 			return false
 		}
-		v := en.vals[k]
-		if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(class.Type) {
-			// before the class (an exclusive bound's equal values are skipped
-			// by in) or after it
-			c := cmp.Compare(bsonval.TypeOrder(v.Type), bsonval.TypeOrder(class.Type))
-			if desc {
-				c = -c
-			}
-			return c < 0
-		}
-		if in(v) {
+		in, more := w.step(en.vals[k])
+		if in {
 			take(en)
-			return true
 		}
-		// past the far bound?
-		if !desc && rc.Hi.Type != 0 && bsonval.Compare(v, rc.Hi) > 0 || desc && rc.Lo.Type != 0 && bsonval.Compare(v, rc.Lo) < 0 {
-			return false
-		}
-		return true
+		return more
 	})
+}
+
+// rangeWalk is the walk of an index's values, in its order (desc: from
+// the greatest), over a range: where it starts and, value by value,
+// whether the value is in the range and whether the walk goes on. The
+// range holds the values of its bounds' type class, as MongoDB's
+// comparisons do.
+type rangeWalk struct {
+	rc    *query.Range
+	class bsoncore.Value
+	desc  bool
+}
+
+func newRangeWalk(rc *query.Range, desc bool) rangeWalk {
+	class := rc.Lo
+	if class.Type == 0 {
+		class = rc.Hi
+	}
+	return rangeWalk{rc: rc, class: class, desc: desc}
+}
+
+// start is where the walk begins: the end of the class nearest it.
+func (w rangeWalk) start() bsoncore.Value {
+	switch {
+	case !w.desc && w.rc.Lo.Type != 0:
+		return w.rc.Lo
+	case w.desc && w.rc.Hi.Type != 0:
+		return w.rc.Hi
+	}
+	return classStart(w.class, w.desc)
+}
+
+// step reports whether v is in the range and whether the walk goes on
+// past it.
+func (w rangeWalk) step(v bsoncore.Value) (in, more bool) {
+	rc := w.rc
+	if bsonval.TypeOrder(v.Type) != bsonval.TypeOrder(w.class.Type) {
+		// before the class (an exclusive bound's equal values are skipped
+		// below) or after it
+		c := cmp.Compare(bsonval.TypeOrder(v.Type), bsonval.TypeOrder(w.class.Type))
+		if w.desc {
+			c = -c
+		}
+		return false, c < 0
+	}
+	lo, hi := 1, -1
+	if rc.Lo.Type != 0 {
+		lo = bsonval.Compare(v, rc.Lo)
+	}
+	if rc.Hi.Type != 0 {
+		hi = bsonval.Compare(v, rc.Hi)
+	}
+	in = (lo > 0 || lo == 0 && rc.LoIncl) && (hi < 0 || hi == 0 && rc.HiIncl)
+	// past the far bound?
+	past := !w.desc && hi > 0 || w.desc && lo < 0
+	return in, !past
 }
 
 // inIndexOrder reads documents in the order scan visits index entries,

@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -94,5 +96,92 @@ func TestIndexScansAgreeWithCollectionScans(t *testing.T) {
 	}
 	if ixRanges == 0 {
 		t.Fatal("no range or $in query read through the index")
+	}
+}
+
+// TestIDRangeScansAgreeWithCollectionScans: over _ids of every kind
+// (ObjectIDs, strings, numbers with NaN, dates, documents), a range or
+// $type on _id read from the documents' own _id order, with the filter
+// applied or, where the range is the whole filter, without it, returns
+// exactly the documents a collection scan matches.
+func TestIDRangeScansAgreeWithCollectionScans(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	oidOf := func(b byte) bsoncore.Value {
+		return bsoncore.Value{Type: bsoncore.TypeObjectID, Data: []byte{b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, b}}
+	}
+	ids := []bsoncore.Value{oidOf(0), oidOf(1), oidOf(0x80), oidOf(0xff), bsonval.String(""), bsonval.String("a"), bsonval.String("b"),
+		bsonval.Int32(1), bsonval.Int64(2), bsonval.Double(2.5), bsonval.Double(math.NaN()), bsonval.DateTime(5), bsonval.DateTime(-5),
+		bsonval.Doc(bsoncore.NewDocumentBuilder().AppendInt32("x", 1).Build()), bsonval.Bool(true)}
+	st := newStore()
+	err := st.write(context.Background(), func(tx *tx) error {
+		col, _ := tx.mut("d", "c", true)
+		for i, id := range ids {
+			if err := tx.putDoc(col, bsoncore.NewDocumentBuilder().AppendValue("_id", id).AppendInt32("n", int32(i%3)).Build(), true); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := st.view().coll("d", "c")
+	ops := []string{"$gt", "$gte", "$lt", "$lte"}
+	var served, exact int
+	for q := 0; q < 400; q++ {
+		cond := bsoncore.NewDocumentBuilder()
+		switch q % 5 {
+		case 0:
+			cond.AppendString("$type", "objectId")
+		case 1:
+			cond.AppendInt32("$type", 7).AppendValue(ops[r.IntN(4)], ids[r.IntN(len(ids))])
+		case 2:
+			cond.AppendValue(ops[r.IntN(4)], ids[r.IntN(len(ids))])
+		default:
+			cond.AppendValue(ops[r.IntN(2)], ids[r.IntN(len(ids))]).AppendValue(ops[2+r.IntN(2)], ids[r.IntN(len(ids))])
+		}
+		if q%7 == 0 {
+			cond.AppendValue("$ne", ids[r.IntN(len(ids))])
+		}
+		fb := bsoncore.NewDocumentBuilder().AppendDocument("_id", cond.Build())
+		if q%11 == 0 {
+			fb.AppendInt32("n", 1)
+		}
+		filter := fb.Build()
+		f, err := compileFilter(filter, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rc := range f.IndexRanges() {
+			if rc.Exact {
+				exact++
+			}
+		}
+		got, p, err := selectDocs(col, f, nil, 0, 0, func() error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.index == idIndex {
+			served++
+		}
+		var want []string
+		col.scan(func(r *record) bool {
+			if f.Match(r.doc) {
+				want = append(want, r.doc.String())
+			}
+			return true
+		})
+		var have []string
+		for _, d := range got {
+			have = append(have, d.String())
+		}
+		slices.Sort(want)
+		slices.Sort(have)
+		if !slices.Equal(have, want) {
+			t.Fatalf("%s (%s): got %v, a collection scan matches %v", filter, p.stage, have, want)
+		}
+	}
+	if served == 0 || exact == 0 {
+		t.Fatalf("of 400 filters on _id, %d were read in _id order and %d had an exact range", served, exact)
 	}
 }
