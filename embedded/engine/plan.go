@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"cmp"
 	"math"
 	"sort"
@@ -186,6 +187,9 @@ func idRangeScan(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Do
 		}
 		p.stage, p.index = "IXSCAN", idIndex
 		w := newRangeWalk(&rc, false)
+		if w.whole {
+			cands = make([]bsoncore.Document, 0, col.docs.Len())
+		}
 		col.docs.Ascend(&record{id: w.start()}, func(r *record) bool {
 			p.keysSeen++
 			in, more := w.step(r.id)
@@ -319,6 +323,7 @@ type rangeWalk struct {
 	rc    *query.Range
 	class bsoncore.Value
 	desc  bool
+	whole bool // the range is every ObjectID ($type: objectId): no bound to compare
 }
 
 func newRangeWalk(rc *query.Range, desc bool) rangeWalk {
@@ -326,7 +331,9 @@ func newRangeWalk(rc *query.Range, desc bool) rangeWalk {
 	if class.Type == 0 {
 		class = rc.Hi
 	}
-	return rangeWalk{rc: rc, class: class, desc: desc}
+	whole := rc.Lo.Type == bsoncore.TypeObjectID && rc.Hi.Type == bsoncore.TypeObjectID && rc.LoIncl && rc.HiIncl &&
+		bytes.Equal(rc.Lo.Data, make([]byte, 12)) && bytes.Equal(rc.Hi.Data, bytes.Repeat([]byte{0xff}, 12))
+	return rangeWalk{rc: rc, class: class, desc: desc, whole: whole}
 }
 
 // start is where the walk begins: the end of the class nearest it.
@@ -352,6 +359,9 @@ func (w rangeWalk) step(v bsoncore.Value) (in, more bool) {
 			c = -c
 		}
 		return false, c < 0
+	}
+	if w.whole {
+		return true, true
 	}
 	lo, hi := 1, -1
 	if rc.Lo.Type != 0 {

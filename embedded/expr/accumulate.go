@@ -14,7 +14,9 @@ import (
 // $avg, $min and $max fold their arguments with it too.
 type Accumulator struct {
 	op    string
-	sum   bsoncore.Value
+	sum   bsoncore.Value // with ints set, the sum is isum, of type ints
+	isum  int64
+	ints  bsoncore.Type // TypeInt32 or TypeInt64 while only integers were summed; 0 after
 	n     int
 	best  bsoncore.Value
 	seen  bool
@@ -26,7 +28,36 @@ type Accumulator struct {
 
 // NewAccumulator is an empty accumulator for op (such as "$sum").
 func NewAccumulator(op string) *Accumulator {
-	return &Accumulator{op: op, sum: bsonval.Int32(0)}
+	return &Accumulator{op: op, ints: bsoncore.TypeInt32}
+}
+
+// addSum adds v to the sum as bsonval.Arith does, with no value made
+// while the sum and v are integers that do not overflow 64 bits.
+func (a *Accumulator) addSum(v bsoncore.Value) {
+	if a.ints != 0 && (v.Type == bsoncore.TypeInt32 || v.Type == bsoncore.TypeInt64) {
+		y, _ := bsonval.IntOf(v)
+		r := a.isum + y
+		if !(a.isum > 0 && y > 0 && r < 0) && !(a.isum < 0 && y < 0 && r >= 0) {
+			if a.ints == bsoncore.TypeInt64 || v.Type == bsoncore.TypeInt64 || r < math.MinInt32 || r > math.MaxInt32 {
+				a.ints = bsoncore.TypeInt64
+			}
+			a.isum = r
+			return
+		}
+	}
+	a.sum = bsonval.Arith('+', a.total(), v)
+	a.ints = 0
+}
+
+// total is the sum as a value.
+func (a *Accumulator) total() bsoncore.Value {
+	switch a.ints {
+	case bsoncore.TypeInt32:
+		return bsonval.Int32(int32(a.isum))
+	case bsoncore.TypeInt64:
+		return bsonval.Int64(a.isum)
+	}
+	return a.sum
 }
 
 // Add folds v in; missing values count only for $count.
@@ -34,7 +65,7 @@ func (a *Accumulator) Add(v bsoncore.Value) {
 	switch a.op {
 	case "$sum", "$avg":
 		if bsonval.IsNumber(v) {
-			a.sum = bsonval.Arith('+', a.sum, v)
+			a.addSum(v)
 			a.n++
 		}
 	case "$count":
@@ -92,17 +123,18 @@ func (a *Accumulator) Add(v bsoncore.Value) {
 func (a *Accumulator) Result() bsoncore.Value {
 	switch a.op {
 	case "$sum":
-		return a.sum
+		return a.total()
 	case "$count":
 		return bsonval.Int32(int32(a.n))
 	case "$avg":
 		if a.n == 0 {
 			return bsonval.Null()
 		}
-		if a.sum.Type == bsoncore.TypeDecimal128 {
-			return a.sum // approximated below for decimals
+		sum := a.total()
+		if sum.Type == bsoncore.TypeDecimal128 {
+			return sum // approximated below for decimals
 		}
-		return bsonval.Double(bsonval.NumberFloat(a.sum) / float64(a.n))
+		return bsonval.Double(bsonval.NumberFloat(sum) / float64(a.n))
 	case "$min", "$max", "$first", "$last":
 		if !a.seen || a.best.Type == 0 {
 			return bsonval.Null()
