@@ -19,7 +19,7 @@ import (
 
 // InsertOptions tune Insert.
 type InsertOptions struct {
-	Batch   int // documents per bulk insert; 0 means seed.DefaultBatch
+	Batch   int // documents per bulk insert (at most BatchBytes of them: Cut); 0 means DefaultBatch
 	Workers int // concurrent inserters (generators: at most GOMAXPROCS); 0 means min(4, 2*GOMAXPROCS)
 	// Resume counts a document refused as a duplicate key as already
 	// there when the collection holds it as it is (asked after its batch);
@@ -101,6 +101,9 @@ type InsertResult struct {
 // plus Skipped. Every operation is bounded by the client's timeout and by ctx.
 func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opts InsertOptions) (InsertResult, error) {
 	start := time.Now()
+	if opts.Batch <= 0 {
+		opts.Batch = DefaultBatch
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = min(4, 2*runtime.GOMAXPROCS(0))

@@ -27,11 +27,7 @@ func StoredSame(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) (s
 	if len(docs) == 0 {
 		return same, there, nil
 	}
-	ids := make(bson.A, len(docs))
-	for i, d := range docs {
-		ids[i] = d.Lookup("_id")
-	}
-	cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	cur, err := coll.Find(ctx, IDsIn(docs))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,6 +48,17 @@ func StoredSame(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) (s
 		same[i], there[i] = ok && bytes.Equal(s, d), ok
 	}
 	return same, there, nil
+}
+
+// IDsIn is the filter of the documents whose _id is one of docs': how a
+// writer asks about the duplicates of a batch, and counts the documents of
+// a batch whose outcome is unknown.
+func IDsIn(docs []bson.Raw) bson.D {
+	ids := make(bson.A, len(docs))
+	for i, d := range docs {
+		ids[i] = d.Lookup("_id")
+	}
+	return bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}
 }
 
 // NotStored is the reason a document refused as a duplicate key is not

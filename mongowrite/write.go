@@ -12,8 +12,9 @@ import (
 // codeDuplicateKey is MongoDB's duplicate key error code.
 const codeDuplicateKey = 11000
 
-// InsertBatch inserts docs into coll with one unordered InsertMany, so that
-// one refused document does not hold back the others (on oidkit's own
+// InsertBatch inserts docs into coll with unordered InsertMany, so that
+// one refused document does not hold back the others; docs go in batches
+// of at most BatchBytes (Cut) (on oidkit's own
 // server, with unordered insert commands of the documents as they are,
 // which store and fail the same; see write_raw.go). It returns how many
 // went in and, when dupOK is set, the positions in docs of those refused
@@ -33,11 +34,7 @@ func InsertBatch(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, d
 	if isEmbedded(ctx, coll.Database().Client()) {
 		err = insertCommand(ctx, coll, docs)
 	} else {
-		batch := make([]any, len(docs))
-		for i, d := range docs {
-			batch[i] = d // the driver passes bson.Raw through as is
-		}
-		_, err = coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
+		err = insertMany(ctx, coll, docs)
 	}
 	if err == nil {
 		return int64(len(docs)), nil, nil
@@ -62,6 +59,39 @@ func InsertBatch(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, d
 		dups = append(dups, we.Index)
 	}
 	return inserted, dups, nil
+}
+
+// insertMany inserts docs unordered with an InsertMany per batch (Cut),
+// and returns what one InsertMany of them all returns: nil, a
+// mongo.BulkWriteException of the refused documents (indexes in docs), or
+// the error that stopped it.
+func insertMany(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) error {
+	var bwe mongo.BulkWriteException
+	for from := 0; from < len(docs); {
+		to := from + Cut(docs[from:], len(docs)-from)
+		batch := make([]any, to-from)
+		for i, d := range docs[from:to] {
+			batch[i] = d // the driver passes bson.Raw through as is
+		}
+		_, err := coll.InsertMany(ctx, batch, options.InsertMany().SetOrdered(false))
+		var e mongo.BulkWriteException
+		if err != nil && !errors.As(err, &e) {
+			return err
+		}
+		for _, we := range e.WriteErrors {
+			we.Index += from
+			bwe.WriteErrors = append(bwe.WriteErrors, we)
+		}
+		if bwe.WriteConcernError == nil {
+			bwe.WriteConcernError = e.WriteConcernError
+		}
+		bwe.Labels = append(bwe.Labels, e.Labels...)
+		from = to
+	}
+	if len(bwe.WriteErrors) > 0 || bwe.WriteConcernError != nil {
+		return bwe
+	}
+	return nil
 }
 
 // Refused finds, in the error of an unordered bulk write, the first document

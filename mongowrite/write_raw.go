@@ -43,12 +43,9 @@ func isEmbedded(ctx context.Context, client *mongo.Client) bool {
 	return is
 }
 
-// commandBytes bounds the documents of one insert command: a command may
-// be 16 MiB and 16 KiB, which a batch of documents of 16 MiB each fits.
-const commandBytes = 16 << 20
-
-// insertCommand inserts docs unordered with insert commands of at most
-// commandBytes of documents, and returns what InsertMany returns: nil, a
+// insertCommand inserts docs unordered with an insert command per batch
+// (Cut: a command may be 16 MiB and 16 KiB, which BatchBytes of documents
+// fit), and returns what InsertMany returns: nil, a
 // mongo.BulkWriteException of the refused documents (indexes in docs), or
 // the error that stopped it.
 func insertCommand(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) error {
@@ -68,10 +65,9 @@ func insertCommand(ctx context.Context, coll *mongo.Collection, docs []bson.Raw)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		to, size := from, 0
-		for to < len(docs) && (to == from || size+len(docs[to]) <= commandBytes) {
-			size += len(docs[to])
-			to++
+		to, size := from+Cut(docs[from:], len(docs)-from), 0
+		for _, d := range docs[from:to] {
+			size += len(d)
 		}
 		if need := size + 8*(to-from) + 64 + len(coll.Name()); cap(cmd) < need {
 			cmd = make([]byte, 0, need)

@@ -47,11 +47,8 @@ func readColls(ctx context.Context, db *mongo.Database, names []string) ([]tplca
 	return out, nil
 }
 
-// insertBatch is how many documents one InsertMany of a copy takes.
-const insertBatch = 1000
-
-// insertColls copies colls into db: unordered batches of insertBatch
-// (mongowrite.InsertBatch: on the embedded server the documents go as they
+// insertColls copies colls into db: unordered batches cut by the writer's
+// rule (mongowrite.Cut; mongowrite.InsertBatch: on the embedded server the documents go as they
 // are, not through the driver's InsertMany), as many at a time as
 // workers, then the indexes.
 func insertColls(ctx context.Context, db *mongo.Database, colls []tplcache.Collection, workers int) error {
@@ -94,9 +91,11 @@ func insertDocs(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, wo
 		}()
 	}
 send:
-	for i := 0; i < len(docs); i += insertBatch {
+	for i := 0; i < len(docs); {
+		n := mongowrite.Cut(docs[i:], mongowrite.DefaultBatch)
 		select {
-		case batches <- docs[i:min(i+insertBatch, len(docs))]:
+		case batches <- docs[i : i+n]:
+			i += n
 		case <-ctx.Done():
 			break send
 		}

@@ -36,7 +36,7 @@ func (a *App) loadCommand() *ucli.Command {
 		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
 		&ucli.StringFlag{Name: flagUpsertFields, Usage: "as mongoimport's: the fields that identify a document to replace; only _id, and it implies --mode upsert"},
 		&ucli.IntFlag{Name: flagInsertWorkers, Value: 1, Usage: "accepted for mongoimport's command lines (1 to 1024): batches are written in order"},
-		count.NewFlag(flagBatch, 1000, "documents per write"),
+		count.NewFlag(flagBatch, mongowrite.DefaultBatch, "documents per write"),
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
 		inexactFlag(),

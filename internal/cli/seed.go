@@ -21,7 +21,7 @@ import (
 func (a *App) seedCommand() *ucli.Command {
 	flags := append(connFlags(), planFlags()...)
 	flags = append(flags,
-		count.NewFlag(flagBatch, seed.DefaultBatch, "documents per bulk insert"),
+		count.NewFlag(flagBatch, mongowrite.DefaultBatch, "documents per bulk insert"),
 		&count.Flag{GenericFlag: ucli.GenericFlag{Name: flagWorkers, DefaultText: fmt.Sprintf("%d, or %d into a server that writes one batch at a time", mongowrite.ConcurrentWriteWorkers, mongowrite.SerialWriteWorkers), Usage: "concurrent inserters"}},
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before writing it"},
 		refFlag(),
