@@ -176,21 +176,23 @@ func unsatisfiable(cmd bsoncore.Document) bsoncore.Document {
 	return nil
 }
 
-// withClusterTime appends the replica set's logical clock to a reply, as
-// MongoDB does: operationTime and $clusterTime (with a signature of zeros:
-// the server has no keys), which drivers gossip and use for causally
-// consistent sessions. Every answer is at the latest time, so any
-// afterClusterTime a driver sends back is already reached.
-func (s *Server) withClusterTime(reply bsoncore.Document) bsoncore.Document {
-	t, i := s.tick()
+// appendReply appends the wire message that answers m: reply with the
+// replica set's logical clock appended, as MongoDB does: operationTime and
+// $clusterTime (with a signature of zeros: the server has no keys), which
+// drivers gossip and use for causally consistent sessions. Every answer is
+// at the latest time (t, i), so any afterClusterTime a driver sends back is
+// already reached. The reply is copied once, into the message.
+func (s *Server) appendReply(dst []byte, m *wire.Message, reply bsoncore.Document, t, i uint32) []byte {
+	dst = wire.AppendReply(dst, int32(s.opID.Add(1)), m.RequestID, m.OpCode, reply)
+	doc := len(dst) - len(reply)
 	ct := bsoncore.NewDocumentBuilder().AppendTimestamp("clusterTime", t, i).AppendDocument("signature", clusterTimeSignature).Build()
-	out := make([]byte, 0, len(reply)+len(ct)+64)
-	out = append(out, reply[:len(reply)-1]...)
-	out = bsoncore.AppendTimestampElement(out, "operationTime", t, i)
-	out = bsoncore.AppendDocumentElement(out, "$clusterTime", ct)
-	out = append(out, 0)
-	binary.LittleEndian.PutUint32(out, uint32(len(out)))
-	return out
+	dst = dst[:len(dst)-1] // the reply's terminating 0
+	dst = bsoncore.AppendTimestampElement(dst, "operationTime", t, i)
+	dst = bsoncore.AppendDocumentElement(dst, "$clusterTime", ct)
+	dst = append(dst, 0)
+	binary.LittleEndian.PutUint32(dst[doc:], uint32(len(dst)-doc))
+	binary.LittleEndian.PutUint32(dst, uint32(len(dst)))
+	return dst
 }
 
 // clusterTimeSignature signs $clusterTime with no key: a hash of zeros.

@@ -202,11 +202,11 @@ func (s *Server) answer(cn *conn, m *wire.Message, reply bsoncore.Document, out 
 	if reply == nil {
 		return false
 	}
-	reply = s.withClusterTime(reply)
+	t, i := s.tick()
 	if m.OpCode == wire.OpMsg && m.Flags&wire.FlagMoreToCome != 0 {
 		return true
 	}
-	*out = wire.AppendReply((*out)[:0], int32(s.opID.Add(1)), m.RequestID, m.OpCode, reply)
+	*out = s.appendReply((*out)[:0], m, reply, t, i)
 	_, err := cn.c.Write(*out)
 	return err == nil
 }
