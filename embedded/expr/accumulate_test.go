@@ -25,7 +25,9 @@ func TestSumFoldsAsArith(t *testing.T) {
 		func() bsoncore.Value { return bsonval.Int64(math.MinInt64 + int64(r.IntN(3))) },
 		func() bsoncore.Value { return bsonval.Int64(int64(r.IntN(2000) - 1000)) },
 		func() bsoncore.Value { return bsonval.Double(r.Float64()*10 - 5) },
-		func() bsoncore.Value { return bsonval.Decimal(bson.NewDecimal128(0x3040000000000000, uint64(r.IntN(100)))) },
+		func() bsoncore.Value {
+			return bsonval.Decimal(bson.NewDecimal128(0x3040000000000000, uint64(r.IntN(100))))
+		},
 		func() bsoncore.Value { return bsonval.String("x") },
 		func() bsoncore.Value { return bsonval.Null() },
 	}
