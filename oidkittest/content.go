@@ -16,9 +16,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -27,9 +26,10 @@ import (
 // files, or nothing. key names it for the template cache: equal keys, equal
 // bytes.
 type content struct {
-	key    string // the first 16 hex digits of sum
-	sum    string // SHA-256 of the plan's manifests and the fixture files
-	what   string // for oidkit cache: the plan, the fixture files
+	key    string     // the first 16 hex digits of sum
+	sum    string     // SHA-256 of the plan's manifests and the fixture files
+	what   string     // for oidkit cache: the plan, the fixture files
+	plan   *seed.Plan // the plan given, written as oidkit seed writes it
 	ds     *seed.Dataset
 	groups []fixtureGroup
 }
@@ -78,7 +78,7 @@ func newContent(cfg *config) (*content, error) {
 		if err != nil {
 			return nil, fmt.Errorf("WithPlan: %w", err)
 		}
-		c.ds = ds
+		c.plan, c.ds = p, ds
 		if err := hashPlan(h, ds); err != nil {
 			return nil, err
 		}
@@ -189,21 +189,16 @@ func fixtureNames(set fixtureSet) ([]string, error) {
 	return names, nil
 }
 
-// load writes the content into db, on a server of profile p: the plan's
-// collections (documents, with as many inserters as the server's profile
-// takes, then indexes), then the fixture files (validated first, as oidkit
-// load does).
+// load writes the content into db, on a server of profile p, through the
+// writers of oidkit seed and oidkit load: the plan's collections with
+// run.Seed (its checks, as many inserters as the profile takes, the indexes
+// after the documents; no run manifest, since a test's database is never
+// resumed), then the fixture files with fixtures.LoadAll (every document
+// validated first).
 func (c *content) load(ctx context.Context, db *mongo.Database, p rules.Profile) error {
-	workers := mongowrite.WorkersFor(p)
-	if c.ds != nil {
-		for _, col := range c.ds.Written() {
-			coll := db.Collection(col.Name())
-			if _, err := mongowrite.Insert(ctx, coll, col, mongowrite.InsertOptions{Workers: workers}); err != nil {
-				return fmt.Errorf("WithPlan: collection %s: %w", col.Name(), err)
-			}
-			if err := indexes.Create(ctx, coll, col.Spec().Indexes); err != nil {
-				return fmt.Errorf("WithPlan: collection %s: %w", col.Name(), err)
-			}
+	if c.plan != nil {
+		if _, err := run.Seed(ctx, db, c.plan, run.Options{Profile: p, NoManifest: true}); err != nil {
+			return fmt.Errorf("WithPlan: %w", err)
 		}
 	}
 	if len(c.groups) == 0 {
@@ -213,7 +208,7 @@ func (c *content) load(ctx context.Context, db *mongo.Database, p rules.Profile)
 	for k, g := range c.groups {
 		targets[k] = fixtures.Target{Collection: db.Collection(g.Collection), Sources: g.Sources, Indexes: g.Indexes}
 	}
-	if _, err := fixtures.LoadAll(ctx, targets, fixtures.LoadOptions{Mode: fixtures.Insert}); err != nil {
+	if _, err := fixtures.LoadAll(ctx, targets, fixtures.LoadOptions{Mode: fixtures.Insert, Profile: p}); err != nil {
 		return fmt.Errorf("WithFixtures: %w", err)
 	}
 	return nil

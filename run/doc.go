@@ -11,6 +11,9 @@
 // plan and the acknowledged ranges as batches are acknowledged, and its
 // final state also after a cancel: a cancel stops generation, the batches
 // already sent are finished, so what the manifest lists is what is stored.
+// Options.NoManifest keeps none (oidkittest's templates, never resumed),
+// with the same checks: Seed is the one entry point of oidkit seed and of
+// oidkittest's plans.
 //
 // [Resume] reads back the run a manifest describes, so that Seed with
 // Options.Resume inserts only what is missing. [Manifests] reads the

@@ -28,6 +28,10 @@ type Options struct {
 	// Drop drops each collection before writing it, once every document
 	// passed the target's rules.
 	Drop bool
+	// NoManifest keeps no run manifest: for a database that is never
+	// resumed nor verified from its manifests (oidkittest builds one once
+	// and copies it for every test). The checks are those of any run.
+	NoManifest bool
 	// Profile is the target's rules; the zero Profile is rules.MongoDB.
 	Profile rules.Profile
 	// Batch and Workers are mongowrite.InsertOptions'; Workers 0 is
@@ -189,7 +193,7 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 		}
 	}
 	want := col.Spec().Indexes
-	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()]}
+	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
 	if w.m == nil {
 		w.m = seed.NewManifest(ds, col, run)
 		w.m.Part = opts.Part

@@ -29,6 +29,15 @@ type collWrite struct {
 	m     *seed.Manifest
 	prior int64 // documents acknowledged by earlier runs
 	saved time.Time
+	keep  bool // the manifest is saved (Options.NoManifest unset)
+}
+
+// save saves the manifest, when the run keeps one.
+func (w *collWrite) save(ctx context.Context) error {
+	if !w.keep {
+		return nil
+	}
+	return mongowrite.SaveManifest(ctx, w.db, w.m)
 }
 
 // insert saves the manifest as running, inserts the documents it does not
@@ -36,7 +45,7 @@ type collWrite struct {
 // (also after an interruption).
 func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (mongowrite.InsertResult, error) {
 	w.m.State, w.m.Error = seed.StateRunning, ""
-	if err := mongowrite.SaveManifest(ctx, w.db, w.m); err != nil {
+	if err := w.save(ctx); err != nil {
 		return mongowrite.InsertResult{}, err
 	}
 	w.prior, w.saved = w.m.AckedCount, time.Now()
@@ -49,7 +58,7 @@ func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (
 			// A server in trouble fails the inserts too; the run must not
 			// wait on it twice, so saving stops until the final save.
 			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
-			saving = mongowrite.SaveManifest(sctx, w.db, w.m) == nil
+			saving = w.save(sctx) == nil
 			cancel()
 		}
 	}
@@ -72,7 +81,7 @@ func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()
-	if serr := mongowrite.SaveManifest(sctx, w.db, w.m); serr != nil && err == nil {
+	if serr := w.save(sctx); serr != nil && err == nil {
 		err = serr
 	}
 	res.Skipped += w.prior
