@@ -1,6 +1,10 @@
 package bsonval
 
-import "go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+import (
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
 
 // MaxDocSize is the largest document MongoDB stores (16 MiB), and the
 // maxBsonObjectSize the server announces.
@@ -19,4 +23,17 @@ func IDFirst(d bsoncore.Document) bsoncore.Document {
 		}
 	}
 	return b.Build()
+}
+
+// AppendDocArray appends to dst an array element key of the documents
+// docs, without building each as a value first.
+func AppendDocArray(dst []byte, key string, docs []bsoncore.Document) []byte {
+	dst = bsoncore.AppendHeader(dst, bsoncore.TypeArray, key)
+	ai, dst := bsoncore.ReserveLength(dst)
+	var k [20]byte
+	for i, d := range docs {
+		dst = bsoncore.AppendDocumentElement(dst, string(strconv.AppendInt(k[:0], int64(i), 10)), d)
+	}
+	dst = append(dst, 0)
+	return bsoncore.UpdateLength(dst, ai, int32(len(dst[ai:])))
 }

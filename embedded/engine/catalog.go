@@ -5,22 +5,11 @@ import (
 	crand "crypto/rand"
 	"crypto/sha256"
 	"sort"
-	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
-
-func checkNamespace(db, coll string) error {
-	if db == "" || strings.ContainsAny(db, "/\\. \"$\x00") || len(db) > 63 {
-		return mongoerr.New(mongoerr.InvalidNamespace, "Invalid database name: '%s'", db)
-	}
-	if coll == "" || strings.Contains(coll, "$") || strings.Contains(coll, "\x00") || strings.HasPrefix(coll, ".") {
-		return mongoerr.New(mongoerr.InvalidNamespace, "Invalid collection name: %s", coll)
-	}
-	return nil
-}
 
 // setOptions sets a collection's options (create, collMod).
 func (t *tx) setOptions(c *collection, opts bsoncore.Document) {
@@ -118,7 +107,7 @@ func (s *Store) CloneDatabase(ctx context.Context, from, to string) error {
 		if _, ok := t.st.dbs[to]; ok {
 			return mongoerr.New(mongoerr.NamespaceExists, "database %s already exists", to)
 		}
-		if err := checkNamespace(to, "x"); err != nil {
+		if err := mongoerr.CheckNamespace(to, "x"); err != nil {
 			return err
 		}
 		t.cloneDatabase(from, to)

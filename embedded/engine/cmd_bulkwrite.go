@@ -92,7 +92,7 @@ func bulkNamespaces(c *call) ([][2]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkNamespace(db, coll); err != nil {
+		if err := mongoerr.CheckNamespace(db, coll); err != nil {
 			return nil, err
 		}
 		nss = append(nss, [2]string{db, coll})

@@ -205,7 +205,7 @@ func cmdRename(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNamespace(tdb, tc); err != nil {
+	if err := mongoerr.CheckNamespace(tdb, tc); err != nil {
 		return nil, err
 	}
 	dropTarget := bsonval.Truthy(c.arg("dropTarget"))

@@ -104,7 +104,7 @@ func (c *call) writeTarget() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := checkNamespace(c.db, name); err != nil {
+	if err := mongoerr.CheckNamespace(c.db, name); err != nil {
 		return "", err
 	}
 	return name, c.checkWritable(c.db, name)

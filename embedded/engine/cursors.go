@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strconv"
 	"sync"
 	"time"
 
@@ -117,7 +116,7 @@ func cursorDoc(id int64, ns, key string, docs []bsoncore.Document, postBatch bso
 	oi, out := bsoncore.ReserveLength(make([]byte, 0, size))
 	out = bsoncore.AppendHeader(out, bsoncore.TypeEmbeddedDocument, "cursor")
 	ci, out := bsoncore.ReserveLength(out)
-	out = appendDocArray(out, key, docs)
+	out = bsonval.AppendDocArray(out, key, docs)
 	out = bsoncore.AppendInt64Element(out, "id", id)
 	out = bsoncore.AppendStringElement(out, "ns", ns)
 	if postBatch != nil {
@@ -225,16 +224,4 @@ func cmdKillCursors(c *call) (bsoncore.Document, error) {
 		AppendArray("cursorsNotFound", bsoncore.BuildArray(nil, notFound...)).
 		AppendArray("cursorsAlive", bsoncore.BuildArray(nil)).
 		AppendArray("cursorsUnknown", bsoncore.BuildArray(nil)).AppendDouble("ok", 1).Build(), nil
-}
-
-// appendDocArray appends an array element of documents to dst.
-func appendDocArray(dst []byte, key string, docs []bsoncore.Document) []byte {
-	dst = bsoncore.AppendHeader(dst, bsoncore.TypeArray, key)
-	ai, dst := bsoncore.ReserveLength(dst)
-	var k [20]byte
-	for i, d := range docs {
-		dst = bsoncore.AppendDocumentElement(dst, string(strconv.AppendInt(k[:0], int64(i), 10)), d)
-	}
-	dst = append(dst, 0)
-	return bsoncore.UpdateLength(dst, ai, int32(len(dst[ai:])))
 }

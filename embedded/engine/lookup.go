@@ -56,7 +56,7 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		return nil, err
 	}
 	if s.hasFrom {
-		if err := checkNamespace(s.fromDB, s.from); err != nil {
+		if err := mongoerr.CheckNamespace(s.fromDB, s.from); err != nil {
 			return nil, err
 		}
 	} else if len(s.pipe) == 0 || stageName(s.pipe[0]) != "$documents" {
@@ -267,7 +267,7 @@ func withArrayField(doc bsoncore.Document, name string, docs []bsoncore.Document
 	for _, d := range docs {
 		size += len(d) + 8
 	}
-	appendArray := func(dst []byte) []byte { return appendDocArray(dst, name, docs) }
+	appendArray := func(dst []byte) []byte { return bsonval.AppendDocArray(dst, name, docs) }
 	if _, err := doc.LookupErr(name); err != nil { // a new field, last
 		out := append(make([]byte, 0, size), doc[:len(doc)-1]...)
 		out = appendArray(out)

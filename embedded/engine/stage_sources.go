@@ -26,7 +26,7 @@ func compileUnionWith(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, er
 		return nil, err
 	}
 	if hasColl {
-		if err := checkNamespace(env.db, coll); err != nil {
+		if err := mongoerr.CheckNamespace(env.db, coll); err != nil {
 			return nil, err
 		}
 	}

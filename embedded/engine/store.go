@@ -170,7 +170,7 @@ func (t *tx) mut(db, name string, create bool) (*collection, error) {
 	}
 	t.st.dbs[db] = nm
 	if c == nil {
-		if err := checkNamespace(db, name); err != nil {
+		if err := mongoerr.CheckNamespace(db, name); err != nil {
 			return nil, err
 		}
 		c = newCollection(db, name, nil)
