@@ -7,6 +7,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 	"github.com/oidkit/oidkit/embedded/query"
 )
 
@@ -76,7 +77,7 @@ type tailCursor struct {
 	srv     *Server
 	db, col string
 	filter  *query.Filter
-	proj    *projection
+	proj    *pipeline.Projection
 	pending []bsoncore.Document // of the first result, not yet returned
 	from    uint64              // the next insertion sequence to look at
 	await   bool
@@ -112,7 +113,7 @@ func (tc *tailCursor) next(c *call, n int, wait time.Duration) ([]bsoncore.Docum
 				if tc.proj != nil {
 					// an expression's error fails the getMore, as it fails a find
 					_, pos := tc.filter.MatchPos(d)
-					if d, err = tc.proj.project(d, pos, true); err != nil {
+					if d, err = tc.proj.Project(d, pos, true); err != nil {
 						return false
 					}
 				}
@@ -131,7 +132,7 @@ func (tc *tailCursor) next(c *call, n int, wait time.Duration) ([]bsoncore.Docum
 
 // openTailable answers a tailable find: the first batch, and a cursor
 // that stays open for documents inserted later.
-func openTailable(c *call, name string, col *collection, f *query.Filter, proj *projection, docs []bsoncore.Document, bs int) (bsoncore.Document, error) {
+func openTailable(c *call, name string, col *collection, f *query.Filter, proj *pipeline.Projection, docs []bsoncore.Document, bs int) (bsoncore.Document, error) {
 	if col == nil {
 		return cursorDoc(0, c.db+"."+name, "firstBatch", nil, nil), nil
 	}

@@ -43,7 +43,7 @@ func (cs *changeStream) events(ev changeEvent) ([]bsoncore.Document, error) {
 	}
 	var out []bsoncore.Document
 	emit := func(d bsoncore.Document, id bsoncore.Document) error {
-		docs, err := runPipeline(cs.stages, []bsoncore.Document{d})
+		docs, err := cs.stages.Run([]bsoncore.Document{d})
 		if err != nil {
 			return err
 		}

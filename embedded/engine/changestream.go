@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 )
 
 // Change streams: an aggregate whose first stage is $changeStream opens a
@@ -41,7 +42,7 @@ type changeStream struct {
 	beforeChange string // off, whenAvailable, required
 	expanded     bool   // showExpandedEvents
 	pos          position
-	stages       []stage
+	stages       pipeline.Pipeline
 	store        *Store
 	invalidated  bool // the invalidate event has been sent: the cursor ends
 	split        bool // $changeStreamSplitLargeEvent: events over 16 MiB come in fragments
@@ -99,22 +100,11 @@ func before(t, i uint32) position {
 
 // isChangeStream reports whether a pipeline opens a change stream.
 func isChangeStream(stages []bsoncore.Value) bool {
-	return len(stages) > 0 && stageName(stages[0]) == "$changeStream"
-}
-
-// stageName is the name of a pipeline stage, "" if it is not one.
-func stageName(sv bsoncore.Value) string {
-	if sv.Type != bsoncore.TypeEmbeddedDocument {
-		return ""
-	}
-	if els := bsonval.Elements(bsoncore.Document(sv.Data)); len(els) == 1 {
-		return els[0].Key()
-	}
-	return ""
+	return len(stages) > 0 && pipeline.StageName(stages[0]) == "$changeStream"
 }
 
 // openChangeStream answers an aggregate whose first stage is $changeStream.
-func openChangeStream(c *call, name string, stages []bsoncore.Value, env *pipelineEnv) (bsoncore.Document, error) {
+func openChangeStream(c *call, name string, stages []bsoncore.Value, env *pipeline.Env) (bsoncore.Document, error) {
 	if c.txn != nil {
 		return nil, mongoerr.New(mongoerr.OperationNotSupportedInTransaction, "Operation not permitted in transaction :: caused by :: $changeStream cannot run inside a transaction")
 	}
@@ -231,18 +221,18 @@ func (cs *changeStream) checkScope(c *call, name string, all bool) error {
 
 // compileStages compiles the stages after $changeStream: only those a
 // change stream allows, and $changeStreamSplitLargeEvent last.
-func (cs *changeStream) compileStages(stages []bsoncore.Value, env *pipelineEnv) error {
-	if n := len(stages); n > 1 && stageName(stages[n-1]) == "$changeStreamSplitLargeEvent" {
+func (cs *changeStream) compileStages(stages []bsoncore.Value, env *pipeline.Env) error {
+	if n := len(stages); n > 1 && pipeline.StageName(stages[n-1]) == "$changeStreamSplitLargeEvent" {
 		cs.split = true
 		stages = stages[:n-1]
 	}
 	for _, sv := range stages[1:] {
-		if stageName(sv) == "$changeStreamSplitLargeEvent" {
+		if pipeline.StageName(sv) == "$changeStreamSplitLargeEvent" {
 			return mongoerr.New(mongoerr.Location(7182802), "$changeStreamSplitLargeEvent must be the last stage in the pipeline")
 		}
 		if sv.Type == bsoncore.TypeEmbeddedDocument {
 			if els := bsonval.Elements(bsoncore.Document(sv.Data)); len(els) == 1 && !streamStages[els[0].Key()] {
-				if _, known := compileStage(els[0].Key(), els[0].Value(), env); known != nil && mongoerr.Is(known, mongoerr.Location(40324)) {
+				if _, known := pipeline.CompileStage(els[0].Key(), els[0].Value(), env); known != nil && mongoerr.Is(known, mongoerr.Location(40324)) {
 					return known
 				}
 				return mongoerr.New(mongoerr.IllegalOperation, "%s is not permitted in a $changeStream pipeline", els[0].Key())
@@ -250,7 +240,7 @@ func (cs *changeStream) compileStages(stages []bsoncore.Value, env *pipelineEnv)
 		}
 	}
 	var err error
-	cs.stages, err = compilePipeline(stages[1:], env)
+	cs.stages, err = pipeline.Compile(stages[1:], env)
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 	"github.com/oidkit/oidkit/embedded/query"
 )
 
@@ -26,72 +27,6 @@ func checkWriteStageReadConcern(stages []bsoncore.Value, rc bsoncore.Value) erro
 		return mongoerr.New(mongoerr.InvalidOptions, "%s cannot be used with a 'linearizable' read concern level", els[0].Key())
 	}
 	return nil
-}
-
-// pipelineEnv is where a command's pipelines read and write.
-func (c *call) pipelineEnv(vars *expr.Vars) *pipelineEnv {
-	st := c.view()
-	var env *pipelineEnv
-	env = &pipelineEnv{ctx: c.ctx, db: c.db, vars: vars,
-		read: func(db, coll string) []bsoncore.Document {
-			col := st.coll(db, coll)
-			if col == nil {
-				return nil
-			}
-			if col.isView() {
-				docs, _ := viewDocs(env, st, db, coll)
-				return docs
-			}
-			out := make([]bsoncore.Document, 0, col.docs.Len())
-			col.scan(func(r *record) bool { out = append(out, r.doc); return true })
-			return out
-		},
-		write: func(db, coll string, docs []bsoncore.Document, mode string) error {
-			return c.write(func(t *tx) error {
-				if mode == "$out" {
-					var keep []bsoncore.Document
-					if old := t.st.coll(db, coll); old != nil {
-						for _, ix := range old.indexes {
-							keep = append(keep, ix.spec)
-						}
-					}
-					t.dropCollection(db, coll)
-					col, err := t.mut(db, coll, true)
-					if err != nil {
-						return err
-					}
-					for _, s := range keep {
-						if _, err := t.createIndex(col, s); err != nil {
-							return err
-						}
-					}
-				}
-				col, err := t.mut(db, coll, true)
-				if err != nil {
-					return err
-				}
-				for _, d := range docs {
-					d, err = withID(d)
-					if err != nil {
-						return err
-					}
-					id, _ := d.LookupErr("_id")
-					old, exists := col.get(id)
-					switch {
-					case exists && mode == "keepExisting":
-						continue
-					case exists && mode == "merge":
-						d = bsonval.IDFirst(expr.MergeDocs(old, d))
-					}
-					if err := t.putDoc(col, d, mode == "$out" || mode == "fail"); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		},
-	}
-	return env
 }
 
 func cmdAggregate(c *call) (bsoncore.Document, error) {
@@ -118,18 +53,18 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if err := checkWriteStageReadConcern(stages, c.arg("readConcern")); err != nil {
 		return nil, err
 	}
-	if err := checkDocumentsStage(stages, name != ""); err != nil {
+	if err := pipeline.CheckDocumentsStage(stages, name != ""); err != nil {
 		return nil, err
 	}
 	st := c.view()
 	shown := name // a view's cursor is named for the view
-	if src, pipeline, isView, err := resolveView(st, c.db, name); err != nil {
+	if src, viewStages, isView, err := resolveView(st, c.db, name); err != nil {
 		return nil, err
 	} else if isView {
 		if isChangeStream(stages) {
 			return nil, mongoerr.New(mongoerr.CommandNotSupportedOnView, "Namespace %s.%s is a view, not a collection", c.db, name)
 		}
-		name, stages = src, append(append([]bsoncore.Value{}, pipeline...), stages...)
+		name, stages = src, append(append([]bsoncore.Value{}, viewStages...), stages...)
 	}
 	env := c.pipelineEnv(vars)
 	if isChangeStream(stages) {
@@ -140,11 +75,11 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := compilePipeline(stages, env)
+	p, err := pipeline.Compile(stages, env)
 	if err != nil {
 		return nil, err
 	}
-	if docs, err = runPipeline(p, docs); err != nil {
+	if docs, err = p.Run(docs); err != nil {
 		return nil, err
 	}
 	if bsonval.Truthy(c.arg("explain")) {
@@ -165,7 +100,7 @@ func cmdAggregate(c *call) (bsoncore.Document, error) {
 // left to run over them: a count of every document, $collStats and
 // $indexStats from metadata, leading $match, $sort, $skip and $limit
 // stages through an index, none for $documents, else the collection.
-func aggregateSource(c *call, col *collection, name string, stages []bsoncore.Value, env *pipelineEnv) ([]bsoncore.Document, []bsoncore.Value, error) {
+func aggregateSource(c *call, col *collection, name string, stages []bsoncore.Value, env *pipeline.Env) ([]bsoncore.Document, []bsoncore.Value, error) {
 	var docs []bsoncore.Document
 	if n, ok := countAllPipeline(stages, col); ok {
 		// CountDocuments({}): [{$match: {}}, {$group: {_id: 1, n: {$sum: 1}}}]
@@ -181,7 +116,7 @@ func aggregateSource(c *call, col *collection, name string, stages []bsoncore.Va
 		} else if len(els) == 1 && els[0].Key() == "$indexStats" {
 			docs = indexStats(col, c)
 			stages = stages[1:]
-		} else if q, n, err := leadingQuery(stages, env.vars); err != nil {
+		} else if q, n, err := leadingQuery(stages, env.Vars); err != nil {
 			return nil, nil, err
 		} else if n > 0 {
 			// a leading $match, $sort, $skip and $limit read as a find does: through an index
@@ -191,10 +126,10 @@ func aggregateSource(c *call, col *collection, name string, stages []bsoncore.Va
 			stages = stages[n:]
 		} else if len(els) == 1 && els[0].Key() == "$documents" {
 		} else if col != nil {
-			docs = env.read(c.db, name)
+			docs = env.Read(c.db, name)
 		}
 	} else if col != nil {
-		docs = env.read(c.db, name)
+		docs = env.Read(c.db, name)
 	}
 	return docs, stages, nil
 }
@@ -231,7 +166,7 @@ func leadingQuery(stages []bsoncore.Value, vars *expr.Vars) (pushedQuery, int, e
 	q := pushedQuery{}
 	n := 0
 	arg := func(name string) (bsoncore.Value, bool) {
-		if n < len(stages) && stageName(stages[n]) == name {
+		if n < len(stages) && pipeline.StageName(stages[n]) == name {
 			return bsonval.Elements(bsoncore.Document(stages[n].Data))[0].Value(), true
 		}
 		return bsoncore.Value{}, false

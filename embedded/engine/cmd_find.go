@@ -8,6 +8,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 	"github.com/oidkit/oidkit/embedded/query"
 )
 
@@ -72,7 +73,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 
 // findShape reads the sort (under the collation of vars) and the
 // projection, argument projKey, of a find or findAndModify.
-func findShape(c *call, vars *expr.Vars, projKey string) (*bsonval.Sort, *projection, error) {
+func findShape(c *call, vars *expr.Vars, projKey string) (*bsonval.Sort, *pipeline.Projection, error) {
 	var s *bsonval.Sort
 	if sd, err := docArg(c, "sort"); err != nil {
 		return nil, nil, err
@@ -82,11 +83,11 @@ func findShape(c *call, vars *expr.Vars, projKey string) (*bsonval.Sort, *projec
 		}
 		s.Coll = vars.Coll
 	}
-	var proj *projection
+	var proj *pipeline.Projection
 	if pd, err := docArg(c, projKey); err != nil {
 		return nil, nil, err
 	} else if len(pd) > 5 {
-		if proj, err = compileProjection(pd, vars); err != nil {
+		if proj, err = pipeline.CompileProjection(pd, vars); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -120,14 +121,14 @@ func findPaging(c *call) (skip, limit, bs int, single bool, err error) {
 
 // projectAll applies proj, when given, to docs in place, with the
 // positions of the arrays f matched for a positional projection.
-func projectAll(docs []bsoncore.Document, f *query.Filter, proj *projection) error {
+func projectAll(docs []bsoncore.Document, f *query.Filter, proj *pipeline.Projection) error {
 	if proj == nil {
 		return nil
 	}
 	for i, d := range docs {
 		_, pos := f.MatchPos(d)
 		var err error
-		if docs[i], err = proj.project(d, pos, true); err != nil {
+		if docs[i], err = proj.Project(d, pos, true); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 	"github.com/oidkit/oidkit/embedded/query"
 	"github.com/oidkit/oidkit/embedded/update"
 	"github.com/oidkit/oidkit/oid"
@@ -450,7 +451,7 @@ type findAndModify struct {
 	name           string
 	f              *query.Filter
 	s              *bsonval.Sort
-	proj           *projection
+	proj           *pipeline.Projection
 	vars           *expr.Vars
 	update         bsoncore.Value
 	newDoc, upsert bool
@@ -478,7 +479,7 @@ func (op *findAndModify) remove(t *tx, c *call) error {
 // expression's error fails the command, and with it the write.
 func (op *findAndModify) project(doc bsoncore.Document) error {
 	_, pos := op.f.MatchPos(doc)
-	v, err := op.proj.project(doc, pos, true)
+	v, err := op.proj.Project(doc, pos, true)
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,3 @@ func searchNotEnabled() error {
 }
 
 func cmdSearchIndexes(*call) (bsoncore.Document, error) { return nil, searchNotEnabled() }
-
-func compileSearchStage(string, bsoncore.Value, *pipelineEnv) (stage, error) {
-	return nil, searchNotEnabled()
-}

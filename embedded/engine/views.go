@@ -9,6 +9,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/embedded/pipeline"
 )
 
 // maxViewDepth is how many views may stand on one another, as MongoDB allows.
@@ -54,9 +55,9 @@ func checkViewOptions(c *call) error {
 		if st.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
 		}
-		switch stageName(st) {
+		switch pipeline.StageName(st) {
 		case "$out", "$merge", "$changeStream":
-			return mongoerr.New(mongoerr.OptionNotSupportedOnView, "%s cannot be used in a view definition", stageName(st))
+			return mongoerr.New(mongoerr.OptionNotSupportedOnView, "%s cannot be used in a view definition", pipeline.StageName(st))
 		}
 	}
 	return nil
@@ -81,8 +82,8 @@ func resolveView(st *state, db, name string) (src string, pipeline []bsoncore.Va
 }
 
 // viewDocs runs the view name's pipeline over what it stands on.
-func viewDocs(env *pipelineEnv, st *state, db, name string) ([]bsoncore.Document, error) {
-	src, pipeline, _, err := resolveView(st, db, name)
+func viewDocs(env *pipeline.Env, st *state, db, name string) ([]bsoncore.Document, error) {
+	src, stages, _, err := resolveView(st, db, name)
 	if err != nil {
 		return nil, err
 	}
@@ -90,11 +91,11 @@ func viewDocs(env *pipelineEnv, st *state, db, name string) ([]bsoncore.Document
 	if col := st.coll(db, src); col != nil {
 		col.scan(func(r *record) bool { docs = append(docs, r.doc); return true })
 	}
-	p, err := compilePipeline(pipeline, env)
+	p, err := pipeline.Compile(stages, env)
 	if err != nil {
 		return nil, err
 	}
-	return runPipeline(p, docs)
+	return p.Run(docs)
 }
 
 // readColl is the collection a read command reads for name: the stored

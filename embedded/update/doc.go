@@ -10,6 +10,6 @@
 // Upsert is the document an upsert inserts, seeded from the filter's
 // equalities. Conditions ($pull's, arrayFilters) are compiled by package
 // query with $expr from package expr. A pipeline update's stages are run
-// by the function the engine hands Compile, since aggregation is the
-// engine's; the documents being changed are bsonval.MDoc trees.
+// by the function the engine hands Compile (package pipeline's stages);
+// the documents being changed are bsonval.MDoc trees.
 package update

@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -15,7 +15,7 @@ import (
 // among the documents restrictSearchWithMatch lets through; the documents
 // found go into the array field as, with their depth in depthField if
 // asked.
-func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileGraphLookup(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$graphLookup", arg)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	case !okAs || !okFF || !okTF || errStart != nil:
 		return nil, mongoerr.New(mongoerr.Location(40105), "$graphLookup requires 'as', 'startWith', 'connectFromField' and 'connectToField' to be specified")
 	}
-	if g.start, err = expr.Compile(sv, env.vars); err != nil {
+	if g.start, err = expr.Compile(sv, env.Vars); err != nil {
 		return nil, err
 	}
 	g.depthField, _ = str("depthField")
@@ -52,7 +52,7 @@ func compileGraphLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 
 // graphLookup is a compiled $graphLookup.
 type graphLookup struct {
-	env                *pipelineEnv
+	env                *Env
 	from, as           string
 	fromField, toField string
 	start              *expr.Expr
@@ -67,13 +67,16 @@ func (g *graphLookup) parseLimits(d bsoncore.Document) error {
 		if !bsonval.IsNumber(v) || bsonval.NumberFloat(v) < 0 {
 			return mongoerr.New(mongoerr.Location(40101), "maxDepth requires a nonnegative argument, found: %s", bsonval.Shell(v))
 		}
-		g.maxDepth = numberInt64(v)
+		g.maxDepth = int64(bsonval.NumberFloat(v))
+		if i, ok := bsonval.IntOf(v); ok {
+			g.maxDepth = i
+		}
 	}
 	if v, err := d.LookupErr("restrictSearchWithMatch"); err == nil {
 		if v.Type != bsoncore.TypeEmbeddedDocument {
 			return mongoerr.New(mongoerr.Location(40185), "restrictSearchWithMatch must be an object, found %s", bsonval.TypeName(v.Type))
 		}
-		if g.restrict, err = compileFilter(bsoncore.Document(v.Data), g.env.vars); err != nil {
+		if g.restrict, err = compileFilter(bsoncore.Document(v.Data), g.env.Vars); err != nil {
 			return err
 		}
 	}
@@ -85,7 +88,7 @@ func (g *graphLookup) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	byKey := map[string][]int{}
 	var docs []bsoncore.Document
 	var kb []byte
-	for _, fd := range g.env.read(g.env.db, g.from) {
+	for _, fd := range g.env.Read(g.env.DB, g.from) {
 		if g.restrict != nil && !g.restrict.Match(fd) {
 			continue
 		}

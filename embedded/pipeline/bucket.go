@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"math"
@@ -17,10 +17,10 @@ import (
 // accumulators (a count by default).
 type buckets struct {
 	by    *expr.Expr
-	group stage
+	group Stage
 }
 
-func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*buckets, error) {
+func compileBuckets(stageName string, d bsoncore.Document, env *Env) (*buckets, error) {
 	gb, err := d.LookupErr("groupBy")
 	if err != nil {
 		return nil, mongoerr.New(mongoerr.Location(40198), "%s requires 'groupBy' to be specified", stageName)
@@ -30,7 +30,7 @@ func compileBuckets(stageName string, d bsoncore.Document, env *pipelineEnv) (*b
 	if !(gb.Type == bsoncore.TypeEmbeddedDocument || gb.Type == bsoncore.TypeString && strings.HasPrefix(gb.StringValue(), "$")) {
 		return nil, mongoerr.New(mongoerr.Location(codes[0]), "The %s 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: %s", stageName, bsonval.Shell(gb))
 	}
-	by, err := expr.Compile(gb, env.vars)
+	by, err := expr.Compile(gb, env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (b *buckets) run(docs []bsoncore.Document, ids []bsoncore.Value) ([]bsoncor
 
 // compileBucket is $bucket: each document in the bucket of boundaries
 // [b[i], b[i+1]) its groupBy value falls in, or in default.
-func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileBucket(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$bucket", arg)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func compileBucket(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 // granularity, every max is rounded up to the series (taking in the
 // documents below it) and the first min down, each min being the bucket
 // before's max; groupBy values must then be non-negative numbers.
-func compileBucketAuto(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileBucketAuto(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$bucketAuto", arg)
 	if err != nil {
 		return nil, err

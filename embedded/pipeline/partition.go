@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"slices"
@@ -17,10 +17,10 @@ type partitionSpec struct {
 	sort *bsonval.Sort
 }
 
-func compilePartitionSpec(stageName string, d bsoncore.Document, env *pipelineEnv) (partitionSpec, error) {
+func compilePartitionSpec(stageName string, d bsoncore.Document, env *Env) (partitionSpec, error) {
 	var p partitionSpec
 	if v, err := d.LookupErr("partitionBy"); err == nil {
-		if p.by, err = expr.Compile(v, env.vars); err != nil {
+		if p.by, err = expr.Compile(v, env.Vars); err != nil {
 			return p, err
 		}
 	}

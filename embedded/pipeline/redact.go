@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -13,9 +13,9 @@ import (
 // keeps, says $$KEEP (the level whole), $$PRUNE (the level gone) or
 // $$DESCEND (its fields kept, its documents and arrays of documents
 // judged in turn).
-func compileRedact(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	vars := &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.vars.Now}
-	for k, v := range env.vars.Vars {
+func compileRedact(arg bsoncore.Value, env *Env) (Stage, error) {
+	vars := &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.Vars.Now}
+	for k, v := range env.Vars.Vars {
 		vars.Vars[k] = v
 	}
 	for _, k := range []string{"DESCEND", "PRUNE", "KEEP"} {

@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"strings"
@@ -11,35 +11,32 @@ import (
 )
 
 // The stages whose documents come from elsewhere than their input:
-// $unionWith, $facet, $documents, $collStats, $indexStats,
-// $listLocalSessions; and $changeStream, refused past the first stage.
-
-func compileChangeStreamStage(string, bsoncore.Value, *pipelineEnv) (stage, error) {
-	return nil, mongoerr.New(mongoerr.Location(40602), "$changeStream is only valid as the first stage in a pipeline")
-}
+// $unionWith, $facet, $documents. ($collStats, $indexStats,
+// $listLocalSessions and $changeStream are the engine's, through
+// Env.Stage.)
 
 // compileUnionWith is $unionWith: a collection's name, or {coll,
 // pipeline}, whose pipeline without a coll must start with $documents.
-func compileUnionWith(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileUnionWith(_ string, arg bsoncore.Value, env *Env) (Stage, error) {
 	coll, hasColl, pipe, err := unionWithArgs(arg)
 	if err != nil {
 		return nil, err
 	}
 	if hasColl {
-		if err := mongoerr.CheckNamespace(env.db, coll); err != nil {
+		if err := mongoerr.CheckNamespace(env.DB, coll); err != nil {
 			return nil, err
 		}
 	}
-	sub, err := compilePipeline(pipe, env)
+	sub, err := Compile(pipe, env)
 	if err != nil {
 		return nil, err
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		var from []bsoncore.Document
 		if hasColl {
-			from = env.read(env.db, coll)
+			from = env.Read(env.DB, coll)
 		}
-		other, err := runPipeline(sub, from)
+		other, err := sub.Run(from)
 		if err != nil {
 			return nil, err
 		}
@@ -75,19 +72,19 @@ func unionWithArgs(arg bsoncore.Value) (coll string, hasColl bool, pipe []bsonco
 			return "", false, nil, mongoerr.New(mongoerr.Location(40415), "BSON field '$unionWith.%s' is an unknown field.", k)
 		}
 	}
-	if !hasColl && (len(pipe) == 0 || stageName(pipe[0]) != "$documents") {
+	if !hasColl && (len(pipe) == 0 || StageName(pipe[0]) != "$documents") {
 		return "", false, nil, mongoerr.New(mongoerr.FailedToParse, "$unionWith stage without explicit collection must have a pipeline with $documents as first stage")
 	}
 	return coll, hasColl, pipe, nil
 }
 
-func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileFacet(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument || len(bsonval.Elements(bsoncore.Document(arg.Data))) == 0 {
 		return nil, mongoerr.New(mongoerr.Location(40169), "the $facet specification must be a non-empty object, but found: $facet: %s", bsonval.Shell(arg))
 	}
 	type facet struct {
 		name string
-		p    []stage
+		p    Pipeline
 	}
 	var fs []facet
 	for _, el := range bsonval.Elements(bsoncore.Document(arg.Data)) {
@@ -95,7 +92,7 @@ func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 		if err != nil {
 			return nil, err
 		}
-		p, err := compilePipeline(pipe, env)
+		p, err := Compile(pipe, env)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +101,7 @@ func compileFacet(name string, arg bsoncore.Value, env *pipelineEnv) (stage, err
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		b := bsoncore.NewDocumentBuilder()
 		for _, f := range fs {
-			out, err := runPipeline(f.p, append([]bsoncore.Document{}, in...))
+			out, err := f.p.Run(append([]bsoncore.Document{}, in...))
 			if err != nil {
 				return nil, err
 			}
@@ -151,7 +148,7 @@ var facetRefuses = map[string]bool{"$collStats": true, "$facet": true, "$geoNear
 // the stage whose pipeline pipe is ("" for the facet's own).
 func checkInFacet(pipe []bsoncore.Value, inside string) error {
 	for _, sv := range pipe {
-		name := stageName(sv)
+		name := StageName(sv)
 		if facetRefuses[name] {
 			if inside != "" {
 				name += " inside of " + inside
@@ -176,8 +173,8 @@ func checkInFacet(pipe []bsoncore.Value, inside string) error {
 
 // compileDocumentsStage is $documents: an expression that must give an
 // array of documents, evaluated once, without an input document.
-func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	e, err := expr.Compile(arg, env.vars)
+func compileDocumentsStage(_ string, arg bsoncore.Value, env *Env) (Stage, error) {
+	e, err := expr.Compile(arg, env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -200,12 +197,12 @@ func compileDocumentsStage(_ string, arg bsoncore.Value, env *pipelineEnv) (stag
 	}, nil
 }
 
-// checkDocumentsStage refuses $documents past a pipeline's first stage
+// CheckDocumentsStage refuses $documents past a pipeline's first stage
 // (40602), and first in a collection's aggregate rather than a
 // database's (aggregate: 1).
-func checkDocumentsStage(stages []bsoncore.Value, onCollection bool) error {
+func CheckDocumentsStage(stages []bsoncore.Value, onCollection bool) error {
 	for i, sv := range stages {
-		if stageName(sv) != "$documents" {
+		if StageName(sv) != "$documents" {
 			continue
 		}
 		if i > 0 {
@@ -216,21 +213,4 @@ func checkDocumentsStage(stages []bsoncore.Value, onCollection bool) error {
 		}
 	}
 	return nil
-}
-
-// compileStatsStage is $collStats and $indexStats.
-func compileStatsStage(string, bsoncore.Value, *pipelineEnv) (stage, error) {
-	return func([]bsoncore.Document) ([]bsoncore.Document, error) {
-		return nil, nil // replaced by the aggregate command, which knows the namespace
-	}, nil
-}
-
-func compileListLocalSessions(_ string, _ bsoncore.Value, env *pipelineEnv) (stage, error) {
-	// sessions live in the drivers; the server lists the one asking
-	return func([]bsoncore.Document) ([]bsoncore.Document, error) {
-		var u [16]byte
-		copy(u[:], processID[:])
-		id := bsoncore.NewDocumentBuilder().AppendBinary("id", 4, u[:]).Build()
-		return []bsoncore.Document{bsoncore.NewDocumentBuilder().AppendDocument("_id", id).AppendDateTime("lastUse", env.vars.Now.UnixMilli()).Build()}, nil
-	}, nil
 }

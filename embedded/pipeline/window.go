@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"slices"
@@ -21,7 +21,7 @@ import (
 // range: [lower, upper] (values added to the current document's sortBy
 // value, numbers, or dates with a unit); each bound may also be
 // "unbounded" or "current"; the whole partition when none is given.
-func compileSetWindowFields(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileSetWindowFields(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$setWindowFields", arg)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ var (
 		"$locf": true, "$linearFill": true, "$expMovingAvg": true}
 )
 
-func compileWindowFn(el bsoncore.Element, sortBy *bsonval.Sort, env *pipelineEnv) (*windowFn, error) {
+func compileWindowFn(el bsoncore.Element, sortBy *bsonval.Sort, env *Env) (*windowFn, error) {
 	w, fnArg, winArg, err := splitWindowFn(el)
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func splitWindowFn(el bsoncore.Element) (w *windowFn, fnArg, winArg bsoncore.Val
 
 // compileArg compiles the function's argument, and checks the sortBy it
 // needs.
-func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *pipelineEnv) error {
+func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *Env) error {
 	singleSort := sortBy != nil && len(sortBy.Keys) == 1
 	var err error
 	switch op := w.op; {
@@ -168,29 +168,29 @@ func (w *windowFn) compileArg(fnArg bsoncore.Value, sortBy *bsonval.Sort, hasWin
 	case op == "$shift":
 		return w.compileShift(fnArg, sortBy, env)
 	case op == "$locf":
-		w.e, err = expr.Compile(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.Vars)
 	case op == "$linearFill":
 		if !singleSort {
 			return mongoerr.New(mongoerr.Location(605001), "$linearFill must be specified with a top level sortBy expression with exactly one element")
 		}
-		w.e, err = expr.Compile(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.Vars)
 	case op == "$expMovingAvg":
 		return w.compileExpMovingAvg(fnArg, sortBy, env)
 	case op == "$derivative" || op == "$integral":
 		return w.compileWithUnit(fnArg, sortBy, hasWindow, env)
 	case op == "$covariancePop" || op == "$covarianceSamp":
-		w.e, err = expr.Compile(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.Vars)
 	case objectAccumulators[op]:
-		w.obj, err = compileObjectAccumulator(op, fnArg, env.vars)
+		w.obj, err = compileObjectAccumulator(op, fnArg, env.Vars)
 	case accumulatorOps[op]:
-		w.e, err = expr.Compile(fnArg, env.vars)
+		w.e, err = expr.Compile(fnArg, env.Vars)
 	default:
 		return mongoerr.New(mongoerr.FailedToParse, "Unrecognized window function, %s", op)
 	}
 	return err
 }
 
-func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *bsonval.Sort, env *pipelineEnv) error {
+func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *bsonval.Sort, env *Env) error {
 	if fnArg.Type != bsoncore.TypeEmbeddedDocument {
 		return mongoerr.New(mongoerr.FailedToParse, "Argument to $shift must be an object")
 	}
@@ -206,18 +206,18 @@ func (w *windowFn) compileShift(fnArg bsoncore.Value, sortBy *bsonval.Sort, env 
 	}
 	w.by = int(n)
 	var err error
-	if w.e, err = expr.Compile(out, env.vars); err != nil {
+	if w.e, err = expr.Compile(out, env.Vars); err != nil {
 		return err
 	}
 	if dv, err := sd.LookupErr("default"); err == nil {
-		if w.def, err = expr.Compile(dv, env.vars); err != nil {
+		if w.def, err = expr.Compile(dv, env.Vars); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *bsonval.Sort, env *pipelineEnv) error {
+func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *bsonval.Sort, env *Env) error {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg must have exactly one argument that is an object")
 	}
@@ -230,7 +230,7 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *bsonval.Sort,
 		return mongoerr.New(mongoerr.FailedToParse, "$expMovingAvg requires an explicit 'sortBy'")
 	}
 	var err error
-	if w.e, err = expr.Compile(in, env.vars); err != nil {
+	if w.e, err = expr.Compile(in, env.Vars); err != nil {
 		return err
 	}
 	if nv, err := d.LookupErr("N"); err == nil {
@@ -262,7 +262,7 @@ func (w *windowFn) compileExpMovingAvg(arg bsoncore.Value, sortBy *bsonval.Sort,
 	return nil
 }
 
-func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *pipelineEnv) error {
+func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *bsonval.Sort, hasWindow bool, env *Env) error {
 	op := w.op
 	if sortBy == nil {
 		return mongoerr.New(mongoerr.FailedToParse, "%s requires a sortBy", op)
@@ -277,7 +277,7 @@ func (w *windowFn) compileWithUnit(arg bsoncore.Value, sortBy *bsonval.Sort, has
 		switch f.Key() {
 		case "input":
 			var err error
-			if w.e, err = expr.Compile(f.Value(), env.vars); err != nil {
+			if w.e, err = expr.Compile(f.Value(), env.Vars); err != nil {
 				return err
 			}
 		case "unit":

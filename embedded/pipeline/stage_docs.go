@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"math"
@@ -17,12 +17,12 @@ import (
 // stream: $match, $project, $addFields/$set, $unset,
 // $replaceRoot/$replaceWith, $limit, $skip, $sort, $count, $sample.
 
-func compileMatchStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileMatchStage(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc(name, arg)
 	if err != nil {
 		return nil, err
 	}
-	f, err := compileFilter(d, env.vars)
+	f, err := compileFilter(d, env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func compileMatchStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage
 	}, nil
 }
 
-func compileProjectStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileProjectStage(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc(name, arg)
 	if err != nil {
 		return nil, err
@@ -45,15 +45,15 @@ func compileProjectStage(name string, arg bsoncore.Value, env *pipelineEnv) (sta
 	if len(bsonval.Elements(d)) == 0 {
 		return nil, mongoerr.New(mongoerr.Location(51272), "projection specification must have at least one field")
 	}
-	p, err := compileProjection(d, env.vars)
+	p, err := CompileProjection(d, env.Vars)
 	if err != nil {
 		return nil, err
 	}
-	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) { return p.project(d, -1, true) }), nil
+	return mapStage(func(d bsoncore.Document) (bsoncore.Document, error) { return p.Project(d, -1, true) }), nil
 }
 
 // compileAddFields is $addFields and its alias $set.
-func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileAddFields(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc(name, arg)
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	}
 	var fs []fe
 	for _, el := range bsonval.Elements(d) {
-		e, err := expr.Compile(el.Value(), env.vars)
+		e, err := expr.Compile(el.Value(), env.Vars)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func compileAddFields(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	}), nil
 }
 
-func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+func compileUnset(_ string, arg bsoncore.Value, _ *Env) (Stage, error) {
 	var paths []string
 	switch arg.Type {
 	case bsoncore.TypeString:
@@ -110,7 +110,7 @@ func compileUnset(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
 
 // compileReplaceRoot is $replaceRoot ({newRoot: expression}) and
 // $replaceWith (the expression itself).
-func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileReplaceRoot(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	nr := arg
 	if name == "$replaceRoot" {
 		d, err := needDoc(name, arg)
@@ -121,7 +121,7 @@ func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stag
 			return nil, mongoerr.New(mongoerr.Location(40231), "no newRoot specified for the $replaceRoot stage")
 		}
 	}
-	e, err := expr.Compile(nr, env.vars)
+	e, err := expr.Compile(nr, env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func compileReplaceRoot(name string, arg bsoncore.Value, env *pipelineEnv) (stag
 }
 
 // compileLimitSkip is $limit and $skip.
-func compileLimitSkip(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+func compileLimitSkip(name string, arg bsoncore.Value, _ *Env) (Stage, error) {
 	code := int32(5107200) // $skip
 	if name == "$limit" {
 		code = 5107201
@@ -159,7 +159,7 @@ func compileLimitSkip(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, e
 	}, nil
 }
 
-func compileSortStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileSortStage(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc(name, arg)
 	if err != nil {
 		return nil, err
@@ -168,7 +168,7 @@ func compileSortStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	if err != nil {
 		return nil, err
 	}
-	s.Coll = env.vars.Collator()
+	s.Coll = env.Vars.Collator()
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		out := append([]bsoncore.Document{}, in...)
 		sort.SliceStable(out, func(i, j int) bool { return s.Compare(out[i], out[j]) < 0 })
@@ -176,7 +176,7 @@ func compileSortStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage,
 	}, nil
 }
 
-func compileCountStage(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+func compileCountStage(_ string, arg bsoncore.Value, _ *Env) (Stage, error) {
 	if arg.Type != bsoncore.TypeString || arg.StringValue() == "" || strings.HasPrefix(arg.StringValue(), "$") || strings.Contains(arg.StringValue(), ".") {
 		return nil, mongoerr.New(mongoerr.Location(40156), "the count field must be a non-empty string, not starting with '$' and not containing '.'")
 	}
@@ -188,7 +188,7 @@ func compileCountStage(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, err
 	}, nil
 }
 
-func compileSampleStage(name string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) {
+func compileSampleStage(name string, arg bsoncore.Value, _ *Env) (Stage, error) {
 	d, err := needDoc(name, arg)
 	if err != nil {
 		return nil, err

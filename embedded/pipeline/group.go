@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"sort"
@@ -26,7 +26,7 @@ type docGroup struct {
 	objs []*objAcc
 }
 
-func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileGroup(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$group", arg)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, mongoerr.New(mongoerr.Location(15955), "a group specification must include an _id")
 	}
-	idE, err := expr.Compile(idv, env.vars)
+	idE, err := expr.Compile(idv, env.Vars)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	coll := env.vars.Collator() // groups strings equal under it together
+	coll := env.Vars.Collator() // groups strings equal under it together
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		var groups []*docGroup
 		index := map[string][]*docGroup{}
@@ -83,7 +83,7 @@ func compileGroup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 }
 
 // compileGroupAccs compiles the fields of a $group other than _id.
-func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, error) {
+func compileGroupAccs(d bsoncore.Document, env *Env) ([]groupAccSpec, error) {
 	var accs []groupAccSpec
 	for _, el := range bsonval.Elements(d) {
 		if el.Key() == "_id" {
@@ -94,7 +94,7 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 		}
 		a := bsonval.Elements(bsoncore.Document(el.Value().Data))[0]
 		if objectAccumulators[a.Key()] {
-			obj, err := compileObjectAccumulator(a.Key(), a.Value(), env.vars)
+			obj, err := compileObjectAccumulator(a.Key(), a.Value(), env.Vars)
 			if err != nil {
 				return nil, err
 			}
@@ -104,11 +104,11 @@ func compileGroupAccs(d bsoncore.Document, env *pipelineEnv) ([]groupAccSpec, er
 		if !accumulatorOps[a.Key()] {
 			return nil, mongoerr.New(mongoerr.Location(15952), "unknown group operator '%s'", a.Key())
 		}
-		e, err := expr.Compile(a.Value(), env.vars)
+		e, err := expr.Compile(a.Value(), env.Vars)
 		if err != nil {
 			return nil, err
 		}
-		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e, coll: env.vars.Collator()})
+		accs = append(accs, groupAccSpec{name: el.Key(), op: a.Key(), e: e, coll: env.Vars.Collator()})
 	}
 	return accs, nil
 }
@@ -162,7 +162,7 @@ func (g *docGroup) build(accs []groupAccSpec) bsoncore.Document {
 
 // compileSortByCount is $sortByCount: a $group counting the documents of
 // each value, the largest counts first.
-func compileSortByCount(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileSortByCount(_ string, arg bsoncore.Value, env *Env) (Stage, error) {
 	g := bsoncore.NewDocumentBuilder().AppendValue("_id", arg).AppendDocument("count", bsoncore.NewDocumentBuilder().AppendInt32("$sum", 1).Build()).Build()
 	gs, err := compileGroup(bsonval.Doc(g), env)
 	if err != nil {

@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"slices"
@@ -35,7 +35,7 @@ type densifyPart struct {
 // highest value of all documents; "partition": of each partition; or
 // [lower, upper), upper excluded) that no document holds. Documents
 // without the field pass through unchanged.
-func compileDensify(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileDensify(arg bsoncore.Value, env *Env) (Stage, error) {
 	d, err := needDoc("$densify", arg)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"context"
@@ -9,25 +9,39 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
-	"github.com/oidkit/oidkit/embedded/update"
 )
 
-// pipelineEnv is what a pipeline needs beyond its input: other
-// collections, writes for $out and $merge, variables.
-type pipelineEnv struct {
-	ctx   context.Context
-	db    string
-	vars  *expr.Vars
-	read  func(db, coll string) []bsoncore.Document
-	write func(db, coll string, docs []bsoncore.Document, mode string) error // mode: $out, or $merge's whenMatched
-	count func(db, coll string) int
+// Env is what a pipeline needs beyond its input documents: the context
+// and database it runs in, its variables (let, the clock $$NOW reads, the
+// collation), the documents of other collections ($lookup, $graphLookup,
+// $unionWith), the writes of $out and $merge, and the stages its caller
+// owns. Read, Write and Stage may be nil where no stage needs them (a
+// pipeline update's stages).
+type Env struct {
+	Ctx  context.Context
+	DB   string
+	Vars *expr.Vars
+	// Read is every document of db.coll, nil for a collection that is not.
+	Read func(db, coll string) []bsoncore.Document
+	// Write stores docs in db.coll; mode is "$out" (the collection
+	// replaced, its indexes kept) or $merge's whenMatched.
+	Write func(db, coll string, docs []bsoncore.Document, mode string) error
+	// Stage compiles a stage that needs the server's state
+	// ($changeStream, $collStats, $listLocalSessions, $search...); ok is
+	// false for a name it does not know.
+	Stage func(name string, arg bsoncore.Value) (s Stage, ok bool, err error)
 }
 
-// stage transforms a stream of documents.
-type stage func(in []bsoncore.Document) ([]bsoncore.Document, error)
+// Stage transforms a stream of documents.
+type Stage func(in []bsoncore.Document) ([]bsoncore.Document, error)
 
-func compilePipeline(stages []bsoncore.Value, env *pipelineEnv) ([]stage, error) {
-	var out []stage
+// Pipeline is a compiled pipeline: its stages in order.
+type Pipeline []Stage
+
+// Compile compiles the stages of a pipeline (each a one-field document)
+// in env, checking where $out, $merge and $documents may stand.
+func Compile(stages []bsoncore.Value, env *Env) (Pipeline, error) {
+	var out Pipeline
 	for i, sv := range stages {
 		if sv.Type != bsoncore.TypeEmbeddedDocument {
 			return nil, mongoerr.New(mongoerr.TypeMismatch, "Each element of the 'pipeline' array must be an object")
@@ -41,9 +55,9 @@ func compilePipeline(stages []bsoncore.Value, env *pipelineEnv) ([]stage, error)
 			return nil, mongoerr.New(mongoerr.Location(40601), "%s can only be the final stage in the pipeline", name)
 		}
 		if name == "$documents" && i > 0 {
-			return nil, checkDocumentsStage(stages[:i+1], false)
+			return nil, CheckDocumentsStage(stages[:i+1], false)
 		}
-		s, err := compileStage(name, arg, env)
+		s, err := CompileStage(name, arg, env)
 		if err != nil {
 			return nil, err
 		}
@@ -52,14 +66,26 @@ func compilePipeline(stages []bsoncore.Value, env *pipelineEnv) ([]stage, error)
 	return out, nil
 }
 
-func runPipeline(stages []stage, docs []bsoncore.Document) ([]bsoncore.Document, error) {
+// Run runs docs through p's stages.
+func (p Pipeline) Run(docs []bsoncore.Document) ([]bsoncore.Document, error) {
 	var err error
-	for _, s := range stages {
+	for _, s := range p {
 		if docs, err = s(docs); err != nil {
 			return nil, err
 		}
 	}
 	return docs, nil
+}
+
+// StageName is the name of a pipeline stage, "" if it is not one.
+func StageName(sv bsoncore.Value) string {
+	if sv.Type != bsoncore.TypeEmbeddedDocument {
+		return ""
+	}
+	if els := bsonval.Elements(bsoncore.Document(sv.Data)); len(els) == 1 {
+		return els[0].Key()
+	}
+	return ""
 }
 
 func needDoc(name string, arg bsoncore.Value) (bsoncore.Document, error) {
@@ -71,67 +97,65 @@ func needDoc(name string, arg bsoncore.Value) (bsoncore.Document, error) {
 
 // stageCompiler compiles one stage of a pipeline; name is the stage's
 // name, for the compilers several stages share.
-type stageCompiler func(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error)
+type stageCompiler func(name string, arg bsoncore.Value, env *Env) (Stage, error)
 
 // stageCompilers holds the compiler of each stage. It is filled in init:
 // the compilers of stages that hold pipelines ($facet, $lookup…) reach
-// compileStage, which reads it.
+// CompileStage, which reads it.
 var stageCompilers map[string]stageCompiler
 
 func init() {
 	// byArg is a compiler that needs no stage name
-	byArg := func(f func(bsoncore.Value, *pipelineEnv) (stage, error)) stageCompiler {
-		return func(_ string, arg bsoncore.Value, env *pipelineEnv) (stage, error) { return f(arg, env) }
+	byArg := func(f func(bsoncore.Value, *Env) (Stage, error)) stageCompiler {
+		return func(_ string, arg bsoncore.Value, env *Env) (Stage, error) { return f(arg, env) }
 	}
 	stageCompilers = map[string]stageCompiler{
-		"$changeStream":      compileChangeStreamStage,
-		"$match":             compileMatchStage,
-		"$project":           compileProjectStage,
-		"$addFields":         compileAddFields,
-		"$set":               compileAddFields,
-		"$unset":             compileUnset,
-		"$replaceRoot":       compileReplaceRoot,
-		"$replaceWith":       compileReplaceRoot,
-		"$limit":             compileLimitSkip,
-		"$skip":              compileLimitSkip,
-		"$sort":              compileSortStage,
-		"$count":             compileCountStage,
-		"$group":             byArg(compileGroup),
-		"$sortByCount":       compileSortByCount,
-		"$unwind":            func(_ string, arg bsoncore.Value, _ *pipelineEnv) (stage, error) { return compileUnwind(arg) },
-		"$sample":            compileSampleStage,
-		"$lookup":            byArg(compileLookup),
-		"$graphLookup":       byArg(compileGraphLookup),
-		"$unionWith":         compileUnionWith,
-		"$facet":             compileFacet,
-		"$documents":         compileDocumentsStage,
-		"$collStats":         compileStatsStage,
-		"$indexStats":        compileStatsStage,
-		"$out":               compileOut,
-		"$merge":             compileOut,
-		"$bucket":            byArg(compileBucket),
-		"$bucketAuto":        byArg(compileBucketAuto),
-		"$setWindowFields":   byArg(compileSetWindowFields),
-		"$redact":            byArg(compileRedact),
-		"$fill":              byArg(compileFill),
-		"$densify":           byArg(compileDensify),
-		"$listLocalSessions": compileListLocalSessions,
-		"$search":            compileSearchStage,
-		"$searchMeta":        compileSearchStage,
-		"$vectorSearch":      compileSearchStage,
-		"$listSearchIndexes": compileSearchStage,
+		"$match":           compileMatchStage,
+		"$project":         compileProjectStage,
+		"$addFields":       compileAddFields,
+		"$set":             compileAddFields,
+		"$unset":           compileUnset,
+		"$replaceRoot":     compileReplaceRoot,
+		"$replaceWith":     compileReplaceRoot,
+		"$limit":           compileLimitSkip,
+		"$skip":            compileLimitSkip,
+		"$sort":            compileSortStage,
+		"$count":           compileCountStage,
+		"$group":           byArg(compileGroup),
+		"$sortByCount":     compileSortByCount,
+		"$unwind":          func(_ string, arg bsoncore.Value, _ *Env) (Stage, error) { return compileUnwind(arg) },
+		"$sample":          compileSampleStage,
+		"$lookup":          byArg(compileLookup),
+		"$graphLookup":     byArg(compileGraphLookup),
+		"$unionWith":       compileUnionWith,
+		"$facet":           compileFacet,
+		"$documents":       compileDocumentsStage,
+		"$out":             compileOut,
+		"$merge":           compileOut,
+		"$bucket":          byArg(compileBucket),
+		"$bucketAuto":      byArg(compileBucketAuto),
+		"$setWindowFields": byArg(compileSetWindowFields),
+		"$redact":          byArg(compileRedact),
+		"$fill":            byArg(compileFill),
+		"$densify":         byArg(compileDensify),
 	}
 }
 
-// compileStage compiles the stage name with its argument arg.
-func compileStage(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+// CompileStage compiles the stage name with its argument arg: one of the
+// package's, else one env.Stage knows.
+func CompileStage(name string, arg bsoncore.Value, env *Env) (Stage, error) {
 	if c, ok := stageCompilers[name]; ok {
 		return c(name, arg, env)
+	}
+	if env.Stage != nil {
+		if s, ok, err := env.Stage(name, arg); ok || err != nil {
+			return s, err
+		}
 	}
 	return nil, mongoerr.New(mongoerr.Location(40324), "Unrecognized pipeline stage name: '%s'", name)
 }
 
-func mapStage(f func(bsoncore.Document) (bsoncore.Document, error)) stage {
+func mapStage(f func(bsoncore.Document) (bsoncore.Document, error)) Stage {
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
 		out := make([]bsoncore.Document, 0, len(in))
 		for _, d := range in {
@@ -145,7 +169,7 @@ func mapStage(f func(bsoncore.Document) (bsoncore.Document, error)) stage {
 	}
 }
 
-func compileUnwind(arg bsoncore.Value) (stage, error) {
+func compileUnwind(arg bsoncore.Value) (Stage, error) {
 	path, idx := "", ""
 	keep := false
 	switch arg.Type {
@@ -209,8 +233,8 @@ func compileUnwind(arg bsoncore.Value) (stage, error) {
 	}, nil
 }
 
-func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error) {
-	db, coll := env.db, ""
+func compileOut(name string, arg bsoncore.Value, env *Env) (Stage, error) {
+	db, coll := env.DB, ""
 	mode := "$out"
 	if name == "$merge" {
 		mode = "merge"
@@ -253,36 +277,6 @@ func compileOut(name string, arg bsoncore.Value, env *pipelineEnv) (stage, error
 		return nil, mongoerr.New(mongoerr.Location(16990), "%s requires a collection name", name)
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		return nil, env.write(db, coll, in, mode)
+		return nil, env.Write(db, coll, in, mode)
 	}, nil
-}
-
-// compileUpdate compiles an update document or pipeline, a pipeline's
-// stages run by applyUpdatePipeline.
-func compileUpdate(u bsoncore.Value, arrayFilters []bsoncore.Value, vars *expr.Vars) (*update.Update, error) {
-	return update.Compile(u, arrayFilters, vars, applyUpdatePipeline)
-}
-
-// applyUpdatePipeline runs the stages of a pipeline-style update on doc.
-func applyUpdatePipeline(doc bsoncore.Document, stages []bsoncore.Document, vars *expr.Vars) (bsoncore.Document, error) {
-	vals := make([]bsoncore.Value, len(stages))
-	for i, s := range stages {
-		vals[i] = bsonval.Doc(s)
-	}
-	env := &pipelineEnv{vars: vars}
-	if env.vars == nil {
-		env.vars = &expr.Vars{}
-	}
-	p, err := compilePipeline(vals, env)
-	if err != nil {
-		return nil, err
-	}
-	out, err := runPipeline(p, []bsoncore.Document{doc})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) != 1 {
-		return doc, nil
-	}
-	return out[0], nil
 }

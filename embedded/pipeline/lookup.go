@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ func lookupKeys(vals []bsoncore.Value) []bsoncore.Value {
 
 // lookupSpec is a compiled $lookup.
 type lookupSpec struct {
-	env              *pipelineEnv
+	env              *Env
 	fromDB, from, as string
 	local, foreign   string
 	let              bsoncore.Document // the let argument; nil without one
@@ -47,11 +47,11 @@ type lookupLet struct {
 	e    *expr.Expr
 }
 
-func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileLookup(arg bsoncore.Value, env *Env) (Stage, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "the $lookup specification must be an Object")
 	}
-	s := &lookupSpec{env: env, fromDB: env.db}
+	s := &lookupSpec{env: env, fromDB: env.DB}
 	if err := s.readArgs(bsoncore.Document(arg.Data)); err != nil {
 		return nil, err
 	}
@@ -59,13 +59,13 @@ func compileLookup(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		if err := mongoerr.CheckNamespace(s.fromDB, s.from); err != nil {
 			return nil, err
 		}
-	} else if len(s.pipe) == 0 || stageName(s.pipe[0]) != "$documents" {
+	} else if len(s.pipe) == 0 || StageName(s.pipe[0]) != "$documents" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "$lookup stage without explicit collection must have a pipeline with $documents as first stage")
 	}
 	if s.as == "" {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "must specify 'as' field for a $lookup")
 	}
-	if err := checkDocumentsStage(s.pipe, false); err != nil {
+	if err := CheckDocumentsStage(s.pipe, false); err != nil {
 		return nil, err
 	}
 	switch {
@@ -101,7 +101,7 @@ func (s *lookupSpec) readArgs(d bsoncore.Document) error {
 			s.let = bsoncore.Document(v.Data)
 		case k == "from" && v.Type == bsoncore.TypeEmbeddedDocument:
 			fd := bsoncore.Document(v.Data)
-			s.fromDB, s.from, s.hasFrom = bsonval.Text(lookupOr(fd, "db")), bsonval.Text(lookupOr(fd, "coll")), true
+			s.fromDB, s.from, s.hasFrom = bsonval.Text(bsonval.Lookup(fd, "db")), bsonval.Text(bsonval.Lookup(fd, "coll")), true
 		case k == "from" && v.Type != bsoncore.TypeString:
 			return mongoerr.New(mongoerr.FailedToParse, "$lookup 'from' field must be either a string or an object, but found %s", bsonval.TypeName(v.Type))
 		case v.Type != bsoncore.TypeString:
@@ -125,12 +125,12 @@ func (s *lookupSpec) readArgs(d bsoncore.Document) error {
 // variables: the stage's, and the let ones as null.
 func (s *lookupSpec) compileLet() error {
 	env := s.env
-	s.inner = &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.vars.Now, Coll: env.vars.Collator()}
-	for k, v := range env.vars.Vars {
+	s.inner = &expr.Vars{Vars: map[string]bsoncore.Value{}, Now: env.Vars.Now, Coll: env.Vars.Collator()}
+	for k, v := range env.Vars.Vars {
 		s.inner.Vars[k] = v
 	}
 	for _, el := range bsonval.Elements(s.let) {
-		e, err := expr.Compile(el.Value(), env.vars)
+		e, err := expr.Compile(el.Value(), env.Vars)
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (s *lookupSpec) compileLet() error {
 func (s *lookupSpec) run(in []bsoncore.Document) ([]bsoncore.Document, error) {
 	var foreignDocs []bsoncore.Document // none without from: the pipeline's $documents are its own
 	if s.hasFrom {
-		foreignDocs = s.env.read(s.fromDB, s.from)
+		foreignDocs = s.env.Read(s.fromDB, s.from)
 	}
 	var byKey map[string][]int
 	if s.local != "" {
@@ -251,12 +251,12 @@ func (s *lookupSpec) runPipeline(doc bsoncore.Document, pipe []bsoncore.Value, c
 		vars.Vars[l.name] = v
 	}
 	sub := *s.env
-	sub.vars = vars
-	stages, err := compilePipeline(pipe, &sub)
+	sub.Vars = vars
+	stages, err := Compile(pipe, &sub)
 	if err != nil {
 		return nil, err
 	}
-	return runPipeline(stages, append([]bsoncore.Document{}, cands...))
+	return stages.Run(append([]bsoncore.Document{}, cands...))
 }
 
 // withArrayField is doc with its top-level field name set to an array of

@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -12,7 +12,7 @@ import (
 // partitionByFields) and sortBy, {field: {$locf: "$field"}} or
 // {field: {$linearFill: "$field"}}; those with a value then an
 // $addFields of {field: {$ifNull: ["$field", value]}}.
-func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
+func compileFill(arg bsoncore.Value, env *Env) (Stage, error) {
 	if arg.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.FailedToParse, "The $fill stage specification must be an object, found %s", bsonval.TypeName(arg.Type))
 	}
@@ -39,7 +39,7 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var stages []stage
+	var stages Pipeline
 	if nWindows > 0 {
 		spec, err := fillWindowSpec(d, windows)
 		if err != nil {
@@ -52,14 +52,14 @@ func compileFill(arg bsoncore.Value, env *pipelineEnv) (stage, error) {
 		stages = append(stages, s)
 	}
 	if nValues > 0 {
-		s, err := compileStage("$addFields", bsonval.Doc(values), env)
+		s, err := CompileStage("$addFields", bsonval.Doc(values), env)
 		if err != nil {
 			return nil, err
 		}
 		stages = append(stages, s)
 	}
 	return func(in []bsoncore.Document) ([]bsoncore.Document, error) {
-		return runPipeline(stages, in)
+		return stages.Run(in)
 	}, nil
 }
 

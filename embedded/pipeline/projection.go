@@ -1,4 +1,4 @@
-package engine
+package pipeline
 
 import (
 	"math"
@@ -12,8 +12,8 @@ import (
 	"github.com/oidkit/oidkit/embedded/query"
 )
 
-// projection is a compiled find projection.
-type projection struct {
+// Projection is a compiled projection: find's, and $project's.
+type Projection struct {
 	include bool
 	idOff   bool
 	fields  []projField
@@ -27,8 +27,11 @@ type projField struct {
 	pos   bool // "a.$"
 }
 
-func compileProjection(spec bsoncore.Document, vars *expr.Vars) (*projection, error) {
-	p := &projection{}
+// CompileProjection compiles a projection: inclusion or exclusion of
+// paths, computed fields (expressions under vars), $slice, $elemMatch and
+// the positional "a.$".
+func CompileProjection(spec bsoncore.Document, vars *expr.Vars) (*Projection, error) {
+	p := &Projection{}
 	mode := 0 // 1 include, -1 exclude
 	for _, e := range bsonval.Elements(spec) {
 		k, v := e.Key(), e.Value()
@@ -140,10 +143,10 @@ func sliceInt(v bsoncore.Value) int {
 	return int(f)
 }
 
-// project projects doc; matchPos serves "a.$". With strict, an error of a
+// Project projects doc; matchPos serves "a.$". With strict, an error of a
 // computed field's expression fails the projection, as the server's find
 // and $project do.
-func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
+func (p *Projection) Project(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
 	if p == nil {
 		return doc, nil
 	}
@@ -153,8 +156,8 @@ func (p *projection) project(doc bsoncore.Document, matchPos int, strict bool) (
 	return p.projectExclusion(doc), nil
 }
 
-// projectInclusion is project for an inclusion projection.
-func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
+// projectInclusion is Project for an inclusion projection.
+func (p *Projection) projectInclusion(doc bsoncore.Document, matchPos int, strict bool) (bsoncore.Document, error) {
 	out := &bsonval.MDoc{}
 	if id, err := doc.LookupErr("_id"); err == nil && !p.idOff {
 		out.Set("_id", bsonval.Mutable(id))
@@ -212,8 +215,8 @@ func (p *projection) projectInclusion(doc bsoncore.Document, matchPos int, stric
 	return idFirstM(out).Build(), nil
 }
 
-// projectExclusion is project for an exclusion projection.
-func (p *projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
+// projectExclusion is Project for an exclusion projection.
+func (p *Projection) projectExclusion(doc bsoncore.Document) bsoncore.Document {
 	out := bsonval.MutableDoc(doc)
 	if p.idOff {
 		out.Remove("_id")
