@@ -5,10 +5,29 @@ import "go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 // exprOps are the expression operators by name, each with its compiler:
 // one table, so that each name is given once. init fills it, as the
 // compilers read it through Compile.
-var exprOps map[string]func(op string, v bsoncore.Value, vars *Vars) (*Expr, error)
+var exprOps opTable
 
 func init() {
-	exprOps = map[string]func(op string, v bsoncore.Value, vars *Vars) (*Expr, error){
+	exprOps = opTable{}
+	for _, family := range []func() opTable{numberOps, textOps, collectionOps, dateOps} {
+		for name, compile := range family() {
+			exprOps[name] = compile
+		}
+	}
+	for op := range unaryMath {
+		exprOps[op] = compileUnaryMath
+	}
+	for op := range trigFuncs {
+		exprOps[op] = compileTrig
+	}
+}
+
+// opTable is one family of operators by name.
+type opTable = map[string]func(op string, v bsoncore.Value, vars *Vars) (*Expr, error)
+
+// numberOps are the operators of arithmetic, comparison, conditions, variables and types.
+func numberOps() opTable {
+	return opTable{
 		// arithmetic ($abs, $ceil, $floor, $sqrt, $trunc, $round, $exp, $ln and
 		// $log10 are unaryMath's)
 		"$add":      compileAddMultiply,
@@ -60,6 +79,12 @@ func init() {
 		"$toDate":     compileToType,
 		"$toObjectId": compileToType,
 		"$convert":    compileConvert,
+	}
+}
+
+// textOps are the operators of strings and regular expressions.
+func textOps() opTable {
+	return opTable{
 		// strings
 		"$concat":       compileConcat,
 		"$toUpper":      compileChangeCase,
@@ -82,6 +107,12 @@ func init() {
 		"$regexMatch":   compileRegexOp,
 		"$regexFind":    compileRegexOp,
 		"$regexFindAll": compileRegexOp,
+	}
+}
+
+// collectionOps are the operators of arrays, sets and objects.
+func collectionOps() opTable {
+	return opTable{
 		// arrays
 		"$isArray":         compileIsArray,
 		"$size":            compileSize,
@@ -118,6 +149,12 @@ func init() {
 		"$getField":      compileFieldOps,
 		"$setField":      compileFieldOps,
 		"$unsetField":    compileFieldOps,
+	}
+}
+
+// dateOps are the operators of dates, data sizes, timestamps, $rand and hashing.
+func dateOps() opTable {
+	return opTable{
 		// dates
 		"$dateAdd":        compileDateArith,
 		"$dateSubtract":   compileDateArith,
@@ -148,11 +185,5 @@ func init() {
 		"$rand":        compileRand,
 		// hashing
 		"$toHashedIndexKey": compileToHashedIndexKey,
-	}
-	for op := range unaryMath {
-		exprOps[op] = compileUnaryMath
-	}
-	for op := range trigFuncs {
-		exprOps[op] = compileTrig
 	}
 }
