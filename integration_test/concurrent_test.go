@@ -12,6 +12,7 @@ import (
 // _id once; the two runs' ObjectIDs carry different process-unique (random)
 // values, so they cannot collide.
 func TestConcurrentSeeds(t *testing.T) {
+	t.Parallel()
 	if suite.stubs["seed"] {
 		t.Skip(`skipped: "seed" is not built yet`)
 	}

@@ -14,5 +14,22 @@
 //   - no Docker engine reachable: the embedded server in the test process, with
 //     the fault scenarios that need a container skipped.
 //
+// Tests run side by side (t.Parallel; two at a time with go test's default
+// -parallel on two cores): each has its own server, containers, data
+// directories and files, and most of their time is spent waiting on a
+// container, a process or a timeout. Three run alone, and go test runs every
+// test that does not call t.Parallel before any that does, so nothing else
+// is under way while they run:
+//
+//   - TestSeedResumeAfterServerFault stops and kills its server's container
+//     while seed is still sending to its published port; that port is free
+//     until the container starts again, and a container or server started
+//     meanwhile could take it and receive seed's writes;
+//   - TestBadInput's unreachable server is a port it found free and closed,
+//     which another test's server could take;
+//   - TestOidkittestBackends requires that no container of the suite's image
+//     is left after oidkittest's runs, and the other tests' servers are
+//     containers of that image.
+//
 // See docs/integration.md.
 package integration

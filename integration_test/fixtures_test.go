@@ -18,6 +18,7 @@ import (
 // read back are the generator's, byte for byte; load --mode upsert twice
 // leaves the same data (and repairs a changed and a deleted document).
 func TestFixturesLoadVerify(t *testing.T) {
+	t.Parallel()
 	if suite.stubs["fixtures"] || suite.stubs["load"] {
 		t.Skip(`skipped: "fixtures" or "load" is not built yet`)
 	}
@@ -36,7 +37,9 @@ func TestFixturesLoadVerify(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			// A server per case: a write the server is still busy with
-			// after a failed case must not time out the next one.
+			// after a failed case must not time out the next one. With
+			// nothing else shared, the cases run side by side.
+			t.Parallel()
 			s := newServer(t)
 			c := s.Client()
 			g := tc.g
@@ -100,6 +103,7 @@ func TestFixturesLoadVerify(t *testing.T) {
 
 // The shop plan as one fixture file per collection, loaded together.
 func TestFixturesShopPlan(t *testing.T) {
+	t.Parallel()
 	if suite.stubs["fixtures"] || suite.stubs["load"] {
 		t.Skip(`skipped: "fixtures" or "load" is not built yet`)
 	}

@@ -14,6 +14,7 @@ import (
 // dataset (`oidkit seed --part I/4`) against a server container, end with
 // exactly the single run's documents.
 func TestPartsInContainers(t *testing.T) {
+	t.Parallel()
 	if suite.mode != modeContainer {
 		t.Skipf("skipped: needs the scratch image (%s)", suite.why)
 	}

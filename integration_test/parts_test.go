@@ -12,6 +12,7 @@ import (
 // --resume --part. verify db then finds exactly the single run's
 // documents, through the run manifests and through the single run's flags.
 func TestPartsConcurrentKillResume(t *testing.T) {
+	t.Parallel()
 	if suite.stubs["seed"] {
 		t.Skip(`skipped: "seed" is not built yet`)
 	}

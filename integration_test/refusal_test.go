@@ -74,6 +74,7 @@ var wroteAtLeastKofN = regexp.MustCompile(`wrote (at least )?(\d+) of (\d+) docu
 // document stored before is there in one version or the other (the
 // collection or its pending collection).
 func TestRefusalFullDiskUpsertChanged(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(relTmpfs(t, "8m"), "data")
 	ok(t, "seed", "--data-dir", dir, "--seed", "41", "-n", "3000", "--id", "int", "--id-start", "1", "--quiet")
 	file := filepath.Join(t.TempDir(), "users.ndjson")
@@ -124,6 +125,7 @@ func TestRefusalFullDiskUpsertChanged(t *testing.T) {
 // verify, and the server holds exactly that many more (at least, when it
 // says so).
 func TestRefusalFullDiskSeedIntoPopulated(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(relTmpfs(t, "4m"), "data")
 	small := []string{"--data-dir", dir, "--seed", "37", "-n", "500", "--collection", "users", "--quiet"}
 	ok(t, append([]string{"seed"}, small...)...)
@@ -162,6 +164,7 @@ func TestRefusalFullDiskSeedIntoPopulated(t *testing.T) {
 // name nor a temporary one, and the message claims no document exported
 // into a file that is not there.
 func TestRefusalFullDiskExport(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	ok(t, "seed", "--data-dir", data, "--seed", "44", "-n", "20000", "--collection", "users", "--quiet")
 	out := relTmpfs(t, "1m")

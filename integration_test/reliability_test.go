@@ -167,6 +167,7 @@ func passes(t *testing.T, args ...string) {
 // kill -9 of `oidkit seed` at three moments; seed --resume then leaves
 // exactly the planned documents (verify db passes).
 func TestReliabilityKillSeed(t *testing.T) {
+	t.Parallel()
 	// Large enough that the probes (FerretDB finds by _id with a scan)
 	// see the run before it ends.
 	const n = 30000
@@ -204,6 +205,7 @@ func TestReliabilityKillSeed(t *testing.T) {
 // journal and the data-dir lock of a dead process recover; --resume
 // completes the run.
 func TestReliabilityKillSeedEmbedded(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	plan := []string{"--data-dir", dir, "--seed", "32", "-n", "100000", "--quiet"}
 	p := start(t, 2*time.Minute, nil, append([]string{"seed", "--batch", "100"}, plan...)...)
@@ -250,6 +252,7 @@ func relFixture(t *testing.T, file string, args ...string) {
 // replaces every document of a full collection with a changed version, and
 // is killed once a tenth of them are in.
 func TestReliabilityKillLoad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, changed := filepath.Join(dir, "items.ndjson"), filepath.Join(dir, "changed", "items.ndjson")
 	big := filepath.Join(dir, "big", "items.ndjson")
@@ -297,6 +300,7 @@ func TestReliabilityKillLoad(t *testing.T) {
 // name; the next run removes the dead run's temporary file and writes the
 // same bytes as an uninterrupted run.
 func TestReliabilityKillFixtures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "users.ndjson")
 	// 40,000 users are about 16 MiB: the kill comes once 1 MiB is written,
@@ -348,6 +352,7 @@ func fileSum(t *testing.T, file string) [32]byte {
 
 // Two `oidkit load` processes at once into one `oidkit server`.
 func TestReliabilityTwoLoadsAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.ndjson"), filepath.Join(dir, "b.ndjson")
 	relFixture(t, a, "--seed", "35", "-n", "5000", "--id", "int", "--collection", "shared")
@@ -415,6 +420,7 @@ func resize(t *testing.T, dir, size string) {
 // Seeding into a full data directory fails with exit 1 and the server's
 // reason, keeps what was there intact, and resumes once space is freed.
 func TestReliabilityFullDataDir(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(relTmpfs(t, "1m"), "data")
 	small := []string{"--data-dir", dir, "--seed", "37", "-n", "200", "--collection", "before", "--quiet"}
 	ok(t, append([]string{"seed"}, small...)...)
@@ -434,6 +440,7 @@ func TestReliabilityFullDataDir(t *testing.T) {
 
 // The summary a failed seed prints on stdout agrees with its error's count.
 func TestReliabilityFullDataDirSummary(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(relTmpfs(t, "1m"), "data")
 	r := run(t, 2*time.Minute, nil, "seed", "--data-dir", dir, "--seed", "38", "-n", "20000", "--quiet")
 	m := insertedKofN.FindStringSubmatch(r.stderr)
@@ -451,6 +458,7 @@ func TestReliabilityFullDataDirSummary(t *testing.T) {
 // fixtures --out on a full file system: exit 1 naming the error, and
 // neither the file nor a temporary one is left.
 func TestReliabilityFullDiskFixtures(t *testing.T) {
+	t.Parallel()
 	dir := relTmpfs(t, "1m")
 	for _, extra := range [][]string{nil, {"--array"}, {"--plan", "shop", "-n", "2000"}} {
 		out := filepath.Join(dir, "users.ndjson")
@@ -479,6 +487,7 @@ func TestReliabilityFullDiskFixtures(t *testing.T) {
 // and spools the rest to TMPDIR; a full TMPDIR fails before anything is
 // written, and leaves no spool behind. 200,000 users are about 90 MiB.
 func TestReliabilityFullDiskLoadSpool(t *testing.T) {
+	t.Parallel()
 	tmp := relTmpfs(t, "1m")
 	file := filepath.Join(t.TempDir(), "u.ndjson")
 	relFixture(t, file, "--seed", "40", "-n", "200000")
@@ -512,6 +521,7 @@ func TestReliabilityFullDiskLoadSpool(t *testing.T) {
 // Writing documents or IDs to a full standard output (/dev/full) fails with
 // exit 1 and the error.
 func TestReliabilityDevFullStdout(t *testing.T) {
+	t.Parallel()
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skipf("skipped: no /dev/full: %v", err)
@@ -540,6 +550,7 @@ func TestReliabilityDevFullStdout(t *testing.T) {
 // what the server holds afterwards (the stored documents untouched, plus at
 // least and at most what the message says was written).
 func TestReliabilityFullDiskLoadIntoPopulated(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(relTmpfs(t, "6m"), "data")
 	ok(t, "seed", "--data-dir", dir, "--seed", "41", "-n", "500", "--id", "int", "--id-start", "1", "--quiet")
 	file := filepath.Join(t.TempDir(), "more.ndjson")

@@ -14,6 +14,7 @@ import (
 // generator makes (byte for byte, _id types included), and for ObjectIDs the
 // driver's Timestamp() equals oid's (and createdAt) for every document.
 func TestSeedThenVerify(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	c := s.Client()
 	at := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
@@ -67,6 +68,7 @@ func TestSeedThenVerify(t *testing.T) {
 // The shop plan: three collections whose references all point at documents
 // that exist.
 func TestSeedShopPlan(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	c := s.Client()
 	g := gen{db: s.DB, plan: "shop", n: 300, seed: 5, span: 7 * 24 * time.Hour}

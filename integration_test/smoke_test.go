@@ -12,6 +12,7 @@ import (
 // round-trips a document, and in the container mode it survives a clean
 // stop/start with its data (the volume) and a new mapped port read back.
 func TestServerAnswers(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	c := s.Client()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
