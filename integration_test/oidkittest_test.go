@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -30,8 +31,11 @@ import (
 func TestOidkittestBackends(t *testing.T) {
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "gotest.test")
-	build := exec.Command("go", "test", "-c", "-o", bin, "./examples/gotest/")
+	// Built as TestMain built the oidkit binary (static, -trimpath), so
+	// every package the two share comes from go's build cache.
+	build := exec.Command("go", "test", "-c", "-trimpath", "-o", bin, "./examples/gotest/")
 	build.Dir = suite.moduleDir
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building examples/gotest: %v\n%s", err, out)
 	}
