@@ -32,9 +32,8 @@
 //
 // # FerretDB
 //
-// What FerretDB 1.24 with its SQLite backend (the embedded server) refuses,
-// measured against it (the differential test in this package inserts every
-// case and compares): everything MongoDB refuses except '$'-prefixed keys
+// What FerretDB 1.24 with its SQLite backend, reached with --uri, refuses,
+// measured against it when it was oidkit's embedded server: everything MongoDB refuses except '$'-prefixed keys
 // only at the top level and dots, plus
 //   - a key with a '.' or a leading '$' at any depth (DBRef's "$ref" too);
 //   - an array directly inside an array;

@@ -24,7 +24,7 @@ type KeyInputs struct {
 	// names and bytes.
 	Content string
 	// Server names the kind of server the documents were read back from
-	// (rules.Profile.Name: "MongoDB", "FerretDB").
+	// (rules.Profile.Name).
 	Server string
 	// Format is FormatVersion; Generator is seed.DocumentFormat, which
 	// changes whenever the documents a plan makes change.
