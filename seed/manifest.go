@@ -76,22 +76,13 @@ func (m *Manifest) format() int { return max(m.Format, 1) }
 // ManifestSpec is one collection of a manifest's plan. A template is kept
 // as its JSON text, so the manifest does not depend on the file.
 type ManifestSpec struct {
-	Name         string    `bson:"name"`
-	Kind         string    `bson:"kind,omitempty"`
-	Template     string    `bson:"template,omitempty"`
-	TemplateName string    `bson:"templateName,omitempty"`
-	Count        int64     `bson:"count"`
-	ID           string    `bson:"id"`
-	IDStart      int64     `bson:"idStart"`
-	IDStep       int64     `bson:"idStep,omitempty"`
-	IDQuantiles  []float64 `bson:"idQuantiles,omitempty"`
-	// IDMix is the collection's CollectionSpec.IDMix, as a plan file
-	// writes it.
-	IDMix   map[string]float64 `bson:"idMix,omitempty"`
-	Refs    []Ref              `bson:"refs,omitempty"`
-	RefOnly bool               `bson:"refOnly,omitempty"`
-	// Times is the collection's spread of _id times (CollectionSpec.Times).
-	Times []float64 `bson:"times,omitempty"`
+	Name         string `bson:"name"`
+	Kind         string `bson:"kind,omitempty"`
+	Template     string `bson:"template,omitempty"`
+	TemplateName string `bson:"templateName,omitempty"`
+	Count        int64  `bson:"count"`
+	// The settings a plan file has too, under the same names.
+	CollectionSettings `bson:",inline"`
 	// Indexes are the collection's index declarations, each as the
 	// canonical Extended JSON of the document createIndexes takes: text,
 	// because a key ("address.city") or a partial filter ("$eq") is not a
@@ -121,7 +112,7 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 }
 
 func specOf(cs CollectionSpec) ManifestSpec {
-	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, ID: cs.ID.String(), IDStart: cs.IDStart, IDStep: cs.IDStep, IDQuantiles: cs.IDQuantiles, IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
+	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, CollectionSettings: settingsOf(cs)}
 	if cs.Template != nil {
 		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -192,7 +183,9 @@ func (m *Manifest) Plan() (*Plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
 		}
-		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDStart: s.IDStart, IDStep: s.IDStep, IDQuantiles: s.IDQuantiles, IDMix: mix, Refs: s.Refs, RefOnly: s.Name != m.Collection, Times: s.Times}
+		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDMix: mix}
+		s.copyTo(&cs)
+		cs.RefOnly = s.Name != m.Collection
 		for _, j := range s.Indexes {
 			ix, err := indexes.ParseJSON([]byte(j))
 			if err != nil {

@@ -31,19 +31,43 @@ type collectionFile struct {
 	// JSON object), as an inferred plan writes it.
 	Template json.RawMessage `json:"template"`
 	Count    *int64          `json:"count"`
-	ID       string          `json:"id"`
-	IDStart  int64           `json:"idStart"`
-	IDStep   int64           `json:"idStep"`
-	// IDQuantiles: the int _ids follow these quantiles (increasing).
-	IDQuantiles []float64 `json:"idQuantiles"`
-	// IDMix is the shares of the documents whose _id another strategy
-	// makes: {"objectid": 0.074} beside "id": "int".
-	IDMix   map[string]float64 `json:"idMix"`
-	Refs    []Ref              `json:"refs"`
-	RefOnly bool               `json:"refOnly"`
-	Times   []float64          `json:"times"`
+	CollectionSettings
 	// Indexes are parsed one by one, so that an error names its position.
 	Indexes []json.RawMessage `json:"indexes"`
+}
+
+// CollectionSettings are the settings of a plan's collection that a plan
+// file and a run manifest (ManifestSpec) keep alike, under the same names:
+// declared once, embedded in both. The fields that differ between the two
+// (name and kind, whose BSON keys come before the template and count,
+// template, count, indexes) are each outer struct's own. A new setting is
+// a field here and a line in copyTo and settingsOf.
+type CollectionSettings struct {
+	ID      string `json:"id" bson:"id"`
+	IDStart int64  `json:"idStart" bson:"idStart"`
+	IDStep  int64  `json:"idStep" bson:"idStep,omitempty"`
+	// IDQuantiles: the int _ids follow these quantiles (increasing).
+	IDQuantiles []float64 `json:"idQuantiles" bson:"idQuantiles,omitempty"`
+	// IDMix is the shares of the documents whose _id another strategy
+	// makes: {"objectid": 0.074} beside "id": "int"
+	// (CollectionSpec.IDMix as a plan file writes it).
+	IDMix   map[string]float64 `json:"idMix" bson:"idMix,omitempty"`
+	Refs    []Ref              `json:"refs" bson:"refs,omitempty"`
+	RefOnly bool               `json:"refOnly" bson:"refOnly,omitempty"`
+	// Times is the collection's spread of _id times (CollectionSpec.Times).
+	Times []float64 `json:"times" bson:"times,omitempty"`
+}
+
+// settingsOf is cs's settings, as a plan file writes them.
+func settingsOf(cs CollectionSpec) CollectionSettings {
+	return CollectionSettings{ID: cs.ID.String(), IDStart: cs.IDStart, IDStep: cs.IDStep, IDQuantiles: cs.IDQuantiles,
+		IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
+}
+
+// copyTo sets the settings of cs that need no parsing: all but ID and IDMix.
+func (s *CollectionSettings) copyTo(cs *CollectionSpec) {
+	cs.IDStart, cs.IDStep, cs.IDQuantiles = s.IDStart, s.IDStep, s.IDQuantiles
+	cs.Refs, cs.RefOnly, cs.Times = s.Refs, s.RefOnly, s.Times
 }
 
 // parseIDs reads the collection's id and idMix into cs; an error comes
@@ -143,7 +167,8 @@ func (cf *collectionFile) spec(name, dir string, k int) (CollectionSpec, error) 
 	if cf.Count == nil {
 		return CollectionSpec{}, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
 	}
-	cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count, IDStart: cf.IDStart, IDStep: cf.IDStep, IDQuantiles: cf.IDQuantiles, Refs: cf.Refs, RefOnly: cf.RefOnly, Times: cf.Times}
+	cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count}
+	cf.copyTo(&cs)
 	for j, raw := range cf.Indexes {
 		ix, err := indexes.ParseJSON(raw)
 		if err != nil {
