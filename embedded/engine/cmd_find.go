@@ -17,22 +17,11 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	vars := c.vars()
-	if vars.Coll, err = c.collation(name); err != nil {
-		return nil, err
-	}
-	fd, err := docArg(c, "filter")
+	q, err := readQuery(c, name, "filter", "projection")
 	if err != nil {
 		return nil, err
 	}
-	f, err := compileFilter(fd, vars)
-	if err != nil {
-		return nil, err
-	}
-	s, proj, err := findShape(c, vars, "projection")
-	if err != nil {
-		return nil, err
-	}
+	f, s, proj := q.f, q.s, q.proj
 	skip, limit, bs, single, err := findPaging(c)
 	if err != nil {
 		return nil, err
@@ -71,27 +60,47 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	return c.cursorReply(c.db+"."+name, docs, bs, single), nil
 }
 
-// findShape reads the sort (under the collation of vars) and the
-// projection, argument projKey, of a find or findAndModify.
-func findShape(c *call, vars *expr.Vars, projKey string) (*bsonval.Sort, *pipeline.Projection, error) {
-	var s *bsonval.Sort
+// findQuery is what find and findAndModify read alike: the variables
+// with the collation of the collection, the filter, the sort (under that
+// collation) and the projection.
+type findQuery struct {
+	vars *expr.Vars
+	f    *query.Filter
+	s    *bsonval.Sort
+	proj *pipeline.Projection
+}
+
+// readQuery reads a findQuery on collection name from the arguments
+// filterKey and projKey ("filter" and "projection" of find, "query" and
+// "fields" of findAndModify) and "sort".
+func readQuery(c *call, name, filterKey, projKey string) (q findQuery, err error) {
+	q.vars = c.vars()
+	if q.vars.Coll, err = c.collation(name); err != nil {
+		return q, err
+	}
+	fd, err := docArg(c, filterKey)
+	if err != nil {
+		return q, err
+	}
+	if q.f, err = compileFilter(fd, q.vars); err != nil {
+		return q, err
+	}
 	if sd, err := docArg(c, "sort"); err != nil {
-		return nil, nil, err
+		return q, err
 	} else if sd != nil {
-		if s, err = bsonval.CompileSort(sd); err != nil {
-			return nil, nil, err
+		if q.s, err = bsonval.CompileSort(sd); err != nil {
+			return q, err
 		}
-		s.Coll = vars.Coll
+		q.s.Coll = q.vars.Coll
 	}
-	var proj *pipeline.Projection
 	if pd, err := docArg(c, projKey); err != nil {
-		return nil, nil, err
+		return q, err
 	} else if len(pd) > 5 {
-		if proj, err = pipeline.CompileProjection(pd, vars); err != nil {
-			return nil, nil, err
+		if q.proj, err = pipeline.CompileProjection(pd, q.vars); err != nil {
+			return q, err
 		}
 	}
-	return s, proj, nil
+	return q, nil
 }
 
 // findPaging reads a find's skip, limit (a negative limit is a single

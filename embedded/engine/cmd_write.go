@@ -403,22 +403,11 @@ func cmdFindAndModify(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	vars := c.vars()
-	if vars.Coll, err = c.collation(name); err != nil {
-		return nil, err
-	}
-	qd, err := docArg(c, "query")
+	q, err := readQuery(c, name, "query", "fields")
 	if err != nil {
 		return nil, err
 	}
-	f, err := compileFilter(qd, vars)
-	if err != nil {
-		return nil, err
-	}
-	s, proj, err := findShape(c, vars, "fields")
-	if err != nil {
-		return nil, err
-	}
+	f, s, proj, vars := q.f, q.s, q.proj, q.vars
 	remove, newDoc, upsert := bsonval.Truthy(c.arg("remove")), bsonval.Truthy(c.arg("new")), bsonval.Truthy(c.arg("upsert"))
 	uv := c.arg("update")
 	switch {
