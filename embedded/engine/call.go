@@ -32,6 +32,16 @@ func (c *call) arg(k string) bsoncore.Value {
 	return v
 }
 
+// required is argument k, which the command must have, of type t; else
+// MongoDB's error with code, naming the field as "<command>.<k>".
+func (c *call) required(k string, t bsoncore.Type, code mongoerr.Code) (bsoncore.Value, error) {
+	v := c.arg(k)
+	if v.Type != t {
+		return v, mongoerr.Missing(code, c.name+"."+k)
+	}
+	return v, nil
+}
+
 // collName is the command's collection: the value of its first field.
 func (c *call) collName() (string, error) {
 	v := bsonval.Elements(c.cmd)[0].Value()

@@ -127,7 +127,7 @@ func (bw *bulkWrite) run(t *tx, kind string, op bsoncore.Document, db, name stri
 func (bw *bulkWrite) insert(t *tx, op bsoncore.Document, db, name string, res *bsoncore.DocumentBuilder) error {
 	dv, err := op.LookupErr("document")
 	if err != nil || dv.Type != bsoncore.TypeEmbeddedDocument {
-		return mongoerr.New(mongoerr.FailedToParse, "BSON field 'bulkWrite.ops.document' is missing but a required field")
+		return mongoerr.Missing(mongoerr.FailedToParse, "bulkWrite.ops.document")
 	}
 	d, err := withID(bsoncore.Document(dv.Data))
 	if err != nil {

@@ -13,15 +13,11 @@ import (
 )
 
 func cmdFind(c *call) (bsoncore.Document, error) {
-	name, err := c.collName()
+	q, err := readQuery(c, c.collName, "filter", "projection")
 	if err != nil {
 		return nil, err
 	}
-	q, err := readQuery(c, name, "filter", "projection")
-	if err != nil {
-		return nil, err
-	}
-	f, s, proj := q.f, q.s, q.proj
+	name, f, s, proj := q.name, q.f, q.s, q.proj
 	skip, limit, bs, single, err := findPaging(c)
 	if err != nil {
 		return nil, err
@@ -60,22 +56,27 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	return c.cursorReply(c.db+"."+name, docs, bs, single), nil
 }
 
-// findQuery is what find and findAndModify read alike: the variables
-// with the collation of the collection, the filter, the sort (under that
+// findQuery is what find and findAndModify read alike: the collection,
+// the variables with its collation, the filter, the sort (under that
 // collation) and the projection.
 type findQuery struct {
+	name string
 	vars *expr.Vars
 	f    *query.Filter
 	s    *bsonval.Sort
 	proj *pipeline.Projection
 }
 
-// readQuery reads a findQuery on collection name from the arguments
-// filterKey and projKey ("filter" and "projection" of find, "query" and
-// "fields" of findAndModify) and "sort".
-func readQuery(c *call, name, filterKey, projKey string) (q findQuery, err error) {
+// readQuery reads a findQuery: the collection as target names it (find
+// reads one, findAndModify writes one), then the arguments filterKey and
+// projKey ("filter" and "projection" of find, "query" and "fields" of
+// findAndModify) and "sort".
+func readQuery(c *call, target func() (string, error), filterKey, projKey string) (q findQuery, err error) {
+	if q.name, err = target(); err != nil {
+		return q, err
+	}
 	q.vars = c.vars()
-	if q.vars.Coll, err = c.collation(name); err != nil {
+	if q.vars.Coll, err = c.collation(q.name); err != nil {
 		return q, err
 	}
 	fd, err := docArg(c, filterKey)
@@ -203,9 +204,9 @@ func cmdDistinct(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := c.arg("key")
-	if key.Type != bsoncore.TypeString {
-		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field 'distinct.key' is missing but a required field")
+	key, err := c.required("key", bsoncore.TypeString, mongoerr.TypeMismatch)
+	if err != nil {
+		return nil, err
 	}
 	qd, err := docArg(c, "query")
 	if err != nil {

@@ -129,9 +129,9 @@ func cmdInsert(c *call) (bsoncore.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	docsV := c.arg("documents")
-	if docsV.Type != bsoncore.TypeArray {
-		return nil, mongoerr.New(mongoerr.FailedToParse, "BSON field 'insert.documents' is missing but a required field")
+	docsV, err := c.required("documents", bsoncore.TypeArray, mongoerr.FailedToParse)
+	if err != nil {
+		return nil, err
 	}
 	docs := bsonval.ArrayValues(docsV)
 	if err := checkBatchSize(len(docs)); err != nil {
@@ -294,7 +294,7 @@ func updateStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.V
 	q, _ := sd.LookupErr("q")
 	u, err := sd.LookupErr("u")
 	if err != nil {
-		return updateResult{}, mongoerr.New(mongoerr.FailedToParse, "BSON field 'update.updates.u' is missing but a required field")
+		return updateResult{}, mongoerr.Missing(mongoerr.FailedToParse, "update.updates.u")
 	}
 	vars, err = withCollation(vars, sd, t.st.coll(c.db, name))
 	if err != nil {
@@ -366,7 +366,7 @@ func deleteStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.V
 	sd := bsoncore.Document(sv.Data)
 	q, err := sd.LookupErr("q")
 	if err != nil {
-		return 0, mongoerr.New(mongoerr.FailedToParse, "BSON field 'delete.deletes.q' is missing but a required field")
+		return 0, mongoerr.Missing(mongoerr.FailedToParse, "delete.deletes.q")
 	}
 	vars, err = withCollation(vars, sd, t.st.coll(c.db, name))
 	if err != nil {
@@ -399,15 +399,11 @@ func deleteStatement(t *tx, c *call, name string, vars *expr.Vars, sv bsoncore.V
 }
 
 func cmdFindAndModify(c *call) (bsoncore.Document, error) {
-	name, err := c.writeTarget()
+	q, err := readQuery(c, c.writeTarget, "query", "fields")
 	if err != nil {
 		return nil, err
 	}
-	q, err := readQuery(c, name, "query", "fields")
-	if err != nil {
-		return nil, err
-	}
-	f, s, proj, vars := q.f, q.s, q.proj, q.vars
+	name, f, s, proj, vars := q.name, q.f, q.s, q.proj, q.vars
 	remove, newDoc, upsert := bsonval.Truthy(c.arg("remove")), bsonval.Truthy(c.arg("new")), bsonval.Truthy(c.arg("upsert"))
 	uv := c.arg("update")
 	switch {

@@ -48,7 +48,7 @@ func timeSeriesOptions(v bsoncore.Value) (bsoncore.Document, error) {
 	}
 	switch {
 	case timeField == "":
-		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field 'timeseries.timeField' is missing but a required field")
+		return nil, mongoerr.Missing(mongoerr.Location(40414), "timeseries.timeField")
 	case metaField == "_id" || (metaField != "" && metaField == timeField):
 		return nil, mongoerr.New(mongoerr.InvalidOptions, "The 'metaField' may not be '_id' or the same as the 'timeField'")
 	case (span == 0) != (rounding == 0) || span != rounding:

@@ -175,6 +175,13 @@ func New(c Code, format string, args ...any) *Error {
 	return &Error{Code: c, Msg: fmt.Sprintf(format, args...)}
 }
 
+// Missing is the error of a command or stage without a field it
+// requires, field named as MongoDB names it ("insert.documents",
+// "$fill.output").
+func Missing(c Code, field string) *Error {
+	return New(c, "BSON field '%s' is missing but a required field", field)
+}
+
 // As returns err as an *Error; an error of another kind becomes an
 // InternalError whose message is err's text (never its Go type).
 func As(err error) *Error {

@@ -46,7 +46,7 @@ func (s *objAccSpec) compileQuantile(d bsoncore.Document, vars *expr.Vars) error
 	}
 	for _, k := range need {
 		if _, err := d.LookupErr(k); err != nil {
-			return mongoerr.New(mongoerr.Location(40414), "BSON field '%s.%s' is missing but a required field", op, k)
+			return mongoerr.Missing(mongoerr.Location(40414), op+"."+k)
 		}
 	}
 	m := d.Lookup("method")

@@ -53,7 +53,7 @@ func compileDensify(arg bsoncore.Value, env *Env) (Stage, error) {
 func densifyRequired(d bsoncore.Document, k, path string) (bsoncore.Value, error) {
 	v, err := d.LookupErr(k)
 	if err != nil {
-		return v, mongoerr.New(mongoerr.Location(40414), "BSON field '$densify.%s' is missing but a required field", path)
+		return v, mongoerr.Missing(mongoerr.Location(40414), "$densify."+path)
 	}
 	return v, nil
 }

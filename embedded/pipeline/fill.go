@@ -26,7 +26,7 @@ func compileFill(arg bsoncore.Value, env *Env) (Stage, error) {
 	}
 	ov, err := d.LookupErr("output")
 	if err != nil {
-		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$fill.output' is missing but a required field")
+		return nil, mongoerr.Missing(mongoerr.Location(40414), "$fill.output")
 	}
 	if ov.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$fill.output' is the wrong type '%s', expected type 'object'", bsonval.TypeName(ov.Type))

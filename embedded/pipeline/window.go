@@ -39,7 +39,7 @@ func compileSetWindowFields(arg bsoncore.Value, env *Env) (Stage, error) {
 	}
 	ov, err := d.LookupErr("output")
 	if err != nil {
-		return nil, mongoerr.New(mongoerr.Location(40414), "BSON field '$setWindowFields.output' is missing but a required field")
+		return nil, mongoerr.Missing(mongoerr.Location(40414), "$setWindowFields.output")
 	}
 	if ov.Type != bsoncore.TypeEmbeddedDocument {
 		return nil, mongoerr.New(mongoerr.TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '%s', expected type 'object'", bsonval.TypeName(ov.Type))
