@@ -10,21 +10,11 @@ import (
 	"github.com/oidkit/oidkit/embedded/bsonval"
 	"github.com/oidkit/oidkit/embedded/expr"
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/internal/testbson"
 )
 
 // ext is the document the Extended JSON s spells.
-func ext(t *testing.T, s string) bsoncore.Document {
-	t.Helper()
-	var d bson.D
-	if err := bson.UnmarshalExtJSON([]byte(s), false, &d); err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	b, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+var ext = testbson.Doc
 
 // array is the array the Extended JSON s spells, as values.
 func array(t *testing.T, s string) []bsoncore.Value {

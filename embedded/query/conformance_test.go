@@ -3,24 +3,12 @@ package query
 import (
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
-
 	"github.com/oidkit/oidkit/embedded/mongoerr"
+	"github.com/oidkit/oidkit/internal/testbson"
 )
 
-func ext(t *testing.T, s string) bsoncore.Document {
-	t.Helper()
-	var d bson.D
-	if err := bson.UnmarshalExtJSON([]byte(s), false, &d); err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	b, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+// ext is the document the Extended JSON s spells.
+var ext = testbson.Doc
 
 func mongoErrCode(err error) int32 { return int32(mongoerr.As(err).Code) }
 
