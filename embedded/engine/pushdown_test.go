@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -304,6 +305,81 @@ func TestExplainDirection(t *testing.T) {
 		}
 		if is := ex.QueryPlanner.WinningPlan.InputStage; is.IndexName != c.index || is.Direction != c.want {
 			t.Errorf("find %v sort %v: %s %s; want %s %s", c.filter, c.sort, is.IndexName, is.Direction, c.index, c.want)
+		}
+	}
+}
+
+// TestIDRangeReadsTheIDIndex: as the manual describes a range on an indexed
+// field, a range or $type on _id is read from the _id index (explain names
+// _id_) and keeps MongoDB's type bracketing: over _ids of mixed types
+// (numbers, strings, ObjectIDs, documents), each filter returns exactly what
+// the same filter on an unindexed copy of the _id returns.
+func TestIDRangeReadsTheIDIndex(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("mixed")
+	var docs []any
+	oids := make([]bson.ObjectID, 0, 60)
+	for i := 0; i < 300; i++ {
+		var id any = int64(i)
+		switch i % 5 {
+		case 1:
+			id = fmt.Sprintf("s%03d", i)
+		case 2:
+			o := bson.NewObjectIDFromTimestamp(time.Unix(int64(1_700_000_000+i), 0))
+			oids = append(oids, o)
+			id = o
+		case 3:
+			id = bson.D{{Key: "n", Value: i}}
+		case 4:
+			id = float64(i) + 0.5
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: id}, {Key: "k", Value: id}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(cur *mongo.Cursor, err error) string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []bson.Raw
+		if err := cur.All(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, r.Lookup("_id").String())
+		}
+		return strings.Join(out, " ")
+	}
+	conds := []bson.D{
+		{{Key: "$gte", Value: oids[10]}, {Key: "$lt", Value: oids[40]}},
+		{{Key: "$gt", Value: oids[50]}},
+		{{Key: "$lte", Value: "s100"}},
+		{{Key: "$type", Value: "objectId"}},
+		{{Key: "$type", Value: 7}, {Key: "$lt", Value: oids[5]}},
+		{{Key: "$gte", Value: 100}, {Key: "$lt", Value: 200.5}},
+		{{Key: "$type", Value: "objectId"}, {Key: "$ne", Value: oids[3]}},
+	}
+	for _, cond := range conds {
+		got := ids(coll.Find(ctx, bson.D{{Key: "_id", Value: cond}}, options.Find().SetSort(bson.D{{Key: "k", Value: 1}})))
+		want := ids(coll.Find(ctx, bson.D{{Key: "k", Value: cond}}, options.Find().SetSort(bson.D{{Key: "k", Value: 1}})))
+		if got == "" || got != want {
+			t.Errorf("_id %v:\n got %s\nwant %s", cond, got, want)
+		}
+		var ex struct {
+			QueryPlanner struct {
+				WinningPlan bson.Raw `bson:"winningPlan"`
+			} `bson:"queryPlanner"`
+		}
+		cmd := bson.D{{Key: "explain", Value: bson.D{{Key: "find", Value: "mixed"}, {Key: "filter", Value: bson.D{{Key: "_id", Value: cond}}}}}}
+		if err := c.Database("app").RunCommand(ctx, cmd).Decode(&ex); err != nil {
+			t.Fatal(err)
+		}
+		if plan := ex.QueryPlanner.WinningPlan.String(); !strings.Contains(plan, `"IXSCAN"`) || !strings.Contains(plan, `"_id_"`) {
+			t.Errorf("explain of _id %v: %s; want an IXSCAN of _id_", cond, plan)
 		}
 	}
 }
