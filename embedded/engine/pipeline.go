@@ -19,7 +19,7 @@ import (
 func (c *call) pipelineEnv(vars *expr.Vars) *pipeline.Env {
 	st := c.view()
 	var env *pipeline.Env
-	env = &pipeline.Env{Ctx: c.ctx, DB: c.db, Vars: vars, Stage: engineStages(vars),
+	env = &pipeline.Env{DB: c.db, Vars: vars, Stage: engineStages(vars),
 		Read: func(db, coll string) []bsoncore.Document {
 			col := st.coll(db, coll)
 			if col == nil {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -11,14 +10,13 @@ import (
 	"github.com/oidkit/oidkit/embedded/mongoerr"
 )
 
-// Env is what a pipeline needs beyond its input documents: the context
-// and database it runs in, its variables (let, the clock $$NOW reads, the
+// Env is what a pipeline needs beyond its input documents: the database
+// it runs in, its variables (let, the clock $$NOW reads, the
 // collation), the documents of other collections ($lookup, $graphLookup,
 // $unionWith), the writes of $out and $merge, and the stages its caller
 // owns. Read, Write and Stage may be nil where no stage needs them (a
 // pipeline update's stages).
 type Env struct {
-	Ctx  context.Context
 	DB   string
 	Vars *expr.Vars
 	// Read is every document of db.coll, nil for a collection that is not.
