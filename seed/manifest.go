@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/oidkit/oidkit/indexes"
 )
 
@@ -38,12 +36,12 @@ type Manifest struct {
 	DB  string `bson:"db"`
 	// Seeded is false for a run whose template reads the clock: its
 	// documents cannot be rebuilt, so it cannot be resumed or verified.
-	Seeded bool           `bson:"seeded"`
-	Seed   string         `bson:"seed"` // decimal: BSON has no uint64
-	At     time.Time      `bson:"at"`
-	Span   int64          `bson:"spanSeconds"`
-	Specs  []ManifestSpec `bson:"plan"`
-	Count  int64          `bson:"count"`
+	Seeded bool             `bson:"seeded"`
+	Seed   string           `bson:"seed"` // decimal: BSON has no uint64
+	At     time.Time        `bson:"at"`
+	Span   int64            `bson:"spanSeconds"`
+	Specs  []CollectionPlan `bson:"plan"`
+	Count  int64            `bson:"count"`
 	// Count is the collection's, also for a part: Scope is the part's.
 	// Acked is the merged, sorted ranges of documents the server
 	// acknowledged; AckedCount their total.
@@ -73,24 +71,6 @@ const DocumentFormat = 2
 // format is the run's DocumentFormat, 1 for manifests that predate it.
 func (m *Manifest) format() int { return max(m.Format, 1) }
 
-// ManifestSpec is one collection of a manifest's plan. A template is kept
-// as its JSON text, so the manifest does not depend on the file.
-type ManifestSpec struct {
-	Name         string `bson:"name"`
-	Kind         string `bson:"kind,omitempty"`
-	Template     string `bson:"template,omitempty"`
-	TemplateName string `bson:"templateName,omitempty"`
-	Count        int64  `bson:"count"`
-	// The settings a plan file has too, under the same names.
-	CollectionSettings `bson:",inline"`
-	// Indexes are the collection's index declarations, each as the
-	// canonical Extended JSON of the document createIndexes takes: text,
-	// because a key ("address.city") or a partial filter ("$eq") is not a
-	// field name every server stores. They do not change the documents, so
-	// Diff ignores them.
-	Indexes []string `bson:"indexes,omitempty"`
-}
-
 // NewManifest is the manifest of a run of ds that writes c, in state
 // running with nothing acknowledged. run names the run.
 func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
@@ -106,24 +86,9 @@ func NewManifest(ds *Dataset, c *Collection, run string) *Manifest {
 	}
 	m.Updated = m.Started
 	for _, col := range ds.cols {
-		m.Specs = append(m.Specs, specOf(col.spec))
+		m.Specs = append(m.Specs, planOf(col.spec))
 	}
 	return m
-}
-
-func specOf(cs CollectionSpec) ManifestSpec {
-	s := ManifestSpec{Name: cs.Name, Kind: cs.Kind, Count: cs.Count, CollectionSettings: settingsOf(cs)}
-	if cs.Template != nil {
-		s.Template, s.TemplateName = string(cs.Template.JSON()), cs.Template.Name()
-	}
-	for _, ix := range cs.Indexes {
-		j, err := bson.MarshalExtJSON(ix.Document(), true, false)
-		if err != nil { // kept as text that Plan refuses, naming the index
-			j = []byte(fmt.Sprintf("%q: %v", ix.String(), err))
-		}
-		s.Indexes = append(s.Indexes, string(j))
-	}
-	return s
 }
 
 // versions are the module versions of oidkit and gofakeit in this binary.
@@ -175,28 +140,9 @@ func (m *Manifest) Plan() (*Plan, error) {
 	}
 	p := &Plan{DB: m.DB, Seed: seed, Seeded: true, At: m.At.UTC(), Span: spanOf(time.Duration(m.Span) * time.Second)}
 	for _, s := range m.Specs {
-		id, err := ParseIDStrategy(s.ID)
+		cs, err := s.manifestSpec(m.Collection)
 		if err != nil {
 			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
-		}
-		mix, err := ParseIDMix(s.IDMix)
-		if err != nil {
-			return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
-		}
-		cs := CollectionSpec{Name: s.Name, Kind: s.Kind, Count: s.Count, ID: id, IDMix: mix}
-		s.copyTo(&cs)
-		cs.RefOnly = s.Name != m.Collection
-		for _, j := range s.Indexes {
-			ix, err := indexes.ParseJSON([]byte(j))
-			if err != nil {
-				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
-			}
-			cs.Indexes = append(cs.Indexes, ix)
-		}
-		if s.Template != "" {
-			if cs.Template, err = ParseTemplate(s.TemplateName, []byte(s.Template)); err != nil {
-				return nil, fmt.Errorf("%w: run manifest of %s.%s: collection %q: %v", ErrPlan, m.DB, m.Collection, s.Name, err)
-			}
 		}
 		p.Collections = append(p.Collections, cs)
 	}
@@ -204,6 +150,34 @@ func (m *Manifest) Plan() (*Plan, error) {
 		return nil, fmt.Errorf("run manifest of %s.%s: %w", m.DB, m.Collection, err)
 	}
 	return p, nil
+}
+
+// manifestSpec is the CollectionSpec of c, a collection of the plan of a
+// run manifest of collection own: the others are RefOnly.
+func (c *CollectionPlan) manifestSpec(own string) (CollectionSpec, error) {
+	var cs CollectionSpec
+	if err := c.copyTo(&cs); err != nil {
+		return cs, err
+	}
+	cs.RefOnly = c.Name != own
+	var err error
+	if cs.ID, err = ParseIDStrategy(c.ID); err != nil {
+		return cs, err
+	}
+	if cs.IDMix, err = ParseIDMix(c.IDMix); err != nil {
+		return cs, err
+	}
+	for _, j := range c.Indexes {
+		ix, err := indexes.ParseJSON(j)
+		if err != nil {
+			return cs, err
+		}
+		cs.Indexes = append(cs.Indexes, ix)
+	}
+	if len(c.Template) > 0 {
+		cs.Template, err = ParseTemplate(c.TemplateName, c.Template)
+	}
+	return cs, err
 }
 
 // Scope is the documents the run writes: its part of [0, Count).

@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -33,7 +34,7 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 	case m.Span != n.Span:
 		return &PlanDiff{Field: "span", Old: span(m.Span), New: span(n.Span)}
 	}
-	names := func(ss []ManifestSpec) string {
+	names := func(ss []CollectionPlan) string {
 		var out []string
 		for _, s := range ss {
 			out = append(out, s.Name)
@@ -54,12 +55,12 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 		switch {
 		case a.Name != b.Name:
 			return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
-		case a.Kind != b.Kind || (a.Template == "") != (b.Template == ""):
+		case a.Kind != b.Kind || (len(a.Template) == 0) != (len(b.Template) == 0):
 			field, x, y = "kind", a.what(), b.what()
-		case a.Template != b.Template:
-			field, x, y = "template", a.Template, b.Template
-		case a.Count != b.Count:
-			field, x, y = "count", strconv.FormatInt(a.Count, 10), strconv.FormatInt(b.Count, 10)
+		case !bytes.Equal(a.Template, b.Template):
+			field, x, y = "template", string(a.Template), string(b.Template)
+		case countText(a.Count) != countText(b.Count):
+			field, x, y = "count", countText(a.Count), countText(b.Count)
 		case a.ID != b.ID:
 			field, x, y = "id", a.ID, b.ID
 		case fmt.Sprint(a.IDMix) != fmt.Sprint(b.IDMix):
@@ -87,7 +88,7 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 
 // refsDiff is the first collection of both was and now whose references
 // differ, or nil.
-func refsDiff(was, now []ManifestSpec) *PlanDiff {
+func refsDiff(was, now []CollectionPlan) *PlanDiff {
 	for _, a := range was {
 		for _, b := range now {
 			if a.Name == b.Name && refsText(a.Refs) != refsText(b.Refs) {
@@ -154,9 +155,17 @@ func (m *Manifest) seedString() string {
 	return m.Seed
 }
 
+// countText is a count as messages write it ("missing" for none).
+func countText(n *int64) string {
+	if n == nil {
+		return "missing"
+	}
+	return strconv.FormatInt(*n, 10)
+}
+
 // what is the kind, or "template NAME".
-func (s ManifestSpec) what() string {
-	if s.Template != "" {
+func (s CollectionPlan) what() string {
+	if len(s.Template) > 0 {
 		return "template " + s.TemplateName
 	}
 	return s.Kind

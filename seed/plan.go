@@ -208,6 +208,13 @@ type Ref struct {
 	To    string `json:"to"`
 	Min   int    `json:"min,omitempty"`
 	Max   int    `json:"max,omitempty"`
+	// Lengths and Weights, when set (with Max > 0), are how many targets an
+	// array holds and how often: length Lengths[k] with weight Weights[k],
+	// each within [Min, Max], drawn stratified over the documents (as a
+	// template's $array lengths are); without them a length of Min..Max
+	// is drawn uniformly.
+	Lengths []int     `json:"lengths,omitempty"`
+	Weights []float64 `json:"weights,omitempty"`
 	// Unresolved is the share of the values that are the _id of no
 	// document of To (0: all resolve).
 	Unresolved float64 `json:"unresolved,omitempty"`
@@ -217,13 +224,6 @@ type Ref struct {
 	// are then drawn so that each part receives its share, instead of
 	// uniformly. Only the shares count, so it holds at any count.
 	PerTarget []float64 `json:"perTarget,omitempty"`
-	// Lengths and Weights, when set (with Max > 0), are how many targets an
-	// array holds and how often: length Lengths[k] with weight Weights[k],
-	// each within [Min, Max], drawn stratified over the documents (as a
-	// template's $array lengths are); without them a length of Min..Max
-	// is drawn uniformly.
-	Lengths []int     `json:"lengths,omitempty"`
-	Weights []float64 `json:"weights,omitempty"`
 	// Stored, when set, draws the targets from the _ids stored in
 	// collection To of the target database (sorted by _id, handed to
 	// BuildStored) instead of a collection of the plan: To is then not a

@@ -5,7 +5,6 @@ package seed
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -13,66 +12,9 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 )
 
-// planFile is the JSON form of a plan file.
-type planFile struct {
-	DB string `json:"db"`
-	// At and Span, when set, are the plan's time base and window (RFC 3339
-	// and a Go duration such as 8760h): what an inferred plan keeps of its
-	// source's ObjectID times. A caller's own settings take precedence.
-	At          string           `json:"at,omitempty"`
-	Span        string           `json:"span,omitempty"`
-	Collections []collectionFile `json:"collections"`
-}
-
-type collectionFile struct {
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	// Template is a file name (a JSON string), or the template itself (a
-	// JSON object), as an inferred plan writes it.
-	Template json.RawMessage `json:"template"`
-	Count    *int64          `json:"count"`
-	CollectionSettings
-	// Indexes are parsed one by one, so that an error names its position.
-	Indexes []json.RawMessage `json:"indexes"`
-}
-
-// CollectionSettings are the settings of a plan's collection that a plan
-// file and a run manifest (ManifestSpec) keep alike, under the same names:
-// declared once, embedded in both. The fields that differ between the two
-// (name and kind, whose BSON keys come before the template and count,
-// template, count, indexes) are each outer struct's own. A new setting is
-// a field here and a line in copyTo and settingsOf.
-type CollectionSettings struct {
-	ID      string `json:"id" bson:"id"`
-	IDStart int64  `json:"idStart" bson:"idStart"`
-	IDStep  int64  `json:"idStep" bson:"idStep,omitempty"`
-	// IDQuantiles: the int _ids follow these quantiles (increasing).
-	IDQuantiles []float64 `json:"idQuantiles" bson:"idQuantiles,omitempty"`
-	// IDMix is the shares of the documents whose _id another strategy
-	// makes: {"objectid": 0.074} beside "id": "int"
-	// (CollectionSpec.IDMix as a plan file writes it).
-	IDMix   map[string]float64 `json:"idMix" bson:"idMix,omitempty"`
-	Refs    []Ref              `json:"refs" bson:"refs,omitempty"`
-	RefOnly bool               `json:"refOnly" bson:"refOnly,omitempty"`
-	// Times is the collection's spread of _id times (CollectionSpec.Times).
-	Times []float64 `json:"times" bson:"times,omitempty"`
-}
-
-// settingsOf is cs's settings, as a plan file writes them.
-func settingsOf(cs CollectionSpec) CollectionSettings {
-	return CollectionSettings{ID: cs.ID.String(), IDStart: cs.IDStart, IDStep: cs.IDStep, IDQuantiles: cs.IDQuantiles,
-		IDMix: idMixMap(cs.IDMix), Refs: cs.Refs, RefOnly: cs.RefOnly, Times: cs.Times}
-}
-
-// copyTo sets the settings of cs that need no parsing: all but ID and IDMix.
-func (s *CollectionSettings) copyTo(cs *CollectionSpec) {
-	cs.IDStart, cs.IDStep, cs.IDQuantiles = s.IDStart, s.IDStep, s.IDQuantiles
-	cs.Refs, cs.RefOnly, cs.Times = s.Refs, s.RefOnly, s.Times
-}
-
 // parseIDs reads the collection's id and idMix into cs; an error comes
 // with the setting and the value it is about.
-func (cf *collectionFile) parseIDs(cs *CollectionSpec) (Setting, string, error) {
+func (cf *CollectionPlan) parseIDs(cs *CollectionSpec) (Setting, string, error) {
 	id, err := ParseIDStrategy(cf.ID)
 	if err != nil {
 		return SettingID, cf.ID, fmt.Errorf("id: %w", err)
@@ -115,7 +57,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var pf planFile
+	var pf PlanFile
 	if err := dec.Decode(&pf); err != nil {
 		return nil, fileErr("%v (expected {\"collections\": [{\"name\", \"kind\" or \"template\", \"count\", \"id\", \"refs\"}]})", err)
 	}
@@ -156,7 +98,7 @@ func ParsePlan(name string, data []byte, dir string) (*Plan, error) {
 
 // spec is the CollectionSpec of collections[k] of the plan file name;
 // template file names are relative to dir.
-func (cf *collectionFile) spec(name, dir string, k int) (CollectionSpec, error) {
+func (cf *CollectionPlan) spec(name, dir string, k int) (CollectionSpec, error) {
 	where := fmt.Sprintf("collections[%d]", k)
 	if cf.Name != "" {
 		where += " (" + cf.Name + ")"
@@ -164,11 +106,10 @@ func (cf *collectionFile) spec(name, dir string, k int) (CollectionSpec, error) 
 	bad := func(s Setting, value string, err error) error {
 		return &PlanError{Source: name, Collection: cf.Name, Setting: s, Value: value, Err: err, where: where}
 	}
-	if cf.Count == nil {
-		return CollectionSpec{}, bad(SettingCount, "", errors.New("count: missing; expected a number of documents"))
+	var cs CollectionSpec
+	if err := cf.copyTo(&cs); err != nil {
+		return CollectionSpec{}, bad(SettingCount, "", err)
 	}
-	cs := CollectionSpec{Name: cf.Name, Kind: cf.Kind, Count: *cf.Count}
-	cf.copyTo(&cs)
 	for j, raw := range cf.Indexes {
 		ix, err := indexes.ParseJSON(raw)
 		if err != nil {

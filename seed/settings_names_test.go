@@ -1,6 +1,7 @@
 package seed
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -9,11 +10,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// everySetting has every CollectionSettings field set, to a value that
+// everyField has every CollectionPlan field set, to a value that
 // neither omitempty nor a default leaves out.
-var everySetting = CollectionSettings{ID: "int", IDStart: 7, IDStep: 3, IDQuantiles: []float64{1, 9},
-	IDMix: map[string]float64{"objectid": 0.25}, Refs: []Ref{{Field: "by", To: "users", Min: 1, Max: 1}},
-	RefOnly: true, Times: []float64{0, 1}}
+func everyField() CollectionPlan {
+	n := int64(5)
+	return CollectionPlan{Name: "orders", Kind: "user", Template: JSONText(`{"a":1}`), TemplateName: "a.json", Count: &n,
+		ID: "int", IDStart: 7, IDStep: 3, IDQuantiles: []float64{1, 9},
+		IDMix: map[string]float64{"objectid": 0.25}, Refs: []Ref{{Field: "by", To: "users", Min: 1, Max: 1}},
+		RefOnly: true, Times: []float64{0, 1}, Indexes: []JSONText{JSONText(`{"key":{"a":1}}`)}}
+}
 
 // A collection's settings keep their names: the plan file's JSON keys and
 // the stored manifest's BSON keys, in their order, are these, so that
@@ -21,8 +26,7 @@ var everySetting = CollectionSettings{ID: "int", IDStart: 7, IDStep: 3, IDQuanti
 // field or tag fails here.
 func TestSettingNamesAreFixed(t *testing.T) {
 	// The manifest, as run manifests are stored.
-	spec := ManifestSpec{Name: "orders", Kind: "user", Template: `{"a":1}`, TemplateName: "a.json", Count: 5,
-		CollectionSettings: everySetting, Indexes: []string{`{"key":{"a":1}}`}}
+	spec := everyField()
 	raw, err := bson.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +43,13 @@ func TestSettingNamesAreFixed(t *testing.T) {
 	if !slices.Equal(keys, want) {
 		t.Errorf("manifest plan keys:\n got %v\nwant %v", keys, want)
 	}
-	var back ManifestSpec
+	var back CollectionPlan
 	if err := bson.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
 	// A manifest written by an earlier version: the same keys, written
 	// one by one.
-	var old ManifestSpec
+	var old CollectionPlan
 	oldRaw, err := bson.Marshal(bson.D{{Key: "name", Value: "orders"}, {Key: "kind", Value: "user"},
 		{Key: "template", Value: `{"a":1}`}, {Key: "templateName", Value: "a.json"}, {Key: "count", Value: int64(5)},
 		{Key: "id", Value: "int"}, {Key: "idStart", Value: int64(7)}, {Key: "idStep", Value: int64(3)},
@@ -58,27 +62,35 @@ func TestSettingNamesAreFixed(t *testing.T) {
 	if err := bson.Unmarshal(oldRaw, &old); err != nil {
 		t.Fatal(err)
 	}
-	for _, got := range []ManifestSpec{back, old} {
+	for _, got := range []CollectionPlan{back, old} {
 		if !reflect.DeepEqual(got, spec) {
 			t.Errorf("manifest plan read back:\n got %+v\nwant %+v", got, spec)
 		}
 	}
 
-	// The plan file: the keys collectionFile reads ...
-	js, err := json.Marshal(collectionFile{CollectionSettings: everySetting})
+	// The plan file: the keys CollectionPlan reads ...
+	js, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(js, &m); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	keys = keys[:0]
+	if _, err := dec.Token(); err != nil {
 		t.Fatal(err)
 	}
-	keys = keys[:0]
-	for k := range m {
-		keys = append(keys, k)
+	for dec.More() {
+		k, err := dec.Token()
+		var skip json.RawMessage
+		if err == nil {
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
 	}
-	slices.Sort(keys)
-	want = []string{"count", "id", "idMix", "idQuantiles", "idStart", "idStep", "indexes", "kind", "name", "refOnly", "refs", "template", "times"}
+	// (as a plan is written: the template, refs and indexes last)
+	want = []string{"name", "kind", "count", "id", "idStart", "idStep", "idQuantiles", "idMix", "refOnly", "times", "template", "refs", "indexes"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("plan file keys:\n got %v\nwant %v", keys, want)
 	}
@@ -94,8 +106,12 @@ func TestSettingNamesAreFixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := p.Collections[1]
-	if got := settingsOf(cs); !reflect.DeepEqual(got, everySetting) {
-		t.Errorf("plan file settings:\n got %+v\nwant %+v", got, everySetting)
+	got := planOf(cs)
+	// a plan file's template is read, a manifest's kept whole; its indexes
+	// are kept as canonical Extended JSON
+	got.Kind, got.Template, got.TemplateName, got.Indexes = spec.Kind, spec.Template, spec.TemplateName, spec.Indexes
+	if !reflect.DeepEqual(got, spec) {
+		t.Errorf("plan file collection:\n got %+v\nwant %+v", got, spec)
 	}
 	if cs.Name != "orders" || cs.Count != 5 || cs.Template == nil || len(cs.Indexes) != 1 {
 		t.Errorf("plan file collection: %+v", cs)
