@@ -9,7 +9,13 @@
 //
 // Both are sequences of records: 4-byte little-endian length of the
 // payload, 4-byte CRC-32C of the payload, the payload (one BSON document).
-// The checkpoint's first record is {format: "oidkit-storage", version: 1}.
+// The checkpoint's first record is {format: "oidkit-storage", version: 1,
+// generation: G}; the journal's is {generation: G}, written with its first
+// change. Each checkpoint takes the next generation, so a journal whose
+// generation is the one before the checkpoint's holds changes the
+// checkpoint already has (a kill between the rename and the emptying of
+// the journal) and is emptied at Open, never replayed; a file without a
+// generation (written before there were any) counts as generation 0.
 // A record is appended with one write(2) before its write is acknowledged,
 // so a killed process loses nothing acknowledged; the journal is synced to
 // disk every SyncInterval and at Close, so an OS crash loses at most the
@@ -39,6 +45,8 @@ const (
 	JournalFile    = "journal"
 	formatName     = "oidkit-storage"
 	formatVersion  = 1
+	// generationKey names a file's generation in its first record.
+	generationKey = "generation"
 	// checkpointAfter is the journal size that makes the next append
 	// fold the journal into a new checkpoint.
 	checkpointAfter = 64 << 20
@@ -63,6 +71,13 @@ type Journal struct {
 	dir  string
 	f    *os.File
 	size int64
+	// gen is the checkpoint's generation, which the journal's first
+	// record names.
+	gen int64
+	// broken is set when a checkpoint is in place and the journal could
+	// not be emptied: appending to it would put changes where Open does
+	// not read them, so every append fails.
+	broken error
 	// nextCheckpoint is the journal size past which an append folds the
 	// journal into a new checkpoint.
 	nextCheckpoint int64
@@ -73,36 +88,19 @@ type Journal struct {
 }
 
 // Open reads dir's checkpoint (each record after the format's, in order,
-// to checkpoint) and journal (each of its records to journal), cuts a torn
-// last journal record off, and keeps journaling there.
+// to checkpoint) and journal (each of its records to journal, when it
+// follows that checkpoint), cuts a torn last journal record off, and keeps
+// journaling there.
 func Open(dir string, checkpoint, journal func(bsoncore.Document) error) (*Journal, error) {
-	if f, err := os.Open(filepath.Join(dir, CheckpointFile)); err == nil {
-		first := true
-		_, torn, err := readRecords(f, func(d bsoncore.Document) error {
-			if first {
-				first = false
-				return checkFormat(d, f.Name())
-			}
-			return checkpoint(d)
-		})
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		if torn {
-			return nil, fmt.Errorf("%w: checkpoint %s is cut short", ErrCorrupt, filepath.Join(dir, CheckpointFile))
-		}
-	} else if !os.IsNotExist(err) {
+	gen, err := readCheckpoint(filepath.Join(dir, CheckpointFile), checkpoint)
+	if err != nil {
 		return nil, err
 	}
 	jf, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	good, torn, err := readRecords(jf, journal)
-	if err == nil && torn {
-		err = jf.Truncate(good)
-	}
+	good, err := readJournal(jf, gen, journal)
 	if err == nil {
 		_, err = jf.Seek(good, io.SeekStart)
 	}
@@ -110,9 +108,88 @@ func Open(dir string, checkpoint, journal func(bsoncore.Document) error) (*Journ
 		jf.Close()
 		return nil, err
 	}
-	j := &Journal{dir: dir, f: jf, size: good, nextCheckpoint: checkpointAfter, stop: make(chan struct{}), done: make(chan struct{})}
+	j := &Journal{dir: dir, f: jf, size: good, gen: gen, nextCheckpoint: checkpointAfter, stop: make(chan struct{}), done: make(chan struct{})}
 	go j.syncLoop()
 	return j, nil
+}
+
+// readCheckpoint reads the checkpoint at name, if there is one, and
+// returns its generation.
+func readCheckpoint(name string, checkpoint func(bsoncore.Document) error) (gen int64, err error) {
+	f, err := os.Open(name)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	first := true
+	_, torn, err := readRecords(f, func(d bsoncore.Document) error {
+		if first {
+			first = false
+			gen, _ = generation(d)
+			return checkFormat(d, name)
+		}
+		return checkpoint(d)
+	})
+	if err == nil && torn {
+		err = fmt.Errorf("%w: checkpoint %s is cut short", ErrCorrupt, name)
+	}
+	return gen, err
+}
+
+// errStale stops the reading of a journal that the checkpoint holds.
+var errStale = errors.New("the checkpoint holds this journal")
+
+// readJournal gives journal the changes of jf, when jf follows the
+// checkpoint of generation gen, and returns the offset after the last good
+// record. It empties a journal the checkpoint holds, and cuts a torn last
+// record off.
+func readJournal(jf *os.File, gen int64, journal func(bsoncore.Document) error) (int64, error) {
+	first := true
+	good, torn, err := readRecords(jf, func(d bsoncore.Document) error {
+		if !first {
+			return journal(d)
+		}
+		first = false
+		jgen, header := generation(d)
+		switch {
+		case jgen == gen-1:
+			return errStale
+		case jgen != gen:
+			return fmt.Errorf("%w: journal %s is of generation %d, and its checkpoint of %d", ErrCorrupt, jf.Name(), jgen, gen)
+		case header:
+			return nil
+		}
+		return journal(d)
+	})
+	switch {
+	case errors.Is(err, errStale):
+		good, err = 0, jf.Truncate(0)
+		if err == nil {
+			err = jf.Sync()
+		}
+	case err == nil && torn:
+		err = jf.Truncate(good)
+	}
+	return good, err
+}
+
+// generation is the generation a file's first record names (0 when it
+// names none), and whether the record is a journal's header.
+func generation(d bsoncore.Document) (gen int64, header bool) {
+	v, err := d.LookupErr(generationKey)
+	if err != nil {
+		return 0, false
+	}
+	gen, _ = v.AsInt64OK()
+	elems, _ := d.Elements()
+	return gen, len(elems) == 1
+}
+
+func header(gen int64) bsoncore.Document {
+	return bsoncore.NewDocumentBuilder().AppendInt64(generationKey, gen).Build()
 }
 
 // checkFormat checks a checkpoint's first record.
@@ -189,14 +266,22 @@ func (j *Journal) syncLoop() {
 	}
 }
 
-// Append writes one record with one write(2); when the journal has grown
+// Append writes one record with one write(2) (the first after a
+// checkpoint with the journal's header); when the journal has grown
 // past its bound, dump's state becomes a new checkpoint. A failed write
 // leaves no partial record; a failed checkpoint (a full disk) does not
 // fail the append, whose record stands, and is tried again later.
 func (j *Journal) Append(record bsoncore.Document, dump Dump) error {
-	rec := frame(nil, record)
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.broken != nil {
+		return j.broken
+	}
+	var rec []byte
+	if j.size == 0 {
+		rec = frame(nil, header(j.gen))
+	}
+	rec = frame(rec, record)
 	if _, err := j.f.Write(rec); err != nil {
 		_ = j.f.Truncate(j.size)
 		_, _ = j.f.Seek(j.size, io.SeekStart)
@@ -225,7 +310,7 @@ func (j *Journal) checkpoint(dump Dump) error {
 		_, err := w.Write(frame(nil, d))
 		return err
 	}
-	err = write(bsoncore.NewDocumentBuilder().AppendString("format", formatName).AppendInt32("version", formatVersion).Build())
+	err = write(bsoncore.NewDocumentBuilder().AppendString("format", formatName).AppendInt32("version", formatVersion).AppendInt64(generationKey, j.gen+1).Build())
 	if err == nil {
 		err = dump(write)
 	}
@@ -249,11 +334,17 @@ func (j *Journal) checkpoint(dump Dump) error {
 		_ = d.Sync()
 		d.Close()
 	}
-	if err := j.f.Truncate(0); err != nil {
-		return err
+	// The checkpoint in place holds the journal's changes: from here on
+	// Open skips them, and the journal must be emptied before it takes
+	// another.
+	j.gen++
+	err = j.f.Truncate(0)
+	if err == nil {
+		_, err = j.f.Seek(0, io.SeekStart)
 	}
-	if _, err := j.f.Seek(0, io.SeekStart); err != nil {
-		return err
+	if err != nil {
+		j.broken = fmt.Errorf("the journal cannot be emptied after a checkpoint: %w", err)
+		return j.broken
 	}
 	j.size = 0
 	j.nextCheckpoint = checkpointAfter

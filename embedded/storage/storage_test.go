@@ -150,3 +150,71 @@ func FuzzReadRecords(f *testing.F) {
 		}
 	})
 }
+
+// A kill during a checkpoint leaves one of three states, and each opens
+// to the records appended, each once: the old files beside a partial
+// checkpoint.tmp; the new checkpoint beside the journal it holds (killed
+// between the rename and the emptying, which Open then empties without
+// replaying it); the new checkpoint and an empty journal. A journal of a
+// generation that neither is nor precedes the checkpoint's is refused.
+func TestKillDuringCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	j, _, _, err := collect(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if err := j.Append(rec(i), dumpOf(i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, JournalFile)
+	old, _ := os.ReadFile(path)
+	if err := j.Close(dumpOf(10)); err != nil {
+		t.Fatal(err)
+	}
+	cp, _ := os.ReadFile(filepath.Join(dir, CheckpointFile))
+	all := "[0 1 2 3 4 5 6 7 8 9]"
+	for _, c := range []struct {
+		name                        string
+		checkpoint, tmp, journal    []byte
+		wantCP, wantJour, wantAfter string // wantAfter: the journal after an append
+	}{
+		{"a partial checkpoint.tmp", nil, cp[:len(cp)/2], old, "[]", all, "[0 1 2 3 4 5 6 7 8 9 10]"},
+		{"the new checkpoint and the journal it holds", cp, nil, old, all, "[]", "[10]"},
+		{"the new checkpoint and an empty journal", cp, nil, nil, all, "[]", "[10]"},
+	} {
+		d := t.TempDir()
+		for name, b := range map[string][]byte{CheckpointFile: c.checkpoint, CheckpointFile + ".tmp": c.tmp, JournalFile: c.journal} {
+			if b != nil || name == JournalFile {
+				_ = os.WriteFile(filepath.Join(d, name), b, 0o644)
+			}
+		}
+		j, gotCP, gotJour, err := collect(t, d)
+		if err != nil || fmt.Sprint(gotCP) != c.wantCP || fmt.Sprint(gotJour) != c.wantJour {
+			t.Fatalf("%s: checkpoint %v, journal %v, %v; want %s and %s", c.name, gotCP, gotJour, err, c.wantCP, c.wantJour)
+		}
+		// What is appended next is read back after the checkpoint.
+		if err := j.Append(rec(10), dumpOf(11)); err != nil {
+			t.Fatal(err)
+		}
+		j.Abandon()
+		if _, gotCP, gotJour, err := collect(t, d); err != nil || fmt.Sprint(gotCP) != c.wantCP || fmt.Sprint(gotJour) != c.wantAfter {
+			t.Fatalf("%s, then an append: checkpoint %v, journal %v, %v", c.name, gotCP, gotJour, err)
+		}
+	}
+
+	// Two checkpoints later, the first journal belongs to neither.
+	j, _, _, _ = collect(t, dir)
+	_ = j.Append(rec(10), dumpOf(11))
+	if err := j.Close(dumpOf(11)); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(path, old, 0o644)
+	if j, _, _, err := collect(t, dir); !errors.Is(err, ErrCorrupt) {
+		if j != nil {
+			j.Abandon()
+		}
+		t.Errorf("a journal two generations behind its checkpoint: %v; want ErrCorrupt", err)
+	}
+}
