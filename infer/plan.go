@@ -99,21 +99,24 @@ func (b *builder) note(path string, literal, inexpressible bool, format string, 
 // between the profiled collections become plan references.
 func Plan(db string, profiles []*Profile) (*Inferred, error) {
 	out := &Inferred{}
-	var cols []any
+	var cols []seed.CollectionPlan
 	from, to, windowed := planWindow(profiles)
 	at, span := time.Unix(to, 0).UTC(), time.Duration(to-from)*time.Second
 	for _, p := range profiles {
 		p.Finish()
 		b := &builder{p: p, k: p.MinCount, skip: map[string]bool{}, unique: map[string]bool{}}
-		cols = append(cols, b.collection(from, to))
+		col, err := b.collection(from, to)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, col)
 		out.Notes = append(out.Notes, b.notes...)
 		out.Rows = append(out.Rows, b.rows...)
 	}
-	plan := obj{{"db", db}}
+	plan := seed.PlanFile{DB: db, Collections: cols}
 	if windowed {
-		plan = append(plan, kv{"at", at.Format(time.RFC3339)}, kv{"span", span.String()})
+		plan.At, plan.Span = at.Format(time.RFC3339), span.String()
 	}
-	plan = append(plan, kv{"collections", cols})
 	data, err := json.MarshalIndent(plan, "", "  ")
 	if err != nil {
 		return nil, err
@@ -144,35 +147,38 @@ func planWindow(profiles []*Profile) (from, to int64, windowed bool) {
 }
 
 // collection is the plan of b's collection, from..to the plan's window.
-func (b *builder) collection(from, to int64) obj {
+func (b *builder) collection(from, to int64) (seed.CollectionPlan, error) {
 	p := b.p
-	col := obj{{"name", p.Collection}, {"count", p.Total}}
+	total := p.Total
+	col := seed.CollectionPlan{Name: p.Collection, Count: &total}
 	id, idMix, idNote := b.idStrategy()
-	col = append(col, kv{"id", id})
-	if id == "int" || mixHas(idMix, "int") {
-		col = append(col, b.intIDs()...)
-	}
-	if idMix != nil {
-		col = append(col, kv{"idMix", idMix})
+	col.ID, col.IDMix = id, idMix
+	if _, mixed := idMix["int"]; id == "int" || mixed {
+		col.IDQuantiles = b.intIDs()
 	}
 	if idNote != "" {
 		b.note("_id", false, false, "%s", idNote)
 	}
-	if q, ok := p.idTimes.Quantiles(quantilePoints); ok && (id == "objectid" || mixHas(idMix, "objectid")) && to > from {
-		col = append(col, kv{"times", windowShares(q, from, to)})
+	_, mixedOID := idMix["objectid"]
+	if q, ok := p.idTimes.Quantiles(quantilePoints); ok && (id == "objectid" || mixedOID) && to > from {
+		col.Times = windowShares(q, from, to)
 	}
-	refs := b.refs()
+	col.Refs = b.refs()
 	ixs := b.planIndexes()
 	tmpl := b.object("")
 	b.keepUnique(ixs, tmpl, id)
-	col = append(col, kv{"template", tmpl})
-	if len(refs) > 0 {
-		col = append(col, kv{"refs", refs})
+	var err error
+	if col.Template, err = json.Marshal(tmpl); err != nil {
+		return col, err
 	}
-	if len(ixs) > 0 {
-		col = append(col, kv{"indexes", ixs})
+	for _, ix := range ixs {
+		j, err := json.Marshal(ix)
+		if err != nil {
+			return col, err
+		}
+		col.Indexes = append(col.Indexes, j)
 	}
-	return col
+	return col, nil
 }
 
 // windowShares places the _id time quantiles q within the window
@@ -190,31 +196,31 @@ func windowShares(q []float64, from, to int64) []float64 {
 
 // refs is the plan references of the collection's references, and their
 // rows; their fields are placed by the references, not the template.
-func (b *builder) refs() []any {
+func (b *builder) refs() []seed.Ref {
 	p := b.p
-	var refs []any
+	var refs []seed.Ref
 	for _, r := range p.Refs {
 		b.skip[r.Field] = true
-		ref := obj{{"field", r.Field}, {"to", r.To}}
+		ref := seed.Ref{Field: r.Field, To: r.To}
 		desc := "ref " + r.To
 		if r.Array {
 			f := p.byPath[r.Field]
-			lo, hi := b.lengthRange(f)
+			ref.Min, ref.Max = b.lengthRange(f)
 			if f != nil && len(f.ArrLens) > 0 {
 				kept, ws := b.arrayLengths(f)
-				lo, hi = kept[0], kept[len(kept)-1]
-				ref = append(ref, kv{"min", lo}, kv{"max", hi}, kv{"lengths", kept}, kv{"weights", ws})
-			} else {
-				ref = append(ref, kv{"min", lo}, kv{"max", hi})
+				ref.Min, ref.Max, ref.Lengths = kept[0], kept[len(kept)-1], kept
+				for _, w := range ws {
+					ref.Weights = append(ref.Weights, float64(w))
+				}
 			}
-			desc += fmt.Sprintf(", %d..%d per document", lo, hi)
+			desc += fmt.Sprintf(", %d..%d per document", ref.Min, ref.Max)
 		}
 		if r.Resolved < 0.995 {
-			ref = append(ref, kv{"unresolved", math.Round((1-r.Resolved)*1e4) / 1e4})
+			ref.Unresolved = math.Round((1-r.Resolved)*1e4) / 1e4
 			desc += fmt.Sprintf(", %s resolve", pct(r.Resolved))
 		}
 		if q := r.perTarget; len(q) > 0 && slices.Max(q) > 0 {
-			ref = append(ref, kv{"perTarget", q})
+			ref.PerTarget = q
 			desc += fmt.Sprintf(", %s..%s per %s document", num(q[0]), num(slices.Max(q)), r.To)
 		}
 		if f := p.byPath[r.Field]; f != nil && f.Share() < 0.995 {
@@ -281,7 +287,7 @@ func (b *builder) made(tmpl obj, f string) bool {
 // idStrategy is the plan's _id strategy for the profiled collection, the
 // idMix of the other strategies its _ids have (nil for none), and a note
 // when the types of the _ids are not all kept.
-func (b *builder) idStrategy() (string, obj, string) {
+func (b *builder) idStrategy() (string, seed.IDMixMap, string) {
 	p := b.p
 	best, n := "", int64(0)
 	for t, c := range p.idTypes {
@@ -313,15 +319,6 @@ func (b *builder) idStrategy() (string, obj, string) {
 	return "objectid", nil, fmt.Sprintf("_id of type %s: generated as ObjectIDs", best)
 }
 
-func mixHas(mix obj, strategy string) bool {
-	for _, e := range mix {
-		if e.k == strategy {
-			return true
-		}
-	}
-	return false
-}
-
 // idStrategyOf is the strategy that makes _ids of type t, "" for a type
 // no strategy but field:NAME makes; no _id (t "") is objectid.
 func idStrategyOf(t string) string {
@@ -340,7 +337,7 @@ func idStrategyOf(t string) string {
 // the share of the sampled documents of each other strategy whose _ids are
 // in at least MinCount of them (shares only, no value), in the order seed
 // reads them; nil when there is none. The note says what was kept.
-func (b *builder) idMix(id string) (obj, string) {
+func (b *builder) idMix(id string) (seed.IDMixMap, string) {
 	p := b.p
 	counts := map[string]int64{}
 	for t, c := range p.idTypes {
@@ -348,14 +345,17 @@ func (b *builder) idMix(id string) (obj, string) {
 			counts[s] += c
 		}
 	}
-	var mix obj
+	var mix seed.IDMixMap
 	kept := []string{fmt.Sprintf("%s %s", id, pct(float64(counts[id])/float64(p.Sampled)))}
 	for _, s := range []string{"objectid", "int", "uuid"} {
 		if s == id || counts[s] < int64(b.k) {
 			continue
 		}
 		share := math.Round(float64(counts[s])/float64(p.Sampled)*1e4) / 1e4
-		mix = append(mix, kv{s, share})
+		if mix == nil {
+			mix = seed.IDMixMap{}
+		}
+		mix[s] = share
 		kept = append(kept, fmt.Sprintf("%s %s", s, pct(float64(counts[s])/float64(p.Sampled))))
 	}
 	if mix == nil || counts[id] < int64(b.k) {
@@ -468,7 +468,7 @@ func pct(x float64) string {
 // their quantiles (idQuantiles, each point the mean of K sampled values,
 // the ends the K-th smallest and largest), which seed turns into increasing
 // _ids. Nothing when there are too few, or the source's are 1, 2, 3, ...
-func (b *builder) intIDs() obj {
+func (b *builder) intIDs() []float64 {
 	f := b.p.byPath["_id"]
 	if f == nil {
 		return nil
@@ -486,7 +486,7 @@ func (b *builder) intIDs() obj {
 	if !ok || (q[0] == 1 && q[len(q)-1] == float64(b.p.Total)) {
 		return nil
 	}
-	return obj{{"idQuantiles", roundAll(q, 1)}}
+	return roundAll(q, 1)
 }
 
 // pooled is v as a $pool when f is a top-level field whose name says it
