@@ -19,6 +19,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // fileDocs reads a fixture file: its documents keyed by the bytes of their
@@ -93,7 +94,7 @@ func TestRefusalFullDiskUpsertChanged(t *testing.T) {
 	db := relClient(t, uri).Database("oidkit")
 	in := fileDocs(t, file)
 	got := collDocs(t, ctx, db.Collection("users"))
-	pending := collDocs(t, ctx, db.Collection("users"+fixtures.PendingSuffix))
+	pending := collDocs(t, ctx, db.Collection("users"+mongowrite.PendingSuffix))
 	var held int64
 	for k, d := range in {
 		if bytes.Equal(got[k], d) {

@@ -9,7 +9,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -39,16 +38,9 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 			}
 		}
 	}
-	if !opts.Drop {
-		for _, col := range written {
-			if err := checkIndexes(ctx, db, ds, col, true); err != nil {
-				return err
-			}
-		}
-	}
 	for _, col := range written {
-		if err := checkIndexes(ctx, db, ds, col, false); err != nil {
-			return err
+		if err := mongowrite.CheckIndexes(ctx, db.Collection(col.Name()), col.Spec().Indexes, opts.Drop); err != nil {
+			return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexCheck, Err: err}
 		}
 	}
 	if !opts.Drop {
@@ -68,30 +60,6 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 		if err := col.CheckAll(ctx, seed.StreamOptions{Batch: opts.Batch, Check: opts.Profile.Check}); err != nil {
 			return &RefusedError{DB: ds.DB, Before: true, Err: err}
 		}
-	}
-	return nil
-}
-
-// checkIndexes, with conflicts, refuses before anything is written a plan
-// index whose name or key the collection already uses for another
-// definition (seed never drops an index but with Drop, which drops the
-// collection); without, it asks the server whether it would create them
-// (indexes.Probe): an empty collection is indexed after its documents are
-// in (faster), and a server that refuses an index (some refuse TTL and
-// partial indexes) must say so before, not after.
-func checkIndexes(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, conflicts bool) error {
-	want := col.Spec().Indexes
-	if len(want) == 0 {
-		return nil
-	}
-	var err error
-	if conflicts {
-		err = indexes.Conflicts(ctx, db.Collection(col.Name()), want)
-	} else {
-		err = indexes.Probe(ctx, db, col.Name(), want)
-	}
-	if err != nil {
-		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexCheck, Err: err}
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/run"
@@ -76,5 +78,26 @@ func TestPlanOfAnotherFormat(t *testing.T) {
 	var fe *seed.FormatError
 	if !errors.As(err, &fe) || fe.Format != 1 || !errors.Is(err, seed.ErrPlan) || strings.Contains(err.Error(), "--") {
 		t.Fatalf("PlanOf = %v; expected a *seed.FormatError of format 1 wrapping ErrPlan, naming no flag", err)
+	}
+}
+
+// A seed with Drop drops the collection's pending replacements too, as a
+// load with Drop does: left behind, the next load into the collection
+// would put documents no run wrote back into it.
+func TestSeedDropDropsPendingReplacements(t *testing.T) {
+	_, client := mongotest.Start(t)
+	ctx := context.Background()
+	db := client.Database("dropped")
+	pending := mongowrite.Pending(db.Collection("users"))
+	if _, err := pending.InsertOne(ctx, bson.D{{Key: "_id", Value: -1}, {Key: "name", Value: "left by a killed load"}}); err != nil {
+		t.Fatal(err)
+	}
+	plan := &seed.Plan{DB: "dropped", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 5}}}
+	if _, err := run.Seed(ctx, db, plan, run.Options{Drop: true}); err != nil {
+		t.Fatal(err)
+	}
+	names, err := db.ListCollectionNames(ctx, bson.D{{Key: "name", Value: pending.Name()}})
+	if err != nil || len(names) != 0 {
+		t.Fatalf("collections named %s after a seed with Drop: %v, %v; expected none", pending.Name(), names, err)
 	}
 }

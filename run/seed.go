@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -188,8 +189,10 @@ func createFirst(ctx context.Context, coll *mongo.Collection, ds *seed.Dataset, 
 func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options, stored *mongowrite.Digests) (*CollectionResult, error) {
 	coll := db.Collection(col.Name())
 	if opts.Drop {
-		if err := coll.Drop(ctx); err != nil {
-			return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpDrop, Err: err}
+		if err := mongowrite.Drop(ctx, coll); err != nil {
+			var de *mongowrite.DropError
+			errors.As(err, &de)
+			return nil, &CollectionError{DB: ds.DB, Collection: de.Collection, Op: OpDrop, Err: de.Err}
 		}
 	}
 	want := col.Spec().Indexes

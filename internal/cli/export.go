@@ -50,7 +50,7 @@ func (a *App) exportCommand() *ucli.Command {
 			"writes: one document per line (.ndjson) or, with --array, one JSON array (.json), in\n" +
 			"relaxed or canonical Extended JSON, exact to the byte: `oidkit load` of the files stores\n" +
 			"the same BSON. Without --collection, every collection of the database is exported but\n" +
-			"oidkit's own (" + mongowrite.ManifestCollection + " and *" + fixtures.PendingSuffix + "). Every document is checked with\n" +
+			"oidkit's own (" + mongowrite.ManifestCollection + " and *" + mongowrite.PendingSuffix + "). Every document is checked with\n" +
 			"MongoDB's rules first, as load checks it: one no server could load stops the export.\n" +
 			"Each file is written to a temporary name and renamed when complete: an interrupted or\n" +
 			"failed export leaves no partial file, and an existing file is replaced only on success.",
