@@ -383,3 +383,86 @@ func TestIDRangeReadsTheIDIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestIDRangeInAndKeepsEveryCondition: the manual's $and is true when every
+// one of its expressions is, two ranges on one field in it included
+// ({$and: [{_id: {$gte: a}}, {_id: {$lt: b}}]} is a range from a to b), so
+// a range on _id read from the _id index inside an $and still meets the
+// other conditions: find, count and deleteMany see exactly the documents
+// the same filter on an unindexed copy of the _id matches.
+func TestIDRangeInAndKeepsEveryCondition(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	coll := c.Database("app").Collection("and")
+	var docs []any
+	oids := make([]bson.ObjectID, 0, 40)
+	for i := 0; i < 120; i++ {
+		var id any = fmt.Sprintf("s%03d", i)
+		switch i % 3 {
+		case 1:
+			o := bson.NewObjectIDFromTimestamp(time.Unix(int64(1_700_000_000+i), 0))
+			oids = append(oids, o)
+			id = o
+		case 2:
+			id = time.UnixMilli(int64(1_700_000_000_000 + i)).UTC()
+		}
+		docs = append(docs, bson.D{{Key: "_id", Value: id}, {Key: "k", Value: id}, {Key: "n", Value: i % 4}})
+	}
+	if _, err := coll.InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	on := func(field string, conds ...bson.D) bson.D {
+		var and bson.A
+		for _, cond := range conds {
+			if cond[0].Key == "n" {
+				and = append(and, cond)
+				continue
+			}
+			and = append(and, bson.D{{Key: field, Value: cond}})
+		}
+		return bson.D{{Key: "$and", Value: and}}
+	}
+	cases := [][]bson.D{
+		{{{Key: "$gte", Value: oids[5]}}, {{Key: "$lt", Value: oids[20]}}},
+		{{{Key: "$gt", Value: "s010"}}, {{Key: "$lte", Value: "s050"}}},
+		{{{Key: "$gte", Value: time.UnixMilli(1_700_000_000_020)}}, {{Key: "$lt", Value: time.UnixMilli(1_700_000_000_080)}}},
+		{{{Key: "$type", Value: "objectId"}}, {{Key: "$lt", Value: oids[30]}}},
+		{{{Key: "$gt", Value: oids[3]}}, {{Key: "n", Value: 1}}},
+	}
+	sorted := options.Find().SetSort(bson.D{{Key: "k", Value: 1}})
+	for _, conds := range cases {
+		var got, want []bson.Raw
+		cur, err := coll.Find(ctx, on("_id", conds...), sorted)
+		if err == nil {
+			err = cur.All(ctx, &got)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur, err = coll.Find(ctx, on("k", conds...), sorted); err == nil {
+			err = cur.All(ctx, &want)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := coll.CountDocuments(ctx, on("_id", conds...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || fmt.Sprint(got) != fmt.Sprint(want) || n != int64(len(want)) {
+			t.Errorf("%v: find %d documents, count %d; want the %d the same filter on k finds", on("_id", conds...), len(got), n, len(want))
+		}
+	}
+	// deleteMany removes what the range in $and selects, and nothing more
+	res, err := coll.DeleteMany(ctx, on("_id", cases[1]...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := coll.CountDocuments(ctx, bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.DeletedCount != 13 || left != 107 {
+		t.Errorf("deleteMany of _id in (s010, s050]: %d deleted, %d left; want 13 and 107", res.DeletedCount, left)
+	}
+}

@@ -60,6 +60,13 @@ func Compile(filter bsoncore.Document, cfg *Options) (*Filter, error) {
 		return nil, err
 	}
 	f.m = m
+	// a range is the whole filter only when the filter is its one field
+	// ({_id: {$gte: a, $lt: b}}): never one of the conditions of an $and
+	els := bsonval.Elements(filter)
+	whole := len(els) == 1 && !strings.HasPrefix(els[0].Key(), "$")
+	for i := range f.ranges {
+		f.ranges[i].Exact = f.ranges[i].Exact && whole
+	}
 	return f, nil
 }
 
@@ -103,7 +110,6 @@ func compileAnd(filter bsoncore.Document, cfg *Options, f *Filter, top bool) (ma
 					f.eqs = append(f.eqs, Equality{k, ev})
 				}
 				if rc, ok := rangeOf(k, bsoncore.Document(v.Data)); ok {
-					rc.Exact = rc.Exact && len(els) == 1
 					f.ranges = append(f.ranges, rc)
 				}
 			}
