@@ -1,6 +1,8 @@
 package seed
 
 import (
+	"slices"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
@@ -8,7 +10,7 @@ import (
 // buffer (the bytes of bson.Marshal, however they are made: see marshal),
 // reusing its scratch space from batch to batch: one allocation per batch
 // instead of one per document. Each batch gets a new buffer, because its
-// documents outlive the call.
+// documents outlive the call, unless it is a Generator's.
 type batchEncoder struct {
 	collection string
 	out        appendWriter
@@ -17,6 +19,10 @@ type batchEncoder struct {
 	doc        bson.D // reused from document to document
 	lastSize   int    // bytes of the previous batch, to size the next buffer
 	lastDocs   int
+	// keep reuses the buffer and the document slice from batch to batch
+	// (a Generator's): a batch is valid until the next.
+	keep bool
+	docs []bson.Raw
 }
 
 // appendWriter is the io.Writer the driver's document writer copies each
@@ -41,7 +47,11 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 	if e.lastDocs > 0 {
 		size = e.lastSize/e.lastDocs*n + e.lastSize/8
 	}
-	e.out.b = make([]byte, 0, size)
+	if e.keep && cap(e.out.b) > 0 {
+		e.out.b = e.out.b[:0]
+	} else {
+		e.out.b = make([]byte, 0, size)
+	}
 	e.ends = e.ends[:0]
 	for i := r.From; i < r.To; i++ {
 		start := len(e.out.b)
@@ -58,9 +68,15 @@ func (e *batchEncoder) encode(w *Worker, r Range, check func(bson.Raw) error) ([
 		e.ends = append(e.ends, len(e.out.b))
 	}
 	buf := e.out.b
-	e.out.b = nil
 	e.lastSize, e.lastDocs = len(buf), n
-	docs := make([]bson.Raw, n)
+	var docs []bson.Raw
+	if e.keep {
+		e.docs = slices.Grow(e.docs[:0], n)[:n]
+		docs = e.docs
+	} else {
+		e.out.b = nil
+		docs = make([]bson.Raw, n)
+	}
 	start := 0
 	for k, end := range e.ends {
 		docs[k] = bson.Raw(buf[start:end:end]) // capped: appending to one never overwrites the next
@@ -84,4 +100,33 @@ func (e *batchEncoder) marshal(w *Worker, i int64) error {
 	}
 	e.out.b = e.out.b[:start]
 	return e.enc.Encode(e.doc)
+}
+
+// Generator marshals a collection's documents in the calling goroutine,
+// range by range, into buffers it reuses: for a caller that looks at each
+// batch and lets it go (verification compares stored documents with these),
+// where a Stream's goroutines and fresh buffers would cost more than the
+// documents. The documents are those of a Stream, byte for byte. A
+// Generator is not safe for concurrent use; make one per goroutine.
+type Generator struct {
+	w   *Worker
+	enc *batchEncoder
+}
+
+// NewGenerator returns a Generator of c's documents.
+func (c *Collection) NewGenerator() *Generator {
+	w, enc := c.NewWorker(), newBatchEncoder(c.Name())
+	w.reuse, enc.keep = true, true
+	return &Generator{w: w, enc: enc}
+}
+
+// Encode marshals the documents of r (clipped to the collection): valid
+// until the next call, so a caller that keeps one copies it. An error is
+// a *DocError.
+func (g *Generator) Encode(r Range) ([]bson.Raw, error) {
+	r = Range{max(r.From, 0), min(r.To, g.w.c.Len())}
+	if r.Len() == 0 {
+		return nil, nil
+	}
+	return g.enc.encode(g.w, r, nil)
 }

@@ -124,7 +124,7 @@ func (userKind) refs() []Ref      { return nil }
 
 func (userKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
-	first, last := f.FirstName(), f.LastName()
+	first, last := w.firstName(), w.lastName()
 	domain := exampleDomains[f.IntN(len(exampleDomains))]
 	o.str("firstName", first)
 	o.str("lastName", last)
@@ -138,7 +138,8 @@ func (userKind) build(w *Worker, i int64, o *docOut) {
 	birth := w.birthDate(created)
 	o.date("birthDate", birth)
 	o.int32("age", ageAt(birth, created))
-	o.str("phone", f.Phone())
+	w.buf = w.appendPhone(w.buf[:0])
+	o.strBytes("phone", w.buf)
 	o.boolean("active", f.IntN(10) < 8)
 	co, ci := w.drawPlace()
 	o.open("address", false, 5)
@@ -219,7 +220,7 @@ func (employeeKind) refs() []Ref      { return nil }
 
 func (employeeKind) build(w *Worker, i int64, o *docOut) {
 	f := w.f
-	first, last := f.FirstName(), f.LastName()
+	first, last := w.firstName(), w.lastName()
 	w.buf = append(append(append(w.buf[:0], first...), ' '), last...)
 	o.strBytes("EmployeeName", w.buf)
 	w.buf = appendNumber(append(w.buf[:0], 'E'), i, 7)

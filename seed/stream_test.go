@@ -193,3 +193,40 @@ func TestStreamDocsDoNotOverlap(t *testing.T) {
 		t.Fatalf("appending to document 0 changed document 1")
 	}
 }
+
+// A Generator's documents are a Stream's, byte for byte, whatever the
+// ranges and however often its buffers are reused; kinds written
+// directly, built as documents and templates alike.
+func TestGeneratorIsStream(t *testing.T) {
+	tmpl, err := ParseTemplate("t", []byte(`{"name": "{name}", "n": "{int:1:9}", "tags": ["{word}", "{word}"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []CollectionSpec{
+		{Name: "users", Kind: KindUser, Count: 700},
+		{Name: "orders", Kind: KindEmployee, Count: 300},
+		{Name: "t", Template: tmpl, Count: 300},
+	} {
+		c := buildOne(t, spec, 11)
+		var want []bson.Raw
+		for _, b := range drain(t, c.Stream(context.Background(), StreamOptions{})) {
+			want = append(want, b.Docs...)
+		}
+		g := c.NewGenerator()
+		for _, r := range []Range{{0, 1}, {5, 260}, {259, 300}, {-4, 3}, {int64(len(want)) - 2, int64(len(want)) + 9}, {9, 9}, {0, int64(len(want))}} {
+			docs, err := g.Encode(r)
+			if err != nil {
+				t.Fatalf("%s %v: %v", spec.Name, r, err)
+			}
+			from, to := max(r.From, 0), min(r.To, int64(len(want)))
+			if int64(len(docs)) != max(to-from, 0) {
+				t.Fatalf("%s %v: %d documents, want %d", spec.Name, r, len(docs), max(to-from, 0))
+			}
+			for k, d := range docs {
+				if !bytes.Equal(d, want[from+int64(k)]) {
+					t.Fatalf("%s %v: document %d differs from the stream's", spec.Name, r, from+int64(k))
+				}
+			}
+		}
+	}
+}

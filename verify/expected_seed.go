@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -152,6 +153,8 @@ type seedSource struct {
 
 	table   bool
 	entries []keyEntry
+
+	gens sync.Pool // of *seed.Generator, one per comparing goroutine at a time
 }
 
 func (s *seedSource) count() int64 { return s.n }
@@ -228,18 +231,33 @@ func (s *seedSource) match(ctx context.Context, items []item) error {
 	if len(ranges) == 0 {
 		return nil
 	}
-	// One generator: the callers run in parallel already.
+	// Generated here: the callers run in parallel already.
+	g, _ := s.gens.Get().(*seed.Generator)
+	if g == nil {
+		g = s.c.NewGenerator()
+	}
+	defer s.gens.Put(g)
 	k := 0
-	return s.each(ctx, seed.StreamOptions{Ranges: ranges, Batch: len(items), Workers: 1}, func(_ int64, doc bson.Raw) {
-		for items[k].i < 0 {
+	for _, r := range ranges {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		docs, err := g.Encode(r)
+		if err != nil {
+			return err
+		}
+		for _, doc := range docs {
+			for items[k].i < 0 {
+				k++
+			}
+			it := &items[k]
 			k++
+			if it.equal = bytes.Equal(it.stored, doc); !it.equal {
+				it.expected = slices.Clone(doc) // the generator's buffer is reused
+			}
 		}
-		it := &items[k]
-		k++
-		if it.equal = bytes.Equal(it.stored, doc); !it.equal {
-			it.expected = doc
-		}
-	})
+	}
+	return nil
 }
 
 // scan visits the part's documents in order, from its stream.
