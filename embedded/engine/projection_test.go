@@ -137,3 +137,25 @@ func TestProjectionSlice(t *testing.T) {
 		{proj: bson.D{{Key: "arr", Value: slice(bson.A{1, math.NaN()})}}, code: 28724},
 	})
 }
+
+// A projection of _id alone is an inclusion, as the manual's "Return the
+// Specified Fields and the _id Field Only" has it: {_id: 1} (or true)
+// returns the _id and no other field, in find and in $project; {_id: 0}
+// alone excludes the _id and keeps every other field.
+func TestProjectionIDAlone(t *testing.T) {
+	c, _ := serve(t, "")
+	coll := c.Database("d").Collection("projid")
+	if _, err := coll.InsertMany(context.Background(), []any{
+		bson.D{{Key: "_id", Value: 1}, {Key: "k", Value: "v"}, {Key: "n", Value: 3}},
+		bson.D{{Key: "_id", Value: 2}, {Key: "n", Value: 4}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkProjections(t, coll, []projCase{
+		{proj: bson.D{{Key: "_id", Value: 1}}, agg: true, want: `{"_id":1}{"_id":2}`},
+		{proj: bson.D{{Key: "_id", Value: true}}, agg: true, want: `{"_id":1}{"_id":2}`},
+		{proj: bson.D{{Key: "_id", Value: 0}}, agg: true, want: `{"k":"v","n":3}{"n":4}`},
+		{proj: bson.D{{Key: "_id", Value: 1}, {Key: "n", Value: 1}}, agg: true, want: `{"_id":1,"n":3}{"_id":2,"n":4}`},
+		{proj: bson.D{{Key: "_id", Value: 1}, {Key: "k", Value: 0}}, agg: true, want: `{"_id":1,"n":3}{"_id":2,"n":4}`},
+	})
+}

@@ -33,12 +33,11 @@ type projField struct {
 func CompileProjection(spec bsoncore.Document, vars *expr.Vars) (*Projection, error) {
 	p := &Projection{}
 	mode := 0 // 1 include, -1 exclude
+	idOn := false
 	for _, e := range bsonval.Elements(spec) {
 		k, v := e.Key(), e.Value()
 		if k == "_id" && (bsonval.IsNumber(v) || v.Type == bsoncore.TypeBoolean) {
-			if !bsonval.Truthy(v) {
-				p.idOff = true
-			}
+			p.idOff, idOn = !bsonval.Truthy(v), bsonval.Truthy(v)
 			continue
 		}
 		f := projField{path: k}
@@ -98,10 +97,8 @@ func CompileProjection(spec bsoncore.Document, vars *expr.Vars) (*Projection, er
 		}
 		p.fields = append(p.fields, f)
 	}
-	p.include = mode == 1
-	if mode == 0 {
-		p.include = false
-	}
+	// {_id: 1} alone includes the _id and nothing else
+	p.include = mode == 1 || mode == 0 && idOn && len(p.fields) == 0
 	return p, nil
 }
 
