@@ -37,7 +37,7 @@ func TestCompareStoredRefs(t *testing.T) {
 		t.Fatalf("Compare of the same plan with a stored reference: %+v, %v; expected no difference", d, err)
 	}
 	d, err = run.Compare(storedOrdersPlan("users"), storedOrdersPlan("people"), "pop", "orders")
-	if err != nil || d == nil || d.Field != "refs" || d.Collection != "orders" {
+	if err != nil || d == nil || d.Field != seed.SettingRef || d.Collection != "orders" {
 		t.Fatalf("Compare with another stored collection: %+v, %v; expected a difference in orders' refs", d, err)
 	}
 	// Without the reference to the stored users, the plan's difference is
@@ -46,7 +46,7 @@ func TestCompareStoredRefs(t *testing.T) {
 	generated.Collections[1].Refs[0].Stored = false
 	generated.Collections = append(generated.Collections, seed.CollectionSpec{Name: "users", Kind: seed.KindUser, Count: 100, RefOnly: true})
 	d, err = run.Compare(storedOrdersPlan("users"), generated, "pop", "orders")
-	if err != nil || d == nil || d.Field != "refs" {
+	if err != nil || d == nil || d.Field != seed.SettingRef {
 		t.Fatalf("Compare with a generated users: %+v, %v; expected a difference in refs", d, err)
 	}
 }

@@ -10,11 +10,12 @@ import (
 )
 
 // PlanDiff is the first setting in which two manifests would make different
-// documents: Field is "seed", "at", "span", "collections", or a collection
-// setting ("kind", "template", "count", "id", "idStart", "refs"), with
-// Collection naming the collection.
+// documents: Field is SettingFormat, SettingSeed, SettingAt, SettingSpan,
+// SettingCollections, SettingStored, or a collection's setting
+// (SettingKind, SettingTemplate, SettingCount, SettingID, SettingRef ...),
+// with Collection naming the collection.
 type PlanDiff struct {
-	Field      string
+	Field      Setting
 	Collection string
 	Old, New   string
 }
@@ -26,13 +27,13 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 	span := func(s int64) string { return (time.Duration(s) * time.Second).String() }
 	switch {
 	case m.format() != n.format():
-		return &PlanDiff{Field: "format", Old: strconv.Itoa(m.format()), New: strconv.Itoa(n.format())}
+		return &PlanDiff{Field: SettingFormat, Old: strconv.Itoa(m.format()), New: strconv.Itoa(n.format())}
 	case m.Seeded != n.Seeded || (m.Seeded && m.Seed != n.Seed):
-		return &PlanDiff{Field: "seed", Old: m.seedString(), New: n.seedString()}
+		return &PlanDiff{Field: SettingSeed, Old: m.seedString(), New: n.seedString()}
 	case !m.At.Equal(n.At):
-		return &PlanDiff{Field: "at", Old: at(m.At), New: at(n.At)}
+		return &PlanDiff{Field: SettingAt, Old: at(m.At), New: at(n.At)}
 	case m.Span != n.Span:
-		return &PlanDiff{Field: "span", Old: span(m.Span), New: span(n.Span)}
+		return &PlanDiff{Field: SettingSpan, Old: span(m.Span), New: span(n.Span)}
 	}
 	names := func(ss []CollectionPlan) string {
 		var out []string
@@ -47,34 +48,35 @@ func (m *Manifest) Diff(n *Manifest) *PlanDiff {
 		if d := refsDiff(m.Specs, n.Specs); d != nil {
 			return d
 		}
-		return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
+		return &PlanDiff{Field: SettingCollections, Old: names(m.Specs), New: names(n.Specs)}
 	}
 	for k, a := range m.Specs {
 		b := n.Specs[k]
-		var field, x, y string
+		var field Setting
+		var x, y string
 		switch {
 		case a.Name != b.Name:
-			return &PlanDiff{Field: "collections", Old: names(m.Specs), New: names(n.Specs)}
+			return &PlanDiff{Field: SettingCollections, Old: names(m.Specs), New: names(n.Specs)}
 		case a.Kind != b.Kind || (len(a.Template) == 0) != (len(b.Template) == 0):
-			field, x, y = "kind", a.what(), b.what()
+			field, x, y = SettingKind, a.what(), b.what()
 		case !bytes.Equal(a.Template, b.Template):
-			field, x, y = "template", string(a.Template), string(b.Template)
+			field, x, y = SettingTemplate, string(a.Template), string(b.Template)
 		case countText(a.Count) != countText(b.Count):
-			field, x, y = "count", countText(a.Count), countText(b.Count)
+			field, x, y = SettingCount, countText(a.Count), countText(b.Count)
 		case a.ID != b.ID:
-			field, x, y = "id", a.ID, b.ID
+			field, x, y = SettingID, a.ID, b.ID
 		case fmt.Sprint(a.IDMix) != fmt.Sprint(b.IDMix):
-			field, x, y = "idMix", fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
+			field, x, y = SettingIDMix, fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
 		case (a.ID == "int" || a.IDMix["int"] > 0) && a.IDStart != b.IDStart:
-			field, x, y = "idStart", strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
+			field, x, y = SettingIDStart, strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
 		case (a.ID == "int" || a.IDMix["int"] > 0) && max(a.IDStep, 1) != max(b.IDStep, 1):
-			field, x, y = "idStep", strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
+			field, x, y = SettingIDStep, strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
 		case (a.ID == "int" || a.IDMix["int"] > 0) && !slices.Equal(a.IDQuantiles, b.IDQuantiles):
-			field, x, y = "idQuantiles", fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
+			field, x, y = SettingIDQuantiles, fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
 		case refsText(a.Refs) != refsText(b.Refs):
-			field, x, y = "refs", refsText(a.Refs), refsText(b.Refs)
+			field, x, y = SettingRef, refsText(a.Refs), refsText(b.Refs)
 		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):
-			field, x, y = "times", fmt.Sprint(a.Times), fmt.Sprint(b.Times)
+			field, x, y = SettingTimes, fmt.Sprint(a.Times), fmt.Sprint(b.Times)
 		default:
 			continue
 		}
@@ -92,7 +94,7 @@ func refsDiff(was, now []CollectionPlan) *PlanDiff {
 	for _, a := range was {
 		for _, b := range now {
 			if a.Name == b.Name && refsText(a.Refs) != refsText(b.Refs) {
-				return &PlanDiff{Field: "refs", Collection: a.Name, Old: refsText(a.Refs), New: refsText(b.Refs)}
+				return &PlanDiff{Field: SettingRef, Collection: a.Name, Old: refsText(a.Refs), New: refsText(b.Refs)}
 			}
 		}
 	}
@@ -143,7 +145,7 @@ func StoredDiff(was, now []StoredSet) *PlanDiff {
 		if old == new {
 			new += " (other ones)"
 		}
-		return &PlanDiff{Field: "stored", Collection: name, Old: old, New: new}
+		return &PlanDiff{Field: SettingStored, Collection: name, Old: old, New: new}
 	}
 	return nil
 }

@@ -80,22 +80,22 @@ func TestManifestDiffNamesTheSetting(t *testing.T) {
 	m := seed.NewManifest(ref, ref.Collection("users"), "")
 	cases := []struct {
 		change func(*seed.Plan)
-		field  string
+		field  seed.Setting
 	}{
-		{func(p *seed.Plan) { p.Seed = 2 }, "seed"},
-		{func(p *seed.Plan) { p.At = time.Unix(1e9, 0) }, "at"},
-		{func(p *seed.Plan) { p.Span = time.Hour }, "span"},
-		{func(p *seed.Plan) { p.Collections[0].Count = 11 }, "count"},
-		{func(p *seed.Plan) { p.Collections[0].Kind = seed.KindProduct }, "kind"},
-		{func(p *seed.Plan) { p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDUUID} }, "id"},
+		{func(p *seed.Plan) { p.Seed = 2 }, seed.SettingSeed},
+		{func(p *seed.Plan) { p.At = time.Unix(1e9, 0) }, seed.SettingAt},
+		{func(p *seed.Plan) { p.Span = time.Hour }, seed.SettingSpan},
+		{func(p *seed.Plan) { p.Collections[0].Count = 11 }, seed.SettingCount},
+		{func(p *seed.Plan) { p.Collections[0].Kind = seed.KindProduct }, seed.SettingKind},
+		{func(p *seed.Plan) { p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDUUID} }, seed.SettingID},
 		{func(p *seed.Plan) {
 			p.Collections[0].ID = seed.IDStrategy{Kind: seed.IDInt}
 			p.Collections[0].IDStart = 1
-		}, "id"},
-		{func(p *seed.Plan) { p.Collections[0].Times = []float64{0, 0.9, 1} }, "times"},
+		}, seed.SettingID},
+		{func(p *seed.Plan) { p.Collections[0].Times = []float64{0, 0.9, 1} }, seed.SettingTimes},
 		{func(p *seed.Plan) {
 			p.Collections[0].IDMix = []seed.IDShare{{ID: seed.IDStrategy{Kind: seed.IDInt}, Share: 0.1}}
-		}, "idMix"},
+		}, seed.SettingIDMix},
 	}
 	for _, tc := range cases {
 		p := base()

@@ -29,29 +29,6 @@ const MaxCount = int64(1) << 40
 // ErrPlan is matched (errors.Is) by every plan error, which is a *PlanError.
 var ErrPlan = errors.New("invalid plan")
 
-// Setting names the part of a plan a PlanError is about.
-type Setting string
-
-// The settings of a plan. A caller maps them to its own spelling (a CLI flag,
-// a form field); messages use the plan file's spelling.
-const (
-	SettingFile       Setting = "file"       // the plan file as a whole, or a built-in plan's name
-	SettingDB         Setting = "db"         // the database name
-	SettingCollection Setting = "collection" // a collection's name
-	SettingKind       Setting = "kind"
-	SettingTemplate   Setting = "template" // a template file, or a path inside it (TemplateError)
-	SettingCount      Setting = "count"
-	SettingID         Setting = "id"      // the _id strategy
-	SettingIDStart    Setting = "idStart" // the first _id of the int strategy
-	SettingIDMix      Setting = "idMix"   // shares of the documents whose _id other strategies make
-	SettingRef        Setting = "ref"     // a reference to another collection
-	SettingSeed       Setting = "seed"
-	SettingAt         Setting = "at"      // the time base
-	SettingSpan       Setting = "span"    // the time window before the time base
-	SettingIndexes    Setting = "indexes" // a collection's index declarations
-	SettingTimes      Setting = "times"   // a collection's quantiles of _id times
-)
-
 // PlanError is a plan setting that cannot be used. It matches ErrPlan and
 // unwraps to its cause (a *rules.NameError, a *TemplateError, ErrIDStrategy,
 // oid.ErrTimeRange, or a plain reason).

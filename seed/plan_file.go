@@ -27,7 +27,7 @@ func (cf *CollectionPlan) parseIDs(cs *CollectionSpec) (Setting, string, error) 
 		raw, _ := json.Marshal(cf.IDMix)
 		return SettingIDMix, string(raw), err
 	}
-	return "", "", nil
+	return 0, "", nil
 }
 
 // LoadPlan reads a plan file; template paths in it are relative to the file.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -115,5 +116,44 @@ func TestSettingNamesAreFixed(t *testing.T) {
 	}
 	if cs.Name != "orders" || cs.Count != 5 || cs.Template == nil || len(cs.Indexes) != 1 {
 		t.Errorf("plan file collection: %+v", cs)
+	}
+}
+
+// Every setting has a name and a key, each key is one of the plan file's
+// (PlanFile, CollectionPlan) or the run manifest's, and every key of the
+// plan file is a setting's: a new plan field without its Setting fails
+// here.
+func TestSettingsHaveKeys(t *testing.T) {
+	tags := func(v any, tag string) []string {
+		var out []string
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumField() {
+			if k, _, _ := strings.Cut(typ.Field(i).Tag.Get(tag), ","); k != "" && k != "-" {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	file := append(tags(PlanFile{}, "json"), tags(CollectionPlan{}, "json")...)
+	keys := map[string]Setting{}
+	for _, s := range Settings() {
+		if s.String() == "" || s.Key() == "" || strings.HasPrefix(s.String(), "Setting(") {
+			t.Errorf("setting %d: name %q, key %q; want both", int(s), s, s.Key())
+		}
+		if !slices.Contains(file, s.Key()) && !slices.Contains(tags(Manifest{}, "bson"), s.Key()) {
+			t.Errorf("setting %s: key %q is no key of a plan file or a run manifest", s, s.Key())
+		}
+		if o, dup := keys[s.Key()]; dup {
+			t.Errorf("settings %s and %s: both key %q", o, s, s.Key())
+		}
+		keys[s.Key()] = s
+	}
+	for _, k := range file {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("plan file key %q: no Setting has it", k)
+		}
+	}
+	if len(Settings()) < 20 {
+		t.Errorf("%d settings; want every one of settingNames", len(Settings()))
 	}
 }

@@ -54,41 +54,19 @@ func overRun(s run.Settings, p *seed.Plan, m *seed.Manifest) (*seed.Plan, error)
 	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, leave, arg(flagDrop))
 }
 
-// diffFlag is the flag behind a difference between a run and the flags.
-// d.Field names a field of the plan, not a flag.
+// diffFlag is the flag behind a difference between a run and the flags:
+// the setting's own, but with --plan the plan's (a --n given apart), and
+// the template's for a kind that --template replaced.
 func diffFlag(s run.Settings, d *seed.PlanDiff) string {
-	switch d.Field {
-	case "seed":
-		return arg(flagSeed)
-	case "at":
-		return arg(flagAt)
-	case "span":
-		return arg(flagSpan)
+	f := d.Field
+	switch {
+	case f == seed.SettingSeed || f == seed.SettingAt || f == seed.SettingSpan:
+	case s.Options.Plan != "" && (f != seed.SettingCount || !s.Given(f)):
+		f = seed.SettingFile
+	case f == seed.SettingKind && s.Given(seed.SettingTemplate):
+		f = seed.SettingTemplate
 	}
-	if s.Options.Plan != "" {
-		if d.Field == "count" && s.Given(seed.SettingCount) {
-			return arg(flagCount)
-		}
-		return arg(flagPlan)
-	}
-	switch d.Field {
-	case "count":
-		return arg(flagCount)
-	case "id":
-		return arg(flagID)
-	case "idStart":
-		return arg(flagIDStart)
-	case "template":
-		return arg(flagTemplate)
-	case "refs":
-		return arg(flagRef)
-	case "kind":
-		if s.Given(seed.SettingTemplate) {
-			return arg(flagTemplate)
-		}
-		return arg(flagKind)
-	}
-	return arg(flagPlan)
+	return arg(settingFlags[f])
 }
 
 // manifestWording words what run.Resume (what is flagResume) or
@@ -192,7 +170,7 @@ func (a *App) flagsAgainstManifests(ctx context.Context, o verifyDBOptions, db *
 func otherRunNote(flagOf func(*seed.PlanDiff) string, r run.OtherRun) string {
 	m, d := r.Manifests[0], r.Diff
 	setting := flagOf(d)
-	if d.Field == "format" {
+	if d.Field == seed.SettingFormat {
 		setting = "document format"
 	}
 	where := m.DB + "." + m.Collection

@@ -35,12 +35,17 @@ func planFlags() []ucli.Flag {
 // a zero Span gets the same one).
 var defaultSpan = fmt.Sprintf("%dd", seed.DefaultSpan/(24*time.Hour))
 
-// settingFlags is the flag of each setting of seed.PlanOptions.
-var settingFlags = map[seed.Setting]string{
-	seed.SettingDB: flagDB, seed.SettingCollection: flagCollection, seed.SettingKind: flagKind,
-	seed.SettingTemplate: flagTemplate, seed.SettingFile: flagPlan, seed.SettingCount: flagCount,
-	seed.SettingID: flagID, seed.SettingIDStart: flagIDStart, seed.SettingSeed: flagSeed,
-	seed.SettingAt: flagAt, seed.SettingSpan: flagSpan, seed.SettingRef: flagRef,
+// settingFlags is the flag behind each plan setting: its own, or --plan
+// for what only a plan file sets or a run records. A test fails for a
+// setting without one.
+var settingFlags = [...]string{
+	seed.SettingFile: flagPlan, seed.SettingDB: flagDB, seed.SettingCollection: flagCollection,
+	seed.SettingKind: flagKind, seed.SettingTemplate: flagTemplate, seed.SettingCount: flagCount,
+	seed.SettingID: flagID, seed.SettingIDStart: flagIDStart, seed.SettingIDStep: flagPlan,
+	seed.SettingIDQuantiles: flagPlan, seed.SettingIDMix: flagPlan, seed.SettingRef: flagRef,
+	seed.SettingRefOnly: flagPlan, seed.SettingTimes: flagPlan, seed.SettingIndexes: flagPlan,
+	seed.SettingCollections: flagPlan, seed.SettingSeed: flagSeed, seed.SettingAt: flagAt,
+	seed.SettingSpan: flagSpan, seed.SettingFormat: flagPlan, seed.SettingStored: flagPlan,
 }
 
 // idFlag is the value of --id: a strategy, or COLLECTION=STRATEGY, given
@@ -81,8 +86,10 @@ func planOptions(f flagValues) seed.PlanOptions {
 		ID: f.String(flagID), IDStart: f.Int64(flagIDStart), Seed: f.String(flagSeed),
 		At: f.String(flagAt), Span: f.String(flagSpan), Given: map[seed.Setting]bool{},
 	}
-	for s, name := range settingFlags {
-		o.Given[s] = f.IsSet(name)
+	for _, s := range seed.Settings() {
+		if name := settingFlags[s]; name != flagPlan || s == seed.SettingFile {
+			o.Given[s] = f.IsSet(name)
+		}
 	}
 	o.Refs = f.StringSlice(flagRef) // none where the command has no --ref
 	return o

@@ -200,3 +200,21 @@ func exitCodeOf(err error) int {
 	}
 	return exitCode(err)
 }
+
+// Every plan setting has a flag (its own, or --plan), and each is a flag
+// the plan commands have: a new seed.Setting without one fails here.
+func TestEverySettingHasAFlag(t *testing.T) {
+	flags := map[string]bool{}
+	for _, f := range append(planFlags(), refFlag()) {
+		for _, n := range f.Names() {
+			flags[n] = true
+		}
+	}
+	for _, s := range seed.Settings() {
+		if int(s) >= len(settingFlags) || settingFlags[s] == "" {
+			t.Errorf("setting %s: no flag in settingFlags", s)
+		} else if !flags[settingFlags[s]] {
+			t.Errorf("setting %s: flag %q is none of the plan flags", s, settingFlags[s])
+		}
+	}
+}
