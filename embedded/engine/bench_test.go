@@ -59,6 +59,23 @@ func BenchmarkQueries(b *testing.B) {
 				i++
 			}
 		})
+		b.Run(fmt.Sprintf("FindIDIn100/docs=%d", n), func(b *testing.B) {
+			// as a resumed seed asks which of a batch's _ids are stored
+			ids := make(bson.A, 100)
+			for i := range ids {
+				ids[i] = i * (n / 100)
+			}
+			for b.Loop() {
+				cur, err := coll.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var rows []bson.Raw
+				if err := cur.All(ctx, &rows); err != nil || len(rows) != 100 {
+					b.Fatal(len(rows), err)
+				}
+			}
+		})
 		b.Run(fmt.Sprintf("UpdateOneByID/docs=%d", n), func(b *testing.B) {
 			i := 0
 			for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -78,8 +79,9 @@ func viewFilter(col *collection, f *query.Filter) *query.Filter {
 	return f.ForScan()
 }
 
-// idLookup reads the document an equality on _id names (IDHACK); ok is
-// false when f has no such equality.
+// idLookup reads the document an equality on _id names (IDHACK), or
+// those of the values of an $in on _id, in _id order, each once (an
+// IXSCAN of _id_); ok is false when f has neither.
 func idLookup(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Document, ok bool) {
 	for _, e := range f.IndexEqualities() {
 		if e.Path == "_id" && query.Indexable(e.Value) && e.Value.Type != bsoncore.TypeNull {
@@ -90,6 +92,24 @@ func idLookup(col *collection, f *query.Filter, p *plan) (cands []bsoncore.Docum
 			p.keysSeen, p.docsSeen = len(cands), len(cands)
 			return cands, true
 		}
+	}
+	for _, rc := range f.IndexRanges() {
+		if rc.Path != "_id" || rc.In == nil || slices.ContainsFunc(rc.In, func(v bsoncore.Value) bool { return v.Type == bsoncore.TypeNull }) {
+			continue
+		}
+		p.stage, p.index = "IXSCAN", idIndex
+		in := slices.SortedFunc(slices.Values(rc.In), bsonval.Compare)
+		for i, v := range in {
+			if i > 0 && bsonval.Compare(in[i-1], v) == 0 {
+				continue // 1 and 1.0 are one _id
+			}
+			p.keysSeen++
+			if d, ok := col.get(v); ok {
+				p.docsSeen++
+				cands = append(cands, d)
+			}
+		}
+		return cands, true
 	}
 	return nil, false
 }

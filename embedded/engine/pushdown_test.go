@@ -310,7 +310,7 @@ func TestExplainDirection(t *testing.T) {
 }
 
 // TestIDRangeReadsTheIDIndex: as the manual describes a range on an indexed
-// field, a range or $type on _id is read from the _id index (explain names
+// field, a range, $type or $in on _id is read from the _id index (explain names
 // _id_) and keeps MongoDB's type bracketing: over _ids of mixed types
 // (numbers, strings, ObjectIDs, documents), each filter returns exactly what
 // the same filter on an unindexed copy of the _id returns.
@@ -362,6 +362,8 @@ func TestIDRangeReadsTheIDIndex(t *testing.T) {
 		{{Key: "$type", Value: 7}, {Key: "$lt", Value: oids[5]}},
 		{{Key: "$gte", Value: 100}, {Key: "$lt", Value: 200.5}},
 		{{Key: "$type", Value: "objectId"}, {Key: "$ne", Value: oids[3]}},
+		// each _id once, whatever the $in repeats (100 and 100.0 are one)
+		{{Key: "$in", Value: bson.A{int32(100), 100.0, "s101", oids[3], bson.D{{Key: "n", Value: 103}}, 104.5, "absent", oids[3]}}},
 	}
 	for _, cond := range conds {
 		got := ids(coll.Find(ctx, bson.D{{Key: "_id", Value: cond}}, options.Find().SetSort(bson.D{{Key: "k", Value: 1}})))
