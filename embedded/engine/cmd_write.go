@@ -27,11 +27,10 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 	if len(d) > bsonval.MaxDocSize {
 		return nil, mongoerr.New(mongoerr.BadValue, "object to insert too large. size in bytes: %d, max size: %d", len(d), bsonval.MaxDocSize)
 	}
-	els := bsonval.Elements(d)
 	id, err := d.LookupErr("_id")
 	if err != nil {
 		b := bsoncore.NewDocumentBuilder().AppendValue("_id", newObjectID())
-		for _, e := range els {
+		for _, e := range bsonval.Elements(d) {
 			b.AppendValue(e.Key(), e.Value())
 		}
 		return b.Build(), nil
@@ -50,7 +49,7 @@ func withID(d bsoncore.Document) (bsoncore.Document, error) {
 			}
 		}
 	}
-	if els[0].Key() != "_id" {
+	if first, err := d.IndexErr(0); err != nil || first.Key() != "_id" {
 		return bsonval.IDFirst(d), nil
 	}
 	return d, nil

@@ -37,11 +37,15 @@ func openStore(dir string) (*Store, error) {
 
 // journalRecord is the journal's record of one commit's changes.
 func journalRecord(ops []bsoncore.Document) bsoncore.Document {
-	vals := make([]bsoncore.Value, len(ops))
-	for i, o := range ops {
-		vals[i] = bsonval.Doc(o)
+	size := 16 // the record's and the array's lengths, keys and ends
+	for _, o := range ops {
+		size += len(o) + 8
 	}
-	return bsoncore.NewDocumentBuilder().AppendArray("ops", bsoncore.BuildArray(nil, vals...)).Build()
+	// one buffer of the record's size: a write's documents are copied once
+	ri, out := bsoncore.ReserveLength(make([]byte, 0, size))
+	out = bsonval.AppendDocArray(out, "ops", ops)
+	out = append(out, 0)
+	return bsoncore.UpdateLength(out, ri, int32(len(out[ri:])))
 }
 
 // dump is st as a checkpoint's records.
@@ -71,7 +75,7 @@ func dump(st *state) storage.Dump {
 					}
 				}
 				c.scan(func(r *record) bool {
-					err = write(bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", db).AppendString("c", name).AppendDocument("d", r.doc).Build())
+					err = write(putOp(db, name, r.doc, false))
 					return err == nil
 				})
 			}

@@ -255,23 +255,36 @@ func (t *tx) putDoc(c *collection, doc bsoncore.Document, insert bool) error {
 // event: an insert, a replace or an update of old; an insert trims a
 // capped collection.
 func (t *tx) notePut(c *collection, id bsoncore.Value, doc, old bsoncore.Document, exists bool) {
-	op := bsoncore.NewDocumentBuilder().AppendString("o", "p").AppendString("db", c.db).AppendString("c", c.name).AppendDocument("d", doc)
 	ch := changeEvent{kind: chUpdate, db: c.db, coll: c.name, id: id, doc: doc, images: c.keepsImages()}
 	switch {
 	case !exists:
 		ch.kind = chInsert
 	case t.replacing:
 		ch.kind = chReplace
-		op.AppendString("k", "r")
 	}
 	if exists {
 		ch.prev = old
 	}
-	t.log(op.Build())
+	t.log(putOp(c.db, c.name, doc, ch.kind == chReplace))
 	t.note(ch)
 	if !exists {
 		t.trimCapped(c)
 	}
+}
+
+// putOp is the journal's operation that puts doc into db.c: {o: "p", db,
+// c, d[, k: "r" for a replacement]}, built in one buffer of its size.
+func putOp(db, c string, doc bsoncore.Document, replace bool) bsoncore.Document {
+	oi, out := bsoncore.ReserveLength(make([]byte, 0, 48+len(db)+len(c)+len(doc)))
+	out = bsoncore.AppendStringElement(out, "o", "p")
+	out = bsoncore.AppendStringElement(out, "db", db)
+	out = bsoncore.AppendStringElement(out, "c", c)
+	out = bsoncore.AppendDocumentElement(out, "d", doc)
+	if replace {
+		out = bsoncore.AppendStringElement(out, "k", "r")
+	}
+	out = append(out, 0)
+	return bsoncore.UpdateLength(out, oi, int32(len(out[oi:])))
 }
 
 func (t *tx) deleteDoc(c *collection, id bsoncore.Value) {
