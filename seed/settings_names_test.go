@@ -28,6 +28,12 @@ func everyField() CollectionPlan {
 func TestSettingNamesAreFixed(t *testing.T) {
 	// The manifest, as run manifests are stored.
 	spec := everyField()
+	v := reflect.ValueOf(spec)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("everyField leaves %s unset: set it, so that its keys and its copies are checked", v.Type().Field(i).Name)
+		}
+	}
 	raw, err := bson.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)
