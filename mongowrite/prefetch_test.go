@@ -1,6 +1,7 @@
 package mongowrite
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -74,5 +75,51 @@ func TestPrefetch(t *testing.T) {
 	}
 	if err := p.Close(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled read: Close %v, want context.Canceled", err)
+	}
+}
+
+// The documents of a batch stay as they are while later batches are read,
+// the cursor is closed and its connection serves other commands: Prefetch
+// keeps the driver's bytes instead of copying them, which holds only while
+// the driver reads each reply into a buffer of its own.
+func TestPrefetchKeepsEveryBatch(t *testing.T) {
+	ctx := context.Background()
+	_, client := mongotest.Start(t)
+	coll := client.Database("prefetch").Collection("keep")
+	var docs []bson.Raw
+	for i := range 600 {
+		docs = append(docs, docWithID(t, i, i%13))
+	}
+	if _, _, err := InsertBatch(ctx, coll, docs, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, batch := range []int32{1, 7, 250} {
+		cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(batch).SetSort(bson.D{{Key: "_id", Value: 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Prefetch(ctx, cur, nil)
+		var kept []bson.Raw
+		for d := range p.All() {
+			kept = append(kept, d)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_ = cur.Close(ctx)
+		// Other replies on the same connections, after the read.
+		for range 20 {
+			if err := coll.FindOne(ctx, bson.D{{Key: "_id", Value: 599}}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(kept) != len(docs) {
+			t.Fatalf("batch %d: read %d documents, want %d", batch, len(kept), len(docs))
+		}
+		for i, d := range kept {
+			if !bytes.Equal(d, docs[i]) {
+				t.Fatalf("batch %d: document %d is now %v, was read as %v", batch, i, d, docs[i])
+			}
+		}
 	}
 }
