@@ -163,3 +163,55 @@ func TestSettingsHaveKeys(t *testing.T) {
 		t.Errorf("%d settings; want every one of settingNames", len(Settings()))
 	}
 }
+
+// A run manifest's Diff reports a change of any CollectionPlan field as its
+// Setting, but for the fields that do not change the documents: a new
+// field fails here until Diff compares it, or is listed as one of those.
+func TestDiffNamesEveryField(t *testing.T) {
+	settingOf := map[string]Setting{}
+	for _, s := range Settings() {
+		settingOf[s.Key()] = s
+	}
+	want := map[string]Setting{
+		"name":         SettingCollections, // another collection
+		"templateName": 0,                  // a name, not the template
+		"refOnly":      0,                  // Manifest.Plan sets it from the manifest's collection
+		"indexes":      0,                  // indexes do not change the documents
+	}
+	typ := reflect.TypeOf(CollectionPlan{})
+	for i := range typ.NumField() {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("bson"), ",")
+		expect, listed := want[key]
+		if !listed {
+			expect = settingOf[key]
+		}
+		a, b := everyField(), everyField()
+		f := reflect.ValueOf(&b).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Pointer:
+			n := reflect.New(f.Type().Elem())
+			n.Elem().SetInt(f.Elem().Int() + 1)
+			f.Set(n)
+		case reflect.Slice:
+			f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
+		case reflect.Map:
+			f.SetMapIndex(reflect.ValueOf("uuid"), reflect.ValueOf(0.125))
+		default:
+			t.Fatalf("field %s: no change made for a %s", typ.Field(i).Name, f.Kind())
+		}
+		m := &Manifest{Seeded: true, Seed: "1", Specs: []CollectionPlan{a}}
+		d := m.Diff(&Manifest{Seeded: true, Seed: "1", Specs: []CollectionPlan{b}})
+		switch {
+		case expect == 0 && d != nil:
+			t.Errorf("field %s changed: diff %+v; want none", typ.Field(i).Name, d)
+		case expect != 0 && (d == nil || d.Field != expect):
+			t.Errorf("field %s changed: diff %+v; want one in %s", typ.Field(i).Name, d, expect)
+		}
+	}
+}
