@@ -1,6 +1,7 @@
 package query
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/oidkit/oidkit/embedded/mongoerr"
@@ -93,6 +94,46 @@ func TestQueryRefusals(t *testing.T) {
 		_, err := Compile(ext(t, filter), nil)
 		if err == nil || int32(mongoErrCode(err)) != code {
 			t.Errorf("%s: %v; want code %d", filter, err, code)
+		}
+	}
+}
+
+// TestInIsAnOrOfEqualities: the manual's $in matches a field equal to any
+// of its values (an array field: any element, or the whole array; a regex:
+// a string it matches), which is the $or of the equalities; its values
+// looked up in sorted order must match exactly those documents, across
+// types, numbers of every kind equal by value, arrays and missing fields.
+func TestInIsAnOrOfEqualities(t *testing.T) {
+	values := []string{`1`, `{"$numberLong": "7"}`, `2.5`, `{"$numberDouble": "NaN"}`, `{"$numberDecimal": "9"}`, `"b"`, `"a"`,
+		`{"$oid": "507f1f77bcf86cd799439011"}`, `{"$date": {"$numberLong": "1000"}}`, `true`, `null`, `{"$regularExpression": {"pattern": "^z", "options": ""}}`,
+		`{"x": 1}`, `[1, 2]`, `{"$numberLong": "-3"}`, `"c"`, `false`}
+	docs := []string{`{}`, `{"a": 1.0}`, `{"a": {"$numberLong": "1"}}`, `{"a": 7}`, `{"a": 7.5}`, `{"a": {"$numberDecimal": "2.5"}}`, `{"a": 9}`,
+		`{"a": {"$numberDouble": "NaN"}}`, `{"a": "a"}`, `{"a": "zed"}`, `{"a": "d"}`, `{"a": {"$oid": "507f1f77bcf86cd799439011"}}`,
+		`{"a": {"$oid": "507f1f77bcf86cd799439012"}}`, `{"a": {"$date": {"$numberLong": "1000"}}}`, `{"a": 1000}`, `{"a": false}`,
+		`{"a": null}`, `{"a": [4, "c"]}`, `{"a": [[1, 2]]}`, `{"a": [2, 1]}`, `{"a": {"x": 1}}`, `{"a": [{"x": 2}, -3]}`, `{"a": -3.0}`}
+	for n := 1; n <= len(values); n += 4 {
+		list := values[:n]
+		or := make([]string, len(list))
+		for i, v := range list {
+			or[i] = `{"a": ` + v + `}`
+		}
+		in, err := Compile(ext(t, `{"a": {"$in": [`+strings.Join(list, ", ")+`]}}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nin, err := Compile(ext(t, `{"a": {"$nin": [`+strings.Join(list, ", ")+`]}}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Compile(ext(t, `{"$or": [`+strings.Join(or, ", ")+`]}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			doc := ext(t, d)
+			if w := want.Match(doc); in.Match(doc) != w || nin.Match(doc) == w {
+				t.Errorf("%s against the first %d values: $in %v, $nin %v; the $or of equalities %v", d, n, in.Match(doc), nin.Match(doc), w)
+			}
 		}
 	}
 }

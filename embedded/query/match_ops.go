@@ -2,6 +2,7 @@ package query
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -69,7 +70,12 @@ func queryIn(path, op string, arg bsoncore.Value, cfg *Options) (matcher, error)
 		return nil, mongoerr.New(mongoerr.BadValue, "%s needs an array", op)
 	}
 	var preds []ValuePred
+	var set []bsoncore.Value // values looked up by binary search
 	for _, x := range bsonval.ArrayValues(arg) {
+		if cfg.collator() == nil && inSet(x) {
+			set = append(set, x)
+			continue
+		}
 		if x.Type == bsoncore.TypeRegex {
 			p, err := RegexPred(x)
 			if err != nil {
@@ -83,7 +89,11 @@ func queryIn(path, op string, arg bsoncore.Value, cfg *Options) (matcher, error)
 		}
 		preds = append(preds, eqPred(x, cfg.collator()))
 	}
+	slices.SortFunc(set, bsonval.Compare)
 	any := func(v bsoncore.Value) bool {
+		if _, ok := slices.BinarySearchFunc(set, v, bsonval.Compare); ok {
+			return true
+		}
 		for _, p := range preds {
 			if p(v) {
 				return true
@@ -96,6 +106,17 @@ func queryIn(path, op string, arg bsoncore.Value, cfg *Options) (matcher, error)
 		return func(doc bsoncore.Document, pos *int) bool { p := -1; return !m(doc, &p) }, nil
 	}
 	return m, nil
+}
+
+// inSet is whether an $in value is matched by a binary search of the
+// sorted values: a type whose BSON order is a plain total order, where
+// equality is a comparison of 0 (no null, regex, NaN or collation).
+func inSet(x bsoncore.Value) bool {
+	switch x.Type {
+	case bsoncore.TypeObjectID, bsoncore.TypeString, bsoncore.TypeInt32, bsoncore.TypeInt64, bsoncore.TypeDateTime, bsoncore.TypeBoolean:
+		return true
+	}
+	return false
 }
 
 func queryExists(path string, arg bsoncore.Value) matcher {
