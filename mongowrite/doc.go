@@ -17,10 +17,15 @@
 // locations some servers prefix to their messages. Nothing here names a CLI
 // flag; the caller adds the hint it needs.
 //
+// Seeding and loading decide here, once, what every writer into a
+// collection decides: its indexes checked before anything is written or
+// dropped ([CheckIndexes]), the drop ([Drop], with the pending replacements
+// of [PendingSuffix]), and what counts as already there ([Stored]: a
+// document refused as a duplicate key that the collection holds as it is;
+// one it holds otherwise is not, [ErrNotStored]).
+//
 // [Insert] writes a generated collection (package seed's stream) with
-// several inserters; with Resume, a document refused as a duplicate key
-// counts as already there only when the collection holds it as it is
-// ([StoredSame]; else [ErrNotStored]). Run manifests are stored with the
+// several inserters; with Resume, its duplicates go through [Stored]. Run manifests are stored with the
 // data, in the [ManifestCollection] of the target database:
 // [SaveManifest], [ReadManifest], [ReadPartManifest], [ReadManifests] and
 // [LatestRun] (an error wraps [ErrNoManifest] when there is none).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"sync"
@@ -119,7 +120,15 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opt
 	s := c.Stream(ctx, seed.StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
 	defer s.Close()
 	in := &inserting{sent: sent, cancel: cancel, coll: coll, opts: opts, s: s, start: start, total: s.Len(),
-		st: &stored{coll: coll, read: opts.ReadStored, d: opts.Stored}}
+		st: &Stored{Coll: coll, Scan: opts.ReadStored}}
+	if opts.ReadStored {
+		in.st.Read = func(ctx context.Context) (*Digests, error) {
+			if opts.Stored != nil {
+				return opts.Stored, nil
+			}
+			return ReadDigests(ctx, coll, maphash.MakeSeed())
+		}
+	}
 	var ins sync.WaitGroup
 	for range workers {
 		ins.Add(1)
@@ -148,7 +157,7 @@ type inserting struct {
 	coll   *mongo.Collection
 	opts   InsertOptions
 	s      *seed.Stream
-	st     *stored
+	st     *Stored
 	start  time.Time
 	total  int64
 
@@ -210,17 +219,28 @@ func (in *inserting) insert() {
 }
 
 // confirmBatch adds to skipped the duplicates dups of docs that the
-// collection holds as they are (stored.confirm); one it holds otherwise is a *WriteError about
-// docs, as InsertBatch gives, and a failure to ask is returned as is.
-func confirmBatch(ctx context.Context, st *stored, docs []bson.Raw, dups []int, skipped *atomic.Int64) error {
-	same, bad, reason, err := st.confirm(ctx, docs, dups)
-	skipped.Add(same)
+// collection holds as they are (Stored); one it holds otherwise is a
+// *WriteError about docs, as InsertBatch gives, and a failure to ask is
+// returned as is.
+func confirmBatch(ctx context.Context, st *Stored, docs []bson.Raw, dups []int, skipped *atomic.Int64) error {
+	same, there, err := st.Confirm(ctx, docs, dups)
 	if err != nil {
 		return fmt.Errorf("asking which duplicate keys are the documents stored: %w", err)
 	}
-	if reason != nil {
-		return &WriteError{Collection: st.coll.Name(), Written: int64(len(docs)-len(dups)) + same, Total: int64(len(docs)),
-			Doc: &WriteDoc{Index: int64(bad), ID: docs[bad].Lookup("_id")}, Err: reason}
+	var n int64
+	bad := -1
+	for j, ok := range same {
+		if ok {
+			n++
+		} else if bad < 0 {
+			bad = j
+		}
+	}
+	skipped.Add(n)
+	if bad >= 0 {
+		i := dups[bad]
+		return &WriteError{Collection: st.Coll.Name(), Written: int64(len(docs)-len(dups)) + n, Total: int64(len(docs)),
+			Doc: &WriteDoc{Index: int64(i), ID: docs[i].Lookup("_id")}, Err: NotStored(there[bad])}
 	}
 	return nil
 }

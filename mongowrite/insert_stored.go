@@ -1,7 +1,6 @@
 package mongowrite
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,34 +19,10 @@ import (
 var ErrNotStored = errors.New("duplicate key, but this document is not the one stored")
 
 // StoredSame tells, for each of docs, whether coll holds a document
-// under its _id (there) and whether it holds it with these exact bytes
-// (same), with one query.
+// under its _id (there) and whether it holds it as it is (same: Stored's
+// rule), with one query.
 func StoredSame(ctx context.Context, coll *mongo.Collection, docs []bson.Raw) (same, there []bool, err error) {
-	same, there = make([]bool, len(docs)), make([]bool, len(docs))
-	if len(docs) == 0 {
-		return same, there, nil
-	}
-	cur, err := coll.Find(ctx, IDsIn(docs))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer cur.Close(context.WithoutCancel(ctx))
-	key := func(d bson.Raw) string {
-		id := d.Lookup("_id")
-		return string(append([]byte{byte(id.Type)}, id.Value...))
-	}
-	got := map[string][]byte{}
-	for cur.Next(ctx) {
-		got[key(cur.Current)] = bytes.Clone(cur.Current)
-	}
-	if err := cur.Err(); err != nil {
-		return nil, nil, err
-	}
-	for i, d := range docs {
-		s, ok := got[key(d)]
-		same[i], there[i] = ok && bytes.Equal(s, d), ok
-	}
-	return same, there, nil
+	return NewDigests(maphash.MakeSeed()).confirm(ctx, coll, docs, false)
 }
 
 // IDsIn is the filter of the documents whose _id is one of docs': how a
@@ -71,72 +46,87 @@ func NotStored(there bool) error {
 	return fmt.Errorf("%w: its _id is not stored; a unique index other than _id's holds one of its keys", ErrNotStored)
 }
 
-// stored tells the duplicates of a run with Resume from the documents the
-// collection holds: by asking for each batch's duplicates by _id, or, with
-// read, from digests of every stored document read once, on the first
-// duplicate (where queries read the whole collection, every _id query reads
-// every stored document, so one read of them costs less than a query per
-// batch). A duplicate
-// whose _id was not stored when they were read is asked for by _id.
-type stored struct {
-	coll *mongo.Collection
-	read bool
-	mu   sync.Mutex
-	d    *Digests
-	err  error
+// Stored is what counts as already there, for every writer: a document
+// the server refused as a duplicate key is there when the collection holds
+// it as it is (the same bytes, _id first as a server stores it; Digests);
+// one whose _id holds another document is a different document, and one
+// whose _id is not stored at all was refused by a unique index other than
+// _id's. A seed run with Resume asks it about its duplicates, a load about
+// every document it finds stored.
+//
+// Without Read it asks for each batch's duplicates by _id. With Read it
+// tells them from digests of every stored document, which Read gives on
+// the first duplicate (ReadDigests, or a read made ahead): where queries
+// read the whole collection (rules.Profile.QueriesUseIndexes), every _id
+// query reads every stored document, so one read of them costs less than a
+// query per batch. A duplicate whose _id was not stored when they were read
+// is read then: by _id, or, with Scan, with the whole collection again (on
+// such a server a filter of many _ids costs more than the read of all).
+type Stored struct {
+	Coll *mongo.Collection
+	Read func(context.Context) (*Digests, error)
+	Scan bool
+
+	mu  sync.Mutex
+	d   *Digests
+	err error
 }
 
-// digests reads the collection on the first call.
-func (s *stored) digests(ctx context.Context) (*Digests, error) {
+// Digests is what s read of the collection: nil until its first duplicate,
+// and always without Read.
+func (s *Stored) Digests() *Digests {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.d
+}
+
+// Confirm tells, for the documents of docs at the positions dups, refused
+// as duplicate keys, whether the collection holds each as it is (same)
+// and whether it holds a document under its _id (there).
+func (s *Stored) Confirm(ctx context.Context, docs []bson.Raw, dups []int) (same, there []bool, err error) {
+	sub := make([]bson.Raw, len(dups))
+	for j, i := range dups {
+		sub[j] = docs[i]
+	}
+	if s.Read == nil {
+		return StoredSame(ctx, s.Coll, sub)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.d == nil && s.err == nil {
-		s.d, s.err = ReadDigests(ctx, s.coll, maphash.MakeSeed())
+		s.d, s.err = s.Read(ctx)
 	}
-	return s.d, s.err
+	if s.err != nil {
+		return nil, nil, s.err
+	}
+	return s.d.confirm(ctx, s.Coll, sub, s.Scan)
 }
 
-// confirm tells, for the documents of docs at the positions dups that the
-// server refused as duplicate keys, whether the collection holds each as it
-// is. It returns how many it does and, for the first it does not, its
-// position in docs and why (NotStored).
-func (s *stored) confirm(ctx context.Context, docs []bson.Raw, dups []int) (same int64, bad int, reason error, err error) {
-	ask := dups
-	if s.read {
-		d, err := s.digests(ctx)
-		if err != nil {
-			return 0, 0, nil, err
-		}
-		ask = nil
-		for _, i := range dups {
-			switch ok, known := d.Same(docs[i]); {
-			case !known:
-				ask = append(ask, i)
-			case ok:
-				same++
-			case reason == nil:
-				bad, reason = i, NotStored(true)
-			}
+// confirm tells, for each of docs, whether it is stored as it is and
+// whether its _id is, from d: the documents whose _id d does not know are
+// read into it first, by _id or, with scan, with the whole collection.
+func (d *Digests) confirm(ctx context.Context, coll *mongo.Collection, docs []bson.Raw, scan bool) (same, there []bool, err error) {
+	same, there = make([]bool, len(docs)), make([]bool, len(docs))
+	var unknown []bson.Raw
+	for i, doc := range docs {
+		if same[i], there[i] = d.Same(doc); !there[i] {
+			unknown = append(unknown, doc)
 		}
 	}
-	if len(ask) == 0 {
-		return same, bad, reason, nil
+	if len(unknown) == 0 {
+		return same, there, nil
 	}
-	sub := make([]bson.Raw, len(ask))
-	for j, i := range ask {
-		sub[j] = docs[i]
+	filter := bson.D{}
+	if !scan {
+		filter = IDsIn(unknown)
 	}
-	ok, there, err := StoredSame(ctx, s.coll, sub)
-	if err != nil {
-		return same, 0, nil, err
+	if err := d.Read(ctx, coll, filter); err != nil {
+		return nil, nil, err
 	}
-	for j, i := range ask {
-		switch {
-		case ok[j]:
-			same++
-		case reason == nil || i < bad:
-			bad, reason = i, NotStored(there[j])
+	for i, doc := range docs {
+		if !there[i] {
+			same[i], there[i] = d.Same(doc)
 		}
 	}
-	return same, bad, reason, nil
+	return same, there, nil
 }
