@@ -75,6 +75,7 @@ func (p *Profile) walk(d []byte, path *keyPath, level int, inArray, inID bool) *
 	body := rem[:len(rem)-1]
 	rem = body
 	var seen map[string]struct{}
+	var prev [dupScanLimit][]byte // the keys before, while there are few
 	for n := 0; len(rem) > 0; n++ {
 		elem, next, ok := bsoncore.ReadElement(rem)
 		if !ok {
@@ -94,9 +95,12 @@ func (p *Profile) walk(d []byte, path *keyPath, level int, inArray, inID bool) *
 				return v
 			}
 			if n < dupScanLimit {
-				if hasKey(body[:start], key) {
-					return p.violation(path, DuplicateKey, strconv.Quote(string(key)))
+				for _, k := range prev[:n] {
+					if bytes.Equal(k, key) {
+						return p.violation(path, DuplicateKey, strconv.Quote(string(key)))
+					}
 				}
+				prev[n] = key
 			} else {
 				if seen == nil {
 					seen = keySet(body[:start])
@@ -166,19 +170,6 @@ func (p *Profile) checkValue(path *keyPath, val bsoncore.Value, inArray, isID bo
 		}
 	}
 	return nil
-}
-
-// hasKey reports whether the elements in body (well-formed: walk has read
-// them) include key.
-func hasKey(body, key []byte) bool {
-	for len(body) > 0 {
-		elem, next, _ := bsoncore.ReadElement(body)
-		if elem.CompareKey(key) {
-			return true
-		}
-		body = next
-	}
-	return false
 }
 
 // keySet is the set of keys of the elements in body.
