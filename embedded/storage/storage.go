@@ -351,12 +351,17 @@ func (j *Journal) checkpoint(dump Dump) error {
 	return j.f.Sync()
 }
 
-// Close folds the journal into a checkpoint of dump's state and closes it.
+// Close folds the journal into a checkpoint of dump's state and closes it;
+// an empty journal (nothing written since the checkpoint) leaves the
+// checkpoint as it is.
 func (j *Journal) Close(dump Dump) error {
 	j.halt()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	err := j.checkpoint(dump)
+	var err error
+	if j.size > 0 {
+		err = j.checkpoint(dump)
+	}
 	if cerr := j.f.Close(); err == nil {
 		err = cerr
 	}

@@ -40,7 +40,7 @@ func dumpOf(n int) Dump {
 
 // Appended records are read back after an abandoned (killed) journal and
 // after a clean Close, which folds them into a checkpoint and empties the
-// journal.
+// journal; a Close with nothing appended writes no checkpoint.
 func TestAppendReopenCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	j, cp, jn, err := collect(t, dir)
@@ -69,6 +69,15 @@ func TestAppendReopenCheckpoint(t *testing.T) {
 	j, cp, jn, err = collect(t, dir)
 	if err != nil || fmt.Sprint(cp) != "[0 1 2 3 4 5 6 7 8 9]" || len(jn) != 0 {
 		t.Fatalf("after Close: checkpoint %v, journal %v, %v", cp, jn, err)
+	}
+	// Nothing appended since: Close leaves the checkpoint as it is (the
+	// dump it is given is not written).
+	if err := j.Close(dumpOf(3)); err != nil {
+		t.Fatal(err)
+	}
+	j, cp, _, err = collect(t, dir)
+	if err != nil || fmt.Sprint(cp) != "[0 1 2 3 4 5 6 7 8 9]" {
+		t.Fatalf("after a Close with nothing appended: checkpoint %v, %v; want it unchanged", cp, err)
 	}
 	j.Abandon()
 }
