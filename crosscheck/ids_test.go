@@ -11,7 +11,7 @@ import (
 )
 
 func TestIDsPasses(t *testing.T) {
-	rep := IDs(IDsOptions{N: 20000, Seed: 1, Deep: 2000})
+	rep := IDs(IDsOptions{N: 5000, Seed: 1, Deep: 2000})
 	var out bytes.Buffer
 	rep.WriteTable(&out)
 	if !rep.OK() {
