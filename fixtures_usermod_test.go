@@ -105,6 +105,7 @@ func TestFixtureDocumentsAreThePlans(t *testing.T) {
 // from the same plan and seed (file bytes and documents); with another
 // seed that test fails.
 func TestUserTestMatchesCommittedFixtures(t *testing.T) {
+	t.Parallel() // a module, files and go commands of its own
 	if testing.Short() {
 		t.Skip("builds the binary and a user module")
 	}

@@ -13,6 +13,7 @@ import (
 // `go install .` in the top directory puts a working oidkit into GOBIN
 // (`go build -o oidkit .` is what TestSignals builds with).
 func TestInstallFromClone(t *testing.T) {
+	t.Parallel() // a GOBIN of its own
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -38,6 +39,7 @@ const maxUserModules = 20
 // modules, and no container library (that comes only with
 // oidkittest/mongocontainer).
 func TestUserModuleRequirements(t *testing.T) {
+	t.Parallel() // a module of its own
 	if testing.Short() {
 		t.Skip("runs go mod tidy")
 	}

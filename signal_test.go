@@ -25,6 +25,7 @@ import (
 // into a cancelled context, so that an interrupted seed stops cleanly (one
 // line saying what is there, exit 1) and a server stops with exit 0.
 func TestSignals(t *testing.T) {
+	t.Parallel() // a server, data directory and port of its own
 	bin := oidkitBinary(t)
 	dir := t.TempDir()
 
