@@ -42,6 +42,18 @@ func (c *call) required(k string, t bsoncore.Type, code mongoerr.Code) (bsoncore
 	return v, nil
 }
 
+// collArg reads the collection as target names it (collName, or
+// writeTarget for a command that writes), then argument k, which the
+// command must have, as required reads it.
+func (c *call) collArg(target func() (string, error), k string, t bsoncore.Type, code mongoerr.Code) (string, bsoncore.Value, error) {
+	name, err := target()
+	if err != nil {
+		return "", bsonval.Missing, err
+	}
+	v, err := c.required(k, t, code)
+	return name, v, err
+}
+
 // collName is the command's collection: the value of its first field.
 func (c *call) collName() (string, error) {
 	v := bsonval.Elements(c.cmd)[0].Value()

@@ -200,11 +200,7 @@ func cmdCount(c *call) (bsoncore.Document, error) {
 }
 
 func cmdDistinct(c *call) (bsoncore.Document, error) {
-	name, err := c.collName()
-	if err != nil {
-		return nil, err
-	}
-	key, err := c.required("key", bsoncore.TypeString, mongoerr.TypeMismatch)
+	name, key, err := c.collArg(c.collName, "key", bsoncore.TypeString, mongoerr.TypeMismatch)
 	if err != nil {
 		return nil, err
 	}

@@ -124,11 +124,7 @@ func checkBatchSize(n int) error {
 }
 
 func cmdInsert(c *call) (bsoncore.Document, error) {
-	name, err := c.writeTarget()
-	if err != nil {
-		return nil, err
-	}
-	docsV, err := c.required("documents", bsoncore.TypeArray, mongoerr.FailedToParse)
+	name, docsV, err := c.collArg(c.writeTarget, "documents", bsoncore.TypeArray, mongoerr.FailedToParse)
 	if err != nil {
 		return nil, err
 	}
