@@ -33,6 +33,9 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if tailable && s != nil {
 		return nil, mongoerr.New(mongoerr.BadValue, "error processing query: cannot use tailable option with a sort other than {$natural: 1}")
 	}
+	if src := wholeScan(c, col, q, skip, limit, single, tailable); src != nil {
+		return c.scanReply(c.db+"."+name, src, firstBatchSize(c, bs)), nil
+	}
 	docs, _, err := selectDocs(col, f, s, skip, limit, c.deadline)
 	if err != nil {
 		return nil, err
@@ -40,12 +43,7 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 	if err := projectAll(docs, f, proj); err != nil {
 		return nil, err
 	}
-	switch {
-	case bs == 0 && !c.hasArg("batchSize"):
-		bs = 101
-	case bs == 0:
-		bs = zeroBatch
-	}
+	bs = firstBatchSize(c, bs)
 	if tailable {
 		return openTailable(c, name, col, f, proj, docs, bs)
 	}
@@ -54,6 +52,18 @@ func cmdFind(c *call) (bsoncore.Document, error) {
 		bs = limit
 	}
 	return c.cursorReply(c.db+"."+name, docs, bs, single), nil
+}
+
+// firstBatchSize is the size of a find's first batch: 101 documents when
+// batchSize is not given, none (zeroBatch) when it is 0.
+func firstBatchSize(c *call, bs int) int {
+	switch {
+	case bs == 0 && !c.hasArg("batchSize"):
+		return 101
+	case bs == 0:
+		return zeroBatch
+	}
+	return bs
 }
 
 // findQuery is what find and findAndModify read alike: the collection,

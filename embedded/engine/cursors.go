@@ -74,6 +74,10 @@ func (cs *cursors) add(cur *cursor) int64 {
 // zeroBatch is the batch size of a first batch asked to be empty.
 const zeroBatch = -1
 
+// maxBatchBytes is the most a batch's documents may hold, leaving room
+// for the rest of a reply within MongoDB's 16 MiB message.
+const maxBatchBytes = 16*1024*1024 - 16*1024
+
 func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Document) {
 	size := 0
 	i := 0
@@ -82,7 +86,7 @@ func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Doc
 			break
 		}
 		size += len(docs[i])
-		if size > 16*1024*1024-16*1024 && i > 0 {
+		if size > maxBatchBytes && i > 0 {
 			break
 		}
 	}
