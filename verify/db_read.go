@@ -86,8 +86,9 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 	docs := mongowrite.Prefetch(ctx, cur, nil)
 	defer docs.Close()
 	for raw := range docs.All() {
-		if e.oids { // what the server's $toDate summary is compared with
-			st.ids.add(raw)
+		idv, idErr := raw.LookupErr("_id") // looked up once: read here and by checkStored
+		if e.oids && idErr == nil {        // what the server's $toDate summary is compared with
+			st.ids.add(idv)
 		}
 		if st.other(raw) {
 			continue
@@ -95,7 +96,7 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 		st.stored++
 		it := item{seq: seq, i: -1, stored: raw}
 		seq++
-		if !v.checkStored(st, &it, sorted, &order) {
+		if !v.checkStored(st, &it, idv, idErr, sorted, &order) {
 			continue
 		}
 		if id, ok := it.id.ObjectIDOK(); ok && e.oids {
@@ -122,13 +123,12 @@ func (v *dbVerifier) read(ctx context.Context, st *collState, sorted bool) (*rea
 	return rd, nil
 }
 
-// checkStored checks the _id of one stored document: present, of the
-// expected type, expected once, in order. It sets it.id and it.i (the
-// expected document, -1 when none) and reports false for a document
-// without _id.
-func (v *dbVerifier) checkStored(st *collState, it *item, sorted bool, order *orderCheck) bool {
+// checkStored checks idv, the _id of one stored document (err: it has
+// none): present, of the expected type, expected once, in order. It sets
+// it.id and it.i (the expected document, -1 when none) and reports false
+// for a document without _id.
+func (v *dbVerifier) checkStored(st *collState, it *item, idv bson.RawValue, err error, sorted bool, order *orderCheck) bool {
 	e, rows := st.e, st.rows
-	idv, err := it.stored.LookupErr("_id")
 	if err != nil {
 		rows.unexpected.Failf("a document without _id: %s", show(bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: it.stored}))
 		rows.idType.Failf("a document without _id")

@@ -94,12 +94,8 @@ type idSummary struct {
 	n, ms int64
 }
 
-// add counts the ObjectID _id of raw, if it has one.
-func (s *idSummary) add(raw bson.Raw) {
-	idv, err := raw.LookupErr("_id")
-	if err != nil {
-		return
-	}
+// add counts idv, the _id of a document, if it is an ObjectID.
+func (s *idSummary) add(idv bson.RawValue) {
 	if id, ok := idv.ObjectIDOK(); ok {
 		s.n++
 		s.ms += oid.ID(id).Timestamp().Unix() * 1000
