@@ -41,7 +41,8 @@ type App struct {
 }
 
 // NewApp builds the application. Nothing is written to package variables of
-// the CLI library, so several apps can run side by side in tests.
+// the CLI library (but its help flag, once: helpFlag), so several apps can
+// run side by side in tests.
 func NewApp(stdin io.Reader, stdout, stderr io.Writer) *App {
 	a := &App{stdin: stdin, stdout: stdout, stderr: stderr}
 	a.app = &ucli.App{
