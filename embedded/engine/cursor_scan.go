@@ -18,7 +18,7 @@ type scanSource struct {
 	tree *btree.BTreeG[*record] // a published state's: never changed
 	desc bool
 	last *record // the last document given; nil before the first
-	done bool
+	done bool    // nothing is left to give
 }
 
 // wholeScan is the source of such a find, or nil when the find asks for
@@ -30,13 +30,15 @@ func wholeScan(c *call, col *collection, q findQuery, skip, limit int, single, t
 	if fd, err := docArg(c, "filter"); err != nil || len(fd) > 5 {
 		return nil
 	}
+	tree, desc := col.natural, false
 	switch s := q.s; {
 	case s == nil:
-		return &scanSource{tree: col.natural}
 	case len(s.Keys) == 1 && s.Keys[0].Path == "_id" && s.Coll == nil:
-		return &scanSource{tree: col.docs, desc: s.Keys[0].Desc}
+		tree, desc = col.docs, s.Keys[0].Desc
+	default:
+		return nil
 	}
-	return nil
+	return &scanSource{tree: tree, desc: desc, done: tree.Len() == 0}
 }
 
 // next is up to n documents (n <= 0: as many as fit a reply) after the
@@ -49,7 +51,7 @@ func (s *scanSource) next(_ *call, n int, _ time.Duration) ([]bsoncore.Document,
 		if r == s.last {
 			return true // the pivot: given before
 		}
-		if n > 0 && len(out) >= n || len(out) > 0 && size+len(r.doc) > maxBatchBytes {
+		if full(len(out), size, n, len(r.doc)) {
 			more = true
 			return false
 		}
@@ -84,7 +86,7 @@ func (c *call) scanReply(ns string, src *scanSource, bs int) bsoncore.Document {
 		first, _ = src.next(c, bs, 0)
 	}
 	var id int64
-	if !src.ended() || bs == zeroBatch && src.tree.Len() > 0 {
+	if !src.ended() {
 		id = c.srv.cursors.add(&cursor{ns: ns, src: src, noTimeout: bsonval.Truthy(c.arg("noCursorTimeout"))})
 	}
 	return cursorDoc(id, ns, "firstBatch", first, nil)

@@ -69,8 +69,6 @@ func (cs *cursors) add(cur *cursor) int64 {
 	return cs.next
 }
 
-// batch takes up to n documents (n <= 0: as many as fit) of at most
-// 16 MiB in all.
 // zeroBatch is the batch size of a first batch asked to be empty.
 const zeroBatch = -1
 
@@ -78,19 +76,22 @@ const zeroBatch = -1
 // for the rest of a reply within MongoDB's 16 MiB message.
 const maxBatchBytes = 16*1024*1024 - 16*1024
 
+// batch takes up to n documents (n <= 0: as many as fit) of at most
+// maxBatchBytes in all.
 func batch(docs []bsoncore.Document, n int) ([]bsoncore.Document, []bsoncore.Document) {
 	size := 0
 	i := 0
-	for ; i < len(docs); i++ {
-		if n > 0 && i >= n {
-			break
-		}
+	for ; i < len(docs) && !full(i, size, n, len(docs[i])); i++ {
 		size += len(docs[i])
-		if size > maxBatchBytes && i > 0 {
-			break
-		}
 	}
 	return docs[:i], docs[i:]
+}
+
+// full reports whether a batch of count documents of size bytes in all
+// is complete before a next one of next bytes: n documents (n <= 0: no
+// count) or maxBatchBytes, which a batch's first document may pass.
+func full(count, size, n, next int) bool {
+	return n > 0 && count >= n || count > 0 && size+next > maxBatchBytes
 }
 
 // cursorReply answers with a first batch and, if documents remain, a
