@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
@@ -17,15 +18,7 @@ import (
 // not an error, a cancelled context is.
 func TestPrefetch(t *testing.T) {
 	ctx := context.Background()
-	_, client := mongotest.Start(t)
-	coll := client.Database("prefetch").Collection("docs")
-	var docs []bson.Raw
-	for i := range 250 {
-		docs = append(docs, docWithID(t, i, i%7))
-	}
-	if _, _, err := InsertBatch(ctx, coll, docs, false); err != nil {
-		t.Fatal(err)
-	}
+	coll, _ := prefetchColl(t, 250, 7)
 	open := func(ctx context.Context, batch int32) *Prefetched {
 		cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(batch).SetSort(bson.D{{Key: "_id", Value: 1}}))
 		if err != nil {
@@ -84,15 +77,7 @@ func TestPrefetch(t *testing.T) {
 // the driver reads each reply into a buffer of its own.
 func TestPrefetchKeepsEveryBatch(t *testing.T) {
 	ctx := context.Background()
-	_, client := mongotest.Start(t)
-	coll := client.Database("prefetch").Collection("keep")
-	var docs []bson.Raw
-	for i := range 600 {
-		docs = append(docs, docWithID(t, i, i%13))
-	}
-	if _, _, err := InsertBatch(ctx, coll, docs, false); err != nil {
-		t.Fatal(err)
-	}
+	coll, docs := prefetchColl(t, 600, 13)
 	for _, batch := range []int32{1, 7, 250} {
 		cur, err := coll.Find(ctx, bson.D{}, options.Find().SetBatchSize(batch).SetSort(bson.D{{Key: "_id", Value: 1}}))
 		if err != nil {
@@ -122,4 +107,20 @@ func TestPrefetchKeepsEveryBatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prefetchColl is a collection on a server of its own holding n documents
+// (docWithID(i, i%mod)), and those documents.
+func prefetchColl(t *testing.T, n, mod int) (*mongo.Collection, []bson.Raw) {
+	t.Helper()
+	_, client := mongotest.Start(t)
+	coll := client.Database("prefetch").Collection("docs")
+	var docs []bson.Raw
+	for i := range n {
+		docs = append(docs, docWithID(t, i, i%mod))
+	}
+	if _, _, err := InsertBatch(context.Background(), coll, docs, false); err != nil {
+		t.Fatal(err)
+	}
+	return coll, docs
 }

@@ -21,6 +21,9 @@ type Range struct {
 // Len is the number of documents in r (0 when To <= From).
 func (r Range) Len() int64 { return max(r.To-r.From, 0) }
 
+// within is r cut to the documents [0, n) of a collection.
+func (r Range) within(n int64) Range { return Range{max(r.From, 0), min(r.To, n)} }
+
 func (r Range) String() string { return fmt.Sprintf("[%d,%d)", r.From, r.To) }
 
 // Batch is the marshalled documents From, From+1, ... of one collection.
@@ -107,7 +110,7 @@ func (c *Collection) Stream(ctx context.Context, opts StreamOptions) *Stream {
 	}
 	s := &Stream{c: c, size: size}
 	for _, r := range ranges {
-		r = Range{max(r.From, 0), min(r.To, c.Len())}
+		r = r.within(c.Len())
 		if r.Len() == 0 {
 			continue
 		}
