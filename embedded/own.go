@@ -72,7 +72,7 @@ func startOwn(abs, dir string, opts Options) (*Server, error) {
 	s := &Server{own: srv, store: st, done: make(chan struct{}), grace: DrainGrace}
 	go func() {
 		defer close(s.done)
-		_ = srv.Serve()
+		s.err = srv.Serve()
 	}()
 	if opts.socket {
 		s.socket = ln.Addr().String()

@@ -72,6 +72,7 @@ type Server struct {
 	own     *engine.Server
 	store   *engine.Store
 	sockDir string
+	err     error // why it stopped serving on its own; set before done closes
 }
 
 // DrainGrace is how long Close waits for the requests in flight to be
@@ -124,3 +125,14 @@ func (s *Server) Close() error {
 
 // Done is closed when the server has stopped.
 func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Err is why the server stopped serving on its own (its listener failed),
+// once Done is closed; nil while it serves and after Close.
+func (s *Server) Err() error {
+	select {
+	case <-s.done:
+		return s.err
+	default:
+		return nil
+	}
+}

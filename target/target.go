@@ -164,6 +164,9 @@ func connect(ctx context.Context, o Options, uri string) (*Target, error) {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := client.Database("admin").RunCommand(pctx, bson.D{{Key: "ping", Value: 1}}).Err(); err != nil {
+		if t.server != nil && t.server.Err() != nil {
+			err = fmt.Errorf("%w (the embedded server stopped: %v)", err, t.server.Err())
+		}
 		t.Close()
 		return nil, &ConnectError{Display: t.Display, Timeout: timeout, Reason: connectReason(err), Err: err}
 	}

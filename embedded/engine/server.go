@@ -102,6 +102,7 @@ func NewServer(st *Store, ln net.Listener) *Server {
 
 // Serve accepts connections until Close.
 func (s *Server) Serve() error {
+	var pause time.Duration
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {
@@ -111,12 +112,16 @@ func (s *Server) Serve() error {
 			if closing {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if pause = acceptPause(err, pause); pause > 0 {
+				time.Sleep(pause)
 				continue
 			}
+			// Clients that connect from now on are refused at once
+			// instead of waiting in the listener's queue for an answer.
+			_ = s.ln.Close()
 			return err
 		}
+		pause = 0
 		s.mu.Lock()
 		if s.closing {
 			s.mu.Unlock()
@@ -129,6 +134,19 @@ func (s *Server) Serve() error {
 		s.mu.Unlock()
 		go s.serveConn(cn)
 	}
+}
+
+// acceptPause is how long Serve waits before it accepts again after err,
+// having last waited last: an error that passes (a timeout, too many open
+// files) is retried, from 5 ms, twice as long each time, up to a second;
+// any other is final (0).
+func acceptPause(err error, last time.Duration) time.Duration {
+	var ne interface{ Temporary() bool }
+	var te net.Error
+	if !(errors.As(err, &te) && te.Timeout()) && !(errors.As(err, &ne) && ne.Temporary()) {
+		return 0
+	}
+	return min(max(2*last, 5*time.Millisecond), time.Second)
 }
 
 // Shutdown stops accepting, lets requests in flight finish up to grace,
