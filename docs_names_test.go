@@ -21,6 +21,28 @@ type goNames struct {
 	any    map[string]bool            // every declared name
 }
 
+// walkGo parses, with mode, every Go file under root outside hidden and
+// testdata directories, and hands each to visit.
+func walkGo(root string, mode parser.Mode, visit func(path string, f *ast.File) error) error {
+	fset := token.NewFileSet()
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, mode)
+		if err != nil {
+			return err
+		}
+		return visit(path, f)
+	})
+}
+
 func readGoNames(t *testing.T, root string) goNames {
 	t.Helper()
 	n := goNames{pkg: map[string]map[string]bool{}, member: map[string]map[string]bool{}, any: map[string]bool{}}
@@ -31,21 +53,7 @@ func readGoNames(t *testing.T, root string) goNames {
 		m[k][name] = true
 		n.any[name] = true
 	}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	err := walkGo(root, parser.SkipObjectResolution, func(path string, f *ast.File) error {
 		if strings.HasSuffix(path, "_test.go") {
 			// of tests, only the tests themselves (TestDocs, BenchmarkX)
 			for _, decl := range f.Decls {
