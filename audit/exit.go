@@ -29,8 +29,5 @@ func (e *FileError) ExitCode() int {
 	return exitFailure
 }
 
-// ExitCode is 2: the line is not an ObjectID.
-func (e *LineError) ExitCode() int { return exitInput }
-
 // ExitCode is 1: the collection could not be read.
 func (e *ScanError) ExitCode() int { return exitFailure }

@@ -29,7 +29,4 @@ func TestFileErrorExitCode(t *testing.T) {
 			t.Errorf("%v (op %s): ExitCode() = %d, want %d", tc.err, tc.err.Op, got, tc.want)
 		}
 	}
-	if got := (&audit.LineError{Line: 1, Err: errors.New("bad")}).ExitCode(); got != 2 {
-		t.Errorf("LineError.ExitCode() = %d, want 2", got)
-	}
 }

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/audit"
+	"github.com/oidkit/oidkit/fixtures"
 )
 
 // FuzzAuditHex: any input is either audited whole, one ObjectID per
-// non-blank line, or rejected with a *LineError naming a line that exists;
+// non-blank line, or rejected with a *fixtures.LineError naming a line that exists;
 // nothing panics.
 func FuzzAuditHex(f *testing.F) {
 	for _, s := range []string{"", "\n\n", "507f1f77bcf86cd799439011\n", " 507f1f77bcf86cd799439011 \r\n000000000000000000000000", "507f1f77bcf86cd79943901\n", "xyz", strings.Repeat("a", 5000)} {
@@ -20,7 +21,7 @@ func FuzzAuditHex(f *testing.F) {
 		a := audit.New(audit.Options{})
 		err := a.ReadHex(bytes.NewReader(in), nil)
 		lines := bytes.Split(in, []byte("\n"))
-		var le *audit.LineError
+		var le *fixtures.LineError
 		switch {
 		case err == nil:
 			var want int64

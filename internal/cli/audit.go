@@ -161,7 +161,7 @@ func (a *App) auditStdin(ctx context.Context, au *audit.Auditor, p *progress.Met
 		return nil
 	}
 	return explain(err, func(err error, lib exitCoder) error {
-		switch le, ok := lib.(*audit.LineError); {
+		switch le, ok := lib.(*fixtures.LineError); {
 		case ok:
 			return fmt.Errorf("audit: stdin %v", le)
 		case errors.Is(err, context.Canceled):
