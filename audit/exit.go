@@ -28,6 +28,3 @@ func (e *FileError) ExitCode() int {
 	}
 	return exitFailure
 }
-
-// ExitCode is 1: the collection could not be read.
-func (e *ScanError) ExitCode() int { return exitFailure }

@@ -2,13 +2,14 @@ package audit
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/oidkit/oidkit/mongowrite"
 )
 
 // Fields names where a document keeps the audited value and its time: a
@@ -59,15 +60,6 @@ func (a *Auditor) addDoc(doc bson.Raw, p fieldPaths) bool {
 	return true
 }
 
-// ScanError is a failed read of a collection.
-type ScanError struct {
-	Collection string // database.collection
-	Err        error
-}
-
-func (e *ScanError) Error() string { return fmt.Sprintf("reading %s: %v", e.Collection, e.Err) }
-func (e *ScanError) Unwrap() error { return e.Err }
-
 // ScanCollection audits every document of coll in natural order (the order
 // of inserts, which the writer rules need), fetching only the fields of f.
 // It only reads. progress, when not nil, is called with the documents read
@@ -82,10 +74,10 @@ func (a *Auditor) ScanCollection(ctx context.Context, coll *mongo.Collection, f 
 	if idName != "_id" && timeName != "_id" {
 		proj = append(proj, bson.E{Key: "_id", Value: 0})
 	}
-	name := coll.Database().Name() + "." + coll.Name()
+	db := coll.Database().Name()
 	cur, err := coll.Find(ctx, bson.D{}, options.Find().SetProjection(proj).SetBatchSize(10_000))
 	if err != nil {
-		return 0, &ScanError{name, err}
+		return 0, &mongowrite.CollectionError{DB: db, Collection: coll.Name(), Op: mongowrite.OpScan, Err: err}
 	}
 	defer cur.Close(context.WithoutCancel(ctx))
 	var n int64
@@ -97,7 +89,7 @@ func (a *Auditor) ScanCollection(ctx context.Context, coll *mongo.Collection, f 
 		}
 	}
 	if err := cur.Err(); err != nil {
-		return n, &ScanError{name, err}
+		return n, &mongowrite.CollectionError{DB: db, Collection: coll.Name(), Op: mongowrite.OpScan, Err: err}
 	}
 	if progress != nil {
 		progress(n)

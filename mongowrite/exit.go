@@ -12,3 +12,6 @@ func (e *WriteError) ExitCode() int {
 	}
 	return 1
 }
+
+// ExitCode is 1: the server failed the operation.
+func (e *CollectionError) ExitCode() int { return 1 }

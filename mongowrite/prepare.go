@@ -5,7 +5,6 @@ package mongowrite
 
 import (
 	"context"
-	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
@@ -44,23 +43,15 @@ func CheckIndexes(ctx context.Context, coll *mongo.Collection, want []indexes.In
 	return indexes.Probe(ctx, coll.Database(), coll.Name(), want)
 }
 
-// DropError is a drop that the server failed.
-type DropError struct {
-	Collection string
-	Err        error
-}
-
-func (e *DropError) Error() string { return fmt.Sprintf("drop collection %s: %v", e.Collection, e.Err) }
-func (e *DropError) Unwrap() error { return e.Err }
-
 // Drop drops coll and its pending replacements (Pending): restored into
 // the emptied collection, those would be documents no run wrote. A writer
 // drops only once every check before writing passed. A failure is a
-// *DropError naming the collection whose drop failed.
+// *CollectionError of OpDrop naming the collection whose drop failed (DB
+// "").
 func Drop(ctx context.Context, coll *mongo.Collection) error {
 	for _, c := range []*mongo.Collection{coll, Pending(coll)} {
 		if err := c.Drop(ctx); err != nil {
-			return &DropError{Collection: c.Name(), Err: err}
+			return &CollectionError{Collection: c.Name(), Op: OpDrop, Err: err}
 		}
 	}
 	return nil

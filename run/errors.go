@@ -117,27 +117,6 @@ type IndexError struct {
 func (e *IndexError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
 func (e *IndexError) Unwrap() error { return e.Err }
 
-// Op is an operation on a collection that failed.
-type Op string
-
-// The operations of a CollectionError.
-const (
-	OpDrop  Op = "drop"
-	OpCount Op = "count"
-)
-
-// CollectionError is an operation on a collection the server failed.
-type CollectionError struct {
-	DB, Collection string
-	Op             Op
-	Err            error
-}
-
-func (e *CollectionError) Error() string {
-	return fmt.Sprintf("%s %s.%s: %v", e.Op, e.DB, e.Collection, e.Err)
-}
-func (e *CollectionError) Unwrap() error { return e.Err }
-
 // RefusedError is a document or template shape the target's rules refuse
 // (Err: a *seed.DocError wrapping a *rules.Violation, or CheckShape's
 // error), found before anything was written when Before is true.

@@ -51,9 +51,6 @@ func (e *IndexError) ExitCode() int {
 	return exitFailure
 }
 
-// ExitCode is 1: the server failed the operation.
-func (e *CollectionError) ExitCode() int { return exitFailure }
-
 // ExitCode is 2 for a shape or a document the target's rules refuse, 1
 // for any other error of the checks.
 func (e *RefusedError) ExitCode() int {

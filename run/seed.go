@@ -82,7 +82,7 @@ type Result struct {
 // draw from a *seed.StoredRefError, a resume whose stored references
 // would draw from other _ids a *StoredChangedError; a check that fails before anything is written a
 // *RefusedError, *SameRunError, *IndexError or *UniqueError; a failed
-// drop a *CollectionError; a write that stopped an *InsertError; indexes
+// drop or count a *mongowrite.CollectionError; a write that stopped an *InsertError; indexes
 // that failed after the documents an *IndexError of IndexAfter. The result
 // counts what was written until then.
 func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options) (*Result, error) {
@@ -170,7 +170,7 @@ func createFirst(ctx context.Context, coll *mongo.Collection, ds *seed.Dataset, 
 	want := col.Spec().Indexes
 	first, err := indexesFirst(ctx, coll, want)
 	if err != nil {
-		return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpCount, Err: err}
+		return nil, &mongowrite.CollectionError{DB: ds.DB, Collection: col.Name(), Op: mongowrite.OpCount, Err: err}
 	}
 	if !first {
 		return nil, nil
@@ -190,9 +190,11 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 	coll := db.Collection(col.Name())
 	if opts.Drop {
 		if err := mongowrite.Drop(ctx, coll); err != nil {
-			var de *mongowrite.DropError
-			errors.As(err, &de)
-			return nil, &CollectionError{DB: ds.DB, Collection: de.Collection, Op: OpDrop, Err: de.Err}
+			var ce *mongowrite.CollectionError
+			if errors.As(err, &ce) {
+				ce.DB = ds.DB // named in the seed run's messages
+			}
+			return nil, err
 		}
 	}
 	want := col.Spec().Indexes

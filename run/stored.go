@@ -13,16 +13,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
-
-// OpReadIDs is reading the _ids a stored reference draws from.
-const OpReadIDs Op = "read _ids"
 
 // ReadStored reads the _ids of the collections that the stored references
 // of plan draw from (seed.Plan.StoredTargets), each sorted by _id: what
 // seed.Plan.BuildStored takes. A missing collection reads as empty. A
-// failed read is a *CollectionError of OpReadIDs.
+// failed read is a *mongowrite.CollectionError of OpReadIDs.
 func ReadStored(ctx context.Context, db *mongo.Database, plan *seed.Plan) (seed.StoredIDs, error) {
 	names := plan.StoredTargets()
 	if len(names) == 0 {
@@ -32,7 +30,7 @@ func ReadStored(ctx context.Context, db *mongo.Database, plan *seed.Plan) (seed.
 	for _, name := range names {
 		ids, err := readSortedIDs(ctx, db.Collection(name))
 		if err != nil {
-			return nil, &CollectionError{DB: db.Name(), Collection: name, Op: OpReadIDs, Err: err}
+			return nil, &mongowrite.CollectionError{DB: db.Name(), Collection: name, Op: mongowrite.OpReadIDs, Err: err}
 		}
 		out[name] = ids
 	}

@@ -49,7 +49,7 @@ func (a *App) seedWording(o seedOptions, display string) wording {
 			return indexError(e)
 		case *run.UniqueError:
 			return a.uniqueError(e)
-		case *run.CollectionError:
+		case *mongowrite.CollectionError:
 			return collectionError(e, display)
 		case *run.InsertError:
 			return insertError(e, display, o.resume)
@@ -60,9 +60,9 @@ func (a *App) seedWording(o seedOptions, display string) wording {
 
 // collectionError says which operation on which collection of display
 // failed.
-func collectionError(e *run.CollectionError, display string) error {
+func collectionError(e *mongowrite.CollectionError, display string) error {
 	what := ""
-	if e.Op == run.OpDrop {
+	if e.Op == mongowrite.OpDrop {
 		what = "drop "
 	}
 	return fmt.Errorf("%s%s.%s on %s: %w", what, e.DB, e.Collection, display, e.Err)

@@ -14,6 +14,7 @@ import (
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/progress"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -239,7 +240,7 @@ func storedDataset(ctx context.Context, o verifyDBOptions, client *mongo.Client)
 			switch e := lib.(type) {
 			case *seed.StoredRefError:
 				return storedRefMessage(e, o.flags.Options.Refs, arg(flagPlan), "the documents seed wrote cannot be rebuilt")
-			case *run.CollectionError: // the _ids could not be read
+			case *mongowrite.CollectionError: // the _ids could not be read
 				return fmt.Errorf("verify db: %w", err)
 			}
 			return planUsage(err)
