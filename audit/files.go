@@ -2,34 +2,18 @@ package audit
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/input"
 )
 
-// What a *FileError failed to do.
-const (
-	OpOpen = "open" // the file could not be opened
-	OpDir  = "dir"  // the name is a directory
-	OpRead = "read" // a document could not be read (Err is a *fixtures.LineError for a bad one)
-)
-
-// FileError is a fixture file ScanFiles could not audit.
-type FileError struct {
-	File string
-	Op   string // OpOpen, OpDir or OpRead
-	Err  error
-}
-
-func (e *FileError) Error() string { return e.File + ": " + e.Err.Error() }
-func (e *FileError) Unwrap() error { return e.Err }
-
 // ScanFiles adds every document of the fixture files to the audit (the
 // fields f of each), in order. done, if not nil, is told how many
 // documents were read now and then and at the end. Reading stops when ctx
-// is done.
+// is done. A file that cannot be audited is a *fixtures.SetError of
+// fixtures.OpOpen, OpDir (a directory) or OpRead (a document that cannot be
+// read: a *fixtures.LineError for a bad one).
 func (a *Auditor) ScanFiles(ctx context.Context, files []string, f Fields, done func(int64)) error {
 	if done == nil {
 		done = func(int64) {}
@@ -38,11 +22,11 @@ func (a *Auditor) ScanFiles(ctx context.Context, files []string, f Fields, done 
 	for _, name := range files {
 		r, err := input.Open(ctx, name)
 		if err != nil {
-			return &FileError{File: name, Op: OpOpen, Err: err}
+			return &fixtures.SetError{Op: fixtures.OpOpen, Path: name, Err: err}
 		}
 		if fi, err := r.Stat(); err == nil && fi.IsDir() {
 			r.Close()
-			return &FileError{File: name, Op: OpDir, Err: errors.New("is a directory")}
+			return &fixtures.SetError{Op: fixtures.OpDir, Path: name, Err: fixtures.ErrIsDirectory}
 		}
 		err = a.scanFile(fixtures.NewReader(r, name), f, func() {
 			n++
@@ -52,7 +36,7 @@ func (a *Auditor) ScanFiles(ctx context.Context, files []string, f Fields, done 
 		})
 		r.Close()
 		if err != nil {
-			return &FileError{File: name, Op: OpRead, Err: err}
+			return &fixtures.SetError{Op: fixtures.OpRead, Path: name, Err: err}
 		}
 	}
 	done(n)

@@ -27,15 +27,16 @@ func TestScanFiles(t *testing.T) {
 		t.Fatalf("good file: %v, %d reported, %d audited", err, last, a.Report().Total)
 	}
 	for _, c := range []struct {
-		file, op string
-	}{{filepath.Join(dir, "missing.ndjson"), OpOpen}, {dir, OpDir}, {bad, OpRead}} {
+		file string
+		op   fixtures.SetOp
+	}{{filepath.Join(dir, "missing.ndjson"), fixtures.OpOpen}, {dir, fixtures.OpDir}, {bad, fixtures.OpRead}} {
 		err := New(Options{}).ScanFiles(t.Context(), []string{c.file}, Fields{ID: "_id"}, nil)
-		var fe *FileError
-		if !errors.As(err, &fe) || fe.File != c.file || fe.Op != c.op {
-			t.Errorf("%s: %v, want a *FileError %s", c.file, err, c.op)
+		var se *fixtures.SetError
+		if !errors.As(err, &se) || se.Path != c.file || se.Op != c.op {
+			t.Errorf("%s: %v, want a *fixtures.SetError %s", c.file, err, c.op)
 		}
 		var le *fixtures.LineError
-		if c.op == OpRead && (!errors.As(err, &le) || le.Line != 2) {
+		if c.op == fixtures.OpRead && (!errors.As(err, &le) || le.Line != 2) {
 			t.Errorf("%s: %v, want a *fixtures.LineError at line 2", c.file, err)
 		}
 	}

@@ -54,9 +54,9 @@ func TestExpectFixtureSetFromFS(t *testing.T) {
 		t.Errorf("bad document: %v; want a *fixtures.LineError at dir/bad/users.ndjson:3", err)
 	}
 	_, err = ExpectFixtureSet(t.Context(), "shop", []string{"dir/users.ndjson", "dir/missing.ndjson"}, FixtureSetOptions{FixtureOptions: FixtureOptions{FS: fsys}})
-	var fe *FileError
-	if !errors.As(err, &fe) || fe.File != "dir/missing.ndjson" || !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing file: %v; want a *FileError naming dir/missing.ndjson", err)
+	var se *fixtures.SetError
+	if !errors.As(err, &se) || se.Op != fixtures.OpStat || se.Path != "dir/missing.ndjson" || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v; want a *fixtures.SetError naming dir/missing.ndjson", err)
 	}
 	if _, err := ExpectFixturesWith(t.Context(), "shop", "users", []string{"dir/gone.ndjson"}, FixtureOptions{FS: fsys}); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "dir/gone.ndjson") {
 		t.Errorf("ExpectFixturesWith of a missing file: %v; want it named as in the fs.FS", err)

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 
@@ -18,33 +17,15 @@ type FixtureSetOptions struct {
 	FixtureOptions
 }
 
-// FileError is a fixture file of a set that cannot serve as expected
-// content, named as given.
-type FileError struct {
-	File string
-	Err  error
-}
-
-func (e *FileError) Error() string { return fmt.Sprintf("%q: %v", e.File, e.Err) }
-func (e *FileError) Unwrap() error { return e.Err }
-
-// ErrNoCollectionName is why a file's name gives no collection name.
-var ErrNoCollectionName = errors.New("collection name from the file name")
-
-// SidecarError is an index sidecar beside a set's files that cannot be
-// read.
-type SidecarError struct{ Err error }
-
-func (e *SidecarError) Error() string { return e.Err.Error() }
-func (e *SidecarError) Unwrap() error { return e.Err }
-
 // ExpectFixtureSet is what the collections of database db must hold after a
 // load of the fixture files: the files grouped by collection as load groups
 // them (in the order first named), each collection's documents and the
 // indexes of the sidecars load would read beside its files. Every file must
 // be a regular file (it is read twice: once to index it, once to compare).
 // With o.FS the files and sidecars are read from that fs.FS and named as
-// in it.
+// in it. A file or sidecar that cannot serve is a *fixtures.SetError: of
+// fixtures.OpStat, OpDir (a directory or no regular file), OpName (no
+// collection name from the file name, a *rules.NameError) or OpSidecars.
 func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureSetOptions) ([]*Expected, error) {
 	var order []string
 	byName := map[string][]string{}
@@ -65,7 +46,7 @@ func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureS
 			return nil, err
 		}
 		if e.Indexes, err = fixtures.SidecarIndexesFS(o.FS, name, byName[name]); err != nil {
-			return nil, &SidecarError{Err: err}
+			return nil, &fixtures.SetError{Op: fixtures.OpSidecars, Collection: name, Err: err}
 		}
 		out = append(out, e)
 	}
@@ -77,22 +58,22 @@ func ExpectFixtureSet(ctx context.Context, db string, files []string, o FixtureS
 func fixtureCollection(fsys fs.FS, f, only string) (string, error) {
 	fi, err := statFile(fsys, f)
 	if err != nil {
-		return "", &FileError{File: f, Err: errors.Unwrap(err)}
+		return "", &fixtures.SetError{Op: fixtures.OpStat, Path: f, Err: err}
 	}
 	if fi.IsDir() {
-		return "", &FileError{File: f, Err: errors.New("is a directory, expected a fixture file")}
+		return "", &fixtures.SetError{Op: fixtures.OpDir, Path: f, Err: fixtures.ErrIsDirectory}
 	}
 	if !fi.Mode().IsRegular() {
 		// A FIFO or a device would wait in open(2), or never end, and
 		// cannot be read twice.
-		return "", &FileError{File: f, Err: fmt.Errorf("%s, expected a regular file (a fixture is read twice: once to index it, once to compare)", fileKind(fi.Mode()))}
+		return "", &fixtures.SetError{Op: fixtures.OpDir, Path: f, Err: fmt.Errorf("%s, expected a regular file (a fixture is read twice: once to index it, once to compare)", fileKind(fi.Mode()))}
 	}
 	if only != "" {
 		return only, nil
 	}
 	name := fixtures.CollectionName(f)
 	if err := rules.CheckFileName(name); err != nil {
-		return "", &FileError{File: f, Err: fmt.Errorf("%w: %v", ErrNoCollectionName, err)}
+		return "", &fixtures.SetError{Op: fixtures.OpName, Path: f, Err: err}
 	}
 	return name, nil
 }

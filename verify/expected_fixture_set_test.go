@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/rules"
 )
 
 // A fixture set groups its files by collection as load does, and names the
@@ -40,12 +43,13 @@ func TestExpectFixtureSet(t *testing.T) {
 	bad := write("$bad.ndjson", `{"_id":1}`+"\n")
 	for _, f := range []string{dir, fifo, filepath.Join(dir, "missing.ndjson"), bad} {
 		_, err := ExpectFixtureSet(t.Context(), "shop", []string{a, f}, FixtureSetOptions{})
-		var fe *FileError
-		if !errors.As(err, &fe) || fe.File != f {
-			t.Errorf("%s: %v, want a *FileError naming it", f, err)
+		var se *fixtures.SetError
+		if !errors.As(err, &se) || se.Path != f {
+			t.Errorf("%s: %v, want a *fixtures.SetError naming it", f, err)
 		}
-		if f == bad && !errors.Is(err, ErrNoCollectionName) {
-			t.Errorf("%s: %v, want ErrNoCollectionName", f, err)
+		var ne *rules.NameError
+		if f == bad && (se == nil || se.Op != fixtures.OpName || !errors.As(err, &ne)) {
+			t.Errorf("%s: %v, want a *fixtures.SetError of OpName with a *rules.NameError", f, err)
 		}
 	}
 }

@@ -190,18 +190,18 @@ func auditCollection(ctx context.Context, t *target.Target, au *audit.Auditor, o
 // auditFilesWording words audit.ScanFiles' errors: the file as given,
 // and the bad document (a *fixtures.LineError) by its file and line.
 func auditFilesWording(err error, lib exitCoder) error {
-	fe, ok := lib.(*audit.FileError)
+	fe, ok := lib.(*fixtures.SetError)
 	switch {
 	case !ok:
 		return failuref("audit: %w", err)
-	case fe.Op == audit.OpOpen && errors.Is(err, context.Canceled):
-		return inputFailure("audit: "+fe.File, fe.Err)
+	case fe.Op == fixtures.OpOpen && errors.Is(err, context.Canceled):
+		return inputFailure("audit: "+fe.Path, fe.Err)
 	case errors.Is(err, context.Canceled):
-		return inputFailure("audit: reading "+fe.File, fe.Err)
-	case fe.Op == audit.OpOpen:
-		return fmt.Errorf("audit: %q: %v; expected a fixture file", fe.File, fe.Err)
-	case fe.Op == audit.OpDir:
-		return fmt.Errorf("audit: %q: is a directory, expected a fixture file", fe.File)
+		return inputFailure("audit: reading "+fe.Path, fe.Err)
+	case fe.Op == fixtures.OpOpen:
+		return fmt.Errorf("audit: %q: %v; expected a fixture file", fe.Path, fe.Err)
+	case fe.Op == fixtures.OpDir:
+		return fmt.Errorf("audit: %q: is a directory, expected a fixture file", fe.Path)
 	}
 	if le, ok := libError(fe.Err).(*fixtures.LineError); ok {
 		return fmt.Errorf("audit: %v", le)

@@ -3,9 +3,9 @@ package cli
 import "errors"
 
 // exitCoder is an error that says its exit code: the errors of the
-// libraries (run, seed, fixtures, mongowrite, target, audit, infer,
-// verify, rules) and the CLI's own codedError. 2 is bad usage or bad input,
-// 1 a failure at run time.
+// libraries (run, seed, fixtures, mongowrite, target, infer, rules; audit
+// and verify return those of fixtures and mongowrite) and the CLI's own
+// codedError. 2 is bad usage or bad input, 1 a failure at run time.
 type exitCoder interface {
 	error
 	ExitCode() int

@@ -198,16 +198,20 @@ func expectFixtures(ctx context.Context, o verifyDBOptions) ([]*verify.Expected,
 }
 
 // fixtureWording words what the fixture files of --fixture cannot say
-// (bad usage): a message that begins with the file follows the flag, any
-// other (a sidecar's) a colon.
+// (bad usage): a message that begins with the file, as given, follows the
+// flag, any other (a sidecar's) a colon.
 func fixtureWording(err error, lib exitCoder) error {
 	switch e := lib.(type) {
-	case *verify.FileError:
-		if errors.Is(e.Err, verify.ErrNoCollectionName) {
-			return usageErrorf("%s %v; expected %s", arg(flagFixture), err, arg(flagCollection))
+	case *fixtures.SetError:
+		switch e.Op {
+		case fixtures.OpSidecars:
+			return usageErrorf("%s: %v", arg(flagFixture), err)
+		case fixtures.OpStat:
+			return usageErrorf("%s %q: %v", arg(flagFixture), e.Path, errors.Unwrap(e.Err))
+		case fixtures.OpName:
+			return usageErrorf("%s %q: collection name from the file name: %v; expected %s", arg(flagFixture), e.Path, e.Err, arg(flagCollection))
 		}
-		return usageErrorf("%s %v", arg(flagFixture), err)
-	case *verify.SidecarError:
+		return usageErrorf("%s %q: %v", arg(flagFixture), e.Path, e.Err)
 	default:
 		if namesFile(err) {
 			return usageErrorf("%s %v", arg(flagFixture), err)
