@@ -310,9 +310,10 @@ func (s exportStop) word(err error, lib exitCoder) error {
 	case *mongowrite.WriteError:
 		return s.stopped(e)
 	case *fixtures.CreateError:
-		return usageErrorf("%s %q: %v", arg(flagOut), e.Path, e.Err)
-	case *fixtures.SidecarWriteError:
-		if !e.Stale {
+		switch {
+		case !e.Sidecar:
+			return usageErrorf("%s %q: %v", arg(flagOut), e.Path, e.Err)
+		case !e.Stale:
 			return failuref("the indexes of %s: %v", e.Collection, e.Err)
 		}
 	}

@@ -151,7 +151,9 @@ func (o fixturesOptions) filesWording(ctx context.Context, w *fixtures.Writer) w
 		case *rules.NameError:
 			return fmt.Errorf("%s %q: %v; nothing was written", arg(flagOut), o.out, err)
 		case *fixtures.CreateError:
-			return fmt.Errorf("%s %q: %v", arg(flagOut), o.out, e.Err)
+			if !e.Sidecar { // a sidecar's names its path
+				return fmt.Errorf("%s %q: %v", arg(flagOut), o.out, e.Err)
+			}
 		case *mongowrite.WriteError:
 			if w != nil && errors.Is(e.Err, context.Canceled) {
 				return stdoutStopped(w, e)
