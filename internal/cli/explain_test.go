@@ -29,7 +29,7 @@ func TestExplain(t *testing.T) {
 	}{
 		{&fixtures.CreateError{Path: "out.ndjson", Err: errors.New("permission denied")}, ExitUsage, `--out "out.ndjson": permission denied`},
 		{fmt.Errorf("writing: %w", &fixtures.CreateError{Path: "d", Dir: true, Err: errors.New("read-only file system")}), ExitFailure, `--out "d": read-only file system`},
-		{&fixtures.NothingToExportError{Database: "d"}, ExitUsage, "database d has no collection to export"},
+		{&fixtures.NoCollectionError{Database: "d"}, ExitUsage, "database d has no collection to export"},
 		{&target.ConnectError{Display: "s", Err: errors.New("x")}, ExitUsage, "reworded with the command's code"},
 		{errors.New("plain"), ExitFailure, "plain"},
 		{usageErrorf("already said"), ExitUsage, "already said"},

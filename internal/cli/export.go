@@ -156,13 +156,14 @@ func (o *exportOptions) where() error {
 // namesWording words fixtures.ExportCollections' errors with the flag
 // that names the collection or the database.
 func namesWording(_ error, lib exitCoder) error {
-	switch e := lib.(type) {
-	case *fixtures.NoCollectionError:
-		return fmt.Errorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), e.Collection, e.Database, listOrNone(e.Have))
-	case *fixtures.NothingToExportError:
+	e, ok := lib.(*fixtures.NoCollectionError)
+	switch {
+	case !ok:
+		return nil
+	case e.Collection == "":
 		return fmt.Errorf("%s %q has no collection to export; expected the database of an earlier seed or load", arg(flagDB), e.Database)
 	}
-	return nil
+	return fmt.Errorf("%s %q: database %s has no such collection; expected one of: %s", arg(flagCollection), e.Collection, e.Database, listOrNone(e.Have))
 }
 
 // exportFiles exports each collection into its file (fixtures.ExportFile),
