@@ -68,7 +68,8 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 // that already holds some against each other and against the stored ones,
 // in every unique index of the collection and of the plan
 // (fixtures.CheckUnique): a key twice among them, or one held by a stored
-// document with another _id, is a *UniqueError, nothing written. An empty
+// document with another _id, is an *IndexError of IndexUnique, nothing
+// written. An empty
 // collection has nothing to clash with, and its indexes are built after
 // its documents, which the server judges then.
 func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options) error {
@@ -89,7 +90,7 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 	var ue *fixtures.UniqueInputError
 	var uc *fixtures.UniqueClashError
 	if errors.As(err, &ue) || errors.As(err, &uc) {
-		return &UniqueError{DB: ds.DB, Collection: col.Name(), Err: err}
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: err}
 	}
 	return err
 }

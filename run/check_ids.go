@@ -53,7 +53,7 @@ type storedIDs map[string]*mongowrite.Digests
 // of its part, or the ones its manifest lists as missing with Resume)
 // against the documents its collection already holds: a document stored
 // under one of them with other bytes is a clash in the _id index (a
-// *UniqueError of a *fixtures.UniqueClashError, exit 1 at the command,
+// *IndexError of IndexUnique with a *fixtures.UniqueClashError, exit 1,
 // nothing written; Resume cannot help), and one stored as generated,
 // without Resume, an *AlreadyStoredError. An empty collection has nothing
 // to clash with. On a server whose every _id query scans the collection
@@ -109,7 +109,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	}
 	switch {
 	case f.count > 0:
-		return &UniqueError{DB: ds.DB, Collection: col.Name(), Err: &fixtures.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &fixtures.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
 	case f.same > 0 && !opts.Resume:
 		return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: opts.Part, Count: f.same, First: f.first, FirstID: f.firstID}
 	}

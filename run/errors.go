@@ -103,10 +103,16 @@ const (
 	IndexBefore
 	// IndexAfter is creating them after the documents (all written).
 	IndexAfter
+	// IndexUnique is the checks of the plan's documents against the unique
+	// indexes before anything is written: documents that repeat a unique
+	// key among themselves (Err a *fixtures.UniqueInputError) or clash with
+	// stored ones (a *fixtures.UniqueClashError).
+	IndexUnique
 )
 
 // IndexError is a collection's indexes that conflict, are refused or are
-// invalid (Err, an indexes error), and when.
+// invalid (Err, an indexes error), or that the plan's documents would break
+// (IndexUnique), and when.
 type IndexError struct {
 	DB, Collection string
 	Stage          IndexStage
@@ -129,17 +135,6 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string { return fmt.Sprintf("%s.%v", e.DB, e.Err) }
 func (e *RefusedError) Unwrap() error { return e.Err }
-
-// UniqueError is documents of the plan that repeat a unique key among
-// themselves (Err a *fixtures.UniqueInputError) or clash with stored ones
-// (a *fixtures.UniqueClashError); nothing was written.
-type UniqueError struct {
-	DB, Collection string
-	Err            error
-}
-
-func (e *UniqueError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
-func (e *UniqueError) Unwrap() error { return e.Err }
 
 // InsertError is writing a collection that stopped: Err is the manifest's
 // save error or mongowrite.Insert's (a *seed.DocError for a refused document, a

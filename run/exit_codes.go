@@ -43,9 +43,16 @@ func (e *SameRunError) ExitCode() int { return exitFailure }
 func (e *AlreadyStoredError) ExitCode() int { return exitFailure }
 
 // ExitCode is 2 for invalid indexes, 1 when the collection or the server
-// will not take them.
+// will not take them; of IndexUnique, 2 for keys the plan repeats, 1 for
+// keys held by stored documents.
 func (e *IndexError) ExitCode() int {
-	if errors.Is(e.Err, indexes.ErrInvalid) && !indexes.ServerRefused(e.Err) {
+	var ue *fixtures.UniqueInputError
+	switch {
+	case e.Stage == IndexUnique && errors.As(e.Err, &ue):
+		return exitInput
+	case e.Stage == IndexUnique:
+		return exitFailure
+	case errors.Is(e.Err, indexes.ErrInvalid) && !indexes.ServerRefused(e.Err):
 		return exitInput
 	}
 	return exitFailure
@@ -63,16 +70,6 @@ func (e *RefusedError) ExitCode() int {
 // Doc is the generated document the checks stopped at, nil for a shape or
 // another error.
 func (e *RefusedError) Doc() *seed.DocError { return docError(e.Err) }
-
-// ExitCode is 2 for keys the plan repeats, 1 for keys held by stored
-// documents.
-func (e *UniqueError) ExitCode() int {
-	var ue *fixtures.UniqueInputError
-	if errors.As(e.Err, &ue) {
-		return exitInput
-	}
-	return exitFailure
-}
 
 // ExitCode is 2 for a document the target's rules refuse before its batch
 // was sent, 1 for any other stop.

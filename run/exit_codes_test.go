@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
@@ -36,6 +38,25 @@ func TestStoppedAtDoc(t *testing.T) {
 		re := &RefusedError{DB: "d", Err: tc.err}
 		if got := re.Doc(); got != tc.doc {
 			t.Errorf("RefusedError{Err: %v}.Doc() = %v, want %v", tc.err, got, tc.doc)
+		}
+	}
+}
+
+// Indexes: invalid ones are bad input (2), a refusal a failure (1); of
+// IndexUnique, keys the plan repeats are bad input, keys held by stored
+// documents a failure.
+func TestIndexErrorExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  *IndexError
+		want int
+	}{
+		{&IndexError{Stage: IndexCheck, Err: fmt.Errorf("%w: no key", indexes.ErrInvalid)}, 2},
+		{&IndexError{Stage: IndexBefore, Err: fmt.Errorf("connection reset")}, 1},
+		{&IndexError{Stage: IndexUnique, Err: &fixtures.UniqueInputError{Count: 2}}, 2},
+		{&IndexError{Stage: IndexUnique, Err: &fixtures.UniqueClashError{Count: 2}}, 1},
+	} {
+		if got := tc.err.ExitCode(); got != tc.want {
+			t.Errorf("IndexError{Stage: %d, Err: %v}.ExitCode() = %d, want %d", tc.err.Stage, tc.err.Err, got, tc.want)
 		}
 	}
 }

@@ -333,7 +333,7 @@ func storeGenerated(from, to int64) func(t *testing.T, ctx context.Context, coll
 // index naming document idClash, or else a clash in another unique index.
 func checkRefusedBefore(t *testing.T, err error, idClash, already int64) {
 	t.Helper()
-	var ue *run.UniqueError
+	var ue *run.IndexError
 	var as *run.AlreadyStoredError
 	var uc *fixtures.UniqueClashError
 	switch {
@@ -341,8 +341,8 @@ func checkRefusedBefore(t *testing.T, err error, idClash, already int64) {
 		if !errors.As(err, &as) || as.Count != already {
 			t.Errorf("err = %v; want a *run.AlreadyStoredError of %d documents", err, already)
 		}
-	case !errors.As(err, &ue):
-		t.Errorf("err = %v; want a *run.UniqueError", err)
+	case !errors.As(err, &ue) || ue.Stage != run.IndexUnique:
+		t.Errorf("err = %v; want a *run.IndexError of IndexUnique", err)
 	case idClash > 0:
 		want := fmt.Sprintf("document %d", idClash)
 		if !errors.As(err, &uc) || uc.Count != 1 || uc.Listed[0].Index != indexes.IDIndexName || uc.Listed[0].At != want {

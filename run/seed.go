@@ -80,11 +80,12 @@ type Result struct {
 // references of plan draw from the _ids db holds (ReadStored). A plan
 // error is a *StepError of StepPlan, a stored reference with nothing to
 // draw from a *seed.StoredRefError, a resume whose stored references
-// would draw from other _ids a *StoredChangedError; a check that fails before anything is written a
-// *RefusedError, *SameRunError, *IndexError or *UniqueError; a failed
-// drop or count a *mongowrite.CollectionError; a write that stopped an *InsertError; indexes
-// that failed after the documents an *IndexError of IndexAfter. The result
-// counts what was written until then.
+// would draw from other _ids a *StoredChangedError; a check that fails
+// before anything is written a *RefusedError, *SameRunError or *IndexError
+// (of IndexUnique: keys of unique indexes); a failed drop or count a
+// *mongowrite.CollectionError; a write that stopped an *InsertError;
+// indexes that failed after the documents an *IndexError of IndexAfter.
+// The result counts what was written until then.
 func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options) (*Result, error) {
 	ds, err := buildStored(ctx, db, plan)
 	if err != nil {

@@ -46,9 +46,10 @@ func (a *App) seedWording(o seedOptions, display string) wording {
 		case *run.AlreadyStoredError:
 			return fmt.Errorf("%v; re-run with %s to add only what is missing, or %s to write them again", e, arg(flagResume), arg(flagDrop))
 		case *run.IndexError:
+			if e.Stage == run.IndexUnique {
+				return a.uniqueError(e)
+			}
 			return indexError(e)
-		case *run.UniqueError:
-			return a.uniqueError(e)
 		case *mongowrite.CollectionError:
 			return collectionError(e, display)
 		case *run.InsertError:
@@ -71,7 +72,7 @@ func collectionError(e *mongowrite.CollectionError, display string) error {
 // uniqueError lists the documents that repeat or clash in a unique index
 // on stderr: a key twice among the plan's documents is bad input (exit 2),
 // one held by a stored document with another _id a failure (exit 1).
-func (a *App) uniqueError(e *run.UniqueError) error {
+func (a *App) uniqueError(e *run.IndexError) error {
 	where := e.DB + "." + e.Collection
 	if ue, ok := libError(e.Err).(*fixtures.UniqueInputError); ok {
 		sayListed(a.stderr, where, ue.Listed, ue.Count)
