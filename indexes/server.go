@@ -11,32 +11,28 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
-// ConflictError is a wanted index whose name the collection already uses
-// for another definition (or whose key it already indexes under another
-// name). Create never drops an index to resolve it.
-type ConflictError struct {
-	DB, Collection string
-	Want, Have     Index
-}
-
-func (e *ConflictError) Error() string {
-	if e.Want.NameOrDefault() != e.Have.NameOrDefault() {
-		return fmt.Sprintf("index %q on %s.%s: the collection already has index %q on the same key: %s; wanted %s (indexes are never dropped: drop it or the collection first)",
-			e.Want.NameOrDefault(), e.DB, e.Collection, e.Have.NameOrDefault(), e.Have, e.Want)
-	}
-	return fmt.Sprintf("index %q on %s.%s: the collection has %s, wanted %s (%s; indexes are never dropped: drop it or the collection first)",
-		e.Want.NameOrDefault(), e.DB, e.Collection, e.Have, e.Want, Diff(e.Want, e.Have))
-}
-
-// RefusedError is an index the server would not create: an option it does
-// not support, or documents already stored that a unique index refuses.
+// RefusedError is an index the collection or the server will not take as
+// wanted. Have is the collection's index in the way when it already uses
+// the wanted name for another definition, or has the key under another
+// name (Create never drops an index to resolve it); Err, when Have is nil,
+// is why the server would not create it: an option it does not support,
+// or documents already stored that a unique index refuses.
 type RefusedError struct {
 	DB, Collection string
-	Index          Index
-	Err            error // the server's error (a mongo.CommandError)
+	Index          Index  // the wanted index
+	Have           *Index // the collection's index in the way, nil for a refusal by the server
+	Err            error  // the server's error (a mongo.CommandError), or why the index it made differs
 }
 
 func (e *RefusedError) Error() string {
+	if h := e.Have; h != nil {
+		if e.Index.NameOrDefault() != h.NameOrDefault() {
+			return fmt.Sprintf("index %q on %s.%s: the collection already has index %q on the same key: %s; wanted %s (indexes are never dropped: drop it or the collection first)",
+				e.Index.NameOrDefault(), e.DB, e.Collection, h.NameOrDefault(), h, e.Index)
+		}
+		return fmt.Sprintf("index %q on %s.%s: the collection has %s, wanted %s (%s; indexes are never dropped: drop it or the collection first)",
+			e.Index.NameOrDefault(), e.DB, e.Collection, h, e.Index, Diff(e.Index, *h))
+	}
 	msg := e.Err.Error()
 	var ce mongo.CommandError
 	if errors.As(e.Err, &ce) {
@@ -51,12 +47,10 @@ func (e *RefusedError) Error() string {
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // ServerRefused tells whether err holds indexes the collection or the
-// server will not take as wanted: a *ConflictError or a *RefusedError.
-// Their messages say why; nothing else of them needs telling apart.
+// server will not take as wanted: a *RefusedError. Its message says why.
 func ServerRefused(err error) bool {
-	var ce *ConflictError
 	var re *RefusedError
-	return errors.As(err, &ce) || errors.As(err, &re)
+	return errors.As(err, &re)
 }
 
 // codeNamespaceNotFound is the server's code for a missing collection.
@@ -100,8 +94,8 @@ func List(ctx context.Context, coll *mongo.Collection) ([]Index, error) {
 // createIndexes command each so that a refusal names its index, after
 // ValidateList. An index already there with the same definition is left as
 // it is; one with the same name and another definition, or the same key
-// under another name, is a *ConflictError before anything is created; a
-// refusal by the server is a *RefusedError, and the indexes this call
+// under another name, is a *RefusedError naming it (Have) before anything
+// is created; a refusal by the server is a *RefusedError, and the indexes this call
 // created before it are dropped again, so that a failed Create leaves the
 // indexes of coll as they were. No other index is ever dropped.
 func Create(ctx context.Context, coll *mongo.Collection, want []Index) error {
@@ -204,8 +198,8 @@ func Probe(ctx context.Context, db *mongo.Database, coll string, want []Index) e
 }
 
 // Conflicts returns the first wanted index that Create would refuse as a
-// *ConflictError (the collection has its name or its key with another
-// definition), or nil; it creates nothing, so a writer can ask before it
+// *RefusedError with the index in the way (Have: the collection has its
+// name or its key with another definition), or nil; it creates nothing, so a writer can ask before it
 // writes. want is validated first.
 func Conflicts(ctx context.Context, coll *mongo.Collection, want []Index) error {
 	if err := ValidateList(want); err != nil {
@@ -226,7 +220,7 @@ func missing(ctx context.Context, coll *mongo.Collection, want []Index) ([]Index
 	var todo []Index
 	for _, p := range problems {
 		if p.Have != nil {
-			return nil, &ConflictError{DB: coll.Database().Name(), Collection: coll.Name(), Want: p.Want, Have: *p.Have}
+			return nil, &RefusedError{DB: coll.Database().Name(), Collection: coll.Name(), Index: p.Want, Have: p.Have}
 		}
 		todo = append(todo, p.Want)
 	}

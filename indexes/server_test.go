@@ -105,7 +105,7 @@ func TestCreateListCheck(t *testing.T) {
 
 	other := []Index{{Key: bson.D{{Key: "email", Value: int32(1)}}}} // email_1, not unique
 	err = Create(ctx, coll, other)
-	var ce *ConflictError
+	var ce *RefusedError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `"unique":true`) || !strings.Contains(err.Error(), `wanted {"key":{"email":1},"name":"email_1"}`) {
 		t.Fatalf("conflict: %v", err)
 	}

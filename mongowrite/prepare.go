@@ -26,7 +26,7 @@ func Pending(coll *mongo.Collection) *mongo.Collection {
 // CheckIndexes is a writer's check of the indexes want of coll before
 // anything is written or dropped: unless drop (which drops the collection
 // and its indexes), an index whose name or key coll already uses for
-// another definition (*indexes.ConflictError, from indexes.Conflicts:
+// another definition (*indexes.RefusedError with Have, from indexes.Conflicts:
 // nothing but a drop removes an index); then whether the server would
 // create them at all (indexes.Probe), since some servers refuse TTL or
 // partial indexes, and a writer that creates them after its documents must
