@@ -24,6 +24,7 @@ import (
 	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/target"
 )
 
 // The environment variables that pick the backend; neither means the
@@ -294,6 +295,10 @@ func newRemote(uri, what string) (*remoteBackend, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	var bi bson.M
+	if err := target.Ping(ctx, client); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, fail(fmt.Errorf("unreachable: %w", err))
+	}
 	if err := client.Database("admin").RunCommand(ctx, bson.D{{Key: "buildInfo", Value: 1}}).Decode(&bi); err != nil {
 		_ = client.Disconnect(ctx)
 		return nil, fail(fmt.Errorf("unreachable: %w", err))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/target"
 )
 
 // embeddedBackend is the embedded server: one server for the test binary;
@@ -120,6 +121,12 @@ func startEmbedded(dir string) (*embedded.Server, *mongo.Client, error) {
 	c, err := mongo.Connect(options.Client().ApplyURI(s.URI()).SetTimeout(opTimeout))
 	if err != nil {
 		_ = s.Close()
+		return nil, nil, fmt.Errorf("embedded server: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	if err := target.Ping(ctx, c); err != nil { // the server known before a test's first operation
+		stopEmbedded(s, c)
 		return nil, nil, fmt.Errorf("embedded server: %w", err)
 	}
 	return s, c, nil

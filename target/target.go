@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/auth"
@@ -163,7 +162,7 @@ func connect(ctx context.Context, o Options, uri string) (*Target, error) {
 	t.Client = client
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := client.Database("admin").RunCommand(pctx, bson.D{{Key: "ping", Value: 1}}).Err(); err != nil {
+	if err := Ping(pctx, client); err != nil {
 		if t.server != nil && t.server.Err() != nil {
 			err = fmt.Errorf("%w (the embedded server stopped: %v)", err, t.server.Err())
 		}

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/target"
 )
 
 // Option changes how Start starts the server.
@@ -47,6 +48,13 @@ func Start(t testing.TB, opts ...Option) (uri string, client *mongo.Client) {
 	}
 	client, err = mongo.Connect(options.Client().ApplyURI(s.URI()).SetTimeout(2 * time.Minute))
 	if err != nil {
+		_ = s.Close()
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := target.Ping(ctx, client); err != nil {
+		_ = client.Disconnect(ctx)
 		_ = s.Close()
 		t.Fatal(err)
 	}
