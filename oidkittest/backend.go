@@ -21,10 +21,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/internal/ready"
 	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/target"
 )
 
 // The environment variables that pick the backend; neither means the
@@ -295,7 +295,7 @@ func newRemote(uri, what string) (*remoteBackend, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	var bi bson.M
-	if err := target.Ping(ctx, client); err != nil {
+	if err := ready.Ping(ctx, client); err != nil {
 		_ = client.Disconnect(ctx)
 		return nil, fail(fmt.Errorf("unreachable: %w", err))
 	}

@@ -11,8 +11,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/ready"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/target"
 )
 
 // embeddedBackend is the embedded server: one server for the test binary;
@@ -125,7 +125,7 @@ func startEmbedded(dir string) (*embedded.Server, *mongo.Client, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
-	if err := target.Ping(ctx, c); err != nil { // the server known before a test's first operation
+	if err := ready.Ping(ctx, c); err != nil { // the server known before a test's first operation
 		stopEmbedded(s, c)
 		return nil, nil, fmt.Errorf("embedded server: %w", err)
 	}

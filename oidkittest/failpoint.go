@@ -13,8 +13,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/internal/ready"
 	"github.com/oidkit/oidkit/internal/redact"
-	"github.com/oidkit/oidkit/target"
 )
 
 // FailPoint is a fault the server injects into the commands it names:
@@ -136,7 +136,7 @@ func FailCommand(t testing.TB, db *mongo.Database, fp FailPoint) *mongo.Database
 		t.Fatalf("oidkittest.FailCommand: connecting to %s: %v", redact.URI(h.uri), err)
 	}
 	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-	if err := target.Ping(ctx, client); err != nil {
+	if err := ready.Ping(ctx, client); err != nil {
 		t.Fatalf("oidkittest.FailCommand: connecting to %s: %v", redact.URI(h.uri), redact.In(err.Error(), h.uri))
 	}
 	return client.Database(db.Name())

@@ -19,6 +19,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/internal/ready"
 	"github.com/oidkit/oidkit/internal/redact"
 	"github.com/oidkit/oidkit/rules"
 )
@@ -162,7 +163,7 @@ func connect(ctx context.Context, o Options, uri string) (*Target, error) {
 	t.Client = client
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := Ping(pctx, client); err != nil {
+	if err := ready.Ping(pctx, client); err != nil {
 		if t.server != nil && t.server.Err() != nil {
 			err = fmt.Errorf("%w (the embedded server stopped: %v)", err, t.server.Err())
 		}

@@ -11,7 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/embedded"
-	"github.com/oidkit/oidkit/target"
+	"github.com/oidkit/oidkit/internal/ready"
 )
 
 // Option changes how Start starts the server.
@@ -53,7 +53,7 @@ func Start(t testing.TB, opts ...Option) (uri string, client *mongo.Client) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := target.Ping(ctx, client); err != nil {
+	if err := ready.Ping(ctx, client); err != nil {
 		_ = client.Disconnect(ctx)
 		_ = s.Close()
 		t.Fatal(err)

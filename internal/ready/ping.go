@@ -1,4 +1,6 @@
-package target
+// Package ready holds what every client of oidkit does once connected:
+// Ping, which waits until the server is known.
+package ready
 
 import (
 	"context"
