@@ -1,7 +1,8 @@
 // Package ejson is oidkit's Extended JSON: it reads MongoDB Extended JSON
 // v2 (canonical and relaxed, and the legacy forms the Go driver reads)
-// straight into BSON, appending to a caller's buffer, without reflection
-// and, with a reused Decoder, without allocating.
+// straight into BSON, and writes BSON back as Extended JSON v2, appending
+// to a caller's buffer, without reflection and, with a reused Decoder or
+// Encoder, without allocating.
 //
 // # What it reads
 //
@@ -33,9 +34,33 @@
 // text (what encoding/json.Valid refuses): text after the document, a raw
 // control character in a string, a bad \u escape.
 //
+// # What it writes
+//
+// AppendJSON (an Encoder for the indented form) writes a document in one of
+// two modes: Canonical wraps every number and date ({"$numberInt":"5"}),
+// Relaxed (the default) writes them as plain JSON where the type survives.
+// The text is what the driver's MarshalExtJSON writes, with these
+// deliberate differences, all so that reading it back gives the bytes that
+// were written (a differential fuzz test, FuzzAppendJSONMatchesDriver,
+// holds it to the rest):
+//
+//   - Relaxed mode writes an int64 whose value fits in 32 bits as
+//     {"$numberLong":"N"}: a relaxed reader turns a bare 5 into an int32, so
+//     the plain form would change the type. Larger int64 values are bare
+//     numbers, which read back as int64.
+//   - A value the text cannot carry exactly is an error
+//     (ErrNotRepresentable) rather than silently changed: a string or key
+//     that is not valid UTF-8 (the driver writes U+FFFD), a double NaN with
+//     a payload, a decimal128 whose bits its text does not read back as (a
+//     NaN payload, a non-canonical encoding). Bytes that are not BSON are
+//     ErrMalformedBSON.
+//   - The namespace of a DBPointer is escaped like any string.
+//
+// ValueText is one value as relaxed text, for messages.
+//
 // # Errors
 //
-// A refusal is an *Error (errors.Is(err, ErrInvalid)): the byte offset,
+// A refusal to read is an *Error (errors.Is(err, ErrInvalid)): the byte offset,
 // what was found there, naming the value, and what was expected, such as
 //
 //	offset 8: found the $oid "xyz"; expected 24 hexadecimal digits
