@@ -24,6 +24,16 @@
 // document refused as a duplicate key that the collection holds as it is;
 // one it holds otherwise is not, [ErrNotStored]).
 //
+// The unique indexes other than _id's, those on the collection and those
+// the writer will create, are checked here too before the first write
+// ([CheckUniqueInput]; [CheckUnique] for n documents by number): a key the
+// input holds twice is a [*UniqueInputError], one a stored document with
+// another _id holds a [*UniqueClashError], each listing the first
+// [MaxUniqueListed] by the caller's names of places (file:line, document
+// n); what cannot be checked is [Unchecked]. A document the server still
+// refuses by such an index is explained by [UniqueRefusal]
+// ([ErrUniqueIndex]). Keys are shown as package ejson writes them.
+//
 // [Insert] writes a generated collection (package seed's stream) with
 // several inserters; with Resume, its duplicates go through [Stored]. Run manifests are stored with the
 // data, in the [ManifestCollection] of the target database:

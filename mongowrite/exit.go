@@ -15,3 +15,9 @@ func (e *WriteError) ExitCode() int {
 
 // ExitCode is 1: the server failed the operation.
 func (e *CollectionError) ExitCode() int { return 1 }
+
+// ExitCode is 2: the input repeats a key.
+func (e *UniqueInputError) ExitCode() int { return 2 }
+
+// ExitCode is 1: stored documents hold the keys.
+func (e *UniqueClashError) ExitCode() int { return 1 }

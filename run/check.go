@@ -8,7 +8,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -67,7 +66,7 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 // uniqueBeforeWriting checks the documents col writes into a collection
 // that already holds some against each other and against the stored ones,
 // in every unique index of the collection and of the plan
-// (fixtures.CheckUnique): a key twice among them, or one held by a stored
+// (mongowrite.CheckUnique): a key twice among them, or one held by a stored
 // document with another _id, is an *IndexError of IndexUnique, nothing
 // written. An empty
 // collection has nothing to clash with, and its indexes are built after
@@ -81,14 +80,14 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 	r := opts.Part.Range(col.Len())
 	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := fixtures.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
+	unchecked, err := mongowrite.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
 	if opts.Unchecked != nil {
 		for _, u := range unchecked {
 			opts.Unchecked(ds.DB, u)
 		}
 	}
-	var ue *fixtures.UniqueInputError
-	var uc *fixtures.UniqueClashError
+	var ue *mongowrite.UniqueInputError
+	var uc *mongowrite.UniqueClashError
 	if errors.As(err, &ue) || errors.As(err, &uc) {
 		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: err}
 	}

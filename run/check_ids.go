@@ -11,7 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/ejson"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
@@ -53,7 +53,7 @@ type storedIDs map[string]*mongowrite.Digests
 // of its part, or the ones its manifest lists as missing with Resume)
 // against the documents its collection already holds: a document stored
 // under one of them with other bytes is a clash in the _id index (a
-// *IndexError of IndexUnique with a *fixtures.UniqueClashError, exit 1,
+// *IndexError of IndexUnique with a *mongowrite.UniqueClashError, exit 1,
 // nothing written; Resume cannot help), and one stored as generated,
 // without Resume, an *AlreadyStoredError. An empty collection has nothing
 // to clash with. On a server whose every _id query scans the collection
@@ -78,7 +78,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	var look func(docs []bson.Raw) (same, there []bool, err error)
 	if !opts.Profile.QueriesUseIndexes() && n > max(todo/4, IDCheckReadMax) {
 		if opts.Unchecked != nil {
-			opts.Unchecked(ds.DB, fixtures.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
+			opts.Unchecked(ds.DB, mongowrite.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
 				Reason: fmt.Sprintf("the server would read all %d stored documents for that, more than %d and than a quarter of the %d the run writes; a document stored under one of its _ids stops the run while writing", n, IDCheckReadMax, todo)})
 		}
 		return nil
@@ -109,7 +109,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	}
 	switch {
 	case f.count > 0:
-		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &fixtures.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &mongowrite.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
 	case f.same > 0 && !opts.Resume:
 		return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: opts.Part, Count: f.same, First: f.first, FirstID: f.firstID}
 	}
@@ -117,10 +117,10 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 }
 
 // idFindings are the documents of a run found stored: under their _id
-// with other bytes (clashes, the first fixtures.MaxUniqueListed listed and
+// with other bytes (clashes, the first mongowrite.MaxUniqueListed listed and
 // all counted), or as generated (same, the first one's number and _id).
 type idFindings struct {
-	clashes []fixtures.UniqueClash
+	clashes []mongowrite.UniqueClash
 	count   int
 	same    int64
 	first   int64
@@ -142,7 +142,7 @@ func (f *idFindings) batch(col *seed.Collection, r seed.Range, look func([]bson.
 		return err
 	}
 	for k, doc := range docs {
-		i, id := r.From+int64(k), fixtures.ValueText(doc.Lookup("_id"))
+		i, id := r.From+int64(k), ejson.ValueText(doc.Lookup("_id"))
 		switch {
 		case same[k]:
 			if f.same == 0 {
@@ -151,8 +151,8 @@ func (f *idFindings) batch(col *seed.Collection, r seed.Range, look func([]bson.
 			f.same++
 		case there[k]:
 			f.count++
-			if len(f.clashes) < fixtures.MaxUniqueListed {
-				f.clashes = append(f.clashes, fixtures.UniqueClash{Index: indexes.IDIndexName, Key: id, StoredID: id, At: fmt.Sprintf("document %d", i)})
+			if len(f.clashes) < mongowrite.MaxUniqueListed {
+				f.clashes = append(f.clashes, mongowrite.UniqueClash{Index: indexes.IDIndexName, Key: id, StoredID: id, At: fmt.Sprintf("document %d", i)})
 			}
 		}
 	}

@@ -4,7 +4,8 @@
 // [Seed] writes the collections of a plan (or one part of N of each) the
 // way oidkit seed does: every check that needs no write first (the target's
 // rules on each template's shape and, with Drop, on every document; index
-// conflicts; unique keys against what is stored; a finished or stopped run
+// conflicts; unique keys against what is stored, by
+// mongowrite.CheckUnique; a finished or stopped run
 // of the same plan), then for each collection the drop, the indexes before
 // the documents when it already holds some, the inserts, and the indexes
 // after. A run manifest in collection [mongowrite.ManifestCollection] records the

@@ -105,8 +105,8 @@ const (
 	IndexAfter
 	// IndexUnique is the checks of the plan's documents against the unique
 	// indexes before anything is written: documents that repeat a unique
-	// key among themselves (Err a *fixtures.UniqueInputError) or clash with
-	// stored ones (a *fixtures.UniqueClashError).
+	// key among themselves (Err a *mongowrite.UniqueInputError) or clash with
+	// stored ones (a *mongowrite.UniqueClashError).
 	IndexUnique
 )
 

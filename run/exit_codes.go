@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -46,7 +46,7 @@ func (e *AlreadyStoredError) ExitCode() int { return exitFailure }
 // will not take them; of IndexUnique, 2 for keys the plan repeats, 1 for
 // keys held by stored documents.
 func (e *IndexError) ExitCode() int {
-	var ue *fixtures.UniqueInputError
+	var ue *mongowrite.UniqueInputError
 	switch {
 	case e.Stage == IndexUnique && errors.As(e.Err, &ue):
 		return exitInput

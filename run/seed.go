@@ -8,7 +8,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
@@ -48,7 +47,7 @@ type Options struct {
 	// Unchecked, if set, is told of each unique index whose keys could not
 	// be checked before writing (the server refuses such documents while
 	// writing).
-	Unchecked func(db string, u fixtures.Unchecked)
+	Unchecked func(db string, u mongowrite.Unchecked)
 }
 
 // Progress is a collection's inserts.
