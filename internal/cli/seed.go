@@ -9,7 +9,6 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
@@ -156,7 +155,7 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 			fmt.Fprintf(a.stdout, "%s.%s: %s\n", db, r.Collection, indexNote(r.Indexes))
 		}
 	}
-	opts.Unchecked = func(db string, u fixtures.Unchecked) {
+	opts.Unchecked = func(db string, u mongowrite.Unchecked) {
 		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", message.Prefix, message.Warning, db, u.Collection, u.Index, u.Reason)
 	}
 }

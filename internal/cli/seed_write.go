@@ -9,7 +9,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/mongowrite"
@@ -74,11 +73,11 @@ func collectionError(e *mongowrite.CollectionError, display string) error {
 // one held by a stored document with another _id a failure (exit 1).
 func (a *App) uniqueError(e *run.IndexError) error {
 	where := e.DB + "." + e.Collection
-	if ue, ok := libError(e.Err).(*fixtures.UniqueInputError); ok {
+	if ue, ok := libError(e.Err).(*mongowrite.UniqueInputError); ok {
 		sayListed(a.stderr, where, ue.Listed, ue.Count)
 		return usageErrorf("%s: %d documents of the plan repeat the key of a unique index (listed above); nothing was written", where, ue.Count)
 	}
-	uc, _ := libError(e.Err).(*fixtures.UniqueClashError)
+	uc, _ := libError(e.Err).(*mongowrite.UniqueClashError)
 	sayListed(a.stderr, where, uc.Listed, uc.Count)
 	if uc.Listed[0].Index == indexes.IDIndexName {
 		return failuref("%s: %d documents of the plan have the _id of another document already stored (listed above); nothing was written; %s cannot help: %s replaces the collection, or seed another one", where, uc.Count, arg(flagResume), arg(flagDrop))
