@@ -66,7 +66,7 @@ func diffFlag(s run.Settings, d *seed.PlanDiff) string {
 	case f == seed.SettingKind && s.Given(seed.SettingTemplate):
 		f = seed.SettingTemplate
 	}
-	return arg(settingFlags[f])
+	return arg(settingFlag(f))
 }
 
 // manifestWording words what run.Resume (what is flagResume) or

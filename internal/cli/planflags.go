@@ -35,17 +35,24 @@ func planFlags() []ucli.Flag {
 // a zero Span gets the same one).
 var defaultSpan = fmt.Sprintf("%dd", seed.DefaultSpan/(24*time.Hour))
 
-// settingFlags is the flag behind each plan setting: its own, or --plan
-// for what only a plan file sets or a run records. A test fails for a
-// setting without one.
-var settingFlags = [...]string{
+// ownFlags is the flag of each plan setting that has one of its own;
+// every other setting is what only a plan file sets or a run records, and
+// its flag is --plan (settingFlag). A setting added to seed needs no line
+// here unless it gets a flag: a test fails for a plan flag named as a
+// setting that is missing here.
+var ownFlags = map[seed.Setting]string{
 	seed.SettingFile: flagPlan, seed.SettingDB: flagDB, seed.SettingCollection: flagCollection,
 	seed.SettingKind: flagKind, seed.SettingTemplate: flagTemplate, seed.SettingCount: flagCount,
-	seed.SettingID: flagID, seed.SettingIDStart: flagIDStart, seed.SettingIDStep: flagPlan,
-	seed.SettingIDQuantiles: flagPlan, seed.SettingIDMix: flagPlan, seed.SettingRef: flagRef,
-	seed.SettingRefOnly: flagPlan, seed.SettingTimes: flagPlan, seed.SettingIndexes: flagPlan,
-	seed.SettingCollections: flagPlan, seed.SettingSeed: flagSeed, seed.SettingAt: flagAt,
-	seed.SettingSpan: flagSpan, seed.SettingFormat: flagPlan, seed.SettingStored: flagPlan,
+	seed.SettingID: flagID, seed.SettingIDStart: flagIDStart, seed.SettingRef: flagRef,
+	seed.SettingSeed: flagSeed, seed.SettingAt: flagAt, seed.SettingSpan: flagSpan,
+}
+
+// settingFlag is the flag behind plan setting s: its own, or --plan.
+func settingFlag(s seed.Setting) string {
+	if f, ok := ownFlags[s]; ok {
+		return f
+	}
+	return flagPlan
 }
 
 // idFlag is the value of --id: a strategy, or COLLECTION=STRATEGY, given
@@ -87,7 +94,7 @@ func planOptions(f flagValues) seed.PlanOptions {
 		At: f.String(flagAt), Span: f.String(flagSpan), Given: map[seed.Setting]bool{},
 	}
 	for _, s := range seed.Settings() {
-		if name := settingFlags[s]; name != flagPlan || s == seed.SettingFile {
+		if name := settingFlag(s); name != flagPlan || s == seed.SettingFile {
 			o.Given[s] = f.IsSet(name)
 		}
 	}
@@ -125,7 +132,7 @@ func planFlagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	return fmt.Errorf("%s %s: %w", arg(settingFlags[oe.Setting]), oe.Value, oe.Err)
+	return fmt.Errorf("%s %s: %w", arg(settingFlag(oe.Setting)), oe.Value, oe.Err)
 }
 
 // parseSeed reads --seed with seed.ParseSeed.

@@ -201,20 +201,33 @@ func exitCodeOf(err error) int {
 	return exitCode(err)
 }
 
-// Every plan setting has a flag (its own, or --plan), and each is a flag
-// the plan commands have: a new seed.Setting without one fails here.
+// Every plan setting has a flag the plan commands have (its own, or
+// --plan), and a plan flag named as a setting (--id-start, idStart) is
+// that setting's own: a new flag without its line in ownFlags fails here.
 func TestEverySettingHasAFlag(t *testing.T) {
-	flags := map[string]bool{}
+	flags := map[string]string{} // each name of a plan flag -> its first name
 	for _, f := range append(planFlags(), refFlag()) {
 		for _, n := range f.Names() {
-			flags[n] = true
+			flags[n] = f.Names()[0]
 		}
 	}
+	normal := func(name string) string { return strings.ToLower(strings.ReplaceAll(name, "-", "")) }
+	own := 0
 	for _, s := range seed.Settings() {
-		if int(s) >= len(settingFlags) || settingFlags[s] == "" {
-			t.Errorf("setting %s: no flag in settingFlags", s)
-		} else if !flags[settingFlags[s]] {
-			t.Errorf("setting %s: flag %q is none of the plan flags", s, settingFlags[s])
+		f := settingFlag(s)
+		if flags[f] == "" {
+			t.Errorf("setting %s: flag %q is none of the plan flags", s, f)
 		}
+		for name, first := range flags {
+			if normal(name) == normal(s.String()) && flags[f] != first {
+				t.Errorf("setting %s: its flag is %q, but the plan flag --%s is named as it: add it to ownFlags", s, f, name)
+			}
+		}
+		if f != flagPlan {
+			own++
+		}
+	}
+	if own < 10 {
+		t.Errorf("%d settings have a flag of their own; expected at least 10", own)
 	}
 }
