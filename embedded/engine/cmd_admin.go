@@ -100,6 +100,14 @@ var processID = [12]byte(oid.New())
 // time, or until the server shuts down or the request is cancelled.
 // Answering at once would have the driver's monitor ask again at once,
 // thousands of times a second.
+//
+// The first waits of a connection are shorter (firstAwait, then twice as
+// long each time, up to maxAwaitTimeMS): a client's server selection that
+// started before its monitor's first hello can miss the news of that
+// hello when it arrives while the selection subscribes to changes (the Go
+// driver can, against a server that answers within a millisecond), and
+// then waits for the next answer. A new client hears again within 50 ms,
+// not after the whole heartbeatFrequencyMS (10 s by default).
 func (c *call) awaitTopologyChange() {
 	tv, mt := c.arg("topologyVersion"), c.arg("maxAwaitTimeMS")
 	if tv.Type != bsoncore.TypeEmbeddedDocument || !bsonval.IsNumber(mt) {
@@ -113,6 +121,8 @@ func (c *call) awaitTopologyChange() {
 	if wait <= 0 {
 		return
 	}
+	wait = min(wait, firstAwait<<min(c.conn.awaits, 20))
+	c.conn.awaits++
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
@@ -121,6 +131,10 @@ func (c *call) awaitTopologyChange() {
 	case <-c.srv.stopping:
 	}
 }
+
+// firstAwait is how long a connection's first awaitable hello waits
+// (awaitTopologyChange).
+const firstAwait = 50 * time.Millisecond
 
 func cmdBuildInfo(c *call) (bsoncore.Document, error) {
 	va := bsoncore.BuildArray(nil, bsonval.Int32(8), bsonval.Int32(0), bsonval.Int32(0), bsonval.Int32(0))

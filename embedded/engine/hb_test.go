@@ -2,7 +2,7 @@ package engine
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,14 +13,26 @@ import (
 
 // The driver's server monitor sends awaitable hellos (topologyVersion and
 // maxAwaitTimeMS); the server answers them when the time is up, not at
-// once, so an idle client costs nothing: over two seconds the monitor
-// sees a few heartbeats, not thousands. A hello that waits does not hold
-// up Shutdown.
+// once, so an idle client costs nothing. The first waits of a connection
+// are short (firstAwait, then twice as long each time), so that a client
+// whose selection missed the first answer hears again within 50 ms, not
+// after 10 s. A hello that waits does not hold up Shutdown.
 func TestHelloAwaitsTopologyChange(t *testing.T) {
 	c0, srv, st := serveUnmanaged(t, "")
 	_ = c0.Disconnect(context.Background())
-	var beats atomic.Int64
-	mon := &event.ServerMonitor{ServerHeartbeatSucceeded: func(*event.ServerHeartbeatSucceededEvent) { beats.Add(1) }}
+	const want = 5
+	var mu sync.Mutex
+	var waits []time.Duration // of the awaited heartbeats, in order
+	enough := make(chan struct{})
+	mon := &event.ServerMonitor{ServerHeartbeatSucceeded: func(e *event.ServerHeartbeatSucceededEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Awaited {
+			if waits = append(waits, e.Duration); len(waits) == want {
+				close(enough)
+			}
+		}
+	}}
 	c, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + srv.addr + "/").SetServerMonitor(mon))
 	if err != nil {
 		t.Fatal(err)
@@ -29,10 +41,21 @@ func TestHelloAwaitsTopologyChange(t *testing.T) {
 	if err := c.Ping(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
-	if n := beats.Load(); n > 5 {
-		t.Errorf("%d heartbeats in 2 s; want the monitor to wait for the server's answer", n)
+	select {
+	case <-enough:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%d awaited heartbeats in 30 s; want %d within about 1.6 s", len(waits), want)
 	}
+	mu.Lock()
+	for k, d := range waits[:want] {
+		if d < firstAwait<<k {
+			t.Errorf("awaited heartbeat %d answered after %v; want at least %v (waits %v)", k, d, firstAwait<<k, waits)
+		}
+	}
+	if waits[0] > time.Second {
+		t.Errorf("the first awaited heartbeat answered after %v; want about %v, not the whole heartbeat interval", waits[0], firstAwait)
+	}
+	mu.Unlock()
 	start := time.Now()
 	srv.Shutdown(10 * time.Second)
 	_ = st.Close()

@@ -180,6 +180,7 @@ type conn struct {
 	id      int64
 	srv     *Server
 	appName string // the client's application name, from its handshake
+	awaits  int    // awaitable hellos answered (awaitTopologyChange)
 }
 
 func (s *Server) serveConn(cn *conn) {
