@@ -101,13 +101,15 @@ var processID = [12]byte(oid.New())
 // Answering at once would have the driver's monitor ask again at once,
 // thousands of times a second.
 //
-// The first waits of a connection are shorter (firstAwait, then twice as
-// long each time, up to maxAwaitTimeMS): a client's server selection that
-// started before its monitor's first hello can miss the news of that
-// hello when it arrives while the selection subscribes to changes (the Go
-// driver can, against a server that answers within a millisecond), and
-// then waits for the next answer. A new client hears again within 50 ms,
-// not after the whole heartbeatFrequencyMS (10 s by default).
+// The first waits of a connection that asks for more than
+// earlyAwaitAbove are shorter (firstAwait, then twice as long each time,
+// up to maxAwaitTimeMS): a client's server selection that started before
+// its monitor's first hello can miss the news of that hello when it
+// arrives while the selection subscribes to changes (the Go driver can,
+// against a server that answers within a millisecond), and then waits for
+// the next answer. A new client hears again within 50 ms, not after the
+// whole heartbeatFrequencyMS (10 s by default). A client that asks for a
+// second or less hears often enough, and as often as it asked.
 func (c *call) awaitTopologyChange() {
 	tv, mt := c.arg("topologyVersion"), c.arg("maxAwaitTimeMS")
 	if tv.Type != bsoncore.TypeEmbeddedDocument || !bsonval.IsNumber(mt) {
@@ -121,7 +123,9 @@ func (c *call) awaitTopologyChange() {
 	if wait <= 0 {
 		return
 	}
-	wait = min(wait, firstAwait<<min(c.conn.awaits, 20))
+	if wait > earlyAwaitAbove {
+		wait = min(wait, firstAwait<<min(c.conn.awaits, 20))
+	}
 	c.conn.awaits++
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -132,9 +136,12 @@ func (c *call) awaitTopologyChange() {
 	}
 }
 
-// firstAwait is how long a connection's first awaitable hello waits
-// (awaitTopologyChange).
-const firstAwait = 50 * time.Millisecond
+// firstAwait is how long a connection's first awaitable hello waits when
+// it asks for more than earlyAwaitAbove (awaitTopologyChange).
+const (
+	firstAwait      = 50 * time.Millisecond
+	earlyAwaitAbove = time.Second
+)
 
 func cmdBuildInfo(c *call) (bsoncore.Document, error) {
 	va := bsoncore.BuildArray(nil, bsonval.Int32(8), bsonval.Int32(0), bsonval.Int32(0), bsonval.Int32(0))

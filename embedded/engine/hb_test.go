@@ -37,7 +37,11 @@ func TestHelloAwaitsTopologyChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Disconnect(context.Background())
+	defer func() { // after Shutdown: its endSessions finds no server to send to
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = c.Disconnect(ctx)
+	}()
 	if err := c.Ping(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -61,5 +65,41 @@ func TestHelloAwaitsTopologyChange(t *testing.T) {
 	_ = st.Close()
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("Shutdown took %v with a hello waiting; want it to end the wait", took)
+	}
+}
+
+// A client that asks for a wait of a second or less (heartbeatFrequencyMS
+// 500) is answered after the whole wait from the first awaitable hello:
+// it hears often enough, and no more often than it asked.
+func TestHelloShortAwaitIsWhole(t *testing.T) {
+	_, srv, st := serveUnmanaged(t, "")
+	defer func() {
+		srv.Shutdown(0)
+		_ = st.Close()
+	}()
+	const interval, want = 500 * time.Millisecond, 3
+	waits := make(chan time.Duration, 100)
+	mon := &event.ServerMonitor{ServerHeartbeatSucceeded: func(e *event.ServerHeartbeatSucceededEvent) {
+		if e.Awaited {
+			waits <- e.Duration
+		}
+	}}
+	c, err := mongo.Connect(options.Client().ApplyURI("mongodb://" + srv.addr + "/").SetServerMonitor(mon).SetHeartbeatInterval(interval))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Disconnect(context.Background())
+	if err := c.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for k := range want {
+		select {
+		case d := <-waits:
+			if d < interval {
+				t.Errorf("awaited heartbeat %d answered after %v; want the whole %v", k, d, interval)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%d awaited heartbeats in 30 s; want %d", k, want)
+		}
 	}
 }
