@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -100,6 +101,63 @@ func TestHelloShortAwaitIsWhole(t *testing.T) {
 			}
 		case <-time.After(30 * time.Second):
 			t.Fatalf("%d awaited heartbeats in 30 s; want %d", k, want)
+		}
+	}
+}
+
+// An awaitable hello is one with this server's topologyVersion and a
+// numeric maxAwaitTimeMS (int32, int64 or double); one without either, with
+// a null, a string or a wait of 0 or less, or another process's version,
+// is answered at once. Over a second, the first wait of a connection is
+// firstAwait; a second or less is waited whole.
+func TestHelloAwaitArguments(t *testing.T) {
+	c, _ := serve(t, "")
+	ctx := context.Background()
+	admin := c.Database("admin")
+	var first struct {
+		TopologyVersion bson.Raw `bson:"topologyVersion"`
+	}
+	if err := admin.RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&first); err != nil {
+		t.Fatal(err)
+	}
+	other := bson.D{{Key: "processId", Value: bson.NewObjectID()}, {Key: "counter", Value: int64(0)}}
+	for _, tc := range []struct {
+		name string
+		tv   any
+		max  any
+		min  time.Duration // the least wait
+	}{
+		{"no maxAwaitTimeMS", first.TopologyVersion, nil, 0},
+		{"null", first.TopologyVersion, bson.Null{}, 0},
+		{"string", first.TopologyVersion, "900", 0},
+		{"zero", first.TopologyVersion, int32(0), 0},
+		{"negative", first.TopologyVersion, int64(-5), 0},
+		{"another process", other, int32(900), 0},
+		{"no topologyVersion", nil, int32(900), 0},
+		{"int32 300", first.TopologyVersion, int32(300), 300 * time.Millisecond},
+		{"int64 300", first.TopologyVersion, int64(300), 300 * time.Millisecond},
+		{"double 300.5", first.TopologyVersion, 300.5, 300 * time.Millisecond},
+		{"over a second: the first wait is short", first.TopologyVersion, int32(20000), firstAwait},
+	} {
+		cmd := bson.D{{Key: "hello", Value: 1}}
+		if tc.tv != nil {
+			cmd = append(cmd, bson.E{Key: "topologyVersion", Value: tc.tv})
+		}
+		if tc.max != nil {
+			cmd = append(cmd, bson.E{Key: "maxAwaitTimeMS", Value: tc.max})
+		}
+		start := time.Now()
+		if err := admin.RunCommand(ctx, cmd).Err(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		took := time.Since(start)
+		switch {
+		case took < tc.min:
+			t.Errorf("%s: answered after %v; want a wait of at least %v", tc.name, took, tc.min)
+		case tc.min == 0 && took >= 900*time.Millisecond: // the wait asked for, where one was
+			t.Errorf("%s: answered after %v; want it at once", tc.name, took)
+		case took > 10*time.Second:
+			t.Errorf("%s: answered after %v; want it after %v", tc.name, took, tc.min)
 		}
 	}
 }
