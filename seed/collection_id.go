@@ -130,3 +130,14 @@ func (c *Collection) appendID(dst []byte, key string, i int64) ([]byte, bool) {
 		return bsoncore.AppendObjectIDElement(dst, key, c.ObjectID(i)), true
 	}
 }
+
+// idStep is IDStep, 0 taken as 1.
+func (cs CollectionSpec) idStep() int64 { return max(cs.IDStep, 1) }
+
+// intID is the int strategy's _id of document i.
+func (c *Collection) intID(i int64) int64 {
+	if c.idq != nil {
+		return c.idq.id(i)
+	}
+	return c.spec.IDStart + i*c.spec.idStep()
+}

@@ -1,16 +1,9 @@
 package seed
 
 import (
-	"errors"
-	"fmt"
 	"math"
-	"slices"
 	"sort"
 )
-
-// maxIDQuantile bounds the values of IDQuantiles: integers a float64 holds
-// exactly, far from int64's ends.
-const maxIDQuantile = 1 << 53
 
 // idCurve makes the int strategy's _ids follow IDQuantiles while staying
 // increasing: document i's _id is Q0 + i + floor(H(i/(n-1))), H(u) the
@@ -72,23 +65,4 @@ func (c *idCurve) id(i int64) int64 {
 func (c *idCurve) index(v int64) (int64, bool) {
 	i := int64(sort.Search(int(c.n), func(k int) bool { return c.id(int64(k)) >= v }))
 	return i, i < c.n && c.id(i) == v
-}
-
-// checkIDQuantiles checks a plan's idQuantiles.
-func checkIDQuantiles(q []float64, step int64) error {
-	if len(q) == 0 {
-		return nil
-	}
-	if step > 1 {
-		return errors.New("expected idQuantiles or idStep, not both")
-	}
-	for _, x := range q {
-		if math.IsNaN(x) || math.Abs(x) > maxIDQuantile {
-			return fmt.Errorf("quantile %v: expected a number within ±2^53", x)
-		}
-	}
-	if !slices.IsSorted(q) {
-		return errors.New("expected ascending quantiles")
-	}
-	return nil
 }

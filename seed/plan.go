@@ -83,20 +83,6 @@ func ParseSeed(s string) (uint64, error) {
 	return v, nil
 }
 
-// TimeBase is the time base of a plan with time base at (zero: none given),
-// seeded or not: at itself, else DefaultBase for a seeded plan, else the
-// clock; always whole seconds in UTC, since ObjectID timestamps are.
-func TimeBase(at time.Time, seeded bool) time.Time {
-	switch {
-	case !at.IsZero():
-	case seeded:
-		at = DefaultBase
-	default:
-		at = time.Now()
-	}
-	return time.Unix(at.Unix(), 0).UTC()
-}
-
 // DefaultSpan is the window a plan's timestamps spread over when its Span
 // is zero, on the command line and in Go alike: a year ending at the time
 // base, as a collection in use for a while looks, shortened so that it
@@ -107,18 +93,6 @@ const DefaultSpan = 365 * 24 * time.Hour
 // NoSpan as Plan.Span puts every timestamp in the time base's second (the
 // command line's --span 0, a plan file's "span": "0s").
 const NoSpan time.Duration = -1
-
-// window is the span p's timestamps spread over from base: the one rule
-// for a zero Span and NoSpan.
-func (p *Plan) window(base time.Time) time.Duration {
-	switch p.Span {
-	case NoSpan:
-		return 0
-	case 0:
-		return max(0, min(DefaultSpan, base.Sub(time.Unix(0, 0))))
-	}
-	return p.Span
-}
 
 // Plan describes what to generate: collections with their kinds or
 // templates, counts, _id strategies and references, plus the seed and time
@@ -307,13 +281,4 @@ func (p *Plan) Scale(n int64) error {
 		p.Collections[k].Count = counts[k]
 	}
 	return nil
-}
-
-func findRef(refs []Ref, field string) int {
-	for i, r := range refs {
-		if r.Field == field {
-			return i
-		}
-	}
-	return -1
 }

@@ -1,13 +1,19 @@
 package seed
 
+// The validation of a plan: Validate and every check it makes, on the
+// time window, each collection (names, counts, kind or template, _id
+// settings, indexes) and the references.
+
 import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/oid"
 	"github.com/oidkit/oidkit/rules"
 )
@@ -56,6 +62,32 @@ func (p *Plan) validate(base time.Time) error {
 		}
 	}
 	return nil
+}
+
+// TimeBase is the time base of a plan with time base at (zero: none given),
+// seeded or not: at itself, else DefaultBase for a seeded plan, else the
+// clock; always whole seconds in UTC, since ObjectID timestamps are.
+func TimeBase(at time.Time, seeded bool) time.Time {
+	switch {
+	case !at.IsZero():
+	case seeded:
+		at = DefaultBase
+	default:
+		at = time.Now()
+	}
+	return time.Unix(at.Unix(), 0).UTC()
+}
+
+// window is the span p's timestamps spread over from base: the one rule
+// for a zero Span and NoSpan.
+func (p *Plan) window(base time.Time) time.Duration {
+	switch p.Span {
+	case NoSpan:
+		return 0
+	case 0:
+		return max(0, min(DefaultSpan, base.Sub(time.Unix(0, 0))))
+	}
+	return p.Span
 }
 
 // validateCollection checks collection k and records its name in names.
@@ -113,6 +145,168 @@ func (p *Plan) validateCollection(k int, names map[string]int) error {
 	return checkIndexes(cs, fields, unique)
 }
 
+// checkIDs checks the _id settings of cs, whose documents have the
+// top-level fields fields, unique those of them unique by construction.
+func checkIDs(cs *CollectionSpec, fields, unique []string) error {
+	bad := func(s Setting, value, format string, args ...any) error {
+		return planErrorf(cs.Name, s, value, format, args...)
+	}
+	id := cs.ID.String()
+	if err := checkIDMix(cs.ID, cs.IDMix); err != nil {
+		return bad(SettingIDMix, idMixText(cs.IDMix), "%w", err)
+	}
+	switch cs.ID.Kind {
+	case IDObjectID, IDUUID, IDInt:
+		if err := checkIDQuantiles(cs.IDQuantiles, cs.IDStep); err != nil {
+			return bad(SettingIDStart, fmt.Sprint(cs.IDQuantiles), "idQuantiles %v: %w", cs.IDQuantiles, err)
+		}
+		if cs.IDStep < 0 {
+			return bad(SettingIDStart, strconv.FormatInt(cs.IDStep, 10), "idStep %d: expected a step of at least 1 (0: 1)", cs.IDStep)
+		}
+		if cs.usesID(IDInt) && cs.Count > 0 && (cs.IDStart > 0 && cs.IDStart > math.MaxInt64-(cs.Count-1)*cs.idStep() || (cs.Count-1) > math.MaxInt64/cs.idStep()) {
+			return bad(SettingIDStart, strconv.FormatInt(cs.IDStart, 10), "idStart %d: the last _id would overflow int64", cs.IDStart)
+		}
+	case IDField:
+		f := cs.ID.Field
+		switch {
+		case !slices.Contains(fields, f):
+			return bad(SettingID, id, "id %s: the documents have no field %q; expected one of %s", id, f, strings.Join(fields, ", "))
+		case !slices.Contains(unique, f) && cs.Template != nil:
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; put {index} in its template value, between literal text, e.g. \"user{index}@example.com\"", id, f)
+		case !slices.Contains(unique, f):
+			return bad(SettingID, id, "id %s: field %q is not unique by construction; expected one of %s", id, f, strings.Join(unique, ", "))
+		case findRef(cs.Refs, f) >= 0:
+			return bad(SettingID, id, "id %s: field %q is a reference; expected a natural key", id, f)
+		}
+	default:
+		return bad(SettingID, id, "unknown _id strategy")
+	}
+	return nil
+}
+
+// maxIDQuantile bounds the values of IDQuantiles: integers a float64 holds
+// exactly, far from int64's ends.
+const maxIDQuantile = 1 << 53
+
+// checkIDQuantiles checks a plan's idQuantiles.
+func checkIDQuantiles(q []float64, step int64) error {
+	if len(q) == 0 {
+		return nil
+	}
+	if step > 1 {
+		return errors.New("expected idQuantiles or idStep, not both")
+	}
+	for _, x := range q {
+		if math.IsNaN(x) || math.Abs(x) > maxIDQuantile {
+			return fmt.Errorf("quantile %v: expected a number within ±2^53", x)
+		}
+	}
+	if !slices.IsSorted(q) {
+		return errors.New("expected ascending quantiles")
+	}
+	return nil
+}
+
+// usesID reports whether some document of cs has a _id of strategy kind k:
+// its own strategy's, or one of its idMix.
+func (cs *CollectionSpec) usesID(k IDKind) bool {
+	if cs.ID.Kind == k {
+		return true
+	}
+	for _, s := range cs.IDMix {
+		if s.ID.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// checkIndexes checks the indexes of cs: each valid, every key field one
+// the documents have (a dotted path into a template's nested documents),
+// and a unique index only on a key holding a field unique by construction
+// (the rule of field:NAME _ids, or _id): a seeded unique field must never
+// collide.
+func checkIndexes(cs *CollectionSpec, fields, unique []string) error {
+	bad := func(j int, value string, err error) error {
+		e := &PlanError{Collection: cs.Name, Setting: SettingIndexes, Value: value, Err: err}
+		e.where = fmt.Sprintf("collection %q: indexes[%d]", cs.Name, j)
+		return e
+	}
+	if err := indexes.ValidateList(cs.Indexes); err != nil {
+		var ie *indexes.Error
+		j := 0
+		if errors.As(err, &ie) {
+			for k, ix := range cs.Indexes {
+				if ix.NameOrDefault() == ie.Index {
+					j = k
+				}
+			}
+		}
+		return bad(j, cs.Indexes[j].String(), err)
+	}
+	for j, ix := range cs.Indexes {
+		name := ix.NameOrDefault()
+		for _, f := range ix.Fields() {
+			if f == "_id" {
+				continue
+			}
+			top, _, nested := strings.Cut(f, ".")
+			switch {
+			case !slices.Contains(fields, top):
+				return bad(j, f, fmt.Errorf("index %q: the documents have no field %q; expected _id or one of %s", name, top, strings.Join(fields, ", ")))
+			case nested && cs.Template != nil && !cs.Template.hasPath(f):
+				return bad(j, f, fmt.Errorf("index %q: the documents have no field %q (template %s); expected a dotted path to a field of a nested document", name, f, cs.Template.Name()))
+			}
+		}
+		if !ix.Unique {
+			continue
+		}
+		ok := false
+		for _, f := range ix.Fields() {
+			ok = ok || f == "_id" || slices.Contains(unique, f)
+		}
+		if ok {
+			continue
+		}
+		hint := "expected a key with _id or one of " + strings.Join(unique, ", ")
+		if cs.Template != nil {
+			hint = "expected a key with _id or a field whose template value holds {index} between literal text, e.g. \"user{index}@example.com\""
+		}
+		return bad(j, ix.String(), fmt.Errorf("index %q: unique on %s, which is not unique by construction: a seeded unique field must never collide; %s", name, strings.Join(ix.Fields(), ", "), hint))
+	}
+	return nil
+}
+
+// hasPath reports whether the documents have the dotted path: object keys,
+// through arrays into the objects they hold.
+func (t *Template) hasPath(path string) bool {
+	nodes := []*tnode{t.root}
+	for _, part := range strings.Split(path, ".") {
+		var next []*tnode
+		for len(nodes) > 0 {
+			n := nodes[0]
+			nodes = nodes[1:]
+			switch n.kind {
+			case tObject:
+				for k, key := range n.keys {
+					if key == part {
+						next = append(next, n.children[k])
+					}
+				}
+			case tArray:
+				nodes = append(nodes, n.children...)
+			case tShape:
+				nodes = append(nodes, n.shape.nodes()...)
+			}
+		}
+		if len(next) == 0 {
+			return false
+		}
+		nodes = next
+	}
+	return true
+}
+
 // validateRefs checks the references of cs against the collections in names.
 func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 	seen := map[string]bool{}
@@ -158,6 +352,32 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 		if i := findRef(cs.Refs, "userId"); i >= 0 && cs.Refs[i].Max != 0 {
 			return planErrorf(cs.Name, SettingRef, "userId", "ref \"userId\": expected a single reference (max 0)")
 		}
+	}
+	return nil
+}
+
+// findRef is the index of the reference of field in refs, -1 for none.
+func findRef(refs []Ref, field string) int {
+	for i, r := range refs {
+		if r.Field == field {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkStoredRef checks a stored reference against the plan's collections
+// (names): it may not point at a collection the plan writes, whose
+// documents are not stored yet when the _ids are read.
+func (p *Plan) checkStoredRef(r Ref, names map[string]int) error {
+	if err := rules.CheckCollectionName(r.To); err != nil {
+		return fmt.Errorf("to %q: %w", r.To, err)
+	}
+	if j, ok := names[r.To]; ok && !p.Collections[j].RefOnly {
+		return fmt.Errorf("refers to the stored documents of %q, which this plan writes; expected a collection the target already holds (or a reference without \"stored\")", r.To)
+	}
+	if r.Unresolved != 0 {
+		return fmt.Errorf("unresolved %v: a stored reference points at the documents that are there; expected 0", r.Unresolved)
 	}
 	return nil
 }

@@ -11,8 +11,6 @@ import (
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/oidkit/oidkit/rules"
 )
 
 // StoredIDs are the _ids stored in collections of the target database, by
@@ -58,22 +56,6 @@ func (p *Plan) StoredTargets() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// checkStoredRef checks a stored reference against the plan's collections
-// (names): it may not point at a collection the plan writes, whose
-// documents are not stored yet when the _ids are read.
-func (p *Plan) checkStoredRef(r Ref, names map[string]int) error {
-	if err := rules.CheckCollectionName(r.To); err != nil {
-		return fmt.Errorf("to %q: %w", r.To, err)
-	}
-	if j, ok := names[r.To]; ok && !p.Collections[j].RefOnly {
-		return fmt.Errorf("refers to the stored documents of %q, which this plan writes; expected a collection the target already holds (or a reference without \"stored\")", r.To)
-	}
-	if r.Unresolved != 0 {
-		return fmt.Errorf("unresolved %v: a stored reference points at the documents that are there; expected 0", r.Unresolved)
-	}
-	return nil
 }
 
 // StoredSet is what a run's stored references drew from: a collection,

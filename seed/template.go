@@ -177,36 +177,6 @@ func uniquePattern(parts []tpart) bool {
 // Name is the file name the template was read from.
 func (t *Template) Name() string { return t.name }
 
-// hasPath reports whether the documents have the dotted path: object keys,
-// through arrays into the objects they hold.
-func (t *Template) hasPath(path string) bool {
-	nodes := []*tnode{t.root}
-	for _, part := range strings.Split(path, ".") {
-		var next []*tnode
-		for len(nodes) > 0 {
-			n := nodes[0]
-			nodes = nodes[1:]
-			switch n.kind {
-			case tObject:
-				for k, key := range n.keys {
-					if key == part {
-						next = append(next, n.children[k])
-					}
-				}
-			case tArray:
-				nodes = append(nodes, n.children...)
-			case tShape:
-				nodes = append(nodes, n.shape.nodes()...)
-			}
-		}
-		if len(next) == 0 {
-			return false
-		}
-		nodes = next
-	}
-	return true
-}
-
 // topFields lists the template's top-level fields in order.
 func (t *Template) topFields() []string { return append([]string(nil), t.fields...) }
 
