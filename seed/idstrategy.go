@@ -1,11 +1,17 @@
 package seed
 
+// _id strategies: their spellings (ParseIDStrategy, with a did-you-mean),
+// the _id setting of one strategy or one per collection (ParseIDSetting),
+// and the shares of other strategies (IDMix).
+
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/oidkit/oidkit/internal/suggest"
 )
 
 // IDKind is how a collection's `_id` values are made.
@@ -80,6 +86,70 @@ func (s *IDStrategy) UnmarshalText(b []byte) error {
 	}
 	*s = v
 	return nil
+}
+
+// idStrategyHint is the did-you-mean of an unknown _id strategy: the
+// nearest of objectid, int and uuid, or field:NAME for a misspelt field:.
+func idStrategyHint(v string) string {
+	t := strings.TrimSpace(v)
+	if _, name, ok := strings.Cut(t, ":"); ok {
+		return suggest.DidYouMean(t, []string{IDStrategy{Kind: IDField, Field: name}.String()})
+	}
+	var names []string
+	for _, k := range []IDKind{IDObjectID, IDInt, IDUUID} {
+		names = append(names, IDStrategy{Kind: k}.String())
+	}
+	return suggest.DidYouMean(t, names)
+}
+
+// CollectionID is one COLLECTION=STRATEGY of an _id setting.
+type CollectionID struct {
+	Collection string
+	Strategy   string
+}
+
+// ParseIDSetting reads an _id setting: one strategy ("uuid", returned as
+// plain), or a strategy per collection, "users=field:email,orders=int"
+// (per, in the order given). The strategies themselves are not parsed.
+func ParseIDSetting(s string) (plain string, per []CollectionID, err error) {
+	if !isPerCollection(s) {
+		return s, nil, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, strategy, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || name == "" || strategy == "" {
+			return "", nil, fmt.Errorf("%q: expected COLLECTION=STRATEGY such as users=field:email, or one strategy for every collection", part)
+		}
+		for _, e := range per {
+			if e.Collection == name {
+				return "", nil, fmt.Errorf("collection %q named twice; expected one strategy per collection", name)
+			}
+		}
+		per = append(per, CollectionID{Collection: name, Strategy: strategy})
+	}
+	return "", per, nil
+}
+
+// isPerCollection tells "users=int" (a name before any ':') from a strategy.
+func isPerCollection(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	colon := strings.IndexByte(s, ':')
+	return eq >= 0 && (colon < 0 || eq < colon)
+}
+
+// IDOf is the strategy the _id setting o.ID gives collection coll: the
+// plain strategy, or coll's of a list; false when the list leaves it out.
+func (o PlanOptions) IDOf(coll string) (string, bool) {
+	plain, per, err := ParseIDSetting(o.ID)
+	if err != nil || len(per) == 0 {
+		return plain, true
+	}
+	for _, e := range per {
+		if e.Collection == coll {
+			return e.Strategy, true
+		}
+	}
+	return "", false
 }
 
 // IDShare is a share of a collection's documents whose _id a strategy

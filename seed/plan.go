@@ -1,15 +1,12 @@
 package seed
 
-import (
-	"errors"
-	"fmt"
-	"math"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"time"
+// A plan: what to generate (Plan, CollectionSpec, Ref), its defaults, and
+// Scale.
 
-	"go.mongodb.org/mongo-driver/v2/bson"
+import (
+	"math"
+	"strconv"
+	"time"
 
 	"github.com/oidkit/oidkit/indexes"
 )
@@ -25,63 +22,6 @@ const DefaultDB = "oidkit"
 // MaxCount bounds a collection's document count (2^40), far above anything
 // useful and small enough that no index arithmetic overflows.
 const MaxCount = int64(1) << 40
-
-// ErrPlan is matched (errors.Is) by every plan error, which is a *PlanError.
-var ErrPlan = errors.New("invalid plan")
-
-// PlanError is a plan setting that cannot be used. It matches ErrPlan and
-// unwraps to its cause (a *rules.NameError, a *TemplateError, ErrIDStrategy,
-// oid.ErrTimeRange, or a plain reason).
-type PlanError struct {
-	Source     string  // the plan file, "" for a plan built in code
-	Collection string  // "" for settings of the whole plan
-	Setting    Setting // which setting is wrong
-	Value      string  // the offending value, as written
-	Err        error   // what is wrong and what was expected
-
-	// where locates the setting in messages when Collection alone does not
-	// (collections[3] of a file, a reference's field).
-	where string
-}
-
-func (e *PlanError) Error() string {
-	var b strings.Builder
-	b.WriteString(ErrPlan.Error())
-	b.WriteString(": ")
-	if e.Source != "" {
-		b.WriteString(e.Source)
-		b.WriteString(": ")
-	}
-	switch {
-	case e.where != "":
-		b.WriteString(e.where)
-		b.WriteString(": ")
-	case e.Collection != "":
-		fmt.Fprintf(&b, "collection %q: ", e.Collection)
-	}
-	b.WriteString(e.Err.Error())
-	return b.String()
-}
-
-func (e *PlanError) Unwrap() error { return e.Err }
-
-// Is makes errors.Is(err, ErrPlan) true.
-func (e *PlanError) Is(target error) bool { return target == ErrPlan }
-
-// planErrorf builds a *PlanError whose cause is the formatted reason.
-func planErrorf(coll string, s Setting, value, format string, args ...any) *PlanError {
-	return &PlanError{Collection: coll, Setting: s, Value: value, Err: fmt.Errorf(format, args...)}
-}
-
-// ParseSeed reads a seed: an unsigned decimal integer, surrounding spaces
-// ignored. A bad value is a *PlanError for SettingSeed.
-func ParseSeed(s string) (uint64, error) {
-	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return 0, &PlanError{Setting: SettingSeed, Value: s, Err: errors.New("expected an unsigned integer such as 42")}
-	}
-	return v, nil
-}
 
 // DefaultSpan is the window a plan's timestamps spread over when its Span
 // is zero, on the command line and in Go alike: a year ending at the time
@@ -181,72 +121,6 @@ type Ref struct {
 	// collection the plan writes. The skew settings apply to the stored
 	// documents in _id order.
 	Stored bool `json:"stored,omitempty"`
-}
-
-// BuiltinPlans lists the names BuiltinPlan knows.
-func BuiltinPlans() []string { return []string{"shop"} }
-
-// BuiltinPlan returns a built-in plan. "shop" has n users, n/10 products (at
-// least 1) and 3n orders whose userId and productIds point at them; n <= 0
-// means 1000. Its indexes: users email and username (unique), products code
-// (unique) and category, orders number (unique), userId and status.
-func BuiltinPlan(name string, n int64) (*Plan, error) {
-	if name != "shop" {
-		return nil, planErrorf("", SettingFile, name, "built-in plan %q: expected one of %s", name, strings.Join(BuiltinPlans(), ", "))
-	}
-	if n <= 0 {
-		n = 1000
-	}
-	if n > MaxCount/3 {
-		return nil, planErrorf("", SettingCount, strconv.FormatInt(n, 10), "plan shop with %d users: expected at most %d", n, MaxCount/3)
-	}
-	asc := func(field string, unique bool) indexes.Index {
-		return indexes.Index{Key: bson.D{{Key: field, Value: int32(1)}}, Unique: unique}
-	}
-	return &Plan{Collections: []CollectionSpec{
-		{Name: "users", Kind: KindUser, Count: n, Indexes: []indexes.Index{asc("email", true), asc("username", true)}},
-		{Name: "products", Kind: KindProduct, Count: shopProducts(n), Indexes: []indexes.Index{asc("code", true), asc("category", false)}},
-		{Name: "orders", Kind: KindOrder, Count: 3 * n, Refs: []Ref{
-			{Field: "userId", To: "users"},
-			{Field: "productIds", To: "products", Min: 1, Max: 5},
-		}, Indexes: []indexes.Index{asc("number", true), asc("userId", false), asc("status", false)}},
-	}}, nil
-}
-
-// shopProducts is how many products a shop of n users sells: one for ten
-// users, at least one.
-func shopProducts(n int64) int64 { return max(1, n/10) }
-
-// OrderRefs are the collections that n orders seeded alone refer to: n
-// users and n/10 products (at least one), the ratio of the shop plan, as
-// reference targets only (RefOnly), so that orders point at the documents
-// a plan of that many users, or products, with the same seed, time base
-// and span writes.
-func OrderRefs(n int64) []CollectionSpec {
-	return []CollectionSpec{
-		{Name: "users", Kind: KindUser, Count: max(n, 1), RefOnly: true},
-		{Name: "products", Kind: KindProduct, Count: shopProducts(n), RefOnly: true},
-	}
-}
-
-// DefaultCollectionName is the collection a kind or template goes to when
-// none is named: the plural of the kind ("users"), or the template file's
-// base name without extension.
-func DefaultCollectionName(kind string, t *Template) string {
-	if t != nil {
-		base := filepath.Base(t.Name())
-		if ext := filepath.Ext(base); ext != "" {
-			base = strings.TrimSuffix(base, ext)
-		}
-		if base == "" || base == "." {
-			return "documents"
-		}
-		return base
-	}
-	if kind == "" {
-		return "documents"
-	}
-	return kind + "s"
 }
 
 // Scale sets the count of the plan's first collection to n and those of

@@ -1,34 +1,57 @@
 package seed
 
-// The plan file: its JSON form, read by LoadPlan and ParsePlan.
-
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oidkit/oidkit/indexes"
+	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// parseIDs reads the collection's id and idMix into cs; an error comes
-// with the setting and the value it is about.
-func (cf *CollectionPlan) parseIDs(cs *CollectionSpec) (Setting, string, error) {
-	id, err := ParseIDStrategy(cf.ID)
-	if err != nil {
-		return SettingID, cf.ID, fmt.Errorf("id: %w", err)
+// The plan a plan setting names: a built-in plan (BuiltinPlan), or a plan
+// file read by LoadPlan and ParsePlan, with the template files it names
+// (LoadTemplate, which the template setting uses too).
+
+// BuiltinPlans lists the names BuiltinPlan knows.
+func BuiltinPlans() []string { return []string{"shop"} }
+
+// BuiltinPlan returns a built-in plan. "shop" has n users, n/10 products (at
+// least 1) and 3n orders whose userId and productIds point at them; n <= 0
+// means 1000. Its indexes: users email and username (unique), products code
+// (unique) and category, orders number (unique), userId and status.
+func BuiltinPlan(name string, n int64) (*Plan, error) {
+	if name != "shop" {
+		return nil, planErrorf("", SettingFile, name, "built-in plan %q: expected one of %s", name, strings.Join(BuiltinPlans(), ", "))
 	}
-	cs.ID = id
-	if cs.IDMix, err = ParseIDMix(cf.IDMix); err == nil {
-		err = checkIDMix(cs.ID, cs.IDMix)
+	if n <= 0 {
+		n = 1000
 	}
-	if err != nil {
-		raw, _ := json.Marshal(cf.IDMix)
-		return SettingIDMix, string(raw), err
+	if n > MaxCount/3 {
+		return nil, planErrorf("", SettingCount, strconv.FormatInt(n, 10), "plan shop with %d users: expected at most %d", n, MaxCount/3)
 	}
-	return 0, "", nil
+	asc := func(field string, unique bool) indexes.Index {
+		return indexes.Index{Key: bson.D{{Key: field, Value: int32(1)}}, Unique: unique}
+	}
+	return &Plan{Collections: []CollectionSpec{
+		{Name: "users", Kind: KindUser, Count: n, Indexes: []indexes.Index{asc("email", true), asc("username", true)}},
+		{Name: "products", Kind: KindProduct, Count: shopProducts(n), Indexes: []indexes.Index{asc("code", true), asc("category", false)}},
+		{Name: "orders", Kind: KindOrder, Count: 3 * n, Refs: []Ref{
+			{Field: "userId", To: "users"},
+			{Field: "productIds", To: "products", Min: 1, Max: 5},
+		}, Indexes: []indexes.Index{asc("number", true), asc("userId", false), asc("status", false)}},
+	}}, nil
 }
+
+// shopProducts is how many products a shop of n users sells: one for ten
+// users, at least one.
+func shopProducts(n int64) int64 { return max(1, n/10) }
 
 // LoadPlan reads a plan file; template paths in it are relative to the file.
 func LoadPlan(path string) (*Plan, error) {
@@ -136,6 +159,24 @@ func (cf *CollectionPlan) spec(name, dir string, k int) (CollectionSpec, error) 
 	return cs, nil
 }
 
+// parseIDs reads the collection's id and idMix into cs; an error comes
+// with the setting and the value it is about.
+func (cf *CollectionPlan) parseIDs(cs *CollectionSpec) (Setting, string, error) {
+	id, err := ParseIDStrategy(cf.ID)
+	if err != nil {
+		return SettingID, cf.ID, fmt.Errorf("id: %w", err)
+	}
+	cs.ID = id
+	if cs.IDMix, err = ParseIDMix(cf.IDMix); err == nil {
+		err = checkIDMix(cs.ID, cs.IDMix)
+	}
+	if err != nil {
+		raw, _ := json.Marshal(cf.IDMix)
+		return SettingIDMix, string(raw), err
+	}
+	return 0, "", nil
+}
+
 // readTemplate reads the template of a collection: inline (named name),
 // or the file tmpl names, relative to dir. path is "(inline)" or the file
 // name as the plan gives it.
@@ -153,4 +194,46 @@ func readTemplate(name string, tmpl []byte, dir string) (t *Template, path strin
 		t, err = LoadTemplate(file)
 	}
 	return t, path, err
+}
+
+// LoadTemplate reads and parses a template file.
+func LoadTemplate(path string) (*Template, error) {
+	data, err := readSmallFile(path)
+	if err != nil {
+		return nil, &TemplateError{Name: path, Err: err}
+	}
+	return ParseTemplate(path, data)
+}
+
+// maxFileSize bounds template and plan files: they describe documents, they
+// are not data.
+const maxFileSize = 4 << 20
+
+// readSmallFile reads a regular file of at most maxFileSize bytes, so that a
+// path such as /dev/zero fails instead of hanging. Anything else is refused
+// before it is opened: opening a FIFO waits for a writer.
+func readSmallFile(path string) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: expected a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: expected a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxFileSize)
+	}
+	return data, nil
 }

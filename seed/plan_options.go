@@ -1,10 +1,15 @@
 package seed
 
+// From the settings of a plan as a person gives them (PlanOptions) to a
+// validated plan (NewPlan): the parsing of each setting, the plan or kind
+// it names, the _id strategies per collection and the references to
+// stored documents.
+
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,26 +44,6 @@ type PlanOptions struct {
 	Refs []string
 	// Given holds the settings given; the others take their defaults.
 	Given map[Setting]bool
-}
-
-// OptionError is a setting of PlanOptions that NewPlan cannot use: the
-// setting, its value as a message shows it (quoted, or a number) and what
-// is wrong with it. It wraps the *PlanError behind it, if any.
-type OptionError struct {
-	Setting Setting
-	Value   string
-	Err     error
-}
-
-func (e *OptionError) Error() string { return fmt.Sprintf("%s %s: %v", e.Setting, e.Value, e.Err) }
-func (e *OptionError) Unwrap() error { return e.Err }
-
-func optionError(s Setting, value string, err error) *OptionError {
-	return &OptionError{Setting: s, Value: value, Err: err}
-}
-
-func optionErrorf(s Setting, value, format string, args ...any) *OptionError {
-	return optionError(s, value, fmt.Errorf(format, args...))
 }
 
 // NewPlan is the validated plan o describes. Every error is an
@@ -131,6 +116,40 @@ func (o PlanOptions) timeSettings(p *Plan) error {
 	return nil
 }
 
+// ParseSeed reads a seed: an unsigned decimal integer, surrounding spaces
+// ignored. A bad value is a *PlanError for SettingSeed.
+func ParseSeed(s string) (uint64, error) {
+	v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, &PlanError{Setting: SettingSeed, Value: s, Err: errors.New("expected an unsigned integer such as 42")}
+	}
+	return v, nil
+}
+
+// ParseSpan reads a window: a Go duration (90m, 72h) or a number of days
+// (30d), in whole seconds; "" and "0" are no window (one second).
+func ParseSpan(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	if t == "" || t == "0" {
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(t, "d"); ok {
+		n, err := strconv.ParseInt(days, 10, 64)
+		if err != nil || n < 0 || n > 50000 {
+			return 0, errors.New("expected a duration such as 90m, 72h or 30d (0 to 50000 days)")
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil || d < 0 {
+		return 0, errors.New("expected a duration >= 0 such as 90m, 72h or 30d")
+	}
+	if d%time.Second != 0 {
+		return 0, errors.New("expected whole seconds (ObjectID timestamps have 1 s resolution)")
+	}
+	return d, nil
+}
+
 // spanOf is a Plan.Span for a window read from a flag, a plan file or a
 // manifest, where 0 is no window (NoSpan), not the default.
 func spanOf(d time.Duration) time.Duration {
@@ -188,6 +207,49 @@ func (o PlanOptions) fromPlan(p *Plan, n int64) error {
 			names[k] = cs.Name
 		}
 		return optionErrorf(SettingCollection, strconv.Quote(only), "plan %q has no such collection; expected one of %s", o.Plan, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// isBuiltinPlan reports whether s names a built-in plan and no file.
+func isBuiltinPlan(s string) bool {
+	for _, b := range BuiltinPlans() {
+		if s == b {
+			if _, err := os.Stat(s); errors.Is(err, os.ErrNotExist) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// planIDs sets the _id strategies the setting gives the collections of a
+// plan: only per collection, since a plan's collections differ.
+func (o PlanOptions) planIDs(p *Plan) error {
+	bad := func(format string, args ...any) error {
+		return optionErrorf(SettingID, strconv.Quote(o.ID), format, args...)
+	}
+	_, per, err := ParseIDSetting(o.ID)
+	if err != nil {
+		return bad("%v", err)
+	}
+	var names []string
+	for _, cs := range p.Collections {
+		names = append(names, cs.Name)
+	}
+	if len(per) == 0 {
+		return bad("a plan has several collections; expected COLLECTION=STRATEGY, such as %s=field:email (one or more, comma-separated or repeated)", names[0])
+	}
+	for _, e := range per {
+		k := slices.Index(names, e.Collection)
+		if k < 0 {
+			return bad("plan %q has no collection %q; expected one of %s", o.Plan, e.Collection, strings.Join(names, ", "))
+		}
+		id, err := ParseIDStrategy(e.Strategy)
+		if err != nil {
+			return bad("%s: %v%s", e.Collection, err, idStrategyHint(e.Strategy))
+		}
+		p.Collections[k].ID = id
 	}
 	return nil
 }
@@ -257,106 +319,146 @@ func ParseKind(s string) (string, error) {
 	return "", fmt.Errorf("expected a kind: %s, or its plural%s", strings.Join(Kinds(), ", "), suggest.DidYouMean(s, names))
 }
 
-// Blame is err, an error of the plan o describes (NewPlan, or Build of it),
-// as an *OptionError naming the setting behind it: with a plan every
-// setting comes from the plan (or its file); otherwise the *PlanError's
-// Setting says which. An error of no setting is returned as it is.
-func (o PlanOptions) Blame(err error) error {
-	if o.Plan != "" {
-		return optionErrorf(SettingFile, strconv.Quote(o.Plan), "%w%s", err, PlanHint(err))
-	}
-	var pe *PlanError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	if hint := PlanHint(err); hint != "" {
-		err = fmt.Errorf("%w%s", err, hint)
-	}
-	switch pe.Setting {
-	case SettingIDStart:
-		return optionError(pe.Setting, strconv.FormatInt(o.IDStart, 10), err)
-	case SettingCount:
-		return optionError(pe.Setting, strconv.FormatInt(o.Count, 10), err)
-	case SettingID, SettingSpan, SettingAt, SettingTemplate, SettingKind, SettingCollection, SettingDB:
-		return optionError(pe.Setting, strconv.Quote(o.text(pe.Setting)), err)
-	}
-	return err
-}
-
-// text is the text of setting s.
-func (o PlanOptions) text(s Setting) string {
-	return map[Setting]string{SettingID: o.ID, SettingSpan: o.Span, SettingAt: o.At, SettingTemplate: o.Template, SettingKind: o.Kind, SettingCollection: o.Collection, SettingDB: o.DB}[s]
-}
-
-// PlanHint is the did-you-mean of a plan error: the nearest kind for an
-// unknown kind, _id strategy for an unknown one, built-in plan for a plan
-// file that does not exist; "" when none is near.
-func PlanHint(err error) string {
-	var pe *PlanError
-	if !errors.As(err, &pe) {
-		return ""
-	}
-	switch pe.Setting {
-	case SettingKind:
-		if !slices.Contains(Kinds(), pe.Value) {
-			return suggest.DidYouMean(pe.Value, Kinds())
+// DefaultCollectionName is the collection a kind or template goes to when
+// none is named: the plural of the kind ("users"), or the template file's
+// base name without extension.
+func DefaultCollectionName(kind string, t *Template) string {
+	if t != nil {
+		base := filepath.Base(t.Name())
+		if ext := filepath.Ext(base); ext != "" {
+			base = strings.TrimSuffix(base, ext)
 		}
-	case SettingID:
-		return idStrategyHint(pe.Value)
-	case SettingFile:
-		if errors.Is(err, fs.ErrNotExist) {
-			return suggest.DidYouMean(pe.Value, BuiltinPlans())
+		if base == "" || base == "." {
+			return "documents"
+		}
+		return base
+	}
+	if kind == "" {
+		return "documents"
+	}
+	return kind + "s"
+}
+
+// OrderRefs are the collections that n orders seeded alone refer to: n
+// users and n/10 products (at least one), the ratio of the shop plan, as
+// reference targets only (RefOnly), so that orders point at the documents
+// a plan of that many users, or products, with the same seed, time base
+// and span writes.
+func OrderRefs(n int64) []CollectionSpec {
+	return []CollectionSpec{
+		{Name: "users", Kind: KindUser, Count: max(n, 1), RefOnly: true},
+		{Name: "products", Kind: KindProduct, Count: shopProducts(n), RefOnly: true},
+	}
+}
+
+// ParseRefSetting reads a FIELD=COLLECTION of PlanOptions.Refs.
+func ParseRefSetting(s string) (field, coll string, err error) {
+	field, coll, ok := strings.Cut(s, "=")
+	field, coll = strings.TrimSpace(field), strings.TrimSpace(coll)
+	if !ok || field == "" || coll == "" {
+		return "", "", fmt.Errorf("expected FIELD=COLLECTION, such as userId=users")
+	}
+	return field, coll, nil
+}
+
+// storedRefs applies o.Refs to the written collections of p, and drops the
+// collections only referred to that no reference needs any more.
+func (o PlanOptions) storedRefs(p *Plan) error {
+	for _, s := range o.Refs {
+		bad := func(format string, args ...any) error {
+			return optionErrorf(SettingRef, strconv.Quote(s), format, args...)
+		}
+		field, to, err := ParseRefSetting(s)
+		if err != nil {
+			return bad("%v", err)
+		}
+		var at []int
+		var have []string // what the written collections can refer with
+		for k := range p.Collections {
+			cs := &p.Collections[k]
+			if cs.RefOnly {
+				continue
+			}
+			fields := refFields(cs)
+			if slices.Contains(fields, field) {
+				at = append(at, k)
+			}
+			have = append(have, describeRefFields(cs, fields))
+		}
+		switch {
+		case len(at) == 0:
+			return bad("no written collection has a reference %q: %s", field, strings.Join(have, "; "))
+		case len(at) > 1:
+			return bad("collections %q and %q both have field %q; expected a plan file whose refs say which", p.Collections[at[0]].Name, p.Collections[at[1]].Name, field)
+		}
+		cs := &p.Collections[at[0]]
+		r := Ref{Field: field}
+		if i := findRef(cs.Refs, field); i >= 0 {
+			r = cs.Refs[i]
+			cs.Refs = slices.Delete(cs.Refs, i, i+1)
+		} else if kd, ok := kindByName(cs.Kind); ok && cs.Template == nil {
+			if i := findRef(kd.refs(), field); i >= 0 {
+				r = kd.refs()[i]
+			}
+		}
+		r.To, r.Stored, r.Unresolved = to, true, 0
+		cs.Refs = append(cs.Refs, r)
+	}
+	if len(o.Refs) > 0 {
+		p.dropUnreferred()
+	}
+	return nil
+}
+
+// refFields are the fields of cs that may hold a reference: its kind's
+// references, or its template's top-level fields, and its own refs.
+func refFields(cs *CollectionSpec) []string {
+	var out []string
+	if cs.Template != nil {
+		out = cs.Template.topFields()
+	} else if kd, ok := kindByName(cs.Kind); ok {
+		for _, r := range kd.refs() {
+			out = append(out, r.Field)
 		}
 	}
-	return ""
+	for _, r := range cs.Refs {
+		if !slices.Contains(out, r.Field) {
+			out = append(out, r.Field)
+		}
+	}
+	return out
 }
 
-// idStrategyHint is the did-you-mean of an unknown _id strategy: the
-// nearest of objectid, int and uuid, or field:NAME for a misspelt field:.
-func idStrategyHint(v string) string {
-	t := strings.TrimSpace(v)
-	if _, name, ok := strings.Cut(t, ":"); ok {
-		return suggest.DidYouMean(t, []string{IDStrategy{Kind: IDField, Field: name}.String()})
+// describeRefFields says which reference fields cs has, for a message.
+func describeRefFields(cs *CollectionSpec, fields []string) string {
+	what := "kind " + cs.Kind
+	if cs.Template != nil {
+		what = "template " + cs.Template.Name()
 	}
-	var names []string
-	for _, k := range []IDKind{IDObjectID, IDInt, IDUUID} {
-		names = append(names, IDStrategy{Kind: k}.String())
+	if len(fields) == 0 {
+		return fmt.Sprintf("%s (%s) has no reference fields", cs.Name, what)
 	}
-	return suggest.DidYouMean(t, names)
+	return fmt.Sprintf("%s (%s) has %s", cs.Name, what, strings.Join(fields, ", "))
 }
 
-// isBuiltinPlan reports whether s names a built-in plan and no file.
-func isBuiltinPlan(s string) bool {
-	for _, b := range BuiltinPlans() {
-		if s == b {
-			if _, err := os.Stat(s); errors.Is(err, os.ErrNotExist) {
-				return true
+// dropUnreferred removes the RefOnly collections that no reference of
+// another collection points at (stored references point at none).
+func (p *Plan) dropUnreferred() {
+	used := map[string]bool{}
+	for _, cs := range p.Collections {
+		refs := cs.Refs
+		if kd, ok := kindByName(cs.Kind); ok && cs.Template == nil {
+			for _, kr := range kd.refs() {
+				if findRef(refs, kr.Field) < 0 {
+					refs = append(refs, kr)
+				}
+			}
+		}
+		for _, r := range refs {
+			if !r.Stored {
+				used[r.To] = true
 			}
 		}
 	}
-	return false
-}
-
-// ParseSpan reads a window: a Go duration (90m, 72h) or a number of days
-// (30d), in whole seconds; "" and "0" are no window (one second).
-func ParseSpan(s string) (time.Duration, error) {
-	t := strings.TrimSpace(s)
-	if t == "" || t == "0" {
-		return 0, nil
-	}
-	if days, ok := strings.CutSuffix(t, "d"); ok {
-		n, err := strconv.ParseInt(days, 10, 64)
-		if err != nil || n < 0 || n > 50000 {
-			return 0, errors.New("expected a duration such as 90m, 72h or 30d (0 to 50000 days)")
-		}
-		return time.Duration(n) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(t)
-	if err != nil || d < 0 {
-		return 0, errors.New("expected a duration >= 0 such as 90m, 72h or 30d")
-	}
-	if d%time.Second != 0 {
-		return 0, errors.New("expected whole seconds (ObjectID timestamps have 1 s resolution)")
-	}
-	return d, nil
+	p.Collections = slices.DeleteFunc(p.Collections, func(cs CollectionSpec) bool { return cs.RefOnly && !used[cs.Name] })
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -86,15 +84,6 @@ type tpart struct {
 	ph    string // a placeholder with its braces, passed to gofakeit
 	index bool
 	gen   *tgen // one of oidkit's own placeholders (ph holds its text)
-}
-
-// LoadTemplate reads and parses a template file.
-func LoadTemplate(path string) (*Template, error) {
-	data, err := readSmallFile(path)
-	if err != nil {
-		return nil, &TemplateError{Name: path, Err: err}
-	}
-	return ParseTemplate(path, data)
 }
 
 // ParseTemplate parses a template; name is used in error messages. Every
@@ -229,37 +218,4 @@ func (n *tnode) build(f *gofakeit.Faker, i int64, sb *strings.Builder) any {
 		return sb.String()
 	}
 	return n.value
-}
-
-// maxFileSize bounds template and plan files: they describe documents, they
-// are not data.
-const maxFileSize = 4 << 20
-
-// readSmallFile reads a regular file of at most maxFileSize bytes, so that a
-// path such as /dev/zero fails instead of hanging. Anything else is refused
-// before it is opened: opening a FIFO waits for a writer.
-func readSmallFile(path string) ([]byte, error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: expected a regular file", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: expected a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxFileSize)
-	}
-	return data, nil
 }
