@@ -307,6 +307,20 @@ func (t *Template) hasPath(path string) bool {
 	return true
 }
 
+// nodes are the template values inside the shape, for hasPath.
+func (s *tshape) nodes() []*tnode {
+	var out []*tnode
+	for k, o := range s.options {
+		if !s.missing[k] {
+			out = append(out, o)
+		}
+	}
+	if s.elem != nil {
+		out = append(out, s.elem)
+	}
+	return out
+}
+
 // validateRefs checks the references of cs against the collections in names.
 func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 	seen := map[string]bool{}

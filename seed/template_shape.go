@@ -466,20 +466,6 @@ func (s *tshape) skeleton() any {
 	return ""
 }
 
-// nodes are the template values inside the shape, for hasPath.
-func (s *tshape) nodes() []*tnode {
-	var out []*tnode
-	for k, o := range s.options {
-		if !s.missing[k] {
-			out = append(out, o)
-		}
-	}
-	if s.elem != nil {
-		out = append(out, s.elem)
-	}
-	return out
-}
-
 // owns reports whether the template has the top-level field key, present
 // or (a $mix option) left out.
 func (t *Template) owns(key string) bool { return slices.Contains(t.fields, key) }
