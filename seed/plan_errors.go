@@ -1,5 +1,9 @@
 package seed
 
+// The errors of a plan and of the settings it is made from: PlanError,
+// OptionError, and PlanOptions.Blame, which puts an error on the setting
+// behind it, with PlanHint, its did-you-mean.
+
 import (
 	"errors"
 	"fmt"
@@ -10,10 +14,6 @@ import (
 
 	"github.com/oidkit/oidkit/internal/suggest"
 )
-
-// The errors of a plan and of the settings it is made from: PlanError,
-// OptionError, and PlanOptions.Blame, which puts an error on the setting
-// behind it, with PlanHint, its did-you-mean.
 
 // ErrPlan is matched (errors.Is) by every plan error, which is a *PlanError.
 var ErrPlan = errors.New("invalid plan")

@@ -1,5 +1,9 @@
 package seed
 
+// The plan a plan setting names: a built-in plan (BuiltinPlan), or a plan
+// file read by LoadPlan and ParsePlan, with the template files it names
+// (LoadTemplate, which the template setting uses too).
+
 import (
 	"bytes"
 	"encoding/json"
@@ -11,13 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/oidkit/oidkit/indexes"
 	"go.mongodb.org/mongo-driver/v2/bson"
-)
 
-// The plan a plan setting names: a built-in plan (BuiltinPlan), or a plan
-// file read by LoadPlan and ParsePlan, with the template files it names
-// (LoadTemplate, which the template setting uses too).
+	"github.com/oidkit/oidkit/indexes"
+)
 
 // BuiltinPlans lists the names BuiltinPlan knows.
 func BuiltinPlans() []string { return []string{"shop"} }
