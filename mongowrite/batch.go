@@ -1,6 +1,8 @@
 package mongowrite
 
 import (
+	"fmt"
+
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/rules"
@@ -9,6 +11,29 @@ import (
 // DefaultBatch is the documents per batch of a write whose caller does not
 // choose.
 const DefaultBatch = 1000
+
+// MaxBatch is the most documents a caller may ask of one batch: MongoDB's
+// maxWriteBatchSize, the most one write command takes.
+const MaxBatch = 100000
+
+// MaxWorkers is the most concurrent inserters a caller may ask for.
+const MaxWorkers = 64
+
+// CheckBatch is the rule for a batch size a caller chose (of a write, or
+// of a cursor that exports): 1 to MaxBatch.
+// Its error names n and what was expected ("0: expected 1 to 100000").
+func CheckBatch(n int) error { return checkRange(n, MaxBatch) }
+
+// CheckWorkers is the rule for a number of inserters a caller chose: 1 to
+// MaxWorkers.
+func CheckWorkers(n int) error { return checkRange(n, MaxWorkers) }
+
+func checkRange(n, max int) error {
+	if n < 1 || n > max {
+		return fmt.Errorf("%d: expected 1 to %d", n, max)
+	}
+	return nil
+}
 
 // BatchBytes bounds the documents of one batch: MongoDB's largest document
 // (rules.MaxBSONSize), so that one insert command (16 MiB and 16 KiB)

@@ -1,6 +1,7 @@
 package mongowrite_test
 
 import (
+	"fmt"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -32,5 +33,25 @@ func TestCut(t *testing.T) {
 	}
 	if !mongowrite.Fits(0, 0, mongowrite.BatchBytes+1, 1) || mongowrite.Fits(1, 0, 1, 1) || mongowrite.Fits(1, mongowrite.BatchBytes, 1, 5) {
 		t.Error("Fits: a first document always fits; a full count or the bytes bound does not")
+	}
+}
+
+// TestCheckLimits: the limits a caller's batch size and inserters are held
+// to, at and past each edge, and what the error says.
+func TestCheckLimits(t *testing.T) {
+	for _, c := range []struct {
+		check func(int) error
+		n     int
+		want  string
+	}{
+		{mongowrite.CheckBatch, 1, ""}, {mongowrite.CheckBatch, mongowrite.MaxBatch, ""},
+		{mongowrite.CheckBatch, 0, "0: expected 1 to 100000"}, {mongowrite.CheckBatch, mongowrite.MaxBatch + 1, "100001: expected 1 to 100000"}, {mongowrite.CheckBatch, -3, "-3: expected 1 to 100000"},
+		{mongowrite.CheckWorkers, 1, ""}, {mongowrite.CheckWorkers, mongowrite.MaxWorkers, ""},
+		{mongowrite.CheckWorkers, 0, "0: expected 1 to 64"}, {mongowrite.CheckWorkers, mongowrite.MaxWorkers + 1, "65: expected 1 to 64"},
+	} {
+		err := c.check(c.n)
+		if got := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && got != c.want) {
+			t.Errorf("check(%d) = %v, want %q", c.n, err, c.want)
+		}
 	}
 }

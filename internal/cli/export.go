@@ -244,8 +244,8 @@ func exportQueryFrom(c flagValues) (fixtures.ExportOptions, error) {
 	}
 	o.Limit, o.Sample = c.Int64(flagLimit), c.Int64(flagSample)
 	batch := c.Int(flagBatch)
-	if batch < 1 || batch > 100000 {
-		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), batch)
+	if err := mongowrite.CheckBatch(batch); err != nil {
+		return o, usageErrorf("%s %v", arg(flagBatch), err)
 	}
 	o.Batch = int32(batch)
 	return o, nil

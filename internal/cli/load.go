@@ -35,7 +35,7 @@ func (a *App) loadCommand() *ucli.Command {
 		typeFlag(),
 		&ucli.StringFlag{Name: flagMode, Value: "insert", Usage: "insert (documents already stored as they are are skipped; a different one under the same _id is an error) or upsert (replace by _id; loading twice changes nothing)"},
 		&ucli.StringFlag{Name: flagUpsertFields, Usage: "as mongoimport's: the fields that identify a document to replace; only _id, and it implies --mode upsert"},
-		&ucli.IntFlag{Name: flagInsertWorkers, Value: 1, Usage: "accepted for mongoimport's command lines (1 to 1024): batches are written in order"},
+		&ucli.IntFlag{Name: flagInsertWorkers, Value: 1, Usage: fmt.Sprintf("accepted for mongoimport's command lines (1 to %d): batches are written in order", maxInsertionWorkers)},
 		count.NewFlag(flagBatch, mongowrite.DefaultBatch, "documents per write"),
 		&ucli.BoolFlag{Name: flagDrop, Usage: "drop each collection before loading it (after every file is validated)"},
 		&ucli.BoolFlag{Name: flagDryRun, Usage: "validate the files against the server's rules and report, write nothing"},
@@ -93,8 +93,8 @@ func (a *App) loadOptionsFrom(c *ucli.Context) (loadOptions, error) {
 	if w := c.Int(flagInsertWorkers); w < 1 || w > maxInsertionWorkers {
 		return o, usageErrorf("%s %d: expected 1 to %d", arg(flagInsertWorkers), w, maxInsertionWorkers)
 	}
-	if o.batch < 1 || o.batch > 100000 {
-		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), o.batch)
+	if err := mongowrite.CheckBatch(o.batch); err != nil {
+		return o, usageErrorf("%s %v", arg(flagBatch), err)
 	}
 	if err := rules.CheckDatabaseName(o.db); err != nil {
 		return o, usageErrorf("%s: %v", arg(flagDB), err)

@@ -62,11 +62,11 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if c.NArg() > 0 {
 		return o, usageErrorf("seed: unexpected argument %q; see oidkit seed --help", c.Args().First())
 	}
-	if o.batch < 1 || o.batch > 100000 {
-		return o, usageErrorf("%s %d: expected 1 to 100000", arg(flagBatch), o.batch)
+	if err := mongowrite.CheckBatch(o.batch); err != nil {
+		return o, usageErrorf("%s %v", arg(flagBatch), err)
 	}
-	if o.workersSet && (o.workers < 1 || o.workers > 64) {
-		return o, usageErrorf("%s %d: expected 1 to 64", arg(flagWorkers), o.workers)
+	if err := mongowrite.CheckWorkers(o.workers); o.workersSet && err != nil {
+		return o, usageErrorf("%s %v", arg(flagWorkers), err)
 	}
 	part, err := partFromFlags(c)
 	if err != nil {

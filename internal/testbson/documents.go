@@ -30,7 +30,7 @@ func SeedLikeDoc(i int) bson.D {
 		{Key: "at", Value: bson.DateTime(1704067200123)},
 		{Key: "before1970", Value: bson.DateTime(-86400000)},
 		{Key: "uuid", Value: bson.Binary{Subtype: 4, Data: []byte{0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff}}},
-		// FerretDB rejects nested arrays, and seed does not make them.
+		// No nested arrays: seed does not make them (EveryType has one).
 		{Key: "tags", Value: bson.A{"a", int32(1), bson.D{{Key: "x", Value: int64(-5)}}}},
 		{Key: "address", Value: bson.D{{Key: "city", Value: "Lyon"}, {Key: "geo", Value: bson.D{{Key: "lat", Value: 45.76}, {Key: "lng", Value: 4.84}}}}},
 		{Key: "empty", Value: bson.D{}},
@@ -43,7 +43,7 @@ func EveryType() bson.D {
 	d := SeedLikeDoc(0)
 	dec, _ := bson.ParseDecimal128("1.5E-10")
 	return append(d,
-		// FerretDB stores -0.0 as 0.0 (MongoDB keeps the sign).
+		// -0.0, whose sign MongoDB keeps.
 		bson.E{Key: "negZero", Value: math.Copysign(0, -1)},
 		bson.E{Key: "nested", Value: bson.A{bson.A{int32(1)}, bson.A{}}},
 		bson.E{Key: "bin0", Value: bson.Binary{Subtype: 0, Data: []byte("hello")}},
