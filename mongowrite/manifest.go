@@ -21,6 +21,99 @@ import (
 // processes each replace only their own.
 const ManifestCollection = "oidkit_runs"
 
+// The states of a run manifest.
+const (
+	StateRunning = "running"
+	StateDone    = "done"
+	StateFailed  = "failed"
+)
+
+// Manifest is what a run wrote into one collection, stored with the data
+// in ManifestCollection: the plan as recorded (seed.PlanRecord: enough to
+// rebuild every document, m.Plan(m.Collection); m.Diff names the first
+// setting in which two runs differ), which document ranges the server
+// acknowledged, and the state of the run. Resuming and verifying read it
+// instead of flags.
+type Manifest struct {
+	// Key is the document's _id: Collection, with "#" and Part.Suffix()
+	// for a part (ManifestKey). SaveManifest sets it.
+	Key        string `bson:"_id"`
+	Collection string `bson:"collection"`
+	// Part is the part of the collection the run writes; the zero Part
+	// (left out of the document) is the whole collection.
+	Part seed.Part `bson:"part,omitempty"`
+	// Run is shared by the collections written by one run.
+	Run             string `bson:"run"`
+	seed.PlanRecord `bson:",inline"`
+	// Count is the collection's, also for a part: Scope is the part's.
+	Count int64 `bson:"count"`
+	// Acked is the merged, sorted ranges of documents the server
+	// acknowledged; AckedCount their total.
+	Acked      []seed.Range `bson:"acked"`
+	AckedCount int64        `bson:"ackedCount"`
+	State      string       `bson:"state"`
+	Error      string       `bson:"error,omitempty"`
+	Started    time.Time    `bson:"started"`
+	Updated    time.Time    `bson:"updated"`
+}
+
+// NewManifest is the manifest of a run of ds that writes c, in state
+// running with nothing acknowledged. run names the run.
+func NewManifest(ds *seed.Dataset, c *seed.Collection, run string) *Manifest {
+	m := &Manifest{
+		Collection: c.Name(), Run: run, PlanRecord: seed.NewPlanRecord(ds),
+		Count: c.Len(), Acked: []seed.Range{}, State: StateRunning,
+		Started: time.Now().UTC().Truncate(time.Millisecond),
+	}
+	m.Updated = m.Started
+	return m
+}
+
+// Scope is the documents the run writes: its part of [0, Count).
+func (m *Manifest) Scope() seed.Range { return m.Part.Range(m.Count) }
+
+// Done reports whether every document of the scope was acknowledged.
+func (m *Manifest) Done() bool { return len(m.Missing()) == 0 }
+
+// Ack records that the server acknowledged the documents of r.
+func (m *Manifest) Ack(r seed.Range) {
+	m.Acked = seed.MergeRanges(append(m.Acked, r))
+	m.AckedCount = 0
+	for _, a := range m.Acked {
+		m.AckedCount += a.Len()
+	}
+}
+
+// Acknowledged reports whether every document of r was acknowledged.
+func (m *Manifest) Acknowledged(r seed.Range) bool {
+	for _, a := range m.Acked {
+		if a.From <= r.From && r.To <= a.To {
+			return true
+		}
+	}
+	return r.Len() == 0
+}
+
+// Missing is the ranges of the scope not acknowledged, in order; empty
+// (not nil) when every document was.
+func (m *Manifest) Missing() []seed.Range {
+	scope := m.Scope()
+	out := []seed.Range{}
+	next := scope.From
+	for _, a := range m.Acked {
+		if a.From > next {
+			if r := (seed.Range{From: next, To: min(a.From, scope.To)}); r.Len() > 0 {
+				out = append(out, r)
+			}
+		}
+		next = max(next, a.To)
+	}
+	if next < scope.To {
+		out = append(out, seed.Range{From: next, To: scope.To})
+	}
+	return out
+}
+
 // ErrNoManifest is returned by ReadManifest for a collection without one.
 var ErrNoManifest = errors.New("no run manifest")
 
@@ -35,7 +128,7 @@ func ManifestKey(coll string, p seed.Part) string {
 // SaveManifest writes m into its database's ManifestCollection, replacing
 // the collection's (or the part's) earlier one; it sets m's Key and
 // Updated.
-func SaveManifest(ctx context.Context, db *mongo.Database, m *seed.Manifest) error {
+func SaveManifest(ctx context.Context, db *mongo.Database, m *Manifest) error {
 	m.Updated = time.Now().UTC().Truncate(time.Millisecond)
 	m.Key = ManifestKey(m.Collection, m.Part)
 	coll := db.Collection(ManifestCollection)
@@ -54,7 +147,7 @@ func SaveManifest(ctx context.Context, db *mongo.Database, m *seed.Manifest) err
 }
 
 // manifestWhere names the manifest's collection and part in messages.
-func manifestWhere(m *seed.Manifest) string {
+func manifestWhere(m *Manifest) string {
 	if m.Part.Whole() {
 		return m.DB + "." + m.Collection
 	}
@@ -63,15 +156,15 @@ func manifestWhere(m *seed.Manifest) string {
 
 // ReadManifest reads the manifest of collection coll of db; an error wraps
 // ErrNoManifest when there is none.
-func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*seed.Manifest, error) {
+func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*Manifest, error) {
 	return ReadPartManifest(ctx, db, coll, seed.Part{})
 }
 
 // ReadPartManifest reads the manifest of part p of collection coll of db
 // (the whole collection's for the zero Part); an error wraps ErrNoManifest
 // when there is none.
-func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p seed.Part) (*seed.Manifest, error) {
-	var m seed.Manifest
+func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p seed.Part) (*Manifest, error) {
+	var m Manifest
 	key := ManifestKey(coll, p)
 	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&m)
 	if errors.Is(err, mongo.ErrNoDocuments) {
@@ -89,19 +182,19 @@ func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p se
 
 // fill sets Collection of a manifest saved before manifests named it
 // apart from their _id.
-func fill(m *seed.Manifest) {
+func fill(m *Manifest) {
 	if m.Collection == "" {
 		m.Collection = m.Key
 	}
 }
 
 // ReadManifests is every run manifest of db, none when it has none.
-func ReadManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+func ReadManifests(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
 	cur, err := db.Collection(ManifestCollection).Find(ctx, bson.D{})
 	if err != nil {
 		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
 	}
-	var all []*seed.Manifest
+	var all []*Manifest
 	if err := cur.All(ctx, &all); err != nil {
 		return nil, fmt.Errorf("run manifests of %s: %w", db.Name(), err)
 	}
@@ -114,7 +207,7 @@ func ReadManifests(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, e
 // LatestRun reads the manifests of the run of db that started last, in
 // the order of its plan (the parts of a collection in part order); an
 // error wraps ErrNoManifest when db has none.
-func LatestRun(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error) {
+func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
 	all, err := ReadManifests(ctx, db)
 	if err != nil {
 		return nil, err
@@ -129,7 +222,7 @@ func LatestRun(ctx context.Context, db *mongo.Database) ([]*seed.Manifest, error
 			last = m
 		}
 	}
-	var out []*seed.Manifest
+	var out []*Manifest
 	for _, s := range last.Specs {
 		for _, m := range all {
 			if m.Run == last.Run && m.Collection == s.Name {

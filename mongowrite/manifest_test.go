@@ -24,13 +24,13 @@ func TestManifestSaveRead(t *testing.T) {
 	p := &seed.Plan{DB: "m", Seed: 1<<64 - 1, Seeded: true, Collections: []seed.CollectionSpec{
 		{Name: "users", Kind: seed.KindUser, Count: 10}, {Name: "products", Kind: seed.KindProduct, Count: 3}}}
 	ds := build(t, p)
-	old := seed.NewManifest(ds, ds.Collection("products"), "first")
+	old := mongowrite.NewManifest(ds, ds.Collection("products"), "first")
 	old.Started = old.Started.Add(-time.Hour)
 	if err := mongowrite.SaveManifest(ctx, db, old); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range ds.Written() {
-		m := seed.NewManifest(ds, c, "second")
+		m := mongowrite.NewManifest(ds, c, "second")
 		m.Ack(seed.Range{From: 0, To: 2})
 		if err := mongowrite.SaveManifest(ctx, db, m); err != nil {
 			t.Fatal(err)
@@ -58,7 +58,7 @@ func TestManifestParts(t *testing.T) {
 	errs := make(chan error, n)
 	for i := range int64(n) {
 		go func() {
-			m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+			m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
 			m.Part = seed.Part{I: i, N: n}
 			m.Ack(m.Scope())
 			errs <- mongowrite.SaveManifest(ctx, db, m)
@@ -76,7 +76,7 @@ func TestManifestParts(t *testing.T) {
 			t.Fatalf("part %v: %+v %v", part, m, err)
 		}
 	}
-	m := seed.NewManifest(ds, ds.Collection("users"), "parts")
+	m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
 	m.Part = seed.Part{I: 1, N: n}
 	if miss := m.Missing(); !slices.Equal(miss, []seed.Range{{From: 3, To: 6}}) {
 		t.Fatalf("part 1/3 of 10 misses %v", miss)
@@ -107,14 +107,14 @@ func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
 	}
 	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 5, Indexes: want}}}
 	ds := build(t, p)
-	if err := mongowrite.SaveManifest(ctx, db, seed.NewManifest(ds, ds.Collection("users"), "r")); err != nil {
+	if err := mongowrite.SaveManifest(ctx, db, mongowrite.NewManifest(ds, ds.Collection("users"), "r")); err != nil {
 		t.Fatal(err)
 	}
 	m, err := mongowrite.ReadManifest(ctx, db, "users")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := m.Plan()
+	q, err := m.Plan(m.Collection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,5 +126,27 @@ func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
 		if !indexes.Equal(got[k], want[k]) {
 			t.Errorf("index %d: %s, want %s", k, got[k], want[k])
 		}
+	}
+}
+
+// Acknowledged ranges merge; Missing is the rest of the scope, empty (not
+// nil) when every document was acknowledged.
+func TestManifestRanges(t *testing.T) {
+	m := &mongowrite.Manifest{Count: 12}
+	if miss := m.Missing(); !slices.Equal(miss, []seed.Range{{From: 0, To: 12}}) {
+		t.Fatalf("Missing of nothing acknowledged: %v", miss)
+	}
+	for _, r := range []seed.Range{{From: 3, To: 5}, {From: 8, To: 10}, {From: 5, To: 6}} {
+		m.Ack(r)
+	}
+	if m.AckedCount != 5 || !slices.Equal(m.Missing(), []seed.Range{{From: 0, To: 3}, {From: 6, To: 8}, {From: 10, To: 12}}) {
+		t.Fatalf("after acks: %d %v", m.AckedCount, m.Missing())
+	}
+	if !m.Acknowledged(seed.Range{From: 3, To: 6}) || m.Acknowledged(seed.Range{From: 5, To: 7}) {
+		t.Fatal("Acknowledged")
+	}
+	m.Ack(seed.Range{From: 0, To: 12})
+	if miss := m.Missing(); miss == nil || len(miss) != 0 {
+		t.Fatalf("Missing of a complete run: %#v; want empty, not nil (nil means everything)", miss)
 	}
 }

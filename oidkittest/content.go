@@ -16,6 +16,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -119,7 +120,7 @@ func newContent(cfg *config) (*content, error) {
 // release.
 func hashPlan(h io.Writer, ds *seed.Dataset) error {
 	for _, col := range ds.Written() {
-		m := seed.NewManifest(ds, col, "")
+		m := mongowrite.NewManifest(ds, col, "")
 		m.Started, m.Updated = time.Time{}, time.Time{}
 		m.DB, m.Oidkit, m.Gofakeit = "", "", ""
 		raw, err := bson.Marshal(m)

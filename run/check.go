@@ -99,12 +99,13 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 // _ids.
 func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
 	m, err := mongowrite.ReadPartManifest(ctx, db, col.Name(), part)
+	want := seed.NewPlanRecord(ds)
 	switch {
 	case errors.Is(err, mongowrite.ErrNoManifest):
 		return nil
 	case err != nil:
 		return err
-	case m.Diff(seed.NewManifest(ds, col, "")) != nil:
+	case m.Diff(&want) != nil:
 		return nil
 	}
 	return &SameRunError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}

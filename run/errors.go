@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -54,7 +55,7 @@ func (e *PartMismatchError) Error() string {
 type PartState struct {
 	Collection string
 	Part       seed.Part
-	Manifest   *seed.Manifest
+	Manifest   *mongowrite.Manifest
 }
 
 func (s PartState) String() string {
@@ -83,11 +84,11 @@ func (e *PartsError) Error() string {
 type SameRunError struct {
 	DB, Collection string
 	Part           seed.Part
-	Manifest       *seed.Manifest
+	Manifest       *mongowrite.Manifest
 }
 
 func (e *SameRunError) Error() string {
-	if e.Manifest.State == seed.StateDone {
+	if e.Manifest.State == mongowrite.StateDone {
 		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
 	}
 	return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())

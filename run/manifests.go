@@ -18,13 +18,13 @@ import (
 // collection written in parts and asked for whole, the manifests of its
 // parts in the latest run stand for it. An error wraps mongowrite.ErrNoManifest
 // when a manifest is missing.
-func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) ([]*seed.Manifest, error) {
+func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) ([]*mongowrite.Manifest, error) {
 	if len(names) == 0 {
 		run, err := mongowrite.LatestRun(ctx, db)
 		if err != nil || p.Whole() {
 			return run, err
 		}
-		var out []*seed.Manifest
+		var out []*mongowrite.Manifest
 		for _, m := range run {
 			if m.Part == p {
 				out = append(out, m)
@@ -35,7 +35,7 @@ func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...st
 		}
 		return out, nil
 	}
-	var out []*seed.Manifest
+	var out []*mongowrite.Manifest
 	for _, name := range names {
 		m, err := mongowrite.ReadPartManifest(ctx, db, name, p)
 		if errors.Is(err, mongowrite.ErrNoManifest) && p.Whole() {
@@ -56,12 +56,12 @@ func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...st
 
 // partsOf is the manifests of the parts of collection name in the run of
 // db that started last; none when it was not written in parts.
-func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manifest {
+func partsOf(ctx context.Context, db *mongo.Database, name string) []*mongowrite.Manifest {
 	run, err := mongowrite.LatestRun(ctx, db)
 	if err != nil {
 		return nil
 	}
-	var out []*seed.Manifest
+	var out []*mongowrite.Manifest
 	for _, m := range run {
 		if m.Collection == name && !m.Part.Whole() {
 			out = append(out, m)
@@ -72,8 +72,8 @@ func partsOf(ctx context.Context, db *mongo.Database, name string) []*seed.Manif
 
 // PlanOf is the plan of the run ms describe: the collections of ms
 // written, the others RefOnly.
-func PlanOf(ms []*seed.Manifest) (*seed.Plan, error) {
-	p, err := ms[0].Plan()
+func PlanOf(ms []*mongowrite.Manifest) (*seed.Plan, error) {
+	p, err := ms[0].Plan(ms[0].Collection)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,8 @@ func Compare(have, want *seed.Plan, db, coll string) (*seed.PlanDiff, error) {
 	if w.Collection(coll) == nil {
 		return nil, &NoCollectionError{DB: db, Collection: coll}
 	}
-	return seed.NewManifest(h, h.Collection(coll), "").Diff(seed.NewManifest(w, w.Collection(coll), "")), nil
+	hr, wr := seed.NewPlanRecord(h), seed.NewPlanRecord(w)
+	return hr.Diff(&wr), nil
 }
 
 // standInStored is one _id for each collection the stored references of
@@ -124,9 +125,9 @@ func standInStored(plans ...*seed.Plan) seed.StoredIDs {
 
 // PartsDone is a *PartsError when the manifests of a collection among ms
 // are parts and some part is not done (or not started).
-func PartsDone(ms []*seed.Manifest) error {
+func PartsDone(ms []*mongowrite.Manifest) error {
 	var order []string
-	byColl := map[string][]*seed.Manifest{}
+	byColl := map[string][]*mongowrite.Manifest{}
 	for _, m := range ms {
 		if m.Part.Whole() {
 			continue
@@ -140,7 +141,7 @@ func PartsDone(ms []*seed.Manifest) error {
 	for _, name := range order {
 		parts := byColl[name]
 		n := parts[0].Part.N
-		state := map[int64]*seed.Manifest{}
+		state := map[int64]*mongowrite.Manifest{}
 		for _, m := range parts {
 			if m.Part.N == n {
 				state[m.Part.I] = m
@@ -243,9 +244,9 @@ func Expected(ctx context.Context, db *mongo.Database, p seed.Part, names ...str
 // collection, for Options.Manifests.
 type Resumed struct {
 	Plan      *seed.Plan
-	Manifests map[string]*seed.Manifest
+	Manifests map[string]*mongowrite.Manifest
 	// Read is the manifests as Manifests returned them.
-	Read []*seed.Manifest
+	Read []*mongowrite.Manifest
 }
 
 // Resume reads the run that Seed with Options.Resume continues: part p of
@@ -268,7 +269,7 @@ func Resume(ctx context.Context, db *mongo.Database, p seed.Part, names ...strin
 	if err != nil {
 		return nil, &StepError{Step: StepPlan, Err: err}
 	}
-	r := &Resumed{Plan: plan, Manifests: map[string]*seed.Manifest{}, Read: ms}
+	r := &Resumed{Plan: plan, Manifests: map[string]*mongowrite.Manifest{}, Read: ms}
 	for _, m := range ms {
 		r.Manifests[m.Collection] = m
 	}
@@ -279,7 +280,7 @@ func Resume(ctx context.Context, db *mongo.Database, p seed.Part, names ...strin
 // describe another run: Manifests are those of the latest such run, Diff
 // the first setting in which it differs from the dataset's.
 type OtherRun struct {
-	Manifests []*seed.Manifest
+	Manifests []*mongowrite.Manifest
 	Diff      *seed.PlanDiff
 }
 
@@ -296,17 +297,17 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.P
 	if err != nil {
 		return nil, err, nil
 	}
-	var same []*seed.Manifest
+	var same []*mongowrite.Manifest
+	want := seed.NewPlanRecord(ds)
 	for _, col := range ds.Collections() {
 		if col.RefOnly() {
 			continue
 		}
-		want := seed.NewManifest(ds, col, "")
-		var match, other []*seed.Manifest
+		var match, other []*mongowrite.Manifest
 		for _, m := range all {
 			switch {
 			case m.Collection != col.Name():
-			case m.Diff(want) == nil:
+			case m.Diff(&want) == nil:
 				match = append(match, m)
 			default:
 				other = append(other, m)
@@ -314,7 +315,7 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.P
 		}
 		if len(match) == 0 && len(other) > 0 {
 			ms := latestRun(other)
-			others = append(others, OtherRun{Manifests: ms, Diff: ms[0].Diff(want)})
+			others = append(others, OtherRun{Manifests: ms, Diff: ms[0].Diff(&want)})
 		}
 		same = append(same, latestRun(match)...)
 	}
@@ -326,7 +327,7 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.P
 
 // latestRun is the manifests of ms that belong to the run, of those in ms,
 // that started last.
-func latestRun(ms []*seed.Manifest) []*seed.Manifest {
+func latestRun(ms []*mongowrite.Manifest) []*mongowrite.Manifest {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -336,7 +337,7 @@ func latestRun(ms []*seed.Manifest) []*seed.Manifest {
 			last = m
 		}
 	}
-	var out []*seed.Manifest
+	var out []*mongowrite.Manifest
 	for _, m := range ms {
 		if m.Run == last.Run {
 			out = append(out, m)

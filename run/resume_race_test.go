@@ -92,7 +92,7 @@ func TestTwoResumesOfOneRunAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.State != seed.StateDone || m.AckedCount != seedMatrixCount {
+	if m.State != mongowrite.StateDone || m.AckedCount != seedMatrixCount {
 		t.Errorf("manifest %s, %d of %d acknowledged; want done, all", m.State, m.AckedCount, seedMatrixCount)
 	}
 }

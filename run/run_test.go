@@ -15,10 +15,10 @@ import (
 )
 
 func TestPartsDoneNamesEachPartNotDone(t *testing.T) {
-	ms := []*seed.Manifest{
-		{Collection: "users", Part: seed.Part{I: 0, N: 3}, Count: 30, Acked: []seed.Range{{From: 0, To: 10}}, AckedCount: 10, State: seed.StateDone},
-		{Collection: "users", Part: seed.Part{I: 2, N: 3}, Count: 30, Acked: []seed.Range{{From: 20, To: 25}}, AckedCount: 5, State: seed.StateFailed},
-		{Collection: "orders", Count: 5, State: seed.StateRunning}, // whole: not a part
+	ms := []*mongowrite.Manifest{
+		{Collection: "users", Part: seed.Part{I: 0, N: 3}, Count: 30, Acked: []seed.Range{{From: 0, To: 10}}, AckedCount: 10, State: mongowrite.StateDone},
+		{Collection: "users", Part: seed.Part{I: 2, N: 3}, Count: 30, Acked: []seed.Range{{From: 20, To: 25}}, AckedCount: 5, State: mongowrite.StateFailed},
+		{Collection: "orders", Count: 5, State: mongowrite.StateRunning}, // whole: not a part
 	}
 	var pe *run.PartsError
 	if err := run.PartsDone(ms); !errors.As(err, &pe) {
@@ -46,7 +46,7 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 	}
 	res, err := run.Seed(ctx, db, plan(), run.Options{})
 	var sr *run.SameRunError
-	if !errors.As(err, &sr) || sr.Manifest.State != seed.StateDone || res != nil {
+	if !errors.As(err, &sr) || sr.Manifest.State != mongowrite.StateDone || res != nil {
 		t.Fatalf("second Seed = %v, %v; expected a *SameRunError of a done run and no result", res, err)
 	}
 	if strings.Contains(err.Error(), "--") {
@@ -73,8 +73,8 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 // A run of another document format cannot be rebuilt: PlanOf says which
 // format, in an error with fields.
 func TestPlanOfAnotherFormat(t *testing.T) {
-	m := &seed.Manifest{Collection: "users", DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}
-	_, err := run.PlanOf([]*seed.Manifest{m})
+	m := &mongowrite.Manifest{Collection: "users", PlanRecord: seed.PlanRecord{DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}}
+	_, err := run.PlanOf([]*mongowrite.Manifest{m})
 	var fe *seed.FormatError
 	if !errors.As(err, &fe) || fe.Format != 1 || !errors.Is(err, seed.ErrPlan) || strings.Contains(err.Error(), "--") {
 		t.Fatalf("PlanOf = %v; expected a *seed.FormatError of format 1 wrapping ErrPlan, naming no flag", err)

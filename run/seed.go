@@ -24,7 +24,7 @@ type Options struct {
 	Resume bool
 	// Manifests are the manifests of the run resumed, by collection
 	// (Resumed.Manifests).
-	Manifests map[string]*seed.Manifest
+	Manifests map[string]*mongowrite.Manifest
 	// Drop drops each collection before writing it, once every document
 	// passed the target's rules.
 	Drop bool
@@ -200,7 +200,7 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 	want := col.Spec().Indexes
 	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
 	if w.m == nil {
-		w.m = seed.NewManifest(ds, col, run)
+		w.m = mongowrite.NewManifest(ds, col, run)
 		w.m.Part = opts.Part
 	}
 	io := insertOptions(w, opts)

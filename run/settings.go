@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -77,7 +78,7 @@ func (s Settings) Names() ([]string, error) {
 // Over is p, the plan of the run m belongs to, when the settings agree
 // with it (or none is given); otherwise the first difference (nil plan).
 // An error is a *seed.OptionError of the settings, or one of Compare's.
-func (s Settings) Over(p *seed.Plan, m *seed.Manifest) (*seed.Plan, *seed.PlanDiff, error) {
+func (s Settings) Over(p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, *seed.PlanDiff, error) {
 	if !s.Any() {
 		return p, nil, nil
 	}

@@ -90,7 +90,7 @@ func (e *StoredChangedError) Error() string {
 
 // storedSame checks that the stored _ids ds draws from are those each
 // manifest recorded.
-func storedSame(ds *seed.Dataset, ms map[string]*seed.Manifest) error {
+func storedSame(ds *seed.Dataset, ms map[string]*mongowrite.Manifest) error {
 	for name, m := range ms {
 		if m == nil {
 			continue

@@ -26,7 +26,7 @@ type collWrite struct {
 	db    *mongo.Database
 	coll  *mongo.Collection
 	col   *seed.Collection
-	m     *seed.Manifest
+	m     *mongowrite.Manifest
 	prior int64 // documents acknowledged by earlier runs
 	saved time.Time
 	keep  bool // the manifest is saved (Options.NoManifest unset)
@@ -44,7 +44,7 @@ func (w *collWrite) save(ctx context.Context) error {
 // list as acknowledged, saving it as batches are, and saves its final state
 // (also after an interruption).
 func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (mongowrite.InsertResult, error) {
-	w.m.State, w.m.Error = seed.StateRunning, ""
+	w.m.State, w.m.Error = mongowrite.StateRunning, ""
 	if err := w.save(ctx); err != nil {
 		return mongowrite.InsertResult{}, err
 	}
@@ -75,9 +75,9 @@ func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (
 		return check(doc)
 	}
 	res, err := mongowrite.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
-	w.m.State = seed.StateDone
+	w.m.State = mongowrite.StateDone
 	if err != nil {
-		w.m.State, w.m.Error = seed.StateFailed, err.Error()
+		w.m.State, w.m.Error = mongowrite.StateFailed, err.Error()
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
 	defer cancel()

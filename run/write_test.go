@@ -52,7 +52,7 @@ func TestHeldCountsOnlyDocumentsStoredAsGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := &collWrite{db: c.Database("held"), coll: coll, col: col, m: &seed.Manifest{}}
+	w := &collWrite{db: c.Database("held"), coll: coll, col: col, m: &mongowrite.Manifest{}}
 	we := &mongowrite.WriteError{Collection: "users", Written: 39, Total: 50,
 		Doc: &mongowrite.WriteDoc{Index: 10}, Err: errors.New("E11000 duplicate key error")}
 	if got := w.held(ctx, we, []seed.Range{{From: 0, To: 50}}); got != 39 {

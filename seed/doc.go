@@ -106,14 +106,13 @@
 // checks every document without writing (what a caller runs before it drops
 // anything).
 //
-// # Run manifests
+// # Plan records
 //
-// A [Manifest] is what a run wrote into one collection, stored with the
-// data (package mongowrite keeps it, one document per written collection in
-// a collection of the target database): the plan (enough to
-// rebuild every document), seed, time base, span, the ranges the server has
-// acknowledged, the state, and the oidkit and gofakeit versions. Resuming
-// inserts only [Manifest.Missing]; [Manifest.Diff] names the first setting
-// in which two runs differ, so a resume that would write other documents is
-// refused; a verifier rebuilds the plan with [Manifest.Plan].
+// A [PlanRecord] is a plan as a run records it with its data (the plan part
+// of a run manifest, which package mongowrite keeps): enough to rebuild
+// every document (seed, time base, span, every collection's settings), and
+// the oidkit and gofakeit versions and document format that made them.
+// [PlanRecord.Diff] names the first setting in which two records differ,
+// so a resume that would write other documents is refused; a verifier
+// rebuilds the plan with [PlanRecord.Plan].
 package seed

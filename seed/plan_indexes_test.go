@@ -122,24 +122,24 @@ func TestShopPlanIndexes(t *testing.T) {
 	}
 }
 
-// A manifest keeps the indexes, and the plan rebuilt from it has them.
-func TestManifestKeepsIndexes(t *testing.T) {
+// A plan record keeps the indexes, and the plan rebuilt from it has them.
+func TestPlanRecordKeepsIndexes(t *testing.T) {
 	p, _ := BuiltinPlan("shop", 10)
 	p.Seeded = true
 	ds, err := p.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewManifest(ds, ds.Collection("users"), "run")
+	m := NewPlanRecord(ds)
 	raw, err := bson.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Manifest
+	var back PlanRecord
 	if err := bson.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	q, err := back.Plan()
+	q, err := back.Plan("users")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,8 @@ func TestManifestKeepsIndexes(t *testing.T) {
 		p2.Collections[k].Indexes = nil
 	}
 	ds2, _ := p2.Build()
-	if d := m.Diff(NewManifest(ds2, ds2.Collection("users"), "run")); d != nil {
+	r := NewPlanRecord(ds2)
+	if d := m.Diff(&r); d != nil {
 		t.Errorf("Diff sees the indexes: %v", d)
 	}
 }

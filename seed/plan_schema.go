@@ -27,11 +27,11 @@ type PlanFile struct {
 }
 
 // CollectionPlan is one collection of a plan as text: an element of a plan
-// file's "collections", of a run manifest's "plan" (Manifest.Specs), and of
+// file's "collections", of a run manifest's "plan" (PlanRecord.Specs), and of
 // an inferred plan. Its JSON keys are the plan file's, its BSON keys (in
 // field order) the stored manifest's; both read what earlier versions
 // wrote. A new setting is a field here, with both tags, and its copy in
-// planOf and copyTo (or in spec and Manifest.Plan, if it needs parsing).
+// planOf and copyTo (or in spec and manifestSpec, if it needs parsing).
 type CollectionPlan struct {
 	Name string `json:"name" bson:"name"`
 	Kind string `json:"kind,omitempty" bson:"kind,omitempty"`

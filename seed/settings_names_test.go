@@ -146,7 +146,7 @@ func TestSettingsHaveKeys(t *testing.T) {
 		if s.String() == "" || s.Key() == "" || strings.HasPrefix(s.String(), "Setting(") {
 			t.Errorf("setting %d: name %q, key %q; want both", int(s), s, s.Key())
 		}
-		if !slices.Contains(file, s.Key()) && !slices.Contains(tags(Manifest{}, "bson"), s.Key()) {
+		if !slices.Contains(file, s.Key()) && !slices.Contains(tags(PlanRecord{}, "bson"), s.Key()) {
 			t.Errorf("setting %s: key %q is no key of a plan file or a run manifest", s, s.Key())
 		}
 		if o, dup := keys[s.Key()]; dup {
@@ -164,7 +164,7 @@ func TestSettingsHaveKeys(t *testing.T) {
 	}
 }
 
-// A run manifest's Diff reports a change of any CollectionPlan field as its
+// A plan record's Diff reports a change of any CollectionPlan field as its
 // Setting, but for the fields that do not change the documents: a new
 // field fails here until Diff compares it, or is listed as one of those.
 func TestDiffNamesEveryField(t *testing.T) {
@@ -175,7 +175,7 @@ func TestDiffNamesEveryField(t *testing.T) {
 	want := map[string]Setting{
 		"name":         SettingCollections, // another collection
 		"templateName": 0,                  // a name, not the template
-		"refOnly":      0,                  // Manifest.Plan sets it from the manifest's collection
+		"refOnly":      0,                  // PlanRecord.Plan sets it from the manifest's collection
 		"indexes":      0,                  // indexes do not change the documents
 	}
 	typ := reflect.TypeOf(CollectionPlan{})
@@ -205,8 +205,8 @@ func TestDiffNamesEveryField(t *testing.T) {
 		default:
 			t.Fatalf("field %s: no change made for a %s", typ.Field(i).Name, f.Kind())
 		}
-		m := &Manifest{Seeded: true, Seed: "1", Specs: []CollectionPlan{a}}
-		d := m.Diff(&Manifest{Seeded: true, Seed: "1", Specs: []CollectionPlan{b}})
+		m := &PlanRecord{Seeded: true, Seed: "1", Specs: []CollectionPlan{a}}
+		d := m.Diff(&PlanRecord{Seeded: true, Seed: "1", Specs: []CollectionPlan{b}})
 		switch {
 		case expect == 0 && d != nil:
 			t.Errorf("field %s changed: diff %+v; want none", typ.Field(i).Name, d)

@@ -27,7 +27,7 @@ func planUsage(err error) error {
 // Generation flags may be given, but only with the run's values: a flag
 // that would make other documents is bad usage naming the flag and both
 // values.
-func overRun(s run.Settings, p *seed.Plan, m *seed.Manifest) (*seed.Plan, error) {
+func overRun(s run.Settings, p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, error) {
 	fp, d, err := s.Over(p, m)
 	if err != nil {
 		switch e := libError(err).(type) {

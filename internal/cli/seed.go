@@ -175,7 +175,7 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 // resumePlan is the plan of the run --resume continues, from the run
 // manifests, and the manifests by collection. Data an earlier oidkit wrote
 // without a manifest is resumed from the flags (with --seed) as a whole.
-func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*seed.Manifest, error) {
+func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*mongowrite.Manifest, error) {
 	names, err := o.flags.Names()
 	if err != nil {
 		return nil, nil, planUsage(err)
@@ -187,7 +187,7 @@ func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.P
 			return nil, nil, planUsage(err)
 		}
 		plan, _ := o.flags.Plan()
-		return plan, map[string]*seed.Manifest{}, nil
+		return plan, map[string]*mongowrite.Manifest{}, nil
 	case err != nil:
 		return nil, nil, explain(err, manifestWording(ctx, flagResume))
 	}

@@ -79,12 +79,12 @@ func TestSeedManifestStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if man.State != seed.StateDone || man.Seed != "9" || man.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
+	if man.State != mongowrite.StateDone || man.Seed != "9" || man.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
 		len(man.Acked) != 1 || man.Acked[0] != (seed.Range{From: 0, To: 250}) || man.Oidkit == "" || man.Gofakeit == "" ||
 		len(man.Specs) != 1 || man.Specs[0].ID != "int" || man.Specs[0].IDStart != 7 || man.Specs[0].Kind != "employee" {
 		t.Fatalf("manifest %+v", man)
 	}
-	p, err := man.Plan()
+	p, err := man.Plan(man.Collection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +122,11 @@ func TestSeedResumeFromManifest(t *testing.T) {
 	}
 	// A run that stopped after documents [0,200): the manifest says so.
 	col := ds.Collection("users")
-	man := seed.NewManifest(ds, col, "r")
+	man := mongowrite.NewManifest(ds, col, "r")
 	if _, err := mongowrite.Insert(context.Background(), db.Collection("users"), col, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
 		t.Fatal(err)
 	}
-	man.State = seed.StateFailed
+	man.State = mongowrite.StateFailed
 	if err := mongowrite.SaveManifest(context.Background(), db, man); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
 	}
 	man, err = mongowrite.ReadManifest(context.Background(), db, "users")
-	if err != nil || man.State != seed.StateDone || man.AckedCount != 500 || len(man.Acked) != 1 {
+	if err != nil || man.State != mongowrite.StateDone || man.AckedCount != 500 || len(man.Acked) != 1 {
 		t.Fatalf("manifest after resume: %+v %v", man, err)
 	}
 	expectVerify(t, 0, []string{"users: count"}, "--uri", uri)
@@ -280,7 +280,7 @@ func TestRunOfAnotherDocumentFormatRefused(t *testing.T) {
 	db := client.Database("oidkit")
 	mustSeed(t, "--uri", uri, "-n", "40", "--seed", "9")
 	res, err := db.Collection(mongowrite.ManifestCollection).UpdateOne(context.Background(), bson.D{{Key: "_id", Value: "users"}},
-		bson.D{{Key: "$unset", Value: bson.D{{Key: "format", Value: ""}}}, {Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateFailed}}}})
+		bson.D{{Key: "$unset", Value: bson.D{{Key: "format", Value: ""}}}, {Key: "$set", Value: bson.D{{Key: "state", Value: mongowrite.StateFailed}}}})
 	if err != nil || res.ModifiedCount != 1 {
 		t.Fatalf("unset format: %+v %v", res, err)
 	}

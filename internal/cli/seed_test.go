@@ -16,7 +16,6 @@ import (
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/mongowrite"
-	"github.com/oidkit/oidkit/seed"
 )
 
 func TestSeedCommand(t *testing.T) {
@@ -150,7 +149,7 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 		t.Fatalf("the server holds %d documents (%v); seed said %d", held, err, k)
 	}
 	man, err := mongowrite.ReadManifest(context.Background(), client.Database("oidkit"), "users")
-	if err != nil || man.State != seed.StateRunning || man.AckedCount > held || man.AckedCount == 0 {
+	if err != nil || man.State != mongowrite.StateRunning || man.AckedCount > held || man.AckedCount == 0 {
 		t.Fatalf("manifest after the server died: %+v, %v; want state running and 0 < acked <= %d", man, err, held)
 	}
 	out, errOut, code := runApp(t, t.Context(), "", "seed", "--uri", srv2.URI(), "--timeout", "20s", "--resume")

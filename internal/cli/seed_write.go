@@ -100,7 +100,7 @@ func sayListed[T fmt.Stringer](w io.Writer, coll string, listed []T, count int) 
 // how to go on.
 func sameRunError(e *run.SameRunError) error {
 	m, where := e.Manifest, e.DB+"."+e.Collection+run.PartNote(e.Part)
-	if m.State == seed.StateDone {
+	if m.State == mongowrite.StateDone {
 		return failuref("%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", where, m.Scope().Len(), m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
 	}
 	return failuref("%s: a run of this plan stopped (%s) after %d of %d documents; re-run with %s to finish it, or %s to start over", where, m.State, m.AckedCount, m.Scope().Len(), arg(flagResume), arg(flagDrop))

@@ -398,7 +398,7 @@ func TestVerifyDBFlagsNameMissingParts(t *testing.T) {
 	runs := client.Database("p8").Collection(mongowrite.ManifestCollection)
 	key := mongowrite.ManifestKey("users", seed.Part{I: 5, N: 8})
 	if _, err := runs.UpdateOne(t.Context(), bson.D{{Key: "_id", Value: key}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: seed.StateRunning}, {Key: "acked", Value: bson.A{}}, {Key: "ackedCount", Value: 0}}}}); err != nil {
+		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: mongowrite.StateRunning}, {Key: "acked", Value: bson.A{}}, {Key: "ackedCount", Value: 0}}}}); err != nil {
 		t.Fatal(err)
 	}
 	missing := []string{"users part 3/8: not started", "users part 5/8: running, 0 of 5 documents", "users part 6/8: not started", "orders part 6/8: not started"}

@@ -2,6 +2,7 @@ package seed_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,9 +23,9 @@ func buildPlan(t *testing.T, p *seed.Plan) *seed.Dataset {
 	return ds
 }
 
-// A manifest rebuilds the plan it was made from: every document of every
+// A plan record rebuilds the plan it was made from: every document of every
 // collection, templates included, byte for byte.
-func TestManifestPlanRebuildsDocuments(t *testing.T) {
+func TestPlanRecordRebuildsDocuments(t *testing.T) {
 	tmpl, err := seed.ParseTemplate("review.json", []byte(manifestTemplate))
 	if err != nil {
 		t.Fatal(err)
@@ -39,17 +40,17 @@ func TestManifestPlanRebuildsDocuments(t *testing.T) {
 				Refs:  []seed.Ref{{Field: "by", To: "users", Min: 1, Max: 3, Unresolved: 0.1, PerTarget: []float64{0, 1, 2, 5}}}},
 		}}
 	ds := buildPlan(t, p)
-	m := seed.NewManifest(ds, ds.Collection("reviews"), "run")
+	m := seed.NewPlanRecord(ds)
 	// Through BSON, as stored.
 	raw, err := bson.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back seed.Manifest
+	var back seed.PlanRecord
 	if err := bson.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	rp, err := back.Plan()
+	rp, err := back.Plan("reviews")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,17 +68,18 @@ func TestManifestPlanRebuildsDocuments(t *testing.T) {
 			}
 		}
 	}
-	if d := m.Diff(seed.NewManifest(rds, rds.Collection("reviews"), "other")); d != nil {
+	r := seed.NewPlanRecord(rds)
+	if d := m.Diff(&r); d != nil {
 		t.Errorf("rebuilt plan differs: %+v", d)
 	}
 }
 
-func TestManifestDiffNamesTheSetting(t *testing.T) {
+func TestPlanRecordDiffNamesTheSetting(t *testing.T) {
 	base := func() *seed.Plan {
 		return &seed.Plan{Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 10}}}
 	}
 	ref := buildPlan(t, base())
-	m := seed.NewManifest(ref, ref.Collection("users"), "")
+	m := seed.NewPlanRecord(ref)
 	cases := []struct {
 		change func(*seed.Plan)
 		field  seed.Setting
@@ -101,45 +103,17 @@ func TestManifestDiffNamesTheSetting(t *testing.T) {
 		p := base()
 		tc.change(p)
 		ds := buildPlan(t, p)
-		d := m.Diff(seed.NewManifest(ds, ds.Collection("users"), ""))
+		r := seed.NewPlanRecord(ds)
+		d := m.Diff(&r)
 		if d == nil || d.Field != tc.field || d.Old == d.New {
 			t.Errorf("%s: diff %+v", tc.field, d)
 		}
 	}
 }
 
-func TestManifestRanges(t *testing.T) {
+func TestMergeRanges(t *testing.T) {
 	got := seed.MergeRanges([]seed.Range{{From: 5, To: 7}, {From: 0, To: 2}, {From: 2, To: 3}, {From: 6, To: 9}, {From: 4, To: 4}})
-	if want := []seed.Range{{From: 0, To: 3}, {From: 5, To: 9}}; !equalRanges(got, want) {
+	if want := []seed.Range{{From: 0, To: 3}, {From: 5, To: 9}}; !slices.Equal(got, want) {
 		t.Fatalf("MergeRanges: %v, want %v", got, want)
 	}
-	m := &seed.Manifest{Count: 12}
-	if miss := m.Missing(); !equalRanges(miss, []seed.Range{{From: 0, To: 12}}) {
-		t.Fatalf("Missing of nothing acknowledged: %v", miss)
-	}
-	for _, r := range []seed.Range{{From: 3, To: 5}, {From: 8, To: 10}, {From: 5, To: 6}} {
-		m.Ack(r)
-	}
-	if m.AckedCount != 5 || !equalRanges(m.Missing(), []seed.Range{{From: 0, To: 3}, {From: 6, To: 8}, {From: 10, To: 12}}) {
-		t.Fatalf("after acks: %d %v", m.AckedCount, m.Missing())
-	}
-	if !m.Acknowledged(seed.Range{From: 3, To: 6}) || m.Acknowledged(seed.Range{From: 5, To: 7}) {
-		t.Fatal("Acknowledged")
-	}
-	m.Ack(seed.Range{From: 0, To: 12})
-	if miss := m.Missing(); miss == nil || len(miss) != 0 {
-		t.Fatalf("Missing of a complete run: %#v; want empty, not nil (nil means everything)", miss)
-	}
-}
-
-func equalRanges(a, b []seed.Range) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// PlanDiff is the first setting in which two manifests would make different
+// PlanDiff is the first setting in which two plan records would make different
 // documents: Field is SettingFormat, SettingSeed, SettingAt, SettingSpan,
 // SettingCollections, SettingStored, or a collection's setting
 // (SettingKind, SettingTemplate, SettingCount, SettingID, SettingRef ...),
@@ -20,9 +20,9 @@ type PlanDiff struct {
 	Old, New   string
 }
 
-// Diff compares the settings that decide the documents of m and n (not
-// their progress); nil means both make the same documents.
-func (m *Manifest) Diff(n *Manifest) *PlanDiff {
+// Diff compares the settings that decide the documents of m and n; nil
+// means both make the same documents.
+func (m *PlanRecord) Diff(n *PlanRecord) *PlanDiff {
 	at := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 	span := func(s int64) string { return (time.Duration(s) * time.Second).String() }
 	switch {
@@ -150,7 +150,7 @@ func StoredDiff(was, now []StoredSet) *PlanDiff {
 	return nil
 }
 
-func (m *Manifest) seedString() string {
+func (m *PlanRecord) seedString() string {
 	if !m.Seeded {
 		return "unseeded"
 	}
