@@ -16,6 +16,10 @@
 // with the same checks: Seed is the one entry point of oidkit seed and of
 // oidkittest's plans.
 //
+// [SeedSettings] is the run oidkit seed makes of its flags, in one call:
+// the plan settings as given ([Settings]) checked before the target is
+// opened, a new run or the one a resume continues, then Seed.
+//
 // [Resume] reads back the run a manifest describes, so that Seed with
 // Options.Resume inserts only what is missing. [Manifests] reads the
 // manifests of collections or of the latest run, [PartsDone] says which

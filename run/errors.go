@@ -18,6 +18,12 @@ const (
 	StepPlan
 	// StepExpect is rebuilding the expected documents.
 	StepExpect
+	// StepSettings is making or checking the plan that settings describe
+	// (SeedSettings).
+	StepSettings
+	// StepResume is reading back the run a resume continues (SeedSettings):
+	// Err is Resume's error.
+	StepResume
 )
 
 // StepError is an error of one step: Err as it came.
@@ -37,6 +43,18 @@ type NoCollectionError struct {
 
 func (e *NoCollectionError) Error() string {
 	return fmt.Sprintf("%s.%s: the plan describes no such collection", e.DB, e.Collection)
+}
+
+// OtherRunError is settings given with a resume that would make other
+// documents than the run resumed, in DB.Collection: Diff is the first
+// difference (seed.PlanDiff: Old the run's, New the settings').
+type OtherRunError struct {
+	DB, Collection string
+	Diff           *seed.PlanDiff
+}
+
+func (e *OtherRunError) Error() string {
+	return fmt.Sprintf("%s.%s: the run was written with %s %s, not %s", e.DB, e.Collection, e.Diff.Field, e.Diff.Old, e.Diff.New)
 }
 
 // PartMismatchError is a run resumed as another part than the one its

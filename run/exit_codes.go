@@ -30,6 +30,9 @@ func (e *StepError) ExitCode() int {
 // ExitCode is 2: the plan does not describe the run.
 func (e *NoCollectionError) ExitCode() int { return exitInput }
 
+// ExitCode is 2: the settings describe another run.
+func (e *OtherRunError) ExitCode() int { return exitInput }
+
 // ExitCode is 2: each part is resumed by its own writer.
 func (e *PartMismatchError) ExitCode() int { return exitInput }
 

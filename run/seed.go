@@ -59,7 +59,7 @@ type Progress struct {
 
 // CollectionResult is what Seed did to one collection.
 type CollectionResult struct {
-	Collection string
+	DB, Collection string
 	mongowrite.InsertResult
 	Indexes []indexes.Index // created after the documents
 	Err     error
@@ -68,6 +68,7 @@ type CollectionResult struct {
 // Result is what Seed did.
 type Result struct {
 	Dataset     *seed.Dataset // the plan's, as built
+	Drawn       bool          // SeedSettings drew the plan's seed
 	Collections []CollectionResult
 	Inserted    int64
 	Skipped     int64
@@ -209,7 +210,7 @@ func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, c
 	if opts.Progress != nil {
 		opts.Progress(Progress{Collection: col.Name(), Done: true})
 	}
-	cr := &CollectionResult{Collection: col.Name(), InsertResult: res}
+	cr := &CollectionResult{DB: ds.DB, Collection: col.Name(), InsertResult: res}
 	if err != nil {
 		ie := w.failed(ctx, err, res, opts.Resume)
 		if ie.Held >= 0 {

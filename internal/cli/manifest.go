@@ -23,27 +23,13 @@ func planUsage(err error) error {
 	return usageError(planFlagError(err))
 }
 
-// overRun is p, the plan of the run m belongs to (run.Settings.Over).
-// Generation flags may be given, but only with the run's values: a flag
-// that would make other documents is bad usage naming the flag and both
-// values.
-func overRun(s run.Settings, p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, error) {
-	fp, d, err := s.Over(p, m)
-	if err != nil {
-		switch e := libError(err).(type) {
-		case *run.StepError:
-			return nil, planUsage(s.Options.Blame(e.Err))
-		case *run.NoCollectionError:
-			return nil, usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", m.DB, m.Collection)
-		}
-		return nil, planUsage(err) // a *seed.OptionError names its flag
-	}
-	if d == nil {
-		return fp, nil
-	}
+// otherRunError is bad usage for flags given with --resume that would make
+// other documents than the run resumed: it names the flag and both values.
+func otherRunError(s run.Settings, e *run.OtherRunError) error {
+	d := e.Diff
 	flag := diffFlag(s, d)
-	where := m.DB + "." + m.Collection
-	if d.Collection != "" && d.Collection != m.Collection {
+	where := e.DB + "." + e.Collection
+	if d.Collection != "" && d.Collection != e.Collection {
 		where += " (its plan's collection " + d.Collection + ")"
 	}
 	leave := flag
@@ -51,7 +37,7 @@ func overRun(s run.Settings, p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, 
 		// Left out, a --ref makes a reference to a generated collection.
 		leave = "the generation flags"
 	}
-	return nil, usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, leave, arg(flagDrop))
+	return usageErrorf("%s %s: the run in %s was written with %s %s; leave %s out to resume that run, or use %s to start over", flag, d.New, where, flag, d.Old, leave, arg(flagDrop))
 }
 
 // diffFlag is the flag behind a difference between a run and the flags:

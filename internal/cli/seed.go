@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,8 +12,10 @@ import (
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/target"
 )
 
 func (a *App) seedCommand() *ucli.Command {
@@ -89,53 +90,63 @@ func (a *App) runSeed(c *ucli.Context) error {
 	if err != nil {
 		return err
 	}
-	var plan *seed.Plan
-	drawn := false
-	if !o.resume {
-		if plan, err = o.flags.Plan(); plan == nil && err == nil {
-			plan, err = seed.NewPlan(o.flags.Options)
+	var t *target.Target
+	defer func() {
+		if t != nil {
+			t.Close()
 		}
+	}()
+	req := run.Request{Settings: o.flags, Options: run.Options{Part: o.part, Resume: o.resume, Drop: o.drop, Batch: o.batch, Workers: o.workers}}
+	req.Open = func(ctx context.Context) (*mongo.Client, rules.Profile, error) {
+		if t, err = a.openTarget(ctx, targetOptions(c, false)); err != nil {
+			return nil, rules.Profile{}, err
+		}
+		p, err := t.Profile(ctx)
 		if err != nil {
-			return planUsage(err)
+			return nil, p, failure(fmt.Errorf("%s: %w", t.Display, err))
 		}
-		drawn = plan.DrawSeed()
-		// A plan with stored references is built once their _ids are read.
-		if len(plan.StoredTargets()) == 0 {
-			if _, err := plan.Build(); err != nil {
-				return planUsage(o.flags.Options.Blame(err))
-			}
-		}
+		return t.Client, p, nil
 	}
-	ctx := c.Context
-	t, err := a.openTarget(ctx, targetOptions(c, false))
+	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &req.Options)
+	res, err := run.SeedSettings(c.Context, req)
 	if err != nil {
-		return err
-	}
-	defer t.Close()
-	opts := run.Options{Part: o.part, Resume: o.resume, Drop: o.drop, Batch: o.batch, Workers: o.workers}
-	if o.resume {
-		if plan, opts.Manifests, err = resumePlan(ctx, o, t.Client.Database(o.db)); err != nil {
-			return err
+		display := ""
+		if t != nil {
+			display = t.Display
 		}
-	}
-	if opts.Profile, err = t.Profile(ctx); err != nil {
-		return failure(fmt.Errorf("%s: %w", t.Display, err))
-	}
-	a.seedRendering(func(label string, total int64) *progress.Meter { return a.newProgress(c.Bool(flagQuiet), label, total) }, &opts, plan.DB)
-	res, err := run.Seed(ctx, t.Client.Database(plan.DB), plan, opts)
-	if err != nil {
-		return explain(err, a.seedWording(o, t.Display))
+		return a.seedError(c.Context, o, display, err)
 	}
 	if len(res.Collections) > 1 {
 		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Elapsed))
 	}
-	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, drawn))
+	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, res.Drawn))
 	return nil
+}
+
+// seedError words what run.SeedSettings returned: a settings error names
+// its flag, a resume's error says what to give instead, settings that
+// describe another run say which flag, and the run's errors say how to go
+// on (seedWording).
+func (a *App) seedError(ctx context.Context, o seedOptions, display string, err error) error {
+	switch e := err.(type) {
+	case *run.StepError:
+		switch e.Step {
+		case run.StepSettings:
+			return planUsage(e.Err)
+		case run.StepResume:
+			return explain(e.Err, manifestWording(ctx, flagResume))
+		}
+	case *run.OtherRunError:
+		return otherRunError(o.flags, e)
+	case *run.NoCollectionError:
+		return usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", e.DB, e.Collection)
+	}
+	return explain(err, a.seedWording(o, display))
 }
 
 // seedRendering sets the hooks of opts that show a seed run: a progress
 // per collection on stderr, a summary line per collection on stdout.
-func (a *App) seedRendering(newBar func(label string, total int64) *progress.Meter, opts *run.Options, db string) {
+func (a *App) seedRendering(newBar func(label string, total int64) *progress.Meter, opts *run.Options) {
 	var bar *progress.Meter
 	opts.Progress = func(p run.Progress) {
 		switch {
@@ -150,9 +161,9 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 		}
 	}
 	opts.Written = func(r run.CollectionResult) {
-		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", db, r.Collection, run.PartNote(opts.Part), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
+		fmt.Fprintf(a.stdout, "%s.%s%s: %s\n", r.DB, r.Collection, run.PartNote(opts.Part), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
 		if r.Err == nil && len(r.Indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s\n", db, r.Collection, indexNote(r.Indexes))
+			fmt.Fprintf(a.stdout, "%s.%s: %s\n", r.DB, r.Collection, indexNote(r.Indexes))
 		}
 	}
 	opts.Unchecked = func(db string, u mongowrite.Unchecked) {
@@ -170,32 +181,6 @@ func runNote(ds *seed.Dataset, drawn bool) string {
 		return fmt.Sprintf("seed %d (drawn), time base %s; --seed %d --at %s repeats this run", ds.Seed, at, ds.Seed, at)
 	}
 	return ds.SeedNote()
-}
-
-// resumePlan is the plan of the run --resume continues, from the run
-// manifests, and the manifests by collection. Data an earlier oidkit wrote
-// without a manifest is resumed from the flags (with --seed) as a whole.
-func resumePlan(ctx context.Context, o seedOptions, db *mongo.Database) (*seed.Plan, map[string]*mongowrite.Manifest, error) {
-	names, err := o.flags.Names()
-	if err != nil {
-		return nil, nil, planUsage(err)
-	}
-	r, err := run.Resume(ctx, db, o.part, names...)
-	switch {
-	case errors.Is(err, mongowrite.ErrNoManifest) && o.flags.Given(seed.SettingSeed):
-		if _, err := o.flags.Dataset(); err != nil {
-			return nil, nil, planUsage(err)
-		}
-		plan, _ := o.flags.Plan()
-		return plan, map[string]*mongowrite.Manifest{}, nil
-	case err != nil:
-		return nil, nil, explain(err, manifestWording(ctx, flagResume))
-	}
-	p, err := overRun(o.flags, r.Plan, r.Read[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	return p, r.Manifests, nil
 }
 
 // storedRefMessage words a stored reference with nothing to draw from:

@@ -1,0 +1,122 @@
+package run
+
+import (
+	"context"
+	"errors"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/rules"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// Request is a seed run as plan settings describe it: what oidkit seed's
+// flags ask for, run by SeedSettings.
+type Request struct {
+	// Settings are the plan settings given (NewSettings).
+	Settings Settings
+	// Options are Seed's: Part, Resume, Drop, Batch, Workers and the
+	// hooks. SeedSettings sets Profile (from Open) and, with Resume,
+	// Manifests.
+	Options Options
+	// Open opens the target once the settings of a new run are checked:
+	// its client and its rules. Its error is returned as it is.
+	Open func(ctx context.Context) (*mongo.Client, rules.Profile, error)
+}
+
+// SeedSettings runs r as oidkit seed does. A new run's plan is made from
+// the settings and checked before the target is opened (a plan with
+// stored references is built once their _ids are read); a resumed run's
+// plan is read back from the run manifests of the settings' database
+// (Resume), the settings held against it (Settings.Over); a database
+// without run manifests is resumed from the settings when they give a
+// seed. Then Seed writes it; Result.Drawn says whether its seed was drawn.
+//
+// Beside Open's and Seed's errors: an error of the settings is a
+// *StepError of StepSettings (PlanOptions.Blame names the setting of a
+// *seed.OptionError); reading the run a resume continues, a *StepError of
+// StepResume wrapping Resume's; settings that describe another run than
+// the one resumed, an *OtherRunError, or a *NoCollectionError when they do
+// not describe its collection.
+func SeedSettings(ctx context.Context, r Request) (*Result, error) {
+	s, opts := r.Settings, r.Options
+	var plan *seed.Plan
+	drawn := false
+	if !opts.Resume {
+		var err error
+		if plan, drawn, err = s.newPlan(); err != nil {
+			return nil, err
+		}
+	}
+	client, profile, err := r.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts.Profile = profile
+	if opts.Resume {
+		if plan, opts.Manifests, err = s.resume(ctx, client.Database(s.Options.DB), opts.Part); err != nil {
+			return nil, err
+		}
+	}
+	res, err := Seed(ctx, client.Database(plan.DB), plan, opts)
+	if res != nil {
+		res.Drawn = drawn
+	}
+	return res, err
+}
+
+// newPlan is the plan of a new run (NewPlan of the defaults when no
+// setting decides the documents), its seed drawn when none was given, and
+// built once to check it unless stored references need the target.
+func (s Settings) newPlan() (plan *seed.Plan, drawn bool, err error) {
+	if plan, err = s.Plan(); plan == nil && err == nil {
+		plan, err = seed.NewPlan(s.Options)
+	}
+	if err != nil {
+		return nil, false, &StepError{Step: StepSettings, Err: err}
+	}
+	drawn = plan.DrawSeed()
+	if len(plan.StoredTargets()) == 0 {
+		if _, err := plan.Build(); err != nil {
+			return nil, false, &StepError{Step: StepSettings, Err: s.Options.Blame(err)}
+		}
+	}
+	return plan, drawn, nil
+}
+
+// resume is the plan of the run a resume continues in db and its manifests
+// by collection. Data written without a manifest is resumed from the
+// settings (with a seed) as a whole.
+func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part) (*seed.Plan, map[string]*mongowrite.Manifest, error) {
+	names, err := s.Names()
+	if err != nil {
+		return nil, nil, &StepError{Step: StepSettings, Err: err}
+	}
+	r, err := Resume(ctx, db, part, names...)
+	switch {
+	case errors.Is(err, mongowrite.ErrNoManifest) && s.Given(seed.SettingSeed):
+		if _, err := s.Dataset(); err != nil {
+			return nil, nil, &StepError{Step: StepSettings, Err: err}
+		}
+		plan, _ := s.Plan()
+		return plan, map[string]*mongowrite.Manifest{}, nil
+	case err != nil:
+		return nil, nil, &StepError{Step: StepResume, Err: err}
+	}
+	m := r.Read[0]
+	p, d, err := s.Over(r.Plan, m)
+	var se *StepError
+	var nc *NoCollectionError
+	switch {
+	case errors.As(err, &se):
+		return nil, nil, &StepError{Step: StepSettings, Err: s.Options.Blame(se.Err)}
+	case errors.As(err, &nc):
+		return nil, nil, nc
+	case err != nil:
+		return nil, nil, &StepError{Step: StepSettings, Err: err}
+	case d != nil:
+		return nil, nil, &OtherRunError{DB: m.DB, Collection: m.Collection, Diff: d}
+	}
+	return p, r.Manifests, nil
+}
