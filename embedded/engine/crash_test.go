@@ -85,8 +85,10 @@ func TestKillNineKeepsAcknowledged(t *testing.T) {
 }
 
 // killChildAfter runs the test named child in a process of its own with
-// env added, kills it with SIGKILL after d, and returns the greatest
-// number it printed (one per line, once acknowledged), or -1.
+// env added, kills it with SIGKILL d after its first acknowledged write
+// (so that the kill lands while it writes, however long a busy machine
+// takes to start it), and returns the greatest number it printed (one per
+// line, once acknowledged), or -1.
 func killChildAfter(t *testing.T, child, env string, d time.Duration) int {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.count=1")
@@ -108,9 +110,16 @@ func killChildAfter(t *testing.T, child, env string, d time.Duration) int {
 		}
 		close(lines)
 	}()
+	acked := -1
+	select {
+	case n, ok := <-lines:
+		if ok {
+			acked = n
+		}
+	case <-time.After(time.Minute): // it never wrote: kill it all the same
+	}
 	time.Sleep(d)
 	_ = cmd.Process.Kill()
-	acked := -1
 	for n := range lines {
 		acked = max(acked, n)
 	}

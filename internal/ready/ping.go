@@ -4,6 +4,7 @@ package ready
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -15,7 +16,8 @@ const PingTry = 500 * time.Millisecond
 
 // Ping pings the server of client until it answers (nil, or the server's
 // error) or ctx ends (the last try's error is returned then). Each try,
-// its server selection included, has at most PingTry. One selection that waits for a server to become known can miss
+// its server selection included, has at most PingTry. One selection that
+// waits for a server to become known can miss
 // the description that makes it so when that description arrives while
 // the selection subscribes to changes (it does with a server on the same
 // machine, which answers the first hello within a millisecond); it then
@@ -27,10 +29,21 @@ func Ping(ctx context.Context, client *mongo.Client) error {
 	for {
 		try, cancel := context.WithTimeout(ctx, PingTry)
 		err := client.Database("admin").RunCommand(try, bson.D{{Key: "ping", Value: 1}}).Err()
-		spent := try.Err() != nil // the try's time ran out, not the caller's
+		again := spent(ctx, try, err)
 		cancel()
-		if err == nil || ctx.Err() != nil || !spent {
+		if !again {
 			return err
 		}
 	}
+}
+
+// spent reports whether a try that returned err ran out of its own time
+// while the caller's, ctx, goes on: its context ended, or the driver
+// judged what was left of it too short to send the command ("operation
+// not sent to server", wrapping context.DeadlineExceeded).
+func spent(ctx, try context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	return try.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 }

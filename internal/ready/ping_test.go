@@ -3,6 +3,7 @@ package ready
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/oidkit/oidkit/embedded"
@@ -100,5 +102,33 @@ func TestPingReturnsTheServersError(t *testing.T) {
 	var ce mongo.CommandError
 	if !errors.As(err, &ce) || ce.Code != 13 {
 		t.Fatalf("Ping answered with error 13: %v; want that error, not a second try", err)
+	}
+}
+
+// TestSpentTry: a try is tried again when its own time ran out, also when
+// the driver refused to send the command for the little time left (its
+// ErrDeadlineWouldBeExceeded, as it wraps it); never for a server's answer,
+// nor once the caller's time is over.
+func TestSpentTry(t *testing.T) {
+	live := context.Background()
+	over, cancel := context.WithCancel(live)
+	cancel()
+	notSent := fmt.Errorf("calculated server-side timeout (0 ms) is less than or equal to 0: %w", driver.ErrDeadlineWouldBeExceeded)
+	server := mongo.CommandError{Code: 13, Message: "unauthorized"}
+	for _, c := range []struct {
+		name     string
+		ctx, try context.Context
+		err      error
+		want     bool
+	}{
+		{"answered", live, live, nil, false},
+		{"server error", live, live, server, false},
+		{"not sent", live, live, notSent, true},
+		{"try ended", live, over, server, true},
+		{"caller ended", over, over, notSent, false},
+	} {
+		if got := spent(c.ctx, c.try, c.err); got != c.want {
+			t.Errorf("%s: spent = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
