@@ -1,13 +1,20 @@
 package run
 
+// The checks before a run writes anything: the target's rules, the same
+// run already there, the run's _ids and unique keys against the stored
+// documents.
+
 import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/ejson"
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -109,4 +116,149 @@ func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col
 		return nil
 	}
 	return &SameRunError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}
+}
+
+// The _ids a run will write, checked against the stored documents before
+// the first write.
+
+// idQueryBatch is how many _ids one query asks for, on a server that
+// serves an _id query from its index.
+const idQueryBatch = 1000
+
+// IDCheckReadMax is the most stored documents read to check the _ids of a
+// run before writing on a server whose every _id query reads the whole
+// collection (rules.Profile.QueriesUseIndexes), unless the run writes four
+// times as many: beyond, the read would cost more than a quarter of the run
+// (docs/benchmarks.md, Reading a whole collection), so the check is left to
+// the writes and reported as not made (Options.Unchecked).
+const IDCheckReadMax = 50_000
+
+// AlreadyStoredError is a run, without Resume, of which Count documents
+// are already stored as they are generated (a plan loaded or seeded
+// before without its run manifest): its inserts would stop at the first.
+// Nothing was written.
+type AlreadyStoredError struct {
+	DB, Collection string
+	Part           seed.Part
+	Count          int64
+	First          int64 // the first such document's number
+	FirstID        string
+}
+
+func (e *AlreadyStoredError) Error() string {
+	return fmt.Sprintf("%s.%s%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.DB, e.Collection, PartNote(e.Part), e.Count, e.First, e.FirstID)
+}
+
+// storedIDs is what idsBeforeWriting learnt of a collection: the digests
+// of every stored document, when it read them all.
+type storedIDs map[string]*mongowrite.Digests
+
+// idsBeforeWriting checks the _id of each document col will write (those
+// of its part, or the ones its manifest lists as missing with Resume)
+// against the documents its collection already holds: a document stored
+// under one of them with other bytes is a clash in the _id index (a
+// *IndexError of IndexUnique with a *mongowrite.UniqueClashError, exit 1,
+// nothing written; Resume cannot help), and one stored as generated,
+// without Resume, an *AlreadyStoredError. An empty collection has nothing
+// to clash with. On a server whose every _id query scans the collection
+// (rules.Profile.QueriesUseIndexes) the collection is read once, and its
+// digests kept in seen for the inserts, unless it holds more than
+// IDCheckReadMax documents and more than a quarter of what the run writes;
+// elsewhere the _ids are asked for idQueryBatch at a time.
+func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options, seen storedIDs) error {
+	coll := db.Collection(col.Name())
+	n, err := coll.EstimatedDocumentCount(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	ranges := []seed.Range{opts.Part.Range(col.Len())}
+	if m := opts.Manifests[col.Name()]; opts.Resume && m != nil {
+		ranges = m.Missing()
+	}
+	var todo int64
+	for _, r := range ranges {
+		todo += r.Len()
+	}
+	var look func(docs []bson.Raw) (same, there []bool, err error)
+	if !opts.Profile.QueriesUseIndexes() && n > max(todo/4, IDCheckReadMax) {
+		if opts.Unchecked != nil {
+			opts.Unchecked(ds.DB, mongowrite.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
+				Reason: fmt.Sprintf("the server would read all %d stored documents for that, more than %d and than a quarter of the %d the run writes; a document stored under one of its _ids stops the run while writing", n, IDCheckReadMax, todo)})
+		}
+		return nil
+	}
+	if !opts.Profile.QueriesUseIndexes() {
+		d, err := mongowrite.ReadDigests(ctx, coll, maphash.MakeSeed())
+		if err != nil {
+			return fmt.Errorf("%s.%s: reading the stored documents to check the _ids of the run: %w", ds.DB, col.Name(), err)
+		}
+		seen[col.Name()] = d
+		look = func(docs []bson.Raw) ([]bool, []bool, error) {
+			same, there := make([]bool, len(docs)), make([]bool, len(docs))
+			for i, doc := range docs {
+				same[i], there[i] = d.Same(doc)
+			}
+			return same, there, nil
+		}
+	} else {
+		look = func(docs []bson.Raw) ([]bool, []bool, error) { return mongowrite.StoredSame(ctx, coll, docs) }
+	}
+	var f idFindings
+	for _, r := range ranges {
+		for from := r.From; from < r.To; from += idQueryBatch {
+			if err := f.batch(col, seed.Range{From: from, To: min(from+idQueryBatch, r.To)}, look); err != nil {
+				return fmt.Errorf("%s.%s: checking the _ids of the run against the stored documents: %w", ds.DB, col.Name(), err)
+			}
+		}
+	}
+	switch {
+	case f.count > 0:
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &mongowrite.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
+	case f.same > 0 && !opts.Resume:
+		return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: opts.Part, Count: f.same, First: f.first, FirstID: f.firstID}
+	}
+	return nil
+}
+
+// idFindings are the documents of a run found stored: under their _id
+// with other bytes (clashes, the first mongowrite.MaxUniqueListed listed and
+// all counted), or as generated (same, the first one's number and _id).
+type idFindings struct {
+	clashes []mongowrite.UniqueClash
+	count   int
+	same    int64
+	first   int64
+	firstID string
+}
+
+// batch generates the documents of r and looks them up.
+func (f *idFindings) batch(col *seed.Collection, r seed.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
+	docs := make([]bson.Raw, 0, r.Len())
+	for i := r.From; i < r.To; i++ {
+		raw, err := bson.Marshal(col.Doc(i))
+		if err != nil {
+			return &seed.DocError{Collection: col.Name(), Index: i, Err: err}
+		}
+		docs = append(docs, raw)
+	}
+	same, there, err := look(docs)
+	if err != nil {
+		return err
+	}
+	for k, doc := range docs {
+		i, id := r.From+int64(k), ejson.ValueText(doc.Lookup("_id"))
+		switch {
+		case same[k]:
+			if f.same == 0 {
+				f.first, f.firstID = i, id
+			}
+			f.same++
+		case there[k]:
+			f.count++
+			if len(f.clashes) < mongowrite.MaxUniqueListed {
+				f.clashes = append(f.clashes, mongowrite.UniqueClash{Index: indexes.IDIndexName, Key: id, StoredID: id, At: fmt.Sprintf("document %d", i)})
+			}
+		}
+	}
+	return nil
 }
