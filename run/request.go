@@ -42,10 +42,11 @@ type Request struct {
 func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 	s, opts := r.Settings, r.Options
 	var plan *seed.Plan
+	var ds *seed.Dataset
 	drawn := false
 	if !opts.Resume {
 		var err error
-		if plan, drawn, err = s.newPlan(); err != nil {
+		if plan, ds, drawn, err = s.newPlan(); err != nil {
 			return nil, err
 		}
 	}
@@ -59,7 +60,12 @@ func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 			return nil, err
 		}
 	}
-	res, err := Seed(ctx, client.Database(plan.DB), plan, opts)
+	var res *Result
+	if ds != nil {
+		res, err = seedDataset(ctx, client.Database(plan.DB), ds, opts)
+	} else {
+		res, err = Seed(ctx, client.Database(plan.DB), plan, opts)
+	}
 	if res != nil {
 		res.Drawn = drawn
 	}
@@ -68,21 +74,21 @@ func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 
 // newPlan is the plan of a new run (NewPlan of the defaults when no
 // setting decides the documents), its seed drawn when none was given, and
-// built once to check it unless stored references need the target.
-func (s Settings) newPlan() (plan *seed.Plan, drawn bool, err error) {
+// built (ds), unless stored references need the target first (nil ds).
+func (s Settings) newPlan() (plan *seed.Plan, ds *seed.Dataset, drawn bool, err error) {
 	if plan, err = s.Plan(); plan == nil && err == nil {
 		plan, err = seed.NewPlan(s.Options)
 	}
 	if err != nil {
-		return nil, false, &StepError{Step: StepSettings, Err: err}
+		return nil, nil, false, &StepError{Step: StepSettings, Err: err}
 	}
 	drawn = plan.DrawSeed()
 	if len(plan.StoredTargets()) == 0 {
-		if _, err := plan.Build(); err != nil {
-			return nil, false, &StepError{Step: StepSettings, Err: s.Options.Blame(err)}
+		if ds, err = plan.Build(); err != nil {
+			return nil, nil, false, &StepError{Step: StepSettings, Err: s.Options.Blame(err)}
 		}
 	}
-	return plan, drawn, nil
+	return plan, ds, drawn, nil
 }
 
 // resume is the plan of the run a resume continues in db and its manifests

@@ -94,6 +94,11 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 	if err != nil {
 		return nil, err
 	}
+	return seedDataset(ctx, db, ds, opts)
+}
+
+// seedDataset is Seed of ds, its plan built.
+func seedDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts Options) (*Result, error) {
 	if opts.Resume {
 		if err := storedSame(ds, opts.Manifests); err != nil {
 			return nil, err
