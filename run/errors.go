@@ -35,25 +35,19 @@ type StepError struct {
 func (e *StepError) Error() string { return e.Err.Error() }
 func (e *StepError) Unwrap() error { return e.Err }
 
-// NoCollectionError is a plan compared with a run that does not describe
-// the run's collection.
-type NoCollectionError struct {
-	DB, Collection string
-}
-
-func (e *NoCollectionError) Error() string {
-	return fmt.Sprintf("%s.%s: the plan describes no such collection", e.DB, e.Collection)
-}
-
-// OtherRunError is settings given with a resume that would make other
-// documents than the run resumed, in DB.Collection: Diff is the first
-// difference (seed.PlanDiff: Old the run's, New the settings').
+// OtherRunError is a plan (or settings given with a resume) that
+// describes another run than the one written in DB.Collection: Diff is
+// the first difference (seed.PlanDiff: Old the run's, New the plan's), nil
+// when the plan does not describe that collection at all.
 type OtherRunError struct {
 	DB, Collection string
 	Diff           *seed.PlanDiff
 }
 
 func (e *OtherRunError) Error() string {
+	if e.Diff == nil {
+		return fmt.Sprintf("%s.%s: the plan describes no such collection", e.DB, e.Collection)
+	}
 	return fmt.Sprintf("%s.%s: the run was written with %s %s, not %s", e.DB, e.Collection, e.Diff.Field, e.Diff.Old, e.Diff.New)
 }
 

@@ -27,9 +27,6 @@ func (e *StepError) ExitCode() int {
 	return exitInput
 }
 
-// ExitCode is 2: the plan does not describe the run.
-func (e *NoCollectionError) ExitCode() int { return exitInput }
-
 // ExitCode is 2: the settings describe another run.
 func (e *OtherRunError) ExitCode() int { return exitInput }
 

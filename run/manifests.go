@@ -89,7 +89,7 @@ func PlanOf(ms []*mongowrite.Manifest) (*seed.Plan, error) {
 
 // Compare is the first setting in which plan want would make other
 // documents than plan have in collection coll, nil when both make the
-// same. A want without coll is a *NoCollectionError. Stored references
+// same. A want without coll is an *OtherRunError with no Diff. Stored references
 // are compared by their settings: both plans are built over the same
 // stand-in _ids (standInStored), since whether the stored documents are
 // still those a run drew from is for the caller to ask the target
@@ -105,7 +105,7 @@ func Compare(have, want *seed.Plan, db, coll string) (*seed.PlanDiff, error) {
 		return nil, err
 	}
 	if w.Collection(coll) == nil {
-		return nil, &NoCollectionError{DB: db, Collection: coll}
+		return nil, &OtherRunError{DB: db, Collection: coll}
 	}
 	hr, wr := seed.NewPlanRecord(h), seed.NewPlanRecord(w)
 	return hr.Diff(&wr), nil

@@ -37,8 +37,8 @@ type Request struct {
 // *StepError of StepSettings (PlanOptions.Blame names the setting of a
 // *seed.OptionError); reading the run a resume continues, a *StepError of
 // StepResume wrapping Resume's; settings that describe another run than
-// the one resumed, an *OtherRunError, or a *NoCollectionError when they do
-// not describe its collection.
+// the one resumed, an *OtherRunError (with no Diff when they do not
+// describe its collection).
 func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 	s, opts := r.Settings, r.Options
 	var plan *seed.Plan
@@ -113,12 +113,12 @@ func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part
 	m := r.Read[0]
 	p, d, err := s.Over(r.Plan, m)
 	var se *StepError
-	var nc *NoCollectionError
+	var ore *OtherRunError
 	switch {
 	case errors.As(err, &se):
 		return nil, nil, &StepError{Step: StepSettings, Err: s.Options.Blame(se.Err)}
-	case errors.As(err, &nc):
-		return nil, nil, nc
+	case errors.As(err, &ore):
+		return nil, nil, ore
 	case err != nil:
 		return nil, nil, &StepError{Step: StepSettings, Err: err}
 	case d != nil:

@@ -85,3 +85,18 @@ func TestSeedSettings(t *testing.T) {
 		t.Fatalf("resume from the settings: %+v, %v; want 7 inserted", res, err)
 	}
 }
+
+// Compare of a plan without the run's collection is an OtherRunError with
+// no Diff, which says so.
+func TestCompareWithoutTheCollection(t *testing.T) {
+	have := &seed.Plan{DB: "d", Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 3}}}
+	want := &seed.Plan{DB: "d", Seed: 1, Seeded: true, Collections: []seed.CollectionSpec{{Name: "products", Kind: seed.KindProduct, Count: 3}}}
+	d, err := run.Compare(have, want, "d", "users")
+	var ore *run.OtherRunError
+	if d != nil || !errors.As(err, &ore) || ore.Diff != nil || ore.Collection != "users" || err.Error() != "d.users: the plan describes no such collection" {
+		t.Fatalf("Compare = %v, %v; want an OtherRunError of d.users with no Diff", d, err)
+	}
+	if d, err := run.Compare(have, have, "d", "users"); d != nil || err != nil {
+		t.Fatalf("Compare of a plan with itself = %v, %v; want no difference", d, err)
+	}
+}

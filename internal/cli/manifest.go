@@ -27,6 +27,9 @@ func planUsage(err error) error {
 // other documents than the run resumed: it names the flag and both values.
 func otherRunError(s run.Settings, e *run.OtherRunError) error {
 	d := e.Diff
+	if d == nil {
+		return usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", e.DB, e.Collection)
+	}
 	flag := diffFlag(s, d)
 	where := e.DB + "." + e.Collection
 	if d.Collection != "" && d.Collection != e.Collection {

@@ -138,8 +138,6 @@ func (a *App) seedError(ctx context.Context, o seedOptions, display string, err 
 		}
 	case *run.OtherRunError:
 		return otherRunError(o.flags, e)
-	case *run.NoCollectionError:
-		return usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", e.DB, e.Collection)
 	}
 	return explain(err, a.seedWording(o, display))
 }
