@@ -30,7 +30,8 @@
 // target holds: Seed and Expected read them ([ReadStored], sorted by `_id`)
 // and hand them to seed.Plan.BuildStored. The manifest records how many
 // there were and a digest of them, so a resume that would draw from other
-// ones is a [StoredChangedError], and a verify notes the change.
+// ones is an [OtherRunError] of seed.SettingStored, and a verify notes
+// the change.
 //
 // Errors carry fields ([InsertError], [IndexError], [SameRunError],
 // [PartsError], ...) for errors.As; their messages name no command-line

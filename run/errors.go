@@ -38,15 +38,21 @@ func (e *StepError) Unwrap() error { return e.Err }
 // OtherRunError is a plan (or settings given with a resume) that
 // describes another run than the one written in DB.Collection: Diff is
 // the first difference (seed.PlanDiff: Old the run's, New the plan's), nil
-// when the plan does not describe that collection at all.
+// when the plan does not describe that collection at all. Of
+// seed.SettingStored, the plan is the run's but the _ids its stored
+// references drew from are no longer those the target holds.
 type OtherRunError struct {
 	DB, Collection string
 	Diff           *seed.PlanDiff
 }
 
 func (e *OtherRunError) Error() string {
-	if e.Diff == nil {
+	switch {
+	case e.Diff == nil:
 		return fmt.Sprintf("%s.%s: the plan describes no such collection", e.DB, e.Collection)
+	case e.Diff.Field == seed.SettingStored:
+		return fmt.Sprintf("%s.%s: its references were drawn from the documents stored in %s.%s (%s then, %s now); the run cannot be continued with other ones",
+			e.DB, e.Collection, e.DB, e.Diff.Collection, e.Diff.Old, e.Diff.New)
 	}
 	return fmt.Sprintf("%s.%s: the run was written with %s %s, not %s", e.DB, e.Collection, e.Diff.Field, e.Diff.Old, e.Diff.New)
 }

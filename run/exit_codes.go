@@ -27,7 +27,8 @@ func (e *StepError) ExitCode() int {
 	return exitInput
 }
 
-// ExitCode is 2: the settings describe another run.
+// ExitCode is 2: the plan describes another run (or its stored references
+// changed since).
 func (e *OtherRunError) ExitCode() int { return exitInput }
 
 // ExitCode is 2: each part is resumed by its own writer.
@@ -84,9 +85,6 @@ func (e *InsertError) ExitCode() int {
 // refused it before its batch was sent, or it could not be made), nil for
 // any other stop.
 func (e *InsertError) Doc() *seed.DocError { return docError(e.Err) }
-
-// ExitCode is 2: the stored references changed since the run.
-func (e *StoredChangedError) ExitCode() int { return exitInput }
 
 // docError is the *seed.DocError of err, nil when it has none.
 func docError(err error) *seed.DocError {

@@ -83,7 +83,7 @@ type Result struct {
 // references of plan draw from the _ids db holds (ReadStored). A plan
 // error is a *StepError of StepPlan, a stored reference with nothing to
 // draw from a *seed.StoredRefError, a resume whose stored references
-// would draw from other _ids a *StoredChangedError; a check that fails
+// would draw from other _ids an *OtherRunError (of seed.SettingStored); a check that fails
 // before anything is written a *RefusedError, *SameRunError or *IndexError
 // (of IndexUnique: keys of unique indexes); a failed drop or count a
 // *mongowrite.CollectionError; a write that stopped an *InsertError;
@@ -342,28 +342,16 @@ func buildStored(ctx context.Context, db *mongo.Database, plan *seed.Plan) (*see
 	return ds, nil
 }
 
-// StoredChangedError is a run whose stored references drew from other
-// _ids than the target holds now: the same plan and seed would make other
-// documents, so the run cannot be resumed.
-type StoredChangedError struct {
-	DB, Collection string // the collection of the run
-	Diff           *seed.PlanDiff
-}
-
-func (e *StoredChangedError) Error() string {
-	return fmt.Sprintf("%s.%s: its references were drawn from the documents stored in %s.%s (%s then, %s now); the run cannot be continued with other ones",
-		e.DB, e.Collection, e.DB, e.Diff.Collection, e.Diff.Old, e.Diff.New)
-}
-
 // storedSame checks that the stored _ids ds draws from are those each
-// manifest recorded.
+// manifest recorded: other ones would make other documents, so the run
+// cannot be resumed (an *OtherRunError of seed.SettingStored).
 func storedSame(ds *seed.Dataset, ms map[string]*mongowrite.Manifest) error {
 	for name, m := range ms {
 		if m == nil {
 			continue
 		}
 		if d := seed.StoredDiff(m.Stored, ds.StoredSets()); d != nil {
-			return &StoredChangedError{DB: ds.DB, Collection: name, Diff: d}
+			return &OtherRunError{DB: ds.DB, Collection: name, Diff: d}
 		}
 	}
 	return nil

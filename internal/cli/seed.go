@@ -137,7 +137,9 @@ func (a *App) seedError(ctx context.Context, o seedOptions, display string, err 
 			return explain(e.Err, manifestWording(ctx, flagResume))
 		}
 	case *run.OtherRunError:
-		return otherRunError(o.flags, e)
+		if e.Diff == nil || e.Diff.Field != seed.SettingStored {
+			return otherRunError(o.flags, e)
+		}
 	}
 	return explain(err, a.seedWording(o, display))
 }
