@@ -115,7 +115,7 @@ func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col
 	case m.Diff(&want) != nil:
 		return nil
 	}
-	return &SameRunError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}
+	return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}
 }
 
 // The _ids a run will write, checked against the stored documents before
@@ -133,19 +133,28 @@ const idQueryBatch = 1000
 // the writes and reported as not made (Options.Unchecked).
 const IDCheckReadMax = 50_000
 
-// AlreadyStoredError is a run, without Resume, of which Count documents
-// are already stored as they are generated (a plan loaded or seeded
-// before without its run manifest): its inserts would stop at the first.
-// Nothing was written.
+// AlreadyStoredError is a run, without Resume, whose documents are there
+// already: its inserts would only repeat duplicate _ids. Nothing was
+// written. Either its run manifest says so (Manifest: the run was written,
+// State done, or started), or Count of its documents are stored as they
+// are generated (a plan loaded or seeded before without its manifest;
+// First and FirstID: the first such document).
 type AlreadyStoredError struct {
 	DB, Collection string
 	Part           seed.Part
+	Manifest       *mongowrite.Manifest
 	Count          int64
 	First          int64 // the first such document's number
 	FirstID        string
 }
 
 func (e *AlreadyStoredError) Error() string {
+	switch {
+	case e.Manifest != nil && e.Manifest.State == mongowrite.StateDone:
+		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
+	case e.Manifest != nil:
+		return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
+	}
 	return fmt.Sprintf("%s.%s%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.DB, e.Collection, PartNote(e.Part), e.Count, e.First, e.FirstID)
 }
 

@@ -33,7 +33,7 @@
 // ones is an [OtherRunError] of seed.SettingStored, and a verify notes
 // the change.
 //
-// Errors carry fields ([InsertError], [IndexError], [SameRunError],
+// Errors carry fields ([InsertError], [IndexError], [AlreadyStoredError],
 // [PartsError], ...) for errors.As; their messages name no command-line
 // flag.
 package run

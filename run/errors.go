@@ -96,22 +96,6 @@ func (e *PartsError) Error() string {
 	return "the run was written in parts, not all done: " + strings.Join(s, "; ")
 }
 
-// SameRunError is a plan whose run manifest says it was written already
-// (Manifest.State done) or started: writing it again would only repeat
-// duplicate _ids.
-type SameRunError struct {
-	DB, Collection string
-	Part           seed.Part
-	Manifest       *mongowrite.Manifest
-}
-
-func (e *SameRunError) Error() string {
-	if e.Manifest.State == mongowrite.StateDone {
-		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
-	}
-	return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
-}
-
 // IndexStage is when a collection's indexes failed.
 type IndexStage int
 

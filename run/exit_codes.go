@@ -37,9 +37,6 @@ func (e *PartMismatchError) ExitCode() int { return exitInput }
 // ExitCode is 1: the run is not finished.
 func (e *PartsError) ExitCode() int { return exitFailure }
 
-// ExitCode is 1: the run was written, or started, already.
-func (e *SameRunError) ExitCode() int { return exitFailure }
-
 // ExitCode is 1: the documents are stored already.
 func (e *AlreadyStoredError) ExitCode() int { return exitFailure }
 

@@ -45,9 +45,9 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := run.Seed(ctx, db, plan(), run.Options{})
-	var sr *run.SameRunError
+	var sr *run.AlreadyStoredError
 	if !errors.As(err, &sr) || sr.Manifest.State != mongowrite.StateDone || res != nil {
-		t.Fatalf("second Seed = %v, %v; expected a *SameRunError of a done run and no result", res, err)
+		t.Fatalf("second Seed = %v, %v; expected an *AlreadyStoredError of a done run and no result", res, err)
 	}
 	if strings.Contains(err.Error(), "--") {
 		t.Errorf("error %q names a flag", err)

@@ -84,7 +84,7 @@ type Result struct {
 // error is a *StepError of StepPlan, a stored reference with nothing to
 // draw from a *seed.StoredRefError, a resume whose stored references
 // would draw from other _ids an *OtherRunError (of seed.SettingStored); a check that fails
-// before anything is written a *RefusedError, *SameRunError or *IndexError
+// before anything is written a *RefusedError, *AlreadyStoredError or *IndexError
 // (of IndexUnique: keys of unique indexes); a failed drop or count a
 // *mongowrite.CollectionError; a write that stopped an *InsertError;
 // indexes that failed after the documents an *IndexError of IndexAfter.

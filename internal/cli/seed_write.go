@@ -40,9 +40,10 @@ func (a *App) seedWording(o seedOptions, display string) wording {
 				return fmt.Errorf("%s.%v; nothing was written", e.DB, e.Err)
 			}
 			return refusedDoc(e.DB, e.Doc(), e.Err, "nothing was dropped or written")
-		case *run.SameRunError:
-			return sameRunError(e)
 		case *run.AlreadyStoredError:
+			if e.Manifest != nil {
+				return sameRunError(e)
+			}
 			return fmt.Errorf("%v; re-run with %s to add only what is missing, or %s to write them again", e, arg(flagResume), arg(flagDrop))
 		case *run.IndexError:
 			if e.Stage == run.IndexUnique {
@@ -98,7 +99,7 @@ func sayListed[T fmt.Stringer](w io.Writer, coll string, listed []T, count int) 
 
 // sameRunError says that the plan was written already, or started, and
 // how to go on.
-func sameRunError(e *run.SameRunError) error {
+func sameRunError(e *run.AlreadyStoredError) error {
 	m, where := e.Manifest, e.DB+"."+e.Collection+run.PartNote(e.Part)
 	if m.State == mongowrite.StateDone {
 		return failuref("%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", where, m.Scope().Len(), m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
