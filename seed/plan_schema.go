@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -30,8 +31,10 @@ type PlanFile struct {
 // file's "collections", of a run manifest's "plan" (PlanRecord.Specs), and of
 // an inferred plan. Its JSON keys are the plan file's, its BSON keys (in
 // field order) the stored manifest's; both read what earlier versions
-// wrote. A new setting is a field here, with both tags, and its copy in
-// planOf and copyTo (or in spec and manifestSpec, if it needs parsing).
+// wrote. A new setting is a field here, with both tags, the field of the
+// same name and type in CollectionSpec (copySame copies it both ways;
+// one of another type needs its parsing in spec and manifestSpec), and
+// its Setting, whose key is its tag; PlanRecord.Diff then compares it.
 type CollectionPlan struct {
 	Name string `json:"name" bson:"name"`
 	Kind string `json:"kind,omitempty" bson:"kind,omitempty"`
@@ -187,10 +190,10 @@ func (m IDMixMap) MarshalJSON() ([]byte, error) {
 
 // planOf is cs as text; a template is kept whole (a manifest's copy).
 func planOf(cs CollectionSpec) CollectionPlan {
+	var c CollectionPlan
+	copySame(&c, &cs)
 	n := cs.Count
-	c := CollectionPlan{Name: cs.Name, Kind: cs.Kind, Count: &n, ID: cs.ID.String(), IDStart: cs.IDStart,
-		IDStep: cs.IDStep, IDQuantiles: cs.IDQuantiles, IDMix: idMixMap(cs.IDMix), Refs: cs.Refs,
-		RefOnly: cs.RefOnly, Times: cs.Times}
+	c.Count, c.ID, c.IDMix = &n, cs.ID.String(), idMixMap(cs.IDMix)
 	if cs.Template != nil {
 		c.Template, c.TemplateName = JSONText(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -204,14 +207,29 @@ func planOf(cs CollectionSpec) CollectionPlan {
 	return c
 }
 
-// copyTo sets the settings of cs that need no parsing: all but the
-// template, the indexes, ID and IDMix. A missing count is an error.
+// copyTo sets the settings of cs that need no parsing (copySame) and the
+// count; the template, the indexes, ID and IDMix are parsed by the caller.
+// A missing count is an error.
 func (c *CollectionPlan) copyTo(cs *CollectionSpec) error {
 	if c.Count == nil {
 		return errors.New("count: missing; expected a number of documents")
 	}
-	cs.Name, cs.Kind, cs.Count = c.Name, c.Kind, *c.Count
-	cs.IDStart, cs.IDStep, cs.IDQuantiles = c.IDStart, c.IDStep, c.IDQuantiles
-	cs.Refs, cs.RefOnly, cs.Times = c.Refs, c.RefOnly, c.Times
+	copySame(cs, c)
+	cs.Count = *c.Count
 	return nil
+}
+
+// copySame copies each field of *src into the field of *dst with the same
+// name and type: the settings that CollectionPlan and CollectionSpec hold
+// alike (Name, Kind, IDStart, Refs, Times, ...), so that a new setting of
+// that kind needs no line here. The others (a type of its own on each
+// side) are copied by planOf, copyTo and manifestSpec.
+func copySame(dst, src any) {
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
+	for i := range s.NumField() {
+		f := s.Type().Field(i)
+		if df, ok := d.Type().FieldByName(f.Name); ok && df.Type == f.Type {
+			d.FieldByIndex(df.Index).Set(s.Field(i))
+		}
+	}
 }

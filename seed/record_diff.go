@@ -1,11 +1,12 @@
 package seed
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -52,40 +53,65 @@ func (m *PlanRecord) Diff(n *PlanRecord) *PlanDiff {
 	}
 	for k, a := range m.Specs {
 		b := n.Specs[k]
-		var field Setting
-		var x, y string
-		switch {
-		case a.Name != b.Name:
+		if a.Name != b.Name {
 			return &PlanDiff{Field: SettingCollections, Old: names(m.Specs), New: names(n.Specs)}
-		case a.Kind != b.Kind || (len(a.Template) == 0) != (len(b.Template) == 0):
-			field, x, y = SettingKind, a.what(), b.what()
-		case !bytes.Equal(a.Template, b.Template):
-			field, x, y = SettingTemplate, string(a.Template), string(b.Template)
-		case countText(a.Count) != countText(b.Count):
-			field, x, y = SettingCount, countText(a.Count), countText(b.Count)
-		case a.ID != b.ID:
-			field, x, y = SettingID, a.ID, b.ID
-		case fmt.Sprint(a.IDMix) != fmt.Sprint(b.IDMix):
-			field, x, y = SettingIDMix, fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && a.IDStart != b.IDStart:
-			field, x, y = SettingIDStart, strconv.FormatInt(a.IDStart, 10), strconv.FormatInt(b.IDStart, 10)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && max(a.IDStep, 1) != max(b.IDStep, 1):
-			field, x, y = SettingIDStep, strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
-		case (a.ID == "int" || a.IDMix["int"] > 0) && !slices.Equal(a.IDQuantiles, b.IDQuantiles):
-			field, x, y = SettingIDQuantiles, fmt.Sprint(a.IDQuantiles), fmt.Sprint(b.IDQuantiles)
-		case refsText(a.Refs) != refsText(b.Refs):
-			field, x, y = SettingRef, refsText(a.Refs), refsText(b.Refs)
-		case fmt.Sprint(a.Times) != fmt.Sprint(b.Times):
-			field, x, y = SettingTimes, fmt.Sprint(a.Times), fmt.Sprint(b.Times)
-		default:
-			continue
 		}
-		return &PlanDiff{Field: field, Collection: a.Name, Old: x, New: y}
+		if field, x, y := collectionDiff(a, b); field != 0 {
+			return &PlanDiff{Field: field, Collection: a.Name, Old: x, New: y}
+		}
 	}
 	if d := StoredDiff(m.Stored, n.Stored); d != nil {
 		return d
 	}
 	return nil
+}
+
+// sameDocuments are the fields of CollectionPlan, by key, that do not
+// change the documents (or that another field's rule compares): Diff
+// passes over them.
+var sameDocuments = []string{"name", "templateName", "idMix", "refOnly", "indexes"}
+
+// collectionDiff is the first setting in which a and b, one collection of
+// two plans, make other documents, and each side's value as messages show
+// it; 0 when they make the same. It goes through CollectionPlan's fields
+// in order: a field with a rule of its own below is compared by it, one of
+// sameDocuments not at all, and any other by its text (fmt.Sprint) under
+// the Setting its key names, so that a new setting is compared with no
+// line here.
+func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
+	intIDs := a.ID == "int" || a.IDMix["int"] > 0
+	t, va, vb := reflect.TypeOf(a), reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range t.NumField() {
+		key, _, _ := strings.Cut(t.Field(i).Tag.Get("bson"), ",")
+		x, y := fmt.Sprint(va.Field(i).Interface()), fmt.Sprint(vb.Field(i).Interface())
+		switch {
+		case slices.Contains(sameDocuments, key):
+			continue
+		case key == "kind":
+			// A kind and a template are one choice.
+			if a.Kind == b.Kind && (len(a.Template) == 0) == (len(b.Template) == 0) {
+				continue
+			}
+			return SettingKind, a.what(), b.what()
+		case key == "template":
+			x, y = string(a.Template), string(b.Template)
+		case key == "count":
+			x, y = countText(a.Count), countText(b.Count)
+		case key == "id" && x == y:
+			// The shares of the other strategies, with the strategy.
+			key, x, y = "idMix", fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
+		case (key == "idStart" || key == "idStep" || key == "idQuantiles") && !intIDs:
+			continue // only int _ids use them
+		case key == "idStep":
+			x, y = strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
+		case key == "refs":
+			x, y = refsText(a.Refs), refsText(b.Refs)
+		}
+		if x != y {
+			return settingOfKey(key), x, y
+		}
+	}
+	return 0, "", ""
 }
 
 // refsDiff is the first collection of both was and now whose references

@@ -60,6 +60,16 @@ var settingNames = [...]struct{ name, key string }{
 	SettingStored:      {"stored", "stored"},
 }
 
+// settingOfKey is the Setting whose Key is key, 0 for none.
+func settingOfKey(key string) Setting {
+	for s, n := range settingNames {
+		if s > 0 && n.key == key {
+			return Setting(s)
+		}
+	}
+	return 0
+}
+
 // Settings is every Setting, in order.
 func Settings() []Setting {
 	out := make([]Setting, 0, len(settingNames)-1)

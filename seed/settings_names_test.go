@@ -215,3 +215,51 @@ func TestDiffNamesEveryField(t *testing.T) {
 		}
 	}
 }
+
+// Every setting of CollectionPlan reaches CollectionSpec and back: a field
+// of the same name and type in both is copied by copySame (checked here
+// with a value in every such field, through planOf and copyTo); any other
+// is one of those parsed by name (parsed). A new field with neither fails.
+func TestCopySameCoversTheSchema(t *testing.T) {
+	parsed := []string{"Template", "TemplateName", "Count", "ID", "IDMix", "Indexes"}
+	plan, spec := reflect.TypeOf(CollectionPlan{}), reflect.TypeOf(CollectionSpec{})
+	cs := CollectionSpec{Count: 3}
+	v := reflect.ValueOf(&cs).Elem()
+	for i := range plan.NumField() {
+		f := plan.Field(i)
+		sf, ok := spec.FieldByName(f.Name)
+		switch {
+		case slices.Contains(parsed, f.Name):
+			continue
+		case !ok || sf.Type != f.Type:
+			t.Errorf("CollectionPlan.%s: no field of that name and type in CollectionSpec, nor parsed", f.Name)
+			continue
+		}
+		x := v.FieldByIndex(sf.Index)
+		switch x.Kind() {
+		case reflect.String:
+			x.SetString("x" + f.Name)
+		case reflect.Int64:
+			x.SetInt(int64(7 + i))
+		case reflect.Bool:
+			x.SetBool(true)
+		case reflect.Slice:
+			x.Set(reflect.Append(x, reflect.Zero(x.Type().Elem())))
+		default:
+			t.Fatalf("CollectionSpec.%s: no value set for a %s", f.Name, x.Kind())
+		}
+	}
+	c := planOf(cs)
+	var back CollectionSpec
+	if err := c.copyTo(&back); err != nil {
+		t.Fatal(err)
+	}
+	for i := range plan.NumField() {
+		f := plan.Field(i)
+		if sf, ok := spec.FieldByName(f.Name); ok && sf.Type == f.Type {
+			if a, b := v.FieldByIndex(sf.Index).Interface(), reflect.ValueOf(back).FieldByIndex(sf.Index).Interface(); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: %v after planOf and copyTo, want %v", f.Name, b, a)
+			}
+		}
+	}
+}
