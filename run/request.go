@@ -46,8 +46,15 @@ func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 	drawn := false
 	if !opts.Resume {
 		var err error
-		if plan, ds, drawn, err = s.newPlan(); err != nil {
+		if plan, err = s.NewPlan(); err != nil {
 			return nil, err
+		}
+		drawn = plan.DrawSeed()
+		// A plan with stored references is built once their _ids are read.
+		if len(plan.StoredTargets()) == 0 {
+			if ds, err = s.Build(plan); err != nil {
+				return nil, err
+			}
 		}
 	}
 	client, profile, err := r.Open(ctx)
@@ -72,23 +79,30 @@ func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 	return res, err
 }
 
-// newPlan is the plan of a new run (NewPlan of the defaults when no
-// setting decides the documents), its seed drawn when none was given, and
-// built (ds), unless stored references need the target first (nil ds).
-func (s Settings) newPlan() (plan *seed.Plan, ds *seed.Dataset, drawn bool, err error) {
-	if plan, err = s.Plan(); plan == nil && err == nil {
+// NewPlan is the plan of a new run of the settings: theirs, or
+// seed.NewPlan of the defaults when none decides the documents. Its error
+// is a *StepError of StepSettings.
+func (s Settings) NewPlan() (*seed.Plan, error) {
+	plan, err := s.Plan()
+	if plan == nil && err == nil {
 		plan, err = seed.NewPlan(s.Options)
 	}
 	if err != nil {
-		return nil, nil, false, &StepError{Step: StepSettings, Err: err}
+		return nil, &StepError{Step: StepSettings, Err: err}
 	}
-	drawn = plan.DrawSeed()
-	if len(plan.StoredTargets()) == 0 {
-		if ds, err = plan.Build(); err != nil {
-			return nil, nil, false, &StepError{Step: StepSettings, Err: s.Options.Blame(err)}
-		}
+	return plan, nil
+}
+
+// Build builds plan, a plan of the settings (NewPlan): its error is a
+// *StepError of StepSettings naming the setting behind it
+// (seed.PlanOptions.Blame). A plan with stored references needs
+// StoredDataset.
+func (s Settings) Build(plan *seed.Plan) (*seed.Dataset, error) {
+	ds, err := plan.Build()
+	if err != nil {
+		return nil, &StepError{Step: StepSettings, Err: s.Options.Blame(err)}
 	}
-	return plan, ds, drawn, nil
+	return ds, nil
 }
 
 // resume is the plan of the run a resume continues in db and its manifests
@@ -103,7 +117,7 @@ func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part
 	switch {
 	case errors.Is(err, mongowrite.ErrNoManifest) && s.Given(seed.SettingSeed):
 		if _, err := s.Dataset(); err != nil {
-			return nil, nil, &StepError{Step: StepSettings, Err: err}
+			return nil, nil, err
 		}
 		plan, _ := s.Plan()
 		return plan, map[string]*mongowrite.Manifest{}, nil

@@ -164,18 +164,14 @@ func (s Settings) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) 
 	return &cp, nil
 }
 
-// Dataset is the settings' plan, built; an error of Build is blamed on
-// its setting (seed.PlanOptions.Blame). A plan with references to stored
+// Dataset is the plan of the settings given (Plan), built (Build): an
+// error is a *StepError of StepSettings. A plan with references to stored
 // documents needs StoredDataset.
 func (s Settings) Dataset() (*seed.Dataset, error) {
 	if s.err != nil {
-		return nil, s.err
+		return nil, &StepError{Step: StepSettings, Err: s.err}
 	}
-	ds, err := s.plan.Build()
-	if err != nil {
-		return nil, s.Options.Blame(err)
-	}
-	return ds, nil
+	return s.Build(s.plan)
 }
 
 // Stored reports whether the settings' plan has references to documents

@@ -14,6 +14,16 @@ import (
 	"github.com/oidkit/oidkit/verify"
 )
 
+// settingsUsage is planUsage of the error of the plan flags that err, a
+// *run.StepError of StepSettings, carries; any other error is returned as
+// it is.
+func settingsUsage(err error) error {
+	if se, ok := err.(*run.StepError); ok && se.Step == run.StepSettings {
+		return planUsage(se.Err)
+	}
+	return err
+}
+
 // planUsage is bad usage for an error of the plan flags, naming the flag
 // (planFlagError); an error that has its exit code keeps it.
 func planUsage(err error) error {

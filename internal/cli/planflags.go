@@ -8,6 +8,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -102,25 +103,18 @@ func planOptions(f flagValues) seed.PlanOptions {
 	return o
 }
 
-// planFrom is seed.NewPlan of o: bad values are usage errors (exit 2)
-// naming the flag and the value.
-func planFrom(o seed.PlanOptions) (*seed.Plan, error) {
-	p, err := seed.NewPlan(o)
-	if err != nil {
-		return nil, usageError(planFlagError(err))
-	}
-	return p, nil
-}
-
-// datasetFrom is planFrom followed by Build.
+// datasetFrom is the dataset the plan options o describe, made as a new
+// run makes it (run.Settings: NewPlan, Build): bad values are usage errors
+// (exit 2) naming the flag and the value.
 func datasetFrom(o seed.PlanOptions) (*seed.Dataset, error) {
-	p, err := planFrom(o)
+	s := run.NewSettings(o)
+	p, err := s.NewPlan()
 	if err != nil {
-		return nil, err
+		return nil, settingsUsage(err)
 	}
-	ds, err := p.Build()
+	ds, err := s.Build(p)
 	if err != nil {
-		return nil, usageError(planFlagError(o.Blame(err)))
+		return nil, settingsUsage(err)
 	}
 	return ds, nil
 }

@@ -10,6 +10,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 
 	"github.com/oidkit/oidkit/internal/flagrules"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -29,7 +30,8 @@ func planOf(t *testing.T, args ...string) (*seed.Plan, error) {
 				if err := flagrules.Check(c, "seed", flagRules(), flagURI); err != nil {
 					perr = usageError(err)
 				} else {
-					plan, perr = planFrom(planOptions(c))
+					plan, perr = run.NewSettings(planOptions(c)).NewPlan()
+					perr = settingsUsage(perr)
 				}
 				return nil
 			},

@@ -132,7 +132,7 @@ func (a *App) seedError(ctx context.Context, o seedOptions, display string, err 
 	case *run.StepError:
 		switch e.Step {
 		case run.StepSettings:
-			return planUsage(e.Err)
+			return settingsUsage(e)
 		case run.StepResume:
 			return explain(e.Err, manifestWording(ctx, flagResume))
 		}

@@ -92,7 +92,7 @@ func parseVerifyDBOptions(c *ucli.Context) (verifyDBOptions, error) {
 	case o.flags.Stored(): // built once the target's _ids can be read
 	case o.flags.Any(): // with --seed: flagRules
 		if o.flagged, err = o.flags.Dataset(); err != nil {
-			return o, planUsage(err)
+			return o, settingsUsage(err)
 		}
 	}
 	return o, nil
