@@ -180,7 +180,7 @@ type Collection struct {
 	idPhase uint64
 	kind    kind
 	refs    []boundRef
-	strata  []*strata // of the template's top-level keys (strata.go)
+	strata  []*strata // of the template's top-level keys (dist.go)
 	idq     *idCurve  // the int strategy's _ids by IDQuantiles, or nil
 	pool    sync.Pool
 	// rawKind: documents are a built-in kind's fields after an _id that
