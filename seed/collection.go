@@ -1,19 +1,26 @@
 package seed
 
+// A plan's Dataset and its Collections: building them from a validated plan
+// (each collection's keys and strata, its references bound to a collection
+// of the dataset or to the _ids a target already holds, the index checks
+// that only a built document shows), and a Collection's accessors. The
+// documents themselves are built by a Worker (worker.go).
+
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
-	mrand "math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/brianvoe/gofakeit/v7"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/oidkit/oidkit/oid"
 )
@@ -145,6 +152,156 @@ func (c *Collection) bindRefs(stored StoredIDs) error {
 	return nil
 }
 
+// References to the documents a target already holds (Ref.Stored).
+
+// StoredIDs are the _ids stored in collections of the target database, by
+// collection name, each list sorted by _id: what the references marked
+// Stored draw from. A collection that is missing or empty has an empty
+// list; one not read has no entry. Generation does not read a database:
+// the caller reads them (package run does) and hands them to BuildStored.
+type StoredIDs map[string][]bson.RawValue
+
+// ErrNoStoredIDs is matched (errors.Is) by a *StoredRefError.
+var ErrNoStoredIDs = errors.New("no stored _ids to refer to")
+
+// StoredRefError is a stored reference that has nothing to draw from: its
+// collection holds no documents (Read), or its _ids were not read at all.
+type StoredRefError struct {
+	DB         string
+	Collection string // the referring collection
+	Field      string // its reference field
+	To         string // the collection referred to
+	Read       bool   // the _ids were read, and there were none
+}
+
+func (e *StoredRefError) Error() string {
+	if !e.Read {
+		return fmt.Sprintf("collection %q: ref %q: refers to the documents stored in %s.%s, which were not read; expected a target database to read them from", e.Collection, e.Field, e.DB, e.To)
+	}
+	return fmt.Sprintf("collection %q: ref %q: %s.%s holds no documents; expected stored documents to refer to (write %s first)", e.Collection, e.Field, e.DB, e.To, e.To)
+}
+
+// Is makes errors.Is(err, ErrNoStoredIDs) true.
+func (e *StoredRefError) Is(target error) bool { return target == ErrNoStoredIDs }
+
+// StoredTargets lists the collections the plan's stored references draw
+// from, sorted, each once.
+func (p *Plan) StoredTargets() []string {
+	var out []string
+	for _, cs := range p.Collections {
+		for _, r := range cs.Refs {
+			if r.Stored && !slices.Contains(out, r.To) {
+				out = append(out, r.To)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// StoredSet is what a run's stored references drew from: a collection,
+// how many _ids it held and a digest of them in order, recorded in the run
+// manifest so that a resume or a verify can tell whether they are the same.
+type StoredSet struct {
+	Collection string `bson:"collection" json:"collection"`
+	Count      int64  `bson:"count" json:"count"`
+	Digest     string `bson:"digest" json:"digest"`
+}
+
+// storedSetOf is the StoredSet of the _ids ids of collection coll.
+func storedSetOf(coll string, ids []bson.RawValue) StoredSet {
+	h := sha256.New()
+	var n [5]byte
+	for _, v := range ids {
+		n[0] = byte(v.Type)
+		binary.LittleEndian.PutUint32(n[1:], uint32(len(v.Value)))
+		h.Write(n[:])
+		h.Write(v.Value)
+	}
+	return StoredSet{Collection: coll, Count: int64(len(ids)), Digest: hex.EncodeToString(h.Sum(nil))}
+}
+
+// StoredSets is what the dataset's stored references draw from, by
+// collection name in order.
+func (ds *Dataset) StoredSets() []StoredSet { return append([]StoredSet(nil), ds.stored...) }
+
+// StoredSetsOf is the StoredSet of each collection of stored, by name in
+// order.
+func StoredSetsOf(stored StoredIDs) []StoredSet {
+	var names []string
+	for name := range stored {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []StoredSet
+	for _, name := range names {
+		out = append(out, storedSetOf(name, stored[name]))
+	}
+	return out
+}
+
+// The checks of a plan's indexes that only a built document shows.
+
+// checkIndexValues checks what only a document shows, on document 0: a
+// dotted key path of a kind names a field of its nested documents, and the
+// field of a TTL index holds a date (the server ignores any other value, so
+// the index would never expire anything).
+func (c *Collection) checkIndexValues() error {
+	cs := c.spec
+	if len(cs.Indexes) == 0 || cs.Count == 0 {
+		return nil
+	}
+	doc := c.Doc(0)
+	for j, ix := range cs.Indexes {
+		bad := func(value string, format string, args ...any) error {
+			e := planErrorf(cs.Name, SettingIndexes, value, "index %q: "+format, append([]any{ix.NameOrDefault()}, args...)...)
+			e.where = fmt.Sprintf("collection %q: indexes[%d]", cs.Name, j)
+			return e
+		}
+		for _, f := range ix.Fields() {
+			if vals := lookUpPath(doc, f); len(vals) == 0 {
+				return bad(f, "the documents have no field %q; expected a dotted path to a field of a nested document", f)
+			}
+		}
+		if ix.ExpireAfterSeconds != nil {
+			f := ix.Fields()[0]
+			for _, v := range lookUpPath(doc, f) {
+				if _, ok := v.(bson.DateTime); !ok {
+					return bad(f, "a TTL index expires documents by a date, and %q holds %T; expected a date field such as createdAt", f, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// lookUpPath is the values at a dotted path of doc, through arrays.
+func lookUpPath(doc bson.D, path string) []any {
+	vals := []any{doc}
+	for _, part := range strings.Split(path, ".") {
+		var next []any
+		for len(vals) > 0 {
+			v := vals[0]
+			vals = vals[1:]
+			switch v := v.(type) {
+			case bson.D:
+				for _, e := range v {
+					if e.Key == part {
+						next = append(next, e.Value)
+					}
+				}
+			case bson.A:
+				vals = append(vals, v...)
+			}
+		}
+		if len(next) == 0 {
+			return nil
+		}
+		vals = next
+	}
+	return vals
+}
+
 // Collections lists every collection of the plan in order, RefOnly ones
 // included.
 func (ds *Dataset) Collections() []*Collection { return append([]*Collection(nil), ds.cols...) }
@@ -162,6 +319,15 @@ func (ds *Dataset) Written() []*Collection {
 
 // Collection returns the named collection, or nil.
 func (ds *Dataset) Collection(name string) *Collection { return ds.byName[name] }
+
+// SeedNote says what repeats the dataset: "seed 42, time base
+// 2024-01-01T00:00:00Z", or "unseeded, time base ..." without a seed.
+func (ds *Dataset) SeedNote() string {
+	if !ds.Seeded {
+		return fmt.Sprintf("unseeded, time base %s", ds.Base.Format(time.RFC3339))
+	}
+	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
+}
 
 // Collection generates the documents of one collection, by number. It is
 // safe for concurrent use.
@@ -203,6 +369,32 @@ type boundRef struct {
 	// Weights) stratified over the referring documents.
 	lens *strata
 	cum  []float64
+}
+
+// count is the number of documents r can point at.
+func (r *boundRef) count() int64 {
+	if r.Stored {
+		return int64(len(r.stored))
+	}
+	return r.to.spec.Count
+}
+
+// id is the _id of target j.
+func (r *boundRef) id(j int64) any {
+	if r.Stored {
+		return r.stored[j]
+	}
+	return r.to.ID(j)
+}
+
+// ref is the bound reference of field, or nil.
+func (c *Collection) ref(field string) *boundRef {
+	for k := range c.refs {
+		if c.refs[k].Field == field {
+			return &c.refs[k]
+		}
+	}
+	return nil
 }
 
 // Name is the collection name.
@@ -270,247 +462,4 @@ func (c *Collection) Doc(i int64) bson.D {
 	d := w.Doc(i)
 	c.pool.Put(w)
 	return d
-}
-
-// Worker builds documents of one collection in one goroutine: it owns a
-// gofakeit Faker that is reseeded for every document, so that document i
-// does not depend on which documents the worker built before.
-type Worker struct {
-	c      *Collection
-	src    *mrand.PCG
-	f      *gofakeit.Faker
-	sb     strings.Builder
-	noRefs bool
-	doc    int64 // the number of the document being built
-
-	// Scratch space, reused from document to document (see appendDoc).
-	reuse    bool
-	scratchD bson.D
-	scratchA bson.A
-	picked   []int64
-	buf      []byte
-	strs     []string
-	out      docOut
-}
-
-// NewWorker returns a Worker for c. A Worker is not safe for concurrent use.
-func (c *Collection) NewWorker() *Worker {
-	src := mrand.NewPCG(0, 0)
-	return &Worker{c: c, src: src, f: gofakeit.NewFaker(src, false)}
-}
-
-// Doc builds document i: _id first, then the kind's or template's fields,
-// then references the kind does not fill itself, then createdAt for
-// templates that do not have one. The document is the caller's to keep.
-func (w *Worker) Doc(i int64) bson.D { return w.appendDoc(nil, i) }
-
-// appendDoc builds document i into d[:0], growing it when needed. With
-// w.reuse set, nested documents and arrays come from the worker's scratch
-// space too: the result is valid only until the next call, which is all the
-// stream needs (it marshals each document at once).
-func (w *Worker) appendDoc(d bson.D, i int64) bson.D {
-	c := w.c
-	w.doc = i
-	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
-	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
-	if c.kind != nil {
-		if d == nil {
-			d = make(bson.D, 0, 1+len(c.kind.fields())+len(c.refs))
-		}
-		o := &w.out
-		o.w, o.raw, o.d, o.stack = w, false, append(d[:0], bson.E{}), o.stack[:0]
-		c.kind.build(w, i, o)
-		d, o.d = o.d, nil
-	} else {
-		t := c.spec.Template
-		if d == nil {
-			d = make(bson.D, 0, 2+len(t.root.keys)+len(c.refs))
-		}
-		d = append(d[:0], bson.E{})
-		for k, key := range t.root.keys {
-			var v any
-			if k < len(c.strata) && c.strata[k] != nil {
-				v = c.strata[k].build(t.root.children[k].shape, w.f, i, &w.sb)
-			} else {
-				v = t.root.children[k].build(w.f, i, &w.sb)
-			}
-			if v != (missingValue{}) {
-				d = append(d, bson.E{Key: key, Value: v})
-			}
-		}
-	}
-	for k := range c.refs {
-		r := &c.refs[k]
-		if c.kind != nil && findRef(c.kind.refs(), r.Field) >= 0 {
-			continue // the kind placed it
-		}
-		v := w.refValue(r.Field)
-		if at := indexOf(d, r.Field); at > 0 {
-			d[at].Value = v
-		} else {
-			d = append(d, bson.E{Key: r.Field, Value: v})
-		}
-	}
-	if c.kind == nil && indexOf(d, "createdAt") < 0 && !c.spec.Template.owns("createdAt") {
-		d = append(d, bson.E{Key: "createdAt", Value: c.createdAt(i)})
-	}
-	if c.spec.ID.Kind == IDField {
-		if at := indexOf(d, c.spec.ID.Field); at > 0 {
-			d[0] = bson.E{Key: "_id", Value: d[at].Value}
-		}
-	} else {
-		d[0] = bson.E{Key: "_id", Value: c.ID(i)}
-	}
-	return d
-}
-
-// appendRaw appends document i as BSON to dst, for a kind's documents
-// whose every field the kind writes (see Collection.rawKind); it reports
-// false, with dst to be discarded, for any other document.
-func (w *Worker) appendRaw(dst []byte, i int64) ([]byte, bool) {
-	c := w.c
-	if !c.rawKind {
-		return dst, false
-	}
-	w.src.Seed(derive(c.key, tagDoc, i), derive(c.key, tagDoc^tagSecond, i))
-	w.scratchD, w.scratchA = w.scratchD[:0], w.scratchA[:0]
-	o := &w.out
-	var at int32
-	o.w, o.raw, o.ok, o.stack = w, true, true, o.stack[:0]
-	at, o.b = bsoncore.AppendDocumentStart(dst)
-	if o.b, o.ok = c.appendID(o.b, "_id", i); !o.ok {
-		return o.b, false
-	}
-	c.kind.build(w, i, o)
-	dst, err := bsoncore.AppendDocumentEnd(o.b, at)
-	o.b = nil
-	return dst, o.ok && err == nil
-}
-
-// newD is an empty nested document with room for n fields: from the
-// worker's scratch space when documents are reused, else its own.
-func (w *Worker) newD(n int) bson.D {
-	if !w.reuse || n == 0 { // a nil slice would marshal as null
-		return make(bson.D, 0, n)
-	}
-	if len(w.scratchD)+n > cap(w.scratchD) {
-		w.scratchD = make(bson.D, 0, max(2*cap(w.scratchD), n, 16))
-	}
-	at := len(w.scratchD)
-	w.scratchD = w.scratchD[:at+n]
-	return w.scratchD[at : at : at+n]
-}
-
-// newA is an array of n elements, from the scratch space like newD.
-func (w *Worker) newA(n int) bson.A {
-	if !w.reuse || n == 0 { // a nil slice would marshal as null
-		return make(bson.A, n)
-	}
-	if len(w.scratchA)+n > cap(w.scratchA) {
-		w.scratchA = make(bson.A, 0, max(2*cap(w.scratchA), n, 16))
-	}
-	at := len(w.scratchA)
-	w.scratchA = w.scratchA[:at+n]
-	a := w.scratchA[at : at+n : at+n]
-	clear(a)
-	return a
-}
-
-func indexOf(d bson.D, key string) int {
-	for k := 1; k < len(d); k++ {
-		if d[k].Key == key {
-			return k
-		}
-	}
-	return -1
-}
-
-// ref is the bound reference of field, or nil.
-func (c *Collection) ref(field string) *boundRef {
-	for k := range c.refs {
-		if c.refs[k].Field == field {
-			return &c.refs[k]
-		}
-	}
-	return nil
-}
-
-// refValue picks the target(s) of reference field from the document's random
-// stream: one _id, or an array of Min..Max of them.
-func (w *Worker) refValue(field string) any {
-	r := w.c.ref(field)
-	if r == nil || r.count() <= 0 {
-		return nil // Validate and Build make this unreachable
-	}
-	count := uint64(r.count())
-	// A target: by the Ref's PerTarget, its k-th point of draw number k
-	// deciding also whether it resolves (the first Unresolved of [0, 1)
-	// does not), so that both shares hold to within a draw; else drawn.
-	const dangling = -1
-	target := func(k uint64) int64 {
-		if r.mass == nil {
-			if r.Unresolved > 0 && w.f.Float64() < r.Unresolved {
-				return dangling
-			}
-			if r.skew != nil {
-				return r.skew.pick(w.f.Float64)
-			}
-			return int64(w.f.Uint64() % count)
-		}
-		u := r.mass.draw(k)
-		if u < r.Unresolved {
-			return dangling
-		}
-		return r.mass.pick((u - r.Unresolved) / (1 - r.Unresolved))
-	}
-	resolve := func(j int64) any {
-		if w.noRefs {
-			return nil
-		}
-		if j == dangling { // never for a stored reference (checkStoredRef)
-			return r.to.danglingID(int64(w.f.Uint64() % count))
-		}
-		return r.id(j)
-	}
-	if r.Max == 0 {
-		return resolve(target(uint64(w.doc)))
-	}
-	n := r.Min + w.f.IntN(r.Max-r.Min+1)
-	if r.lens != nil {
-		n = r.Lengths[firstAbove(r.cum, r.lens.draw(w.doc, w.f)*r.cum[len(r.cum)-1])]
-	}
-	draw := func(k int) int64 { return target(uint64(w.doc)*uint64(r.Max) + uint64(k)) }
-	// Distinct targets when there are enough of them; a few redraws at most.
-	picked := w.picked[:0]
-	for len(picked) < n {
-		j := draw(len(picked))
-		for try := 0; try < 8 && j != dangling && uint64(n) <= count && containsIndex(picked, j); try++ {
-			j = int64(w.f.Uint64() % count)
-		}
-		picked = append(picked, j)
-	}
-	w.picked = picked
-	a := w.newA(n)
-	for k, j := range picked {
-		a[k] = resolve(j)
-	}
-	return a
-}
-
-func containsIndex(list []int64, j int64) bool {
-	for _, v := range list {
-		if v == j {
-			return true
-		}
-	}
-	return false
-}
-
-// SeedNote says what repeats the dataset: "seed 42, time base
-// 2024-01-01T00:00:00Z", or "unseeded, time base ..." without a seed.
-func (ds *Dataset) SeedNote() string {
-	if !ds.Seeded {
-		return fmt.Sprintf("unseeded, time base %s", ds.Base.Format(time.RFC3339))
-	}
-	return fmt.Sprintf("seed %d, time base %s", ds.Seed, ds.Base.Format(time.RFC3339))
 }
