@@ -92,13 +92,14 @@ func (ds *Dataset) newCollection(cs CollectionSpec, seeded bool, live [5]byte) *
 	c := &Collection{
 		ds:      ds,
 		spec:    cs,
-		key:     mix64(ds.Seed ^ mix64(hashString(cs.Name))),
 		baseSec: ds.Base.Unix(),
 		spanSec: int64(ds.Span / time.Second),
 	}
 	if cs.Kind != "" {
 		c.kind, _ = kindByName(cs.Kind)
 	}
+	// The collection's key, and the values derived from it.
+	c.key = mix64(ds.Seed ^ mix64(hashString(cs.Name)))
 	r := derive(c.key, tagOID, 0)
 	if !seeded {
 		r = uint64(live[0])<<32 | uint64(live[1])<<24 | uint64(live[2])<<16 | uint64(live[3])<<8 | uint64(live[4])
