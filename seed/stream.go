@@ -210,3 +210,23 @@ func (s *Stream) Close() {
 	}
 	s.wg.Wait()
 }
+
+// CheckAll generates the documents opts selects and passes each to
+// opts.Check, without writing them anywhere: a run that must not change the
+// target before every document is known to be accepted (such as one that
+// drops a collection first) calls it before writing. It returns the first
+// refusal as a *DocError, or ctx's error.
+func (c *Collection) CheckAll(ctx context.Context, opts StreamOptions) error {
+	if opts.Check == nil {
+		return nil
+	}
+	s := c.Stream(ctx, opts)
+	defer s.Close()
+	for {
+		if _, err := s.Next(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
