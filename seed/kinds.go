@@ -35,20 +35,6 @@ type kind interface {
 	build(w *Worker, i int64, o *docOut)
 }
 
-func kindByName(name string) (kind, bool) {
-	switch name {
-	case KindUser:
-		return userKind{}, true
-	case KindEmployee:
-		return employeeKind{}, true
-	case KindProduct:
-		return productKind{}, true
-	case KindOrder:
-		return orderKind{}, true
-	}
-	return nil, false
-}
-
 // KindFields lists the top-level fields of a built-in kind (after _id), and
 // the ones unique by construction, usable as field:NAME.
 func KindFields(name string) (fields, unique []string, ok bool) {

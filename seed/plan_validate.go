@@ -2,7 +2,9 @@ package seed
 
 // The validation of a plan: Validate and every check it makes, on the
 // time window, each collection (names, counts, kind or template, _id
-// settings, indexes) and the references.
+// settings, indexes) and the references; and the two look-ups its checks
+// share with the plan options and the build: a built-in kind by name
+// (kindByName) and a reference by field (findRef).
 
 import (
 	"errors"
@@ -368,6 +370,21 @@ func (p *Plan) validateRefs(cs *CollectionSpec, names map[string]int) error {
 		}
 	}
 	return nil
+}
+
+// kindByName is the built-in kind of a Kind setting, false for none.
+func kindByName(name string) (kind, bool) {
+	switch name {
+	case KindUser:
+		return userKind{}, true
+	case KindEmployee:
+		return employeeKind{}, true
+	case KindProduct:
+		return productKind{}, true
+	case KindOrder:
+		return orderKind{}, true
+	}
+	return nil, false
 }
 
 // findRef is the index of the reference of field in refs, -1 for none.
