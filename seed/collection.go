@@ -1,10 +1,11 @@
 package seed
 
 // A plan's Dataset and its Collections: building them from a validated plan
-// (each collection's keys and strata, its references bound to a collection
-// of the dataset or to the _ids a target already holds, the index checks
-// that only a built document shows), and a Collection's accessors. The
-// documents themselves are built by a Worker (worker.go).
+// (the _ids a target already holds that stored references draw from, each
+// collection's keys and strata, the index checks that only a built document
+// shows), and a Collection's accessors. A collection's references are bound
+// to their draws in dist.go (bindRefs); its documents are built by a Worker
+// (worker.go).
 
 import (
 	"crypto/rand"
@@ -62,16 +63,16 @@ func (p *Plan) BuildStored(stored StoredIDs) (*Dataset, error) {
 		// Unseeded IDs carry the process-unique value of a live generator.
 		live = oid.NewGenerator(oid.Config{}).Random()
 	}
+	for _, name := range p.StoredTargets() {
+		if ids, read := stored[name]; read {
+			ds.stored = append(ds.stored, storedSetOf(name, ids))
+		}
+	}
 	for k := range p.Collections {
 		cs := p.Collections[k]
 		c := ds.newCollection(cs, p.Seeded, live)
 		ds.cols = append(ds.cols, c)
 		ds.byName[cs.Name] = c
-	}
-	for _, name := range p.StoredTargets() {
-		if ids, read := stored[name]; read {
-			ds.stored = append(ds.stored, storedSetOf(name, ids))
-		}
 	}
 	for _, c := range ds.cols {
 		if err := c.bindRefs(stored); err != nil {
@@ -111,46 +112,6 @@ func (ds *Dataset) newCollection(cs CollectionSpec, seeded bool, live [5]byte) *
 	c.strata = newStrata(cs.Template, cs.Count, c.key)
 	c.pool.New = func() any { return c.NewWorker() }
 	return c
-}
-
-// bindRefs binds the references of c to what they draw from: a collection
-// of the dataset, or stored _ids.
-func (c *Collection) bindRefs(stored StoredIDs) error {
-	ds := c.ds
-	for _, r := range c.spec.Refs {
-		br := boundRef{Ref: r}
-		if r.Stored {
-			ids, read := stored[r.To]
-			if len(ids) == 0 && c.spec.Count > 0 {
-				return &StoredRefError{DB: ds.DB, Collection: c.spec.Name, Field: r.Field, To: r.To, Read: read}
-			}
-			br.stored = ids
-		} else {
-			br.to = ds.byName[r.To]
-		}
-		if len(r.PerTarget) > 0 {
-			draws := c.spec.Count * int64(max(r.Max, 1))
-			br.mass = newMassPick(r.PerTarget, br.count(), draws, derive(c.key^hashString(r.Field), tagSkew, 1))
-		} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
-			br.skew = newSkewedPick(br.count(), derive(c.key, tagSkew, 0))
-		}
-		if len(r.Lengths) > 0 && c.spec.Count > 0 {
-			br.lens = newFieldStrata(c.spec.Count, c.key, r.Field)
-			total := 0.0
-			for _, w := range r.Weights {
-				total += w
-				br.cum = append(br.cum, total)
-			}
-		}
-		c.refs = append(c.refs, br)
-	}
-	c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
-	for _, r := range c.refs {
-		if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
-			c.rawKind = false
-		}
-	}
-	return nil
 }
 
 // References to the documents a target already holds (Ref.Stored).
@@ -354,38 +315,6 @@ type Collection struct {
 	// does not come from them, with no reference the kind does not place,
 	// so the kind can write them as BSON directly (Worker.appendRaw).
 	rawKind bool
-}
-
-type boundRef struct {
-	Ref
-	to *Collection // nil for a stored reference
-	// stored is what a stored reference draws from, in _id order.
-	stored []bson.RawValue
-	// skew, when set, draws targets by a Zipf distribution over a
-	// permutation of the target's documents instead of uniformly.
-	skew *skewedPick
-	// mass, when set, draws them by the Ref's PerTarget.
-	mass *massPick
-	// lens, when set, draws the Ref's Lengths (cum their cumulative
-	// Weights) stratified over the referring documents.
-	lens *strata
-	cum  []float64
-}
-
-// count is the number of documents r can point at.
-func (r *boundRef) count() int64 {
-	if r.Stored {
-		return int64(len(r.stored))
-	}
-	return r.to.spec.Count
-}
-
-// id is the _id of target j.
-func (r *boundRef) id(j int64) any {
-	if r.Stored {
-		return r.stored[j]
-	}
-	return r.to.ID(j)
 }
 
 // ref is the bound reference of field, or nil.

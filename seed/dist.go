@@ -2,8 +2,9 @@ package seed
 
 // The draws of a dataset: the values it derives from its seed (mix64,
 // derive), pseudo-random permutations (shuffle, permutation), stratified
-// draws (strata), and the distributions that references and templates draw
-// from (Zipf, skewed and by-mass picks, normal, weighted choices).
+// draws (strata), the distributions that references and templates draw
+// from (Zipf, skewed and by-mass picks, normal, weighted choices), and a
+// collection's references bound to their targets and draws (bindRefs).
 
 import (
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/brianvoe/gofakeit/v7"
+	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
 // mix64 is the SplitMix64 finalizer: a cheap bijective scrambler, so that
@@ -367,4 +369,78 @@ func firstAbove[T int | float64](cum []T, x T) int {
 		}
 	}
 	return lo
+}
+
+// boundRef is a reference of a collection bound to what it draws from
+// (bindRefs).
+type boundRef struct {
+	Ref
+	to *Collection // nil for a stored reference
+	// stored is what a stored reference draws from, in _id order.
+	stored []bson.RawValue
+	// skew, when set, draws targets by a Zipf distribution over a
+	// permutation of the target's documents instead of uniformly.
+	skew *skewedPick
+	// mass, when set, draws them by the Ref's PerTarget.
+	mass *massPick
+	// lens, when set, draws the Ref's Lengths (cum their cumulative
+	// Weights) stratified over the referring documents.
+	lens *strata
+	cum  []float64
+}
+
+// count is the number of documents r can point at.
+func (r *boundRef) count() int64 {
+	if r.Stored {
+		return int64(len(r.stored))
+	}
+	return r.to.spec.Count
+}
+
+// id is the _id of target j.
+func (r *boundRef) id(j int64) any {
+	if r.Stored {
+		return r.stored[j]
+	}
+	return r.to.ID(j)
+}
+
+// bindRefs binds the references of c to what they draw from: a collection
+// of the dataset, or stored _ids.
+func (c *Collection) bindRefs(stored StoredIDs) error {
+	ds := c.ds
+	for _, r := range c.spec.Refs {
+		br := boundRef{Ref: r}
+		if r.Stored {
+			ids, read := stored[r.To]
+			if len(ids) == 0 && c.spec.Count > 0 {
+				return &StoredRefError{DB: ds.DB, Collection: c.spec.Name, Field: r.Field, To: r.To, Read: read}
+			}
+			br.stored = ids
+		} else {
+			br.to = ds.byName[r.To]
+		}
+		if len(r.PerTarget) > 0 {
+			draws := c.spec.Count * int64(max(r.Max, 1))
+			br.mass = newMassPick(r.PerTarget, br.count(), draws, derive(c.key^hashString(r.Field), tagSkew, 1))
+		} else if _, order := c.kind.(orderKind); order && r.Field == "userId" && r.Max == 0 {
+			br.skew = newSkewedPick(br.count(), derive(c.key, tagSkew, 0))
+		}
+		if len(r.Lengths) > 0 && c.spec.Count > 0 {
+			br.lens = newFieldStrata(c.spec.Count, c.key, r.Field)
+			total := 0.0
+			for _, w := range r.Weights {
+				total += w
+				br.cum = append(br.cum, total)
+			}
+		}
+		c.refs = append(c.refs, br)
+	}
+	c.rawKind = c.kind != nil && c.spec.ID.Kind != IDField
+	for _, r := range c.refs {
+		if c.kind == nil || findRef(c.kind.refs(), r.Field) < 0 {
+			c.rawKind = false
+		}
+	}
+	return nil
 }
