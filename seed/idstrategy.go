@@ -5,7 +5,6 @@ package seed
 // and the shares of other strategies (IDMix).
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -180,56 +179,4 @@ func ParseIDMix(m map[string]float64) ([]IDShare, error) {
 	}
 	slices.SortStableFunc(mix, func(a, b IDShare) int { return int(a.ID.Kind) - int(b.ID.Kind) })
 	return mix, nil
-}
-
-// idMixMap is the idMix setting of mix, as ParseIDMix reads it (nil for
-// none).
-func idMixMap(mix []IDShare) map[string]float64 {
-	if len(mix) == 0 {
-		return nil
-	}
-	m := make(map[string]float64, len(mix))
-	for _, s := range mix {
-		m[s.ID.String()] = s.Share
-	}
-	return m
-}
-
-// idMixText is mix as a plan file writes it: {"objectid":0.074}.
-func idMixText(mix []IDShare) string {
-	b, _ := json.Marshal(idMixMap(mix))
-	return string(b)
-}
-
-// checkIDMix checks the idMix of a collection whose own strategy is id:
-// objectid, int or uuid strategies other than id, each once, with shares in
-// (0, 1) that sum to below 1 (the rest of the documents use id), and id not
-// field:NAME.
-func checkIDMix(id IDStrategy, mix []IDShare) error {
-	if len(mix) == 0 {
-		return nil
-	}
-	if id.Kind == IDField {
-		return fmt.Errorf("idMix with id %s: expected id objectid, int or uuid (a natural key cannot share the _ids with other strategies)", id)
-	}
-	seen := map[IDKind]bool{}
-	sum := 0.0
-	for _, s := range mix {
-		switch {
-		case s.ID.Kind == IDField:
-			return fmt.Errorf("idMix %q: expected objectid, int or uuid (not a natural key)", s.ID)
-		case s.ID.Kind == id.Kind:
-			return fmt.Errorf("idMix %q: it is the collection's own id; expected another strategy (the documents not in idMix use id %s)", s.ID, id)
-		case seen[s.ID.Kind]:
-			return fmt.Errorf("idMix %q: appears twice; expected each strategy once", s.ID)
-		case !(s.Share > 0 && s.Share < 1):
-			return fmt.Errorf("idMix %q: share %v: expected a share above 0 and below 1", s.ID, s.Share)
-		}
-		seen[s.ID.Kind] = true
-		sum += s.Share
-	}
-	if !(sum < 1) {
-		return fmt.Errorf("idMix %s: shares sum to %v: expected a sum below 1 (the rest use id %s)", idMixText(mix), sum, id)
-	}
-	return nil
 }

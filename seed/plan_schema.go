@@ -188,6 +188,25 @@ func (m IDMixMap) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
+// idMixMap is the idMix setting of mix, as ParseIDMix reads it (nil for
+// none).
+func idMixMap(mix []IDShare) map[string]float64 {
+	if len(mix) == 0 {
+		return nil
+	}
+	m := make(map[string]float64, len(mix))
+	for _, s := range mix {
+		m[s.ID.String()] = s.Share
+	}
+	return m
+}
+
+// idMixText is mix as a plan file writes it: {"objectid":0.074}.
+func idMixText(mix []IDShare) string {
+	b, _ := json.Marshal(idMixMap(mix))
+	return string(b)
+}
+
 // planOf is cs as text; a template is kept whole (a manifest's copy).
 func planOf(cs CollectionSpec) CollectionPlan {
 	var c CollectionPlan
