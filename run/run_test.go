@@ -3,6 +3,7 @@ package run_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -75,9 +76,10 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 func TestPlanOfAnotherFormat(t *testing.T) {
 	m := &mongowrite.Manifest{Collection: "users", PlanRecord: seed.PlanRecord{DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}}
 	_, err := run.PlanOf([]*mongowrite.Manifest{m})
-	var fe *seed.FormatError
-	if !errors.As(err, &fe) || fe.Format != 1 || !errors.Is(err, seed.ErrPlan) || strings.Contains(err.Error(), "--") {
-		t.Fatalf("PlanOf = %v; expected a *seed.FormatError of format 1 wrapping ErrPlan, naming no flag", err)
+	var pe *seed.PlanError
+	want := fmt.Sprintf("invalid plan: run manifest of old.users: the run was written by oidkit v0.1.0 in document format 1; this oidkit makes format %d, so it cannot rebuild that run's documents", seed.DocumentFormat)
+	if !errors.As(err, &pe) || pe.Setting != seed.SettingFormat || pe.Value != "1" || !errors.Is(err, seed.ErrPlan) || err.Error() != want {
+		t.Fatalf("PlanOf = %v; expected a *seed.PlanError of format 1 wrapping ErrPlan:\n%s", err, want)
 	}
 }
 

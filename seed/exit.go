@@ -34,9 +34,6 @@ func (e *PartError) ExitCode() int { return exitInput }
 // ExitCode is 2: the reference has nothing to draw from.
 func (e *StoredRefError) ExitCode() int { return exitInput }
 
-// ExitCode is 2: the run cannot be rebuilt by this oidkit.
-func (e *FormatError) ExitCode() int { return exitInput }
-
 // Violation is the rule of the target that the document breaks, nil when
 // Err is another error (the document could not be made, or its generation
 // was stopped).

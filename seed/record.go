@@ -79,27 +79,16 @@ func versions() (oidkit, gofakeit string) {
 	return oidkit, gofakeit
 }
 
-// FormatError is a run manifest of another DocumentFormat than this
-// oidkit's: its documents cannot be rebuilt (the collection has to be
-// written again, or read with the oidkit that wrote it). It wraps ErrPlan.
-type FormatError struct {
-	DB, Collection string
-	Oidkit         string // the version that wrote the run
-	Format         int    // the run's format
-}
-
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("%v: run manifest of %s.%s: the run was written by oidkit %s in document format %d; this oidkit makes format %d, so it cannot rebuild that run's documents", ErrPlan, e.DB, e.Collection, e.Oidkit, e.Format, DocumentFormat)
-}
-
-func (e *FormatError) Unwrap() error { return ErrPlan }
-
 // Plan rebuilds the recorded plan: the same seed, time base, span and
 // collections, so Build gives the documents the run wrote. Every collection
-// but coll, the one whose run manifest holds the record, is RefOnly.
+// but coll, the one whose run manifest holds the record, is RefOnly. A
+// record of another DocumentFormat is a *PlanError of SettingFormat.
 func (r *PlanRecord) Plan(coll string) (*Plan, error) {
 	if f := r.format(); f != DocumentFormat {
-		return nil, &FormatError{DB: r.DB, Collection: coll, Oidkit: r.Oidkit, Format: f}
+		// Its documents cannot be rebuilt: the collection has to be
+		// written again, or read with the oidkit that wrote it.
+		return nil, &PlanError{Source: "run manifest of " + r.DB + "." + coll, Setting: SettingFormat, Value: strconv.Itoa(f),
+			Err: fmt.Errorf("the run was written by oidkit %s in document format %d; this oidkit makes format %d, so it cannot rebuild that run's documents", r.Oidkit, f, DocumentFormat)}
 	}
 	if !r.Seeded {
 		return nil, fmt.Errorf("%w: run manifest of %s.%s: the run was not seeded (a template reads the clock), so its documents cannot be rebuilt", ErrPlan, r.DB, coll)

@@ -90,7 +90,7 @@ func manifestWording(ctx context.Context, what string) wording {
 		case errors.Is(err, mongowrite.ErrNoManifest):
 			return usageErrorf("%s: %v (collection %s); %s", flagOrCommand(what), err, mongowrite.ManifestCollection, manifestHint(what))
 		case step && se.Step == run.StepPlan:
-			if _, other := libError(se.Err).(*seed.FormatError); other {
+			if pe, ok := libError(se.Err).(*seed.PlanError); ok && pe.Setting == seed.SettingFormat {
 				return fmt.Errorf("%v (seed the collection again with %s, or use that version)", se.Err, arg(flagDrop))
 			}
 			return se.Err
