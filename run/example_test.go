@@ -72,6 +72,53 @@ func ExampleSeed() {
 	// manifest: done 100 of 100
 }
 
+// Seed from settings as a command line gives them, the way oidkit seed
+// does: a bad setting is refused before the target is opened, naming it;
+// a resume with other settings than the run's is refused, naming the
+// first difference.
+func ExampleSeedSettings() {
+	client, stop, err := startEmbedded()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stop()
+	ctx := context.Background()
+	settings := func(o seed.PlanOptions, given ...seed.Setting) run.Settings {
+		o.Given = map[seed.Setting]bool{}
+		for _, s := range given {
+			o.Given[s] = true
+		}
+		return run.NewSettings(o)
+	}
+	open := func(context.Context) (*mongo.Client, rules.Profile, error) { return client, rules.MongoDB, nil }
+	users := seed.PlanOptions{DB: "shop", Kind: "user", Count: 50, ID: "int", IDStart: 1, Seed: "7"}
+
+	bad := users
+	bad.Kind = "usr"
+	_, err = run.SeedSettings(ctx, run.Request{Settings: settings(bad, seed.SettingKind), Open: open})
+	fmt.Println(err)
+
+	res, err := run.SeedSettings(ctx, run.Request{Settings: settings(users, seed.SettingKind, seed.SettingCount, seed.SettingID, seed.SettingSeed), Open: open})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s.%s: inserted %d\n", res.Collections[0].DB, res.Collections[0].Collection, res.Inserted)
+
+	more := users
+	more.Count = 60
+	_, err = run.SeedSettings(ctx, run.Request{Settings: settings(more, seed.SettingCount), Options: run.Options{Resume: true}, Open: open})
+	var other *run.OtherRunError
+	if errors.As(err, &other) {
+		fmt.Printf("resume: %s was %s, now %s\n", other.Diff.Field, other.Diff.Old, other.Diff.New)
+	}
+	// Output:
+	// kind "usr": expected a kind: user, employee, product, order, or its plural; did you mean user?
+	// shop.users: inserted 50
+	// resume: count was 50, now 60
+}
+
 // Resume an interrupted run: the manifest lists what the server
 // acknowledged, and the resumed run inserts only the rest.
 func ExampleResume() {
