@@ -13,8 +13,8 @@
 // final state also after a cancel: a cancel stops generation, the batches
 // already sent are finished, so what the manifest lists is what is stored.
 // Options.NoManifest keeps none (oidkittest's templates, never resumed),
-// with the same checks: Seed is the one entry point of oidkit seed and of
-// oidkittest's plans.
+// with the same checks: Seed writes every run of oidkit seed (through
+// SeedSettings) and of oidkittest's plans.
 //
 // [SeedSettings] is the run oidkit seed makes of its flags, in one call:
 // the plan settings as given ([Settings]) checked before the target is
