@@ -35,10 +35,13 @@
 // ([ErrUniqueIndex]). Keys are shown as package ejson writes them.
 //
 // [Insert] writes a generated collection (package seed's stream) with
-// several inserters; with Resume, its duplicates go through [Stored]. Run manifests are stored with the
-// data, in the [ManifestCollection] of the target database:
-// [SaveManifest], [ReadManifest], [ReadPartManifest], [ReadManifests] and
-// [LatestRun] (an error wraps [ErrNoManifest] when there is none).
+// several inserters; with Resume, its duplicates go through [Stored]. A
+// run [Manifest] records what a run wrote into a collection, stored with
+// the data in the [ManifestCollection] of the target database:
+// [InsertKeeping] inserts what a manifest does not list as acknowledged and
+// keeps it as batches are; [SaveManifest], [ReadManifest],
+// [ReadPartManifest], [ReadManifests] and [LatestRun] store and read them
+// (an error wraps [ErrNoManifest] when there is none).
 //
 // Seeding (package run) and fixture loading and export (package fixtures)
 // both write and fail through this package, so a stop reads the same

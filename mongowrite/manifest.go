@@ -21,6 +21,72 @@ import (
 // processes each replace only their own.
 const ManifestCollection = "oidkit_runs"
 
+// ManifestEvery bounds how often InsertKeeping saves a manifest while
+// batches are acknowledged: often enough that a resumed run redoes little,
+// rarely enough that saving costs nothing next to inserting.
+const ManifestEvery = 200 * time.Millisecond
+
+// AfterStop bounds what a write still asks the server after it stopped
+// (interrupted, timed out): a manifest's final state, a count.
+const AfterStop = 5 * time.Second
+
+// InsertKeeping inserts into coll the documents of col that m does not
+// list as acknowledged (Insert of m.Missing()), keeping m: saved into db as
+// running first, as batches are acknowledged (at most every
+// ManifestEvery), and in its final state, done or failed with the error,
+// also after an interruption. An interruption stops generation, not the
+// batches already sent: they are finished, so what m lists is what is
+// stored. With save false, m is kept in memory only. The result counts
+// what m listed before as skipped.
+func InsertKeeping(ctx context.Context, db *mongo.Database, coll *mongo.Collection, col *seed.Collection, m *Manifest, opts InsertOptions, save bool) (InsertResult, error) {
+	store := func(ctx context.Context) error {
+		if !save {
+			return nil
+		}
+		return SaveManifest(ctx, db, m)
+	}
+	m.State, m.Error = StateRunning, ""
+	if err := store(ctx); err != nil {
+		return InsertResult{}, err
+	}
+	prior, saved := m.AckedCount, time.Now()
+	opts.Ranges = m.Missing()
+	saving := true
+	opts.Acked = func(r seed.Range) {
+		m.Ack(r)
+		if saving && time.Since(saved) >= ManifestEvery {
+			saved = time.Now()
+			// A server in trouble fails the inserts too; the run must not
+			// wait on it twice, so saving stops until the final save.
+			sctx, cancel := context.WithTimeout(ctx, AfterStop)
+			saving = store(sctx) == nil
+			cancel()
+		}
+	}
+	check := opts.Check
+	opts.Check = func(doc bson.Raw) error {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
+		if check == nil {
+			return nil
+		}
+		return check(doc)
+	}
+	res, err := Insert(context.WithoutCancel(ctx), coll, col, opts)
+	m.State = StateDone
+	if err != nil {
+		m.State, m.Error = StateFailed, err.Error()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AfterStop)
+	defer cancel()
+	if serr := store(sctx); serr != nil && err == nil {
+		err = serr
+	}
+	res.Skipped += prior
+	return res, err
+}
+
 // The states of a run manifest.
 const (
 	StateRunning = "running"

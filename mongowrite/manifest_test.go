@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
@@ -148,5 +150,45 @@ func TestManifestRanges(t *testing.T) {
 	m.Ack(seed.Range{From: 0, To: 12})
 	if miss := m.Missing(); miss == nil || len(miss) != 0 {
 		t.Fatalf("Missing of a complete run: %#v; want empty, not nil (nil means everything)", miss)
+	}
+}
+
+// InsertKeeping keeps the manifest with what the server acknowledged: a
+// cancelled write ends failed with what it stored listed, a second one
+// inserts only the rest and ends done, its count of skipped what the
+// first listed; without saving, nothing is written beside the documents.
+func TestInsertKeeping(t *testing.T) {
+	_, client := mongotest.Start(t)
+	db := client.Database("k")
+	coll := db.Collection("users")
+	ds := build(t, &seed.Plan{DB: "k", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 3000}}})
+	col := ds.Collection("users")
+	m := mongowrite.NewManifest(ds, col, "r")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	opts := mongowrite.InsertOptions{Batch: 100, Workers: 1, Progress: func(p mongowrite.Progress) {
+		if p.Inserted >= 500 {
+			cancel()
+		}
+	}}
+	_, err := mongowrite.InsertKeeping(ctx, db, coll, col, m, opts, true)
+	stored, _ := coll.CountDocuments(context.Background(), bson.D{})
+	saved, rerr := mongowrite.ReadManifest(context.Background(), db, "users")
+	if err == nil || rerr != nil || saved.State != mongowrite.StateFailed || saved.AckedCount != stored || stored == 0 || stored == 3000 {
+		t.Fatalf("cancelled: err %v; saved %+v (%v); %d stored; want a failed manifest listing what is stored", err, saved, rerr, stored)
+	}
+
+	res, err := mongowrite.InsertKeeping(context.Background(), db, coll, col, saved, mongowrite.InsertOptions{Batch: 100}, true)
+	saved2, _ := mongowrite.ReadManifest(context.Background(), db, "users")
+	if n, _ := coll.CountDocuments(context.Background(), bson.D{}); err != nil || n != 3000 || res.Inserted != 3000-stored || res.Skipped != stored || saved2.State != mongowrite.StateDone || saved2.AckedCount != 3000 {
+		t.Fatalf("resumed: %+v, %v; %d stored; manifest %s %d; want the rest inserted and done", res, err, n, saved2.State, saved2.AckedCount)
+	}
+
+	other := db.Collection("mem")
+	if _, err := mongowrite.InsertKeeping(context.Background(), db, other, col, mongowrite.NewManifest(ds, col, "m"), mongowrite.InsertOptions{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.Collection(mongowrite.ManifestCollection).CountDocuments(context.Background(), bson.D{{Key: "run", Value: "m"}}); n != 0 {
+		t.Fatalf("%d manifests saved without save; want none", n)
 	}
 }

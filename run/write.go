@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"errors"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -12,15 +11,6 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-// manifestEvery bounds how often a run saves its manifest while batches
-// are acknowledged: often enough that a resumed run redoes little, rarely
-// enough that saving costs nothing next to inserting.
-const manifestEvery = 200 * time.Millisecond
-
-// afterTimeout bounds what a run still asks the server after it stopped
-// (interrupted, timed out): the manifest's final state and the count.
-const afterTimeout = 5 * time.Second
-
 // collWrite writes one collection of a seed run and keeps its manifest.
 type collWrite struct {
 	db    *mongo.Database
@@ -28,64 +18,15 @@ type collWrite struct {
 	col   *seed.Collection
 	m     *mongowrite.Manifest
 	prior int64 // documents acknowledged by earlier runs
-	saved time.Time
-	keep  bool // the manifest is saved (Options.NoManifest unset)
+	keep  bool  // the manifest is saved (Options.NoManifest unset)
 }
 
-// save saves the manifest, when the run keeps one.
-func (w *collWrite) save(ctx context.Context) error {
-	if !w.keep {
-		return nil
-	}
-	return mongowrite.SaveManifest(ctx, w.db, w.m)
-}
-
-// insert saves the manifest as running, inserts the documents it does not
-// list as acknowledged, saving it as batches are, and saves its final state
-// (also after an interruption).
+// insert inserts the documents the manifest does not list as
+// acknowledged, keeping it (mongowrite.InsertKeeping); prior is what it
+// listed before.
 func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (mongowrite.InsertResult, error) {
-	w.m.State, w.m.Error = mongowrite.StateRunning, ""
-	if err := w.save(ctx); err != nil {
-		return mongowrite.InsertResult{}, err
-	}
-	w.prior, w.saved = w.m.AckedCount, time.Now()
-	opts.Ranges = w.m.Missing()
-	saving := true
-	opts.Acked = func(r seed.Range) {
-		w.m.Ack(r)
-		if saving && time.Since(w.saved) >= manifestEvery {
-			w.saved = time.Now()
-			// A server in trouble fails the inserts too; the run must not
-			// wait on it twice, so saving stops until the final save.
-			sctx, cancel := context.WithTimeout(ctx, afterTimeout)
-			saving = w.save(sctx) == nil
-			cancel()
-		}
-	}
-	// An interruption stops generation, not the batches already sent: the
-	// inserters finish those, so what was acknowledged is what is there.
-	check := opts.Check
-	opts.Check = func(doc bson.Raw) error {
-		if err := context.Cause(ctx); err != nil {
-			return err
-		}
-		if check == nil {
-			return nil
-		}
-		return check(doc)
-	}
-	res, err := mongowrite.Insert(context.WithoutCancel(ctx), w.coll, w.col, opts)
-	w.m.State = mongowrite.StateDone
-	if err != nil {
-		w.m.State, w.m.Error = mongowrite.StateFailed, err.Error()
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
-	defer cancel()
-	if serr := w.save(sctx); serr != nil && err == nil {
-		err = serr
-	}
-	res.Skipped += w.prior
-	return res, err
+	w.prior = w.m.AckedCount
+	return mongowrite.InsertKeeping(ctx, w.db, w.coll, w.col, w.m, opts, w.keep)
 }
 
 // failed is the *InsertError of a write that stopped with err: how many
@@ -140,7 +81,7 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	if len(docs) == 0 {
 		return known
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mongowrite.AfterStop)
 	defer cancel()
 	same, _, err := mongowrite.StoredSame(cctx, w.coll, docs)
 	if err != nil {
@@ -163,7 +104,7 @@ func (w *collWrite) duplicate(ctx context.Context, we *mongowrite.WriteError) er
 	if err != nil {
 		return we.Err
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mongowrite.AfterStop)
 	defer cancel()
 	same, there, err := mongowrite.StoredSame(cctx, w.coll, []bson.Raw{raw})
 	if err != nil || same[0] {
