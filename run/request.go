@@ -40,6 +40,9 @@ type Request struct {
 // the one resumed, an *OtherRunError (with no Diff when they do not
 // describe its collection).
 func SeedSettings(ctx context.Context, r Request) (*Result, error) {
+	if r.Open == nil {
+		return nil, errors.New("run.Request: Open is nil; expected a function that opens the target")
+	}
 	s, opts := r.Settings, r.Options
 	var plan *seed.Plan
 	var ds *seed.Dataset

@@ -3,6 +3,7 @@ package run_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -42,6 +43,9 @@ func TestSeedSettings(t *testing.T) {
 	}
 	base := seed.PlanOptions{DB: "settings", Kind: "user", Count: 40, ID: "objectid", Seed: "5"}
 
+	if _, err := run.SeedSettings(ctx, run.Request{Settings: settingsOf(base)}); err == nil || !strings.Contains(err.Error(), "Open is nil") {
+		t.Fatalf("no Open: %v; want an error saying so", err)
+	}
 	bad := base
 	bad.Kind = "usr"
 	_, err := run.SeedSettings(ctx, request(settingsOf(bad, seed.SettingKind), false))
