@@ -43,6 +43,16 @@
 // [ReadPartManifest], [ReadManifests] and [LatestRun] store and read them
 // (an error wraps [ErrNoManifest] when there is none).
 //
+// [WriteDataset] is the write phase of a seed run, once its plan is built
+// (package run builds it and calls here): every check before the first
+// write (the target's rules, a run of the same plan already there, the
+// run's _ids and unique keys against the stored documents), the indexes
+// before the documents of a collection that holds some, the drop, the
+// inserts keeping each collection's manifest, the indexes after, and what
+// a stopped write left ([InsertError]: how many documents the server
+// holds). Its errors ([RefusedError], [AlreadyStoredError], [IndexError]
+// and its [IndexStage], [InsertError]) have exit codes.
+//
 // Seeding (package run) and fixture loading and export (package fixtures)
 // both write and fail through this package, so a stop reads the same
 // whichever of them stopped. Generation (package seed) knows no database.

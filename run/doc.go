@@ -2,19 +2,21 @@
 // resume, parts of N, and the expected set for verifying from a manifest.
 //
 // [Seed] writes the collections of a plan (or one part of N of each) the
-// way oidkit seed does: every check that needs no write first (the target's
-// rules on each template's shape and, with Drop, on every document; index
-// conflicts; unique keys against what is stored, by
-// mongowrite.CheckUnique; a finished or stopped run
-// of the same plan), then for each collection the drop, the indexes before
-// the documents when it already holds some, the inserts, and the indexes
-// after. A run manifest in collection [mongowrite.ManifestCollection] records the
-// plan and the acknowledged ranges as batches are acknowledged, and its
-// final state also after a cancel: a cancel stops generation, the batches
-// already sent are finished, so what the manifest lists is what is stored.
-// Options.NoManifest keeps none (oidkittest's templates, never resumed),
-// with the same checks: Seed writes every run of oidkit seed (through
-// SeedSettings) and of oidkittest's plans.
+// way oidkit seed does: it builds the plan with the stored _ids its
+// references draw from and hands the write phase to
+// mongowrite.WriteDataset, the one owner of writing a run's documents:
+// every check that needs no write first (the target's rules on each
+// template's shape and, with Drop, on every document; index conflicts;
+// unique keys against what is stored; a finished or stopped run of the
+// same plan), then for each collection the drop, the indexes before the
+// documents when it already holds some, the inserts, and the indexes
+// after. A run manifest in collection [mongowrite.ManifestCollection]
+// records the plan and the acknowledged ranges as batches are
+// acknowledged, and its final state also after a cancel: a cancel stops
+// generation, the batches already sent are finished, so what the manifest
+// lists is what is stored. Options.NoManifest keeps none (oidkittest's
+// templates, never resumed), with the same checks: Seed writes every run
+// of oidkit seed (through SeedSettings) and of oidkittest's plans.
 //
 // [SeedSettings] is the run oidkit seed makes of its flags, in one call:
 // the plan settings as given ([Settings]) checked before the target is
@@ -35,5 +37,5 @@
 //
 // Errors carry fields ([InsertError], [IndexError], [AlreadyStoredError],
 // [PartsError], ...) for errors.As; their messages name no command-line
-// flag.
+// flag. Those of the write phase are mongowrite's, named here by aliases.
 package run

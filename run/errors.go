@@ -96,76 +96,35 @@ func (e *PartsError) Error() string {
 	return "the run was written in parts, not all done: " + strings.Join(s, "; ")
 }
 
-// IndexStage is when a collection's indexes failed.
-type IndexStage int
+// The errors of the write phase are mongowrite's (mongowrite.WriteDataset
+// writes every run); run names them as before.
 
+// IndexStage is when a collection's indexes failed: mongowrite.IndexStage.
+type IndexStage = mongowrite.IndexStage
+
+// The stages of an IndexError (mongowrite's).
 const (
-	// IndexCheck is the checks before anything is written.
-	IndexCheck IndexStage = iota
-	// IndexBefore is creating them before the documents (nothing inserted).
-	IndexBefore
-	// IndexAfter is creating them after the documents (all written).
-	IndexAfter
-	// IndexUnique is the checks of the plan's documents against the unique
-	// indexes before anything is written: documents that repeat a unique
-	// key among themselves (Err a *mongowrite.UniqueInputError) or clash with
-	// stored ones (a *mongowrite.UniqueClashError).
-	IndexUnique
+	IndexCheck  = mongowrite.IndexCheck
+	IndexBefore = mongowrite.IndexBefore
+	IndexAfter  = mongowrite.IndexAfter
+	IndexUnique = mongowrite.IndexUnique
 )
 
-// IndexError is a collection's indexes that conflict, are refused or are
-// invalid (Err, an indexes error), or that the plan's documents would break
-// (IndexUnique), and when.
-type IndexError struct {
-	DB, Collection string
-	Stage          IndexStage
-	Written        int64 // the collection's documents of the run written (IndexAfter)
-	Err            error
-}
+// IndexError is a collection's indexes that failed, and when:
+// mongowrite.IndexError.
+type IndexError = mongowrite.IndexError
 
-func (e *IndexError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
-func (e *IndexError) Unwrap() error { return e.Err }
+// RefusedError is a document or template shape the target's rules refuse:
+// mongowrite.RefusedError.
+type RefusedError = mongowrite.RefusedError
 
-// RefusedError is a document or template shape the target's rules refuse
-// (Err: a *seed.DocError wrapping a *rules.Violation, or CheckShape's
-// error), found before anything was written when Before is true.
-type RefusedError struct {
-	DB     string
-	Shape  bool // the template's shape, not a document
-	Before bool // found before the drop and the first write
-	Err    error
-}
+// InsertError is writing a collection that stopped: mongowrite.InsertError.
+type InsertError = mongowrite.InsertError
 
-func (e *RefusedError) Error() string { return fmt.Sprintf("%s.%v", e.DB, e.Err) }
-func (e *RefusedError) Unwrap() error { return e.Err }
-
-// InsertError is writing a collection that stopped: Err is the manifest's
-// save error or mongowrite.Insert's (a *seed.DocError for a refused document, a
-// *mongowrite.WriteError otherwise). Held is how many documents of the run the
-// server holds (counted after the failure when it answers, else at least
-// the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
-// *mongowrite.WriteError). A document refused as a duplicate key that the
-// collection does not hold as it is has a mongowrite.ErrNotStored reason.
-type InsertError struct {
-	DB, Collection string
-	Part           seed.Part
-	Held           int64
-	AtLeast        bool
-	Total          int64 // the documents of the part
-	Seeded         bool  // false: the run cannot be resumed
-	Err            error
-}
-
-func (e *InsertError) Error() string {
-	return fmt.Sprintf("%s.%s%s: inserted %d of %d: %v", e.DB, e.Collection, PartNote(e.Part), e.Held, e.Total, e.Err)
-}
-func (e *InsertError) Unwrap() error { return e.Err }
+// AlreadyStoredError is a run, without Resume, whose documents are there
+// already: mongowrite.AlreadyStoredError.
+type AlreadyStoredError = mongowrite.AlreadyStoredError
 
 // PartNote names part p in summaries: "" for the whole dataset, else
-// " part I/N".
-func PartNote(p seed.Part) string {
-	if p.Whole() {
-		return ""
-	}
-	return fmt.Sprintf(" part %s", p)
-}
+// " part I/N" (mongowrite.PartNote).
+func PartNote(p seed.Part) string { return mongowrite.PartNote(p) }

@@ -97,178 +97,43 @@ func Seed(ctx context.Context, db *mongo.Database, plan *seed.Plan, opts Options
 	return seedDataset(ctx, db, ds, opts)
 }
 
-// seedDataset is Seed of ds, its plan built.
+// seedDataset is Seed of ds, its plan built: with Resume, the stored _ids
+// its references draw from checked against the manifests, then the write
+// phase (mongowrite.WriteDataset).
 func seedDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts Options) (*Result, error) {
 	if opts.Resume {
 		if err := storedSame(ds, opts.Manifests); err != nil {
 			return nil, err
 		}
 	}
-	if opts.Profile.Name() == "" {
-		opts.Profile = rules.MongoDB
-	}
-	if opts.Workers == 0 {
-		opts.Workers = mongowrite.WorkersFor(opts.Profile)
-	}
-	written := ds.Written()
-	seen, err := checkBeforeWriting(ctx, db, ds, written, opts)
-	if err != nil {
+	wr, err := mongowrite.WriteDataset(ctx, db, ds, opts.write())
+	if wr == nil {
 		return nil, err
 	}
-	if err := indexesBeforeWriting(ctx, db, ds, written, opts); err != nil {
-		return nil, err
+	res := &Result{Dataset: ds, Inserted: wr.Inserted, Skipped: wr.Skipped, Elapsed: wr.Elapsed}
+	for _, cr := range wr.Collections {
+		res.Collections = append(res.Collections, CollectionResult(cr))
 	}
-	res := &Result{Dataset: ds}
-	start := time.Now()
-	name := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
-	if !opts.Part.Whole() {
-		// The parts' processes name one run without talking to each other.
-		name = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
-	}
-	for _, col := range written {
-		cr, err := seedCollection(ctx, db, ds, col, name, opts, seen[col.Name()])
-		if cr != nil {
-			res.Collections = append(res.Collections, *cr)
-			if opts.Written != nil {
-				opts.Written(*cr)
-			}
-		}
-		if err != nil {
-			return res, err
-		}
-		res.Inserted += cr.Inserted
-		res.Skipped += cr.Skipped
-	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, err
 }
 
-// indexesBeforeWriting creates, before any document of the run is written,
-// the plan's indexes of each written collection that already holds
-// documents (not with Drop, which empties them): the server judges the
-// stored documents first, and a unique index their keys repeat is refused
-// before anything is added. A refusal is an *IndexError of IndexBefore,
-// and every index created here is dropped again: a refused run leaves the
-// target as it was.
-func indexesBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) error {
-	if opts.Drop {
-		return nil
-	}
-	type made struct {
-		coll *mongo.Collection
-		list []indexes.Index
-	}
-	var done []made
-	for _, col := range written {
-		coll := db.Collection(col.Name())
-		list, err := createFirst(ctx, coll, ds, col)
-		if err != nil {
-			for _, m := range done {
-				indexes.DropCreated(ctx, m.coll, m.list)
-			}
-			return err
-		}
-		done = append(done, made{coll, list})
-	}
-	return nil
-}
-
-// createFirst creates the plan's indexes of col that coll lacks when it
-// holds documents, and returns those it created.
-func createFirst(ctx context.Context, coll *mongo.Collection, ds *seed.Dataset, col *seed.Collection) ([]indexes.Index, error) {
-	want := col.Spec().Indexes
-	first, err := indexesFirst(ctx, coll, want)
-	if err != nil {
-		return nil, &mongowrite.CollectionError{DB: ds.DB, Collection: col.Name(), Op: mongowrite.OpCount, Err: err}
-	}
-	if !first {
-		return nil, nil
-	}
-	list, err := indexes.CreateMissing(ctx, coll, want)
-	if err != nil {
-		return nil, &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexBefore, Err: err}
-	}
-	return list, nil
-}
-
-// seedCollection drops col's collection (with Drop), inserts (the indexes
-// of a collection that held documents are there: indexesBeforeWriting)
-// and creates the indexes after. The result is nil when nothing was
-// inserted.
-func seedCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts Options, stored *mongowrite.Digests) (*CollectionResult, error) {
-	coll := db.Collection(col.Name())
-	if opts.Drop {
-		if err := mongowrite.Drop(ctx, coll); err != nil {
-			var ce *mongowrite.CollectionError
-			if errors.As(err, &ce) {
-				ce.DB = ds.DB // named in the seed run's messages
-			}
-			return nil, err
-		}
-	}
-	want := col.Spec().Indexes
-	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
-	if w.m == nil {
-		w.m = mongowrite.NewManifest(ds, col, run)
-		w.m.Part = opts.Part
-	}
-	io := insertOptions(w, opts)
-	io.Stored = stored
-	res, err := w.insert(ctx, io)
+// write is mongowrite.WriteDataset's options of opts.
+func (opts Options) write() mongowrite.WriteOptions {
+	wo := mongowrite.WriteOptions{Part: opts.Part, Resume: opts.Resume, Manifests: opts.Manifests, Drop: opts.Drop,
+		NoManifest: opts.NoManifest, Profile: opts.Profile, Batch: opts.Batch, Workers: opts.Workers, Unchecked: opts.Unchecked}
 	if opts.Progress != nil {
-		opts.Progress(Progress{Collection: col.Name(), Done: true})
+		wo.Progress = func(p mongowrite.CollectionProgress) { opts.Progress(Progress(p)) }
 	}
-	cr := &CollectionResult{DB: ds.DB, Collection: col.Name(), InsertResult: res}
-	if err != nil {
-		ie := w.failed(ctx, err, res, opts.Resume)
-		if ie.Held >= 0 {
-			cr.Inserted = max(ie.Held-cr.Skipped, 0) // the count the error gives
-		}
-		cr.Err = ie
-		return cr, ie
+	if opts.Written != nil {
+		wo.Written = func(cr mongowrite.CollectionResult) { opts.Written(CollectionResult(cr)) }
 	}
-	if len(want) > 0 {
-		// Also after a resumed or finished run: what a killed run did
-		// not index is indexed now.
-		if err := indexes.Create(ctx, coll, want); err != nil {
-			cr.Err = &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexAfter, Written: res.Inserted + res.Skipped, Err: err}
-			return cr, cr.Err
-		}
-		cr.Indexes = want
-	}
-	return cr, nil
+	return wo
 }
 
-// insertOptions are mongowrite.Insert's options for w, the progress told first.
-func insertOptions(w *collWrite, opts Options) mongowrite.InsertOptions {
-	io := mongowrite.InsertOptions{Batch: opts.Batch, Workers: opts.Workers, Resume: opts.Resume, ReadStored: !opts.Profile.QueriesUseIndexes(), Check: opts.Profile.Check}
-	if opts.Progress != nil {
-		name := w.col.Name()
-		var total int64
-		for _, r := range w.m.Missing() {
-			total += r.Len()
-		}
-		opts.Progress(Progress{Collection: name, Progress: mongowrite.Progress{Total: total}, Start: true})
-		io.Progress = func(p mongowrite.Progress) { opts.Progress(Progress{Collection: name, Progress: p}) }
-	}
-	return io
-}
-
-// indexesFirst says whether the plan's indexes of coll are created before
-// its documents are inserted: when it already holds documents (a resumed
-// run, or other data), so that the server judges those first and refuses
-// before anything is added; an empty collection is indexed after the
-// insert, which is faster (docs/benchmarks.md, Index order).
-func indexesFirst(ctx context.Context, coll *mongo.Collection, want []indexes.Index) (bool, error) {
-	if len(want) == 0 {
-		return false, nil
-	}
-	n, err := coll.EstimatedDocumentCount(ctx)
-	if err != nil {
-		return false, err
-	}
-	return n > 0, nil
-}
+// IDCheckReadMax is the most stored documents read to check the _ids of a
+// run before writing on a server whose every _id query reads the whole
+// collection: mongowrite.IDCheckReadMax.
+const IDCheckReadMax = mongowrite.IDCheckReadMax
 
 // Summary is what a seed of inserted and skipped documents in elapsed did,
 // in words: "inserted 1000, skipped 0 (already there), 35ms, 28571 docs/s".

@@ -1,13 +1,11 @@
-package run
+package mongowrite
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
-	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -23,10 +21,10 @@ func TestStoppedAtDoc(t *testing.T) {
 		doc  *seed.DocError
 		code int
 	}{
-		{&mongowrite.WriteError{Collection: "users", Err: refused}, refused, 2},
+		{&WriteError{Collection: "users", Err: refused}, refused, 2},
 		{fmt.Errorf("users: %w", refused), refused, 2},
-		{&mongowrite.WriteError{Collection: "users", Err: stopped}, stopped, 1},
-		{&mongowrite.WriteError{Collection: "users", Err: fmt.Errorf("connection reset")}, nil, 1},
+		{&WriteError{Collection: "users", Err: stopped}, stopped, 1},
+		{&WriteError{Collection: "users", Err: fmt.Errorf("connection reset")}, nil, 1},
 	} {
 		ie := &InsertError{DB: "d", Collection: "users", Err: tc.err}
 		if got := ie.Doc(); got != tc.doc {
@@ -52,8 +50,8 @@ func TestIndexErrorExitCode(t *testing.T) {
 	}{
 		{&IndexError{Stage: IndexCheck, Err: fmt.Errorf("%w: no key", indexes.ErrInvalid)}, 2},
 		{&IndexError{Stage: IndexBefore, Err: fmt.Errorf("connection reset")}, 1},
-		{&IndexError{Stage: IndexUnique, Err: &fixtures.UniqueInputError{Count: 2}}, 2},
-		{&IndexError{Stage: IndexUnique, Err: &fixtures.UniqueClashError{Count: 2}}, 1},
+		{&IndexError{Stage: IndexUnique, Err: &UniqueInputError{Count: 2}}, 2},
+		{&IndexError{Stage: IndexUnique, Err: &UniqueClashError{Count: 2}}, 1},
 	} {
 		if got := tc.err.ExitCode(); got != tc.want {
 			t.Errorf("IndexError{Stage: %d, Err: %v}.ExitCode() = %d, want %d", tc.err.Stage, tc.err.Err, got, tc.want)

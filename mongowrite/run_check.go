@@ -1,4 +1,4 @@
-package run
+package mongowrite
 
 // The checks before a run writes anything: the target's rules, the same
 // run already there, the run's _ids and unique keys against the stored
@@ -15,7 +15,6 @@ import (
 
 	"github.com/oidkit/oidkit/ejson"
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -25,13 +24,13 @@ import (
 // with Drop, the target's rules on every document; without Drop, the
 // run's _ids and unique keys against the stored documents. It returns
 // what it read of the stored documents, for the inserts.
-func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options) (storedIDs, error) {
+func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions) (storedIDs, error) {
 	seen := storedIDs{}
 	err := checkAll(ctx, db, ds, written, opts, seen)
 	return seen, err
 }
 
-func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts Options, seen storedIDs) error {
+func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions, seen storedIDs) error {
 	for _, col := range written {
 		if err := col.CheckShape(opts.Profile.Check); err != nil {
 			return &RefusedError{DB: ds.DB, Shape: true, Before: true, Err: err}
@@ -45,7 +44,7 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 		}
 	}
 	for _, col := range written {
-		if err := mongowrite.CheckIndexes(ctx, db.Collection(col.Name()), col.Spec().Indexes, opts.Drop); err != nil {
+		if err := CheckIndexes(ctx, db.Collection(col.Name()), col.Spec().Indexes, opts.Drop); err != nil {
 			return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexCheck, Err: err}
 		}
 	}
@@ -73,12 +72,12 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 // uniqueBeforeWriting checks the documents col writes into a collection
 // that already holds some against each other and against the stored ones,
 // in every unique index of the collection and of the plan
-// (mongowrite.CheckUnique): a key twice among them, or one held by a stored
+// (CheckUnique): a key twice among them, or one held by a stored
 // document with another _id, is an *IndexError of IndexUnique, nothing
 // written. An empty
 // collection has nothing to clash with, and its indexes are built after
 // its documents, which the server judges then.
-func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options) error {
+func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts WriteOptions) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
 	if err != nil || n == 0 {
@@ -87,14 +86,14 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 	r := opts.Part.Range(col.Len())
 	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := mongowrite.CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
+	unchecked, err := CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
 	if opts.Unchecked != nil {
 		for _, u := range unchecked {
 			opts.Unchecked(ds.DB, u)
 		}
 	}
-	var ue *mongowrite.UniqueInputError
-	var uc *mongowrite.UniqueClashError
+	var ue *UniqueInputError
+	var uc *UniqueClashError
 	if errors.As(err, &ue) || errors.As(err, &uc) {
 		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: err}
 	}
@@ -105,10 +104,10 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 // written already (or started): the inserts would only repeat duplicate
 // _ids.
 func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
-	m, err := mongowrite.ReadPartManifest(ctx, db, col.Name(), part)
+	m, err := ReadPartManifest(ctx, db, col.Name(), part)
 	want := seed.NewPlanRecord(ds)
 	switch {
-	case errors.Is(err, mongowrite.ErrNoManifest):
+	case errors.Is(err, ErrNoManifest):
 		return nil
 	case err != nil:
 		return err
@@ -130,43 +129,18 @@ const idQueryBatch = 1000
 // collection (rules.Profile.QueriesUseIndexes), unless the run writes four
 // times as many: beyond, the read would cost more than a quarter of the run
 // (docs/benchmarks.md, Reading a whole collection), so the check is left to
-// the writes and reported as not made (Options.Unchecked).
+// the writes and reported as not made (WriteOptions.Unchecked).
 const IDCheckReadMax = 50_000
-
-// AlreadyStoredError is a run, without Resume, whose documents are there
-// already: its inserts would only repeat duplicate _ids. Nothing was
-// written. Either its run manifest says so (Manifest: the run was written,
-// State done, or started), or Count of its documents are stored as they
-// are generated (a plan loaded or seeded before without its manifest;
-// First and FirstID: the first such document).
-type AlreadyStoredError struct {
-	DB, Collection string
-	Part           seed.Part
-	Manifest       *mongowrite.Manifest
-	Count          int64
-	First          int64 // the first such document's number
-	FirstID        string
-}
-
-func (e *AlreadyStoredError) Error() string {
-	switch {
-	case e.Manifest != nil && e.Manifest.State == mongowrite.StateDone:
-		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
-	case e.Manifest != nil:
-		return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
-	}
-	return fmt.Sprintf("%s.%s%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.DB, e.Collection, PartNote(e.Part), e.Count, e.First, e.FirstID)
-}
 
 // storedIDs is what idsBeforeWriting learnt of a collection: the digests
 // of every stored document, when it read them all.
-type storedIDs map[string]*mongowrite.Digests
+type storedIDs map[string]*Digests
 
 // idsBeforeWriting checks the _id of each document col will write (those
 // of its part, or the ones its manifest lists as missing with Resume)
 // against the documents its collection already holds: a document stored
 // under one of them with other bytes is a clash in the _id index (a
-// *IndexError of IndexUnique with a *mongowrite.UniqueClashError, exit 1,
+// *IndexError of IndexUnique with a *UniqueClashError, exit 1,
 // nothing written; Resume cannot help), and one stored as generated,
 // without Resume, an *AlreadyStoredError. An empty collection has nothing
 // to clash with. On a server whose every _id query scans the collection
@@ -174,7 +148,7 @@ type storedIDs map[string]*mongowrite.Digests
 // digests kept in seen for the inserts, unless it holds more than
 // IDCheckReadMax documents and more than a quarter of what the run writes;
 // elsewhere the _ids are asked for idQueryBatch at a time.
-func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts Options, seen storedIDs) error {
+func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts WriteOptions, seen storedIDs) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
 	if err != nil || n == 0 {
@@ -191,13 +165,13 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	var look func(docs []bson.Raw) (same, there []bool, err error)
 	if !opts.Profile.QueriesUseIndexes() && n > max(todo/4, IDCheckReadMax) {
 		if opts.Unchecked != nil {
-			opts.Unchecked(ds.DB, mongowrite.Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
+			opts.Unchecked(ds.DB, Unchecked{Collection: col.Name(), Index: indexes.IDIndexName,
 				Reason: fmt.Sprintf("the server would read all %d stored documents for that, more than %d and than a quarter of the %d the run writes; a document stored under one of its _ids stops the run while writing", n, IDCheckReadMax, todo)})
 		}
 		return nil
 	}
 	if !opts.Profile.QueriesUseIndexes() {
-		d, err := mongowrite.ReadDigests(ctx, coll, maphash.MakeSeed())
+		d, err := ReadDigests(ctx, coll, maphash.MakeSeed())
 		if err != nil {
 			return fmt.Errorf("%s.%s: reading the stored documents to check the _ids of the run: %w", ds.DB, col.Name(), err)
 		}
@@ -210,7 +184,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 			return same, there, nil
 		}
 	} else {
-		look = func(docs []bson.Raw) ([]bool, []bool, error) { return mongowrite.StoredSame(ctx, coll, docs) }
+		look = func(docs []bson.Raw) ([]bool, []bool, error) { return StoredSame(ctx, coll, docs) }
 	}
 	var f idFindings
 	for _, r := range ranges {
@@ -222,7 +196,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	}
 	switch {
 	case f.count > 0:
-		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &mongowrite.UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
+		return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexUnique, Err: &UniqueClashError{Collection: col.Name(), Listed: f.clashes, Count: f.count}}
 	case f.same > 0 && !opts.Resume:
 		return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: opts.Part, Count: f.same, First: f.first, FirstID: f.firstID}
 	}
@@ -230,10 +204,10 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 }
 
 // idFindings are the documents of a run found stored: under their _id
-// with other bytes (clashes, the first mongowrite.MaxUniqueListed listed and
+// with other bytes (clashes, the first MaxUniqueListed listed and
 // all counted), or as generated (same, the first one's number and _id).
 type idFindings struct {
-	clashes []mongowrite.UniqueClash
+	clashes []UniqueClash
 	count   int
 	same    int64
 	first   int64
@@ -264,8 +238,8 @@ func (f *idFindings) batch(col *seed.Collection, r seed.Range, look func([]bson.
 			f.same++
 		case there[k]:
 			f.count++
-			if len(f.clashes) < mongowrite.MaxUniqueListed {
-				f.clashes = append(f.clashes, mongowrite.UniqueClash{Index: indexes.IDIndexName, Key: id, StoredID: id, At: fmt.Sprintf("document %d", i)})
+			if len(f.clashes) < MaxUniqueListed {
+				f.clashes = append(f.clashes, UniqueClash{Index: indexes.IDIndexName, Key: id, StoredID: id, At: fmt.Sprintf("document %d", i)})
 			}
 		}
 	}

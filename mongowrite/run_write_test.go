@@ -1,4 +1,4 @@
-package run
+package mongowrite
 
 import (
 	"context"
@@ -11,8 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/embedded"
-	"github.com/oidkit/oidkit/mongowrite"
+	embeddedserver "github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -22,7 +21,7 @@ import (
 // for the refusal is the server's own (the collection could not be asked
 // whether it holds the document as it is).
 func TestHeldCountsOnlyDocumentsStoredAsGenerated(t *testing.T) {
-	s, err := embedded.Start(embedded.Options{DataDir: filepath.Join(t.TempDir(), "data")})
+	s, err := embeddedserver.Start(embeddedserver.Options{DataDir: filepath.Join(t.TempDir(), "data")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +51,9 @@ func TestHeldCountsOnlyDocumentsStoredAsGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := &collWrite{db: c.Database("held"), coll: coll, col: col, m: &mongowrite.Manifest{}}
-	we := &mongowrite.WriteError{Collection: "users", Written: 39, Total: 50,
-		Doc: &mongowrite.WriteDoc{Index: 10}, Err: errors.New("E11000 duplicate key error")}
+	w := &collWrite{db: c.Database("held"), coll: coll, col: col, m: &Manifest{}}
+	we := &WriteError{Collection: "users", Written: 39, Total: 50,
+		Doc: &WriteDoc{Index: 10}, Err: errors.New("E11000 duplicate key error")}
 	if got := w.held(ctx, we, []seed.Range{{From: 0, To: 50}}); got != 39 {
 		t.Fatalf("held = %d; the server holds 39 of the documents as generated", got)
 	}

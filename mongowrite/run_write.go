@@ -1,4 +1,4 @@
-package run
+package mongowrite
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -16,25 +15,25 @@ type collWrite struct {
 	db    *mongo.Database
 	coll  *mongo.Collection
 	col   *seed.Collection
-	m     *mongowrite.Manifest
+	m     *Manifest
 	prior int64 // documents acknowledged by earlier runs
-	keep  bool  // the manifest is saved (Options.NoManifest unset)
+	keep  bool  // the manifest is saved (WriteOptions.NoManifest unset)
 }
 
 // insert inserts the documents the manifest does not list as
-// acknowledged, keeping it (mongowrite.InsertKeeping); prior is what it
+// acknowledged, keeping it (InsertKeeping); prior is what it
 // listed before.
-func (w *collWrite) insert(ctx context.Context, opts mongowrite.InsertOptions) (mongowrite.InsertResult, error) {
+func (w *collWrite) insert(ctx context.Context, opts InsertOptions) (InsertResult, error) {
 	w.prior = w.m.AckedCount
-	return mongowrite.InsertKeeping(ctx, w.db, w.coll, w.col, w.m, opts, w.keep)
+	return InsertKeeping(ctx, w.db, w.coll, w.col, w.m, opts, w.keep)
 }
 
 // failed is the *InsertError of a write that stopped with err: how many
 // documents of the run the server holds, where that applies.
-func (w *collWrite) failed(ctx context.Context, err error, res mongowrite.InsertResult, resume bool) *InsertError {
+func (w *collWrite) failed(ctx context.Context, err error, res InsertResult, resume bool) *InsertError {
 	ie := &InsertError{DB: w.m.DB, Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.m.Seeded, Err: err}
 	var de *seed.DocError
-	var we *mongowrite.WriteError
+	var we *WriteError
 	switch {
 	case errors.As(err, &de) && !errors.Is(err, context.Canceled):
 	case !errors.As(err, &we):
@@ -54,10 +53,10 @@ func (w *collWrite) failed(ctx context.Context, err error, res mongowrite.Insert
 
 // held counts the documents of the run the server holds, with a fresh
 // context (the run's may be cancelled): those acknowledged, plus those of
-// the batches in flight when the run stopped (mongowrite.Insert's Unsettled) that
+// the batches in flight when the run stopped (Insert's Unsettled) that
 // it holds as they were generated. It returns -1 when the server does not
 // answer.
-func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettled []seed.Range) int64 {
+func (w *collWrite) held(ctx context.Context, we *WriteError, unsettled []seed.Range) int64 {
 	known := max(w.m.AckedCount, w.prior+we.Written)
 	// An interruption stops generation and lets the inserters finish their
 	// batches: none is in flight, and asking would cost a scan of the
@@ -81,9 +80,9 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 	if len(docs) == 0 {
 		return known
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mongowrite.AfterStop)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AfterStop)
 	defer cancel()
-	same, _, err := mongowrite.StoredSame(cctx, w.coll, docs)
+	same, _, err := StoredSame(cctx, w.coll, docs)
 	if err != nil {
 		return -1
 	}
@@ -98,17 +97,17 @@ func (w *collWrite) held(ctx context.Context, we *mongowrite.WriteError, unsettl
 
 // duplicate is the reason for the refusal we of a document as a duplicate
 // key: the server's own when the collection holds it as it is, or when
-// the server cannot be asked; else mongowrite.NotStored.
-func (w *collWrite) duplicate(ctx context.Context, we *mongowrite.WriteError) error {
+// the server cannot be asked; else NotStored.
+func (w *collWrite) duplicate(ctx context.Context, we *WriteError) error {
 	raw, err := bson.Marshal(w.col.Doc(we.Doc.Index))
 	if err != nil {
 		return we.Err
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mongowrite.AfterStop)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), AfterStop)
 	defer cancel()
-	same, there, err := mongowrite.StoredSame(cctx, w.coll, []bson.Raw{raw})
+	same, there, err := StoredSame(cctx, w.coll, []bson.Raw{raw})
 	if err != nil || same[0] {
 		return we.Err
 	}
-	return mongowrite.NotStored(there[0])
+	return NotStored(there[0])
 }

@@ -1,0 +1,109 @@
+package mongowrite
+
+// The errors of a seed run's write phase (WriteDataset), with their fields
+// for errors.As; their messages name no command-line flag.
+
+import (
+	"fmt"
+
+	"github.com/oidkit/oidkit/seed"
+)
+
+// IndexStage is when a collection's indexes failed.
+type IndexStage int
+
+const (
+	// IndexCheck is the checks before anything is written.
+	IndexCheck IndexStage = iota
+	// IndexBefore is creating them before the documents (nothing inserted).
+	IndexBefore
+	// IndexAfter is creating them after the documents (all written).
+	IndexAfter
+	// IndexUnique is the checks of the plan's documents against the unique
+	// indexes before anything is written: documents that repeat a unique
+	// key among themselves (Err a *UniqueInputError) or clash with
+	// stored ones (a *UniqueClashError).
+	IndexUnique
+)
+
+// IndexError is a collection's indexes that conflict, are refused or are
+// invalid (Err, an indexes error), or that the plan's documents would break
+// (IndexUnique), and when.
+type IndexError struct {
+	DB, Collection string
+	Stage          IndexStage
+	Written        int64 // the collection's documents of the run written (IndexAfter)
+	Err            error
+}
+
+func (e *IndexError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Collection, e.Err) }
+func (e *IndexError) Unwrap() error { return e.Err }
+
+// RefusedError is a document or template shape the target's rules refuse
+// (Err: a *seed.DocError wrapping a *rules.Violation, or CheckShape's
+// error), found before anything was written when Before is true.
+type RefusedError struct {
+	DB     string
+	Shape  bool // the template's shape, not a document
+	Before bool // found before the drop and the first write
+	Err    error
+}
+
+func (e *RefusedError) Error() string { return fmt.Sprintf("%s.%v", e.DB, e.Err) }
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// InsertError is writing a collection that stopped: Err is the manifest's
+// save error or Insert's (a *seed.DocError for a refused document, a
+// *WriteError otherwise). Held is how many documents of the run the
+// server holds (counted after the failure when it answers, else at least
+// the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
+// *WriteError). A document refused as a duplicate key that the
+// collection does not hold as it is has a ErrNotStored reason.
+type InsertError struct {
+	DB, Collection string
+	Part           seed.Part
+	Held           int64
+	AtLeast        bool
+	Total          int64 // the documents of the part
+	Seeded         bool  // false: the run cannot be resumed
+	Err            error
+}
+
+func (e *InsertError) Error() string {
+	return fmt.Sprintf("%s.%s%s: inserted %d of %d: %v", e.DB, e.Collection, PartNote(e.Part), e.Held, e.Total, e.Err)
+}
+func (e *InsertError) Unwrap() error { return e.Err }
+
+// PartNote names part p in summaries: "" for the whole dataset, else
+// " part I/N".
+func PartNote(p seed.Part) string {
+	if p.Whole() {
+		return ""
+	}
+	return fmt.Sprintf(" part %s", p)
+}
+
+// AlreadyStoredError is a run, without Resume, whose documents are there
+// already: its inserts would only repeat duplicate _ids. Nothing was
+// written. Either its run manifest says so (Manifest: the run was written,
+// State done, or started), or Count of its documents are stored as they
+// are generated (a plan loaded or seeded before without its manifest;
+// First and FirstID: the first such document).
+type AlreadyStoredError struct {
+	DB, Collection string
+	Part           seed.Part
+	Manifest       *Manifest
+	Count          int64
+	First          int64 // the first such document's number
+	FirstID        string
+}
+
+func (e *AlreadyStoredError) Error() string {
+	switch {
+	case e.Manifest != nil && e.Manifest.State == StateDone:
+		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
+	case e.Manifest != nil:
+		return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
+	}
+	return fmt.Sprintf("%s.%s%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.DB, e.Collection, PartNote(e.Part), e.Count, e.First, e.FirstID)
+}
