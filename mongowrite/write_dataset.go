@@ -70,7 +70,7 @@ type WriteResult struct {
 	Collections []CollectionResult
 	Inserted    int64
 	Skipped     int64
-	Elapsed     time.Duration // of the writes, the checks done (zero when one stopped)
+	Elapsed     time.Duration // from the first write, after the checks; zero when a collection stopped
 }
 
 // WriteDataset writes part opts.Part of the collections ds writes into db,
