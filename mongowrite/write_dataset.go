@@ -17,7 +17,7 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-// WriteOptions tune WriteDataset (package run's Options).
+// WriteOptions tune WriteDataset; they are run.Options too.
 type WriteOptions struct {
 	// Part is the part of every collection written; the zero Part is all.
 	Part seed.Part
@@ -25,7 +25,8 @@ type WriteOptions struct {
 	// (duplicate keys count as already there); without Manifests of a
 	// collection its documents are all inserted so.
 	Resume bool
-	// Manifests are the manifests of the run resumed, by collection.
+	// Manifests are the manifests of the run resumed, by collection
+	// (run.Resumed.Manifests).
 	Manifests map[string]*Manifest
 	// Drop drops each collection before writing it, once every document
 	// passed the target's rules.

@@ -11,62 +11,23 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
-	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
 
-// Options tune Seed.
-type Options struct {
-	// Part is the part of every collection written; the zero Part is all.
-	Part seed.Part
-	// Resume inserts only what Manifests does not list as acknowledged
-	// (duplicate keys count as already there); without Manifests of a
-	// collection its documents are all inserted so.
-	Resume bool
-	// Manifests are the manifests of the run resumed, by collection
-	// (Resumed.Manifests).
-	Manifests map[string]*mongowrite.Manifest
-	// Drop drops each collection before writing it, once every document
-	// passed the target's rules.
-	Drop bool
-	// NoManifest keeps no run manifest: for a database that is never
-	// resumed nor verified from its manifests (oidkittest builds one once
-	// and copies it for every test). The checks are those of any run.
-	NoManifest bool
-	// Profile is the target's rules; the zero Profile is rules.MongoDB.
-	Profile rules.Profile
-	// Batch and Workers are mongowrite.InsertOptions'; Workers 0 is
-	// mongowrite.WorkersFor(Profile).
-	Batch, Workers int
-	// Progress, if set, is called when a collection's inserts start (with
-	// Start, Total the documents to insert), after every batch, and once
-	// with Done (and no counts) when they end.
-	Progress func(Progress)
-	// Written, if set, is called when a collection's inserts and indexes
-	// are done, or stopped (then Err is what Seed returns).
-	Written func(CollectionResult)
-	// Unchecked, if set, is told of each unique index whose keys could not
-	// be checked before writing (the server refuses such documents while
-	// writing).
-	Unchecked func(db string, u mongowrite.Unchecked)
-}
+// Options tune Seed: those of its write phase (mongowrite.WriteOptions:
+// Part, Resume, Manifests, Drop, NoManifest, Profile, Batch, Workers and
+// the Progress, Written and Unchecked hooks). NoManifest is for a database
+// that is never resumed nor verified from its manifests (oidkittest builds
+// one once and copies it for every test).
+type Options = mongowrite.WriteOptions
 
-// Progress is a collection's inserts.
-type Progress struct {
-	Collection string
-	mongowrite.Progress
-	Start, Done bool
-}
+// Progress is a collection's inserts (Options.Progress).
+type Progress = mongowrite.CollectionProgress
 
-// CollectionResult is what Seed did to one collection.
-type CollectionResult struct {
-	DB, Collection string
-	mongowrite.InsertResult
-	Indexes []indexes.Index // created after the documents
-	Err     error
-}
+// CollectionResult is what Seed did to one collection (Options.Written,
+// Result.Collections).
+type CollectionResult = mongowrite.CollectionResult
 
 // Result is what Seed did.
 type Result struct {
@@ -106,28 +67,11 @@ func seedDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts
 			return nil, err
 		}
 	}
-	wr, err := mongowrite.WriteDataset(ctx, db, ds, opts.write())
+	wr, err := mongowrite.WriteDataset(ctx, db, ds, opts)
 	if wr == nil {
 		return nil, err
 	}
-	res := &Result{Dataset: ds, Inserted: wr.Inserted, Skipped: wr.Skipped, Elapsed: wr.Elapsed}
-	for _, cr := range wr.Collections {
-		res.Collections = append(res.Collections, CollectionResult(cr))
-	}
-	return res, err
-}
-
-// write is mongowrite.WriteDataset's options of opts.
-func (opts Options) write() mongowrite.WriteOptions {
-	wo := mongowrite.WriteOptions{Part: opts.Part, Resume: opts.Resume, Manifests: opts.Manifests, Drop: opts.Drop,
-		NoManifest: opts.NoManifest, Profile: opts.Profile, Batch: opts.Batch, Workers: opts.Workers, Unchecked: opts.Unchecked}
-	if opts.Progress != nil {
-		wo.Progress = func(p mongowrite.CollectionProgress) { opts.Progress(Progress(p)) }
-	}
-	if opts.Written != nil {
-		wo.Written = func(cr mongowrite.CollectionResult) { opts.Written(CollectionResult(cr)) }
-	}
-	return wo
+	return &Result{Dataset: ds, Collections: wr.Collections, Inserted: wr.Inserted, Skipped: wr.Skipped, Elapsed: wr.Elapsed}, err
 }
 
 // IDCheckReadMax is the most stored documents read to check the _ids of a
