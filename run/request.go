@@ -66,7 +66,7 @@ func SeedSettings(ctx context.Context, r Request) (*Result, error) {
 	}
 	opts.Profile = profile
 	if opts.Resume {
-		if plan, opts.Manifests, err = s.resume(ctx, client.Database(s.Options.DB), opts.Part); err != nil {
+		if plan, ds, opts.Manifests, err = s.resume(ctx, client.Database(s.Options.DB), opts.Part); err != nil {
 			return nil, err
 		}
 	}
@@ -110,36 +110,34 @@ func (s Settings) Build(plan *seed.Plan) (*seed.Dataset, error) {
 
 // resume is the plan of the run a resume continues in db and its manifests
 // by collection. Data written without a manifest is resumed from the
-// settings (with a seed) as a whole.
-func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part) (*seed.Plan, map[string]*mongowrite.Manifest, error) {
+// settings (with a seed) as a whole: then the plan comes built (ds).
+func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part) (*seed.Plan, *seed.Dataset, map[string]*mongowrite.Manifest, error) {
 	names, err := s.Names()
 	if err != nil {
-		return nil, nil, &StepError{Step: StepSettings, Err: err}
+		return nil, nil, nil, &StepError{Step: StepSettings, Err: err}
 	}
 	r, err := Resume(ctx, db, part, names...)
 	switch {
 	case errors.Is(err, mongowrite.ErrNoManifest) && s.Given(seed.SettingSeed):
-		if _, err := s.Dataset(); err != nil {
-			return nil, nil, err
+		ds, err := s.Dataset()
+		if err != nil {
+			return nil, nil, nil, err
 		}
 		plan, _ := s.Plan()
-		return plan, map[string]*mongowrite.Manifest{}, nil
+		return plan, ds, map[string]*mongowrite.Manifest{}, nil
 	case err != nil:
-		return nil, nil, &StepError{Step: StepResume, Err: err}
+		return nil, nil, nil, &StepError{Step: StepResume, Err: err}
 	}
-	m := r.Read[0]
-	p, d, err := s.Over(r.Plan, m)
+	p, err := s.Over(r.Plan, r.Read[0])
 	var se *StepError
 	var ore *OtherRunError
 	switch {
-	case errors.As(err, &se):
-		return nil, nil, &StepError{Step: StepSettings, Err: s.Options.Blame(se.Err)}
 	case errors.As(err, &ore):
-		return nil, nil, ore
+		return nil, nil, nil, ore
+	case errors.As(err, &se):
+		return nil, nil, nil, &StepError{Step: StepSettings, Err: s.Options.Blame(se.Err)}
 	case err != nil:
-		return nil, nil, &StepError{Step: StepSettings, Err: err}
-	case d != nil:
-		return nil, nil, &OtherRunError{DB: m.DB, Collection: m.Collection, Diff: d}
+		return nil, nil, nil, &StepError{Step: StepSettings, Err: err}
 	}
-	return p, r.Manifests, nil
+	return p, nil, r.Manifests, nil
 }

@@ -76,21 +76,25 @@ func (s Settings) Names() ([]string, error) {
 }
 
 // Over is p, the plan of the run m belongs to, when the settings agree
-// with it (or none is given); otherwise the first difference (nil plan).
-// An error is a *seed.OptionError of the settings, or one of Compare's.
-func (s Settings) Over(p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, *seed.PlanDiff, error) {
+// with it (or none is given). Settings that would make other documents are
+// an *OtherRunError naming the first difference; another error is a
+// *seed.OptionError of the settings, or one of Compare's.
+func (s Settings) Over(p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, error) {
 	if !s.Any() {
-		return p, nil, nil
+		return p, nil
 	}
 	fp, err := s.plansOver(p, m.Collection)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	d, err := Compare(p, fp, m.DB, m.Collection)
-	if err != nil || d != nil {
-		return nil, d, err
+	switch {
+	case err != nil:
+		return nil, err
+	case d != nil:
+		return nil, &OtherRunError{DB: m.DB, Collection: m.Collection, Diff: d}
 	}
-	return p, nil, nil
+	return p, nil
 }
 
 // plansOver is the plan the settings describe, with the settings of run

@@ -83,7 +83,7 @@ func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
 	t, va, vb := reflect.TypeOf(a), reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := range t.NumField() {
 		key, _, _ := strings.Cut(t.Field(i).Tag.Get("bson"), ",")
-		x, y := fmt.Sprint(va.Field(i).Interface()), fmt.Sprint(vb.Field(i).Interface())
+		var x, y string
 		switch {
 		case slices.Contains(sameDocuments, key):
 			continue
@@ -97,7 +97,7 @@ func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
 			x, y = string(a.Template), string(b.Template)
 		case key == "count":
 			x, y = countText(a.Count), countText(b.Count)
-		case key == "id" && x == y:
+		case key == "id" && a.ID == b.ID:
 			// The shares of the other strategies, with the strategy.
 			key, x, y = "idMix", fmt.Sprint(a.IDMix), fmt.Sprint(b.IDMix)
 		case (key == "idStart" || key == "idStep" || key == "idQuantiles") && !intIDs:
@@ -106,6 +106,8 @@ func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
 			x, y = strconv.FormatInt(max(a.IDStep, 1), 10), strconv.FormatInt(max(b.IDStep, 1), 10)
 		case key == "refs":
 			x, y = refsText(a.Refs), refsText(b.Refs)
+		default:
+			x, y = fmt.Sprint(va.Field(i).Interface()), fmt.Sprint(vb.Field(i).Interface())
 		}
 		if x != y {
 			return settingOfKey(key), x, y

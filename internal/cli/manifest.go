@@ -33,12 +33,17 @@ func planUsage(err error) error {
 	return usageError(planFlagError(err))
 }
 
-// otherRunError is bad usage for flags given with --resume that would make
-// other documents than the run resumed: it names the flag and both values.
+// otherRunError is bad usage for a --resume that would make other
+// documents than the run resumed: flags that describe another collection
+// or name another value (the flag and both values), or stored documents
+// its references drew from that changed since.
 func otherRunError(s run.Settings, e *run.OtherRunError) error {
 	d := e.Diff
-	if d == nil {
+	switch {
+	case d == nil:
 		return usageErrorf("%s.%s: the flags describe no such collection; leave them out to resume or verify the run written there", e.DB, e.Collection)
+	case d.Field == seed.SettingStored:
+		return usageErrorf("%s: %v; nothing was written", arg(flagResume), e)
 	}
 	flag := diffFlag(s, d)
 	where := e.DB + "." + e.Collection

@@ -98,9 +98,11 @@ func (a *App) runSeed(c *ucli.Context) error {
 	}()
 	req := run.Request{Settings: o.flags, Options: run.Options{Part: o.part, Resume: o.resume, Drop: o.drop, Batch: o.batch, Workers: o.workers}}
 	req.Open = func(ctx context.Context) (*mongo.Client, rules.Profile, error) {
-		if t, err = a.openTarget(ctx, targetOptions(c, false)); err != nil {
+		opened, err := a.openTarget(ctx, targetOptions(c, false))
+		if err != nil {
 			return nil, rules.Profile{}, err
 		}
+		t = opened
 		p, err := t.Profile(ctx)
 		if err != nil {
 			return nil, p, failure(fmt.Errorf("%s: %w", t.Display, err))
@@ -137,9 +139,7 @@ func (a *App) seedError(ctx context.Context, o seedOptions, display string, err 
 			return explain(e.Err, manifestWording(ctx, flagResume))
 		}
 	case *run.OtherRunError:
-		if e.Diff == nil || e.Diff.Field != seed.SettingStored {
-			return otherRunError(o.flags, e)
-		}
+		return otherRunError(o.flags, e)
 	}
 	return explain(err, a.seedWording(o, display))
 }

@@ -29,8 +29,6 @@ func (a *App) seedWording(o seedOptions, display string) wording {
 				what, refs = arg(flagResume), nil
 			}
 			return storedRefMessage(e, refs, what, "nothing was written")
-		case *run.OtherRunError: // of the stored references
-			return fmt.Errorf("%s: %v; nothing was written", arg(flagResume), e)
 		case *run.StepError:
 			if e.Step == run.StepPlan {
 				return fmt.Errorf("%s: %v", arg(flagResume), e.Err)
