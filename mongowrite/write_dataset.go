@@ -61,10 +61,14 @@ type CollectionProgress struct {
 // CollectionResult is what WriteDataset did to one collection.
 type CollectionResult struct {
 	DB, Collection string
+	Part           seed.Part // the part written (WriteOptions.Part)
 	InsertResult
 	Indexes []indexes.Index // created after the documents
 	Err     error
 }
+
+// Where names the collection and part written: "oidkit.users part 0/2".
+func (r CollectionResult) Where() string { return r.DB + "." + r.Collection + PartNote(r.Part) }
 
 // WriteResult is what WriteDataset did.
 type WriteResult struct {
@@ -199,7 +203,7 @@ func writeCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, 
 	if opts.Progress != nil {
 		opts.Progress(CollectionProgress{Collection: col.Name(), Done: true})
 	}
-	cr := &CollectionResult{DB: ds.DB, Collection: col.Name(), InsertResult: res}
+	cr := &CollectionResult{DB: ds.DB, Collection: col.Name(), Part: opts.Part, InsertResult: res}
 	if err != nil {
 		ie := w.failed(ctx, err, res, opts.Resume)
 		if ie.Held >= 0 {

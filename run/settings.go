@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
@@ -20,19 +21,23 @@ var generation = []seed.Setting{seed.SettingSeed, seed.SettingKind, seed.Setting
 // setting the manifests say what the run is; with one, they must agree.
 type Settings struct {
 	Options seed.PlanOptions
-	// plan is seed.NewPlan of Options when a generation setting was
-	// given; err its error, raised only where the plan is needed.
+	// made is seed.NewPlan of Options, made once, where it is first needed
+	// (Plan), and shared by the copies of the settings.
+	made *madePlan
+}
+
+// madePlan is seed.NewPlan of the settings' options when a generation
+// setting was given: its plan, or its error.
+type madePlan struct {
+	once sync.Once
 	plan *seed.Plan
 	err  error
 }
 
-// NewSettings reads o once.
+// NewSettings holds o; the plan it describes is made where it is first
+// needed, once.
 func NewSettings(o seed.PlanOptions) Settings {
-	s := Settings{Options: o}
-	if s.Any() {
-		s.plan, s.err = seed.NewPlan(o)
-	}
-	return s
+	return Settings{Options: o, made: new(madePlan)}
 }
 
 // Given reports whether setting k was given.
@@ -51,7 +56,16 @@ func (s Settings) Any() bool {
 
 // Plan is the plan of the settings (seed.NewPlan), when a generation setting
 // was given: nil and nil otherwise.
-func (s Settings) Plan() (*seed.Plan, error) { return s.plan, s.err }
+func (s Settings) Plan() (*seed.Plan, error) {
+	switch {
+	case !s.Any():
+		return nil, nil
+	case s.made == nil: // a Settings literal
+		return seed.NewPlan(s.Options)
+	}
+	s.made.once.Do(func() { s.made.plan, s.made.err = seed.NewPlan(s.Options) })
+	return s.made.plan, s.made.err
+}
 
 // Names is the collections whose run manifests the settings name: the
 // collection, else the written collections of the kind, template or plan,
@@ -61,11 +75,12 @@ func (s Settings) Names() ([]string, error) {
 	case s.Options.Collection != "" && s.Options.Plan == "":
 		return []string{s.Options.Collection}, nil
 	case s.Given(seed.SettingKind) || s.Given(seed.SettingTemplate) || s.Given(seed.SettingFile):
-		if s.err != nil {
-			return nil, s.err
+		plan, err := s.Plan()
+		if err != nil {
+			return nil, err
 		}
 		var names []string
-		for _, cs := range s.plan.Collections {
+		for _, cs := range plan.Collections {
 			if !cs.RefOnly {
 				names = append(names, cs.Name)
 			}
@@ -100,12 +115,13 @@ func (s Settings) Over(p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, error)
 // plansOver is the plan the settings describe, with the settings of run
 // for those not given.
 func (s Settings) plansOver(run *seed.Plan, coll string) (*seed.Plan, error) {
+	plan, err := s.Plan()
 	var fp *seed.Plan
 	if s.Given(seed.SettingKind) || s.Given(seed.SettingTemplate) || s.Given(seed.SettingFile) {
-		if s.err != nil {
-			return nil, s.err
+		if err != nil {
+			return nil, err
 		}
-		cp := *s.plan
+		cp := *plan
 		fp = &cp
 	} else {
 		cp, err := s.settingsOver(run, coll)
@@ -115,17 +131,17 @@ func (s Settings) plansOver(run *seed.Plan, coll string) (*seed.Plan, error) {
 		fp = cp
 	}
 	if s.Given(seed.SettingSeed) || s.Given(seed.SettingAt) || s.Given(seed.SettingSpan) {
-		if s.err != nil { // it parses and checks the three
-			return nil, s.err
+		if err != nil { // it parses and checks the three
+			return nil, err
 		}
 		if s.Given(seed.SettingSeed) {
-			fp.Seed, fp.Seeded = s.plan.Seed, true
+			fp.Seed, fp.Seeded = plan.Seed, true
 		}
 		if s.Given(seed.SettingAt) {
-			fp.At = s.plan.At
+			fp.At = plan.At
 		}
 		if s.Given(seed.SettingSpan) {
-			fp.Span = s.plan.Span
+			fp.Span = plan.Span
 		}
 	}
 	if !s.Given(seed.SettingSeed) {
@@ -172,26 +188,29 @@ func (s Settings) settingsOver(run *seed.Plan, coll string) (*seed.Plan, error) 
 // error is a *StepError of StepSettings. A plan with references to stored
 // documents needs StoredDataset.
 func (s Settings) Dataset() (*seed.Dataset, error) {
-	if s.err != nil {
-		return nil, &StepError{Step: StepSettings, Err: s.err}
+	plan, err := s.Plan()
+	if err != nil {
+		return nil, &StepError{Step: StepSettings, Err: err}
 	}
-	return s.Build(s.plan)
+	return s.Build(plan)
 }
 
 // Stored reports whether the settings' plan has references to documents
 // stored in the target, so that building it reads db (StoredDataset).
 func (s Settings) Stored() bool {
-	return s.err == nil && s.plan != nil && len(s.plan.StoredTargets()) > 0
+	plan, err := s.Plan()
+	return err == nil && plan != nil && len(plan.StoredTargets()) > 0
 }
 
 // StoredDataset is Dataset with the _ids its stored references draw from,
 // read from db as seed read them: a stored reference with nothing to draw
 // from is the *seed.StoredRefError it is.
 func (s Settings) StoredDataset(ctx context.Context, db *mongo.Database) (*seed.Dataset, error) {
-	if s.err != nil {
-		return nil, s.err
+	plan, err := s.Plan()
+	if err != nil {
+		return nil, err
 	}
-	ds, err := buildStored(ctx, db, s.plan)
+	ds, err := buildStored(ctx, db, plan)
 	var se *StepError
 	if errors.As(err, &se) && se.Step == StepPlan {
 		return nil, s.Options.Blame(se.Err)
