@@ -1,0 +1,56 @@
+package mongowrite_test
+
+import (
+	"bytes"
+	"os"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/seed"
+)
+
+// A run manifest's BSON is the bytes earlier versions stored
+// (testdata/golden/manifest.bson, taken from them), key order included:
+// a manifest of the same run compares equal with a stored one.
+// OIDKIT_GOLDEN=write rewrites the file.
+func TestManifestBytesArePinned(t *testing.T) {
+	p, err := seed.ParsePlan("golden.json", []byte(`{"db": "shop", "collections": [
+	  {"name": "users", "kind": "user", "count": 20, "times": [0, 0.5, 1], "indexes": [{"key": {"email": 1}, "unique": true}]},
+	  {"name": "orders", "template": {"n": "{number:1,9}"}, "count": 30, "id": "int", "idStart": 5, "idStep": 2,
+	   "idMix": {"objectid": 0.25}, "refs": [{"field": "by", "to": "users", "min": 1, "max": 2}]}]}`), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Seed, p.Seeded, p.At = 9, true, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	ds := build(t, p)
+	m := mongowrite.NewManifest(ds, ds.Collection("orders"), "run-1")
+	m.Key, m.Part = "orders#part-0001-of-0002", seed.Part{I: 1, N: 2}
+	m.Oidkit, m.Gofakeit = "v1.2.3", "v7.0.0"
+	m.Started = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	m.Updated = m.Started.Add(time.Minute)
+	m.Ack(seed.Range{From: 15, To: 20})
+	got, err := bson.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "testdata/golden/manifest.bson"
+	if os.Getenv("OIDKIT_GOLDEN") == "write" {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("manifest bytes changed:\n got %v\nwant %v", bson.Raw(got), bson.Raw(want))
+	}
+	var back mongowrite.Manifest
+	if err := bson.Unmarshal(want, &back); err != nil || back.Diff(&m.PlanRecord) != nil {
+		t.Errorf("stored manifest read back: diff %+v, %v", back.Diff(&m.PlanRecord), err)
+	}
+}
