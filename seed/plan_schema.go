@@ -151,15 +151,13 @@ func (t *JSONText) UnmarshalBSONValue(typ byte, data []byte) error {
 }
 
 // IDMixMap is an idMix setting: a share for each strategy spelling, as
-// ParseIDMix reads it. Its JSON lists the strategies in the order ParseIDMix
-// sorts them (objectid, int, uuid).
+// ParseIDMix reads it. Its JSON and its BSON list the strategies in the
+// order ParseIDMix sorts them (objectid, int, uuid), not in a map's order,
+// which changes from run to run.
 type IDMixMap map[string]float64
 
-// MarshalJSON writes the strategies in ParseIDMix's order.
-func (m IDMixMap) MarshalJSON() ([]byte, error) {
-	if m == nil {
-		return []byte("null"), nil
-	}
+// names are m's strategies in ParseIDMix's order.
+func (m IDMixMap) names() []string {
 	kind := func(s string) IDKind {
 		id, err := ParseIDStrategy(s)
 		if err != nil {
@@ -167,14 +165,21 @@ func (m IDMixMap) MarshalJSON() ([]byte, error) {
 		}
 		return id.Kind
 	}
-	names := slices.SortedFunc(maps.Keys(m), func(a, b string) int {
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int {
 		if ka, kb := kind(a), kind(b); ka != kb {
 			return int(ka) - int(kb)
 		}
 		return strings.Compare(a, b)
 	})
+}
+
+// MarshalJSON writes the strategies in ParseIDMix's order.
+func (m IDMixMap) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
 	b := []byte{'{'}
-	for k, s := range names {
+	for k, s := range m.names() {
 		if k > 0 {
 			b = append(b, ',')
 		}
@@ -186,6 +191,20 @@ func (m IDMixMap) MarshalJSON() ([]byte, error) {
 		b = append(append(append(b, name...), ':'), share...)
 	}
 	return append(b, '}'), nil
+}
+
+// MarshalBSONValue stores the strategies in ParseIDMix's order, so that
+// the same plan stores the same bytes (nil: null).
+func (m IDMixMap) MarshalBSONValue() (byte, []byte, error) {
+	var d bson.D
+	if m != nil {
+		d = bson.D{}
+	}
+	for _, s := range m.names() {
+		d = append(d, bson.E{Key: s, Value: m[s]})
+	}
+	typ, data, err := bson.MarshalValue(d)
+	return byte(typ), data, err
 }
 
 // idMixMap is the idMix setting of mix, as ParseIDMix reads it (nil for
