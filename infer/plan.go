@@ -150,7 +150,7 @@ func planWindow(profiles []*Profile) (from, to int64, windowed bool) {
 func (b *builder) collection(from, to int64) (seed.CollectionPlan, error) {
 	p := b.p
 	total := p.Total
-	col := seed.CollectionPlan{Name: p.Collection, Count: &total}
+	col := seed.CollectionPlan{CollectionSpec: seed.CollectionSpec{Name: p.Collection}, Count: &total}
 	id, idMix, idNote := b.idStrategy()
 	col.ID, col.IDMix = id, idMix
 	if _, mixed := idMix["int"]; id == "int" || mixed {

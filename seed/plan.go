@@ -54,41 +54,46 @@ type Plan struct {
 	Collections []CollectionSpec
 }
 
-// CollectionSpec is one collection of a plan.
+// CollectionSpec is one collection of a plan. Its tags are its keys in
+// a plan file (json) and in a run manifest (bson), as CollectionPlan,
+// which embeds it, writes and reads them: a setting that text holds as
+// it is needs only its field here, with both tags, to be read, written,
+// named by a Setting and compared by PlanRecord.Diff. The fields tagged
+// "-" have a text form of their own, a field of CollectionPlan.
 type CollectionSpec struct {
-	Name     string
-	Kind     string    // a built-in kind, or "" with Template
-	Template *Template // a parsed template, or nil with Kind
-	Count    int64
-	ID       IDStrategy
-	IDStart  int64 // first _id of the int strategy
+	Name     string     `json:"name" bson:"name"`
+	Kind     string     `json:"kind,omitempty" bson:"kind,omitempty"` // a built-in kind, or "" with Template
+	Template *Template  `json:"-" bson:"-"`                           // a parsed template, or nil with Kind
+	Count    int64      `json:"-" bson:"-"`
+	ID       IDStrategy `json:"-" bson:"-"`
+	IDStart  int64      `json:"idStart,omitempty" bson:"idStart"` // first _id of the int strategy
 	// IDStep is how far apart the int strategy's _ids are: document i's
 	// is IDStart + i*IDStep (0 means 1), so an inferred plan spreads them
 	// over the source's range.
-	IDStep int64
+	IDStep int64 `json:"idStep,omitempty" bson:"idStep,omitempty"`
 	// IDQuantiles, when set, are the quantiles the int strategy's _ids
 	// follow, increasing (idCurve); not with IDStep.
-	IDQuantiles []float64
+	IDQuantiles []float64 `json:"idQuantiles,omitempty" bson:"idQuantiles,omitempty"`
 	// IDMix, when set, gives other strategies a share of the documents
 	// each (in the order of their kinds; see ParseIDMix): document i's
 	// strategy is drawn from the collection's seed and i alone, so ID(i)
 	// stays a function of i. The rest of the documents use ID. Each
 	// strategy makes document i's _id as it would alone: an int _id is
 	// still IDStart+i*IDStep, with gaps where another strategy has the number.
-	IDMix []IDShare
-	Refs  []Ref
+	IDMix []IDShare `json:"-" bson:"-"`
+	Refs  []Ref     `json:"refs,omitempty" bson:"refs,omitempty"`
 	// RefOnly collections are not written; they exist so that references
 	// resolve to the IDs another run (with the same seed) writes.
-	RefOnly bool
+	RefOnly bool `json:"refOnly,omitempty" bson:"refOnly,omitempty"`
 	// Indexes are created by seed and load, and checked by verify db. They
 	// do not change the documents.
-	Indexes []indexes.Index
+	Indexes []indexes.Index `json:"-" bson:"-"`
 	// Times, when set, is the quantile function of the ObjectID (and
 	// createdAt) times by document number, as fractions of the window
 	// [At-Span, At]: ascending points in [0, 1], document i at the point
 	// i/(Count-1) of it (the last document at At all the same). Without it
 	// the times are spread evenly over the window.
-	Times []float64
+	Times []float64 `json:"times,omitempty" bson:"times,omitempty"`
 }
 
 // Ref makes Field of every document hold the _id of a document of collection

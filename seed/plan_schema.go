@@ -5,6 +5,8 @@ package seed
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,15 +31,18 @@ type PlanFile struct {
 
 // CollectionPlan is one collection of a plan as text: an element of a plan
 // file's "collections", of a run manifest's "plan" (PlanRecord.Specs), and of
-// an inferred plan. Its JSON keys are the plan file's, its BSON keys (in
-// field order) the stored manifest's; both read what earlier versions
-// wrote. A new setting is a field here, with both tags, the field of the
-// same name and type in CollectionSpec (copySame copies it both ways;
-// one of another type needs its parsing in spec and manifestSpec), and
-// its Setting, whose key is its tag; PlanRecord.Diff then compares it.
+// an inferred plan. It is the CollectionSpec, whose tags give each setting
+// its keys, with the settings that text holds otherwise in fields of their
+// own, which take the place of the CollectionSpec fields of their names.
+// Its JSON keys are the plan file's, its BSON keys the stored manifest's,
+// each written in the order earlier versions wrote them (planFields); both
+// read what earlier versions wrote. A new setting is a field of
+// CollectionSpec with both tags: it is copied both ways with the spec, its
+// key names its Setting and PlanRecord.Diff compares it. One with a text
+// form of its own is tagged "-" there and has its field here, parsed in
+// spec and manifestSpec.
 type CollectionPlan struct {
-	Name string `json:"name" bson:"name"`
-	Kind string `json:"kind,omitempty" bson:"kind,omitempty"`
+	CollectionSpec `bson:",inline"`
 	// Template is a plan file's file name (a JSON string) or template (a
 	// JSON object); a manifest keeps the template itself, whatever its
 	// source, so that it does not depend on the file.
@@ -46,19 +51,11 @@ type CollectionPlan struct {
 	// names it by its file.
 	TemplateName string `json:"-" bson:"templateName,omitempty"`
 	// Count is nil when a plan file leaves it out, which it must not.
-	Count   *int64 `json:"count" bson:"count"`
-	ID      string `json:"id,omitempty" bson:"id"`
-	IDStart int64  `json:"idStart,omitempty" bson:"idStart"`
-	IDStep  int64  `json:"idStep,omitempty" bson:"idStep,omitempty"`
-	// IDQuantiles: the int _ids follow these quantiles (increasing).
-	IDQuantiles []float64 `json:"idQuantiles,omitempty" bson:"idQuantiles,omitempty"`
+	Count *int64 `json:"count" bson:"count"`
+	ID    string `json:"id,omitempty" bson:"id"`
 	// IDMix is the shares of the documents whose _id another strategy
 	// makes: {"objectid": 0.074} beside "id": "int" (CollectionSpec.IDMix).
-	IDMix   IDMixMap `json:"idMix,omitempty" bson:"idMix,omitempty"`
-	Refs    []Ref    `json:"refs,omitempty" bson:"refs,omitempty"`
-	RefOnly bool     `json:"refOnly,omitempty" bson:"refOnly,omitempty"`
-	// Times is the collection's spread of _id times (CollectionSpec.Times).
-	Times []float64 `json:"times,omitempty" bson:"times,omitempty"`
+	IDMix IDMixMap `json:"idMix,omitempty" bson:"idMix,omitempty"`
 	// Indexes are the collection's index declarations, each the document
 	// createIndexes takes. A manifest keeps each as its canonical Extended
 	// JSON: a key ("address.city") or a partial filter ("$eq") is not a
@@ -67,21 +64,89 @@ type CollectionPlan struct {
 	Indexes []JSONText `json:"indexes,omitempty" bson:"indexes,omitempty"`
 }
 
+// storedOrder is the order in which run manifests have stored the keys of
+// a collection's plan: the fields' order before CollectionPlan embedded
+// CollectionSpec. The keys of settings added since follow them.
+var storedOrder = []string{"name", "kind", "template", "templateName", "count", "id", "idStart", "idStep",
+	"idQuantiles", "idMix", "refs", "refOnly", "times", "indexes"}
+
 // writtenLast are the JSON keys a written plan gives after all the others,
 // in this order: the template, which is long, then what names its fields.
-// The other keys come first, in field order, so that a reader sees each
+// The other keys come first, in stored order, so that a reader sees each
 // collection's name, count and _id settings together.
 var writtenLast = []string{"template", "refs", "indexes"}
 
-// MarshalJSON writes c's keys in field order, those of writtenLast last.
+// planFields are the fields of CollectionPlan that have a key (promoted
+// from CollectionSpec or its own), in the order its BSON writes them:
+// storedOrder, then the others in field order. bsonKeys and jsonKeys are
+// their keys in the order CollectionPlan writes them.
+var (
+	planFields         = keyedFields()
+	bsonKeys, jsonKeys = writtenKeys(planFields)
+)
+
+// keyedFields is planFields.
+func keyedFields() []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[CollectionPlan]()) {
+		if !f.Anonymous && (tagKey(f, "json") != "" || tagKey(f, "bson") != "") {
+			out = append(out, f)
+		}
+	}
+	rank := func(f reflect.StructField) int {
+		return keyRank(storedOrder, cmp.Or(tagKey(f, "bson"), tagKey(f, "json")))
+	}
+	slices.SortStableFunc(out, func(a, b reflect.StructField) int { return rank(a) - rank(b) })
+	return out
+}
+
+// writtenKeys are the BSON and the JSON keys of fields, in the order
+// CollectionPlan writes them.
+func writtenKeys(fields []reflect.StructField) (bsonKeys, jsonKeys []string) {
+	var last []string
+	for _, f := range fields {
+		if k := tagKey(f, "bson"); k != "" {
+			bsonKeys = append(bsonKeys, k)
+		}
+		if k := tagKey(f, "json"); slices.Contains(writtenLast, k) {
+			last = append(last, k)
+		} else if k != "" {
+			jsonKeys = append(jsonKeys, k)
+		}
+	}
+	slices.SortFunc(last, func(a, b string) int { return keyRank(writtenLast, a) - keyRank(writtenLast, b) })
+	return bsonKeys, append(jsonKeys, last...)
+}
+
+// tagKey is the key f's tag of that name gives it, "" for none.
+func tagKey(f reflect.StructField, tag string) string {
+	k, _, _ := strings.Cut(f.Tag.Get(tag), ",")
+	if k == "-" {
+		return ""
+	}
+	return k
+}
+
+// keyRank is the place of key in order, after all of them when it has none.
+func keyRank(order []string, key string) int {
+	if k := slices.Index(order, key); k >= 0 {
+		return k
+	}
+	return len(order)
+}
+
+// MarshalJSON writes c's keys in the order of jsonKeys.
 func (c CollectionPlan) MarshalJSON() ([]byte, error) {
 	type plain CollectionPlan // without this method
 	data, err := json.Marshal(plain(c))
 	if err != nil {
 		return nil, err
 	}
-	var head, tail []string
-	last := map[string]string{}
+	type member struct {
+		rank int
+		text string
+	}
+	var members []member
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil {
 		return nil, err
@@ -96,18 +161,41 @@ func (c CollectionPlan) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		k, _ := json.Marshal(key)
-		if slices.Contains(writtenLast, key.(string)) {
-			last[key.(string)] = string(k) + ":" + string(v)
-		} else {
-			head = append(head, string(k)+":"+string(v))
-		}
+		members = append(members, member{keyRank(jsonKeys, key.(string)), string(k) + ":" + string(v)})
 	}
-	for _, k := range writtenLast {
-		if e, ok := last[k]; ok {
-			tail = append(tail, e)
+	slices.SortStableFunc(members, func(a, b member) int { return a.rank - b.rank })
+	b := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = append(b, m.text...)
 	}
-	return []byte("{" + strings.Join(append(head, tail...), ",") + "}"), nil
+	return append(b, '}'), nil
+}
+
+// MarshalBSON writes c's keys in the order of bsonKeys, the order of the
+// manifests earlier versions stored.
+func (c CollectionPlan) MarshalBSON() ([]byte, error) {
+	type plain CollectionPlan // without this method
+	data, err := bson.Marshal(plain(c))
+	if err != nil {
+		return nil, err
+	}
+	elems, err := bson.Raw(data).Elements()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(elems, func(a, b bson.RawElement) int {
+		return keyRank(bsonKeys, a.Key()) - keyRank(bsonKeys, b.Key())
+	})
+	out := make([]byte, 4, len(data))
+	for _, e := range elems {
+		out = append(out, e...)
+	}
+	out = append(out, 0)
+	binary.LittleEndian.PutUint32(out, uint32(len(out)))
+	return out, nil
 }
 
 // JSONText is JSON text kept as it is: in a plan file, the JSON value
@@ -228,10 +316,8 @@ func idMixText(mix []IDShare) string {
 
 // planOf is cs as text; a template is kept whole (a manifest's copy).
 func planOf(cs CollectionSpec) CollectionPlan {
-	var c CollectionPlan
-	copySame(&c, &cs)
 	n := cs.Count
-	c.Count, c.ID, c.IDMix = &n, cs.ID.String(), idMixMap(cs.IDMix)
+	c := CollectionPlan{CollectionSpec: cs.asIs(), Count: &n, ID: cs.ID.String(), IDMix: idMixMap(cs.IDMix)}
 	if cs.Template != nil {
 		c.Template, c.TemplateName = JSONText(cs.Template.JSON()), cs.Template.Name()
 	}
@@ -245,29 +331,21 @@ func planOf(cs CollectionSpec) CollectionPlan {
 	return c
 }
 
-// copyTo sets the settings of cs that need no parsing (copySame) and the
-// count; the template, the indexes, ID and IDMix are parsed by the caller.
-// A missing count is an error.
+// copyTo sets the settings of cs that text holds as they are (those of the
+// embedded CollectionSpec) and the count; the template, the indexes, ID
+// and IDMix are parsed by the caller. A missing count is an error.
 func (c *CollectionPlan) copyTo(cs *CollectionSpec) error {
 	if c.Count == nil {
 		return errors.New("count: missing; expected a number of documents")
 	}
-	copySame(cs, c)
+	*cs = c.CollectionSpec.asIs()
 	cs.Count = *c.Count
 	return nil
 }
 
-// copySame copies each field of *src into the field of *dst with the same
-// name and type: the settings that CollectionPlan and CollectionSpec hold
-// alike (Name, Kind, IDStart, Refs, Times, ...), so that a new setting of
-// that kind needs no line here. The others (a type of its own on each
-// side) are copied by planOf, copyTo and manifestSpec.
-func copySame(dst, src any) {
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
-	for i := range s.NumField() {
-		f := s.Type().Field(i)
-		if df, ok := d.Type().FieldByName(f.Name); ok && df.Type == f.Type {
-			d.FieldByIndex(df.Index).Set(s.Field(i))
-		}
-	}
+// asIs is cs with only the settings that text holds as they are: what a
+// CollectionPlan embeds (the others are its own fields).
+func (cs CollectionSpec) asIs() CollectionSpec {
+	cs.Template, cs.Count, cs.ID, cs.IDMix, cs.Indexes = nil, 0, IDStrategy{}, nil, nil
+	return cs
 }

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -74,19 +73,19 @@ var sameDocuments = []string{"name", "templateName", "idMix", "refOnly", "indexe
 // collectionDiff is the first setting in which a and b, one collection of
 // two plans, make other documents, and each side's value as messages show
 // it; 0 when they make the same. It goes through CollectionPlan's fields
-// in order: a field with a rule of its own below is compared by it, one of
-// sameDocuments not at all, and any other by its text (fmt.Sprint) under
-// the Setting its key names, so that a new setting is compared with no
-// line here.
+// in order (planFields): a field with a rule of its own below is compared
+// by it, one of sameDocuments not at all, and any other by its text
+// (fmt.Sprint) under the Setting its key names, so that a new setting is
+// compared with no line here.
 func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
 	intIDs := a.ID == "int" || a.IDMix["int"] > 0
-	t, va, vb := reflect.TypeOf(a), reflect.ValueOf(a), reflect.ValueOf(b)
-	for i := range t.NumField() {
-		key, _, _ := strings.Cut(t.Field(i).Tag.Get("bson"), ",")
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for _, f := range planFields {
+		key := tagKey(f, "bson")
 		var x, y string
 		switch {
-		case slices.Contains(sameDocuments, key):
-			continue
+		case key == "" || slices.Contains(sameDocuments, key):
+			continue // not stored, or no other documents
 		case key == "kind":
 			// A kind and a template are one choice.
 			if a.Kind == b.Kind && (len(a.Template) == 0) == (len(b.Template) == 0) {
@@ -107,7 +106,7 @@ func collectionDiff(a, b CollectionPlan) (Setting, string, string) {
 		case key == "refs":
 			x, y = refsText(a.Refs), refsText(b.Refs)
 		default:
-			x, y = fmt.Sprint(va.Field(i).Interface()), fmt.Sprint(vb.Field(i).Interface())
+			x, y = fmt.Sprint(va.FieldByIndex(f.Index).Interface()), fmt.Sprint(vb.FieldByIndex(f.Index).Interface())
 		}
 		if x != y {
 			return settingOfKey(key), x, y

@@ -11,27 +11,45 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
-// everyField has every CollectionPlan field set, to a value that
-// neither omitempty nor a default leaves out.
+// everyField has every CollectionPlan field that earlier versions stored
+// set, to a value that neither omitempty nor a default leaves out.
 func everyField() CollectionPlan {
 	n := int64(5)
-	return CollectionPlan{Name: "orders", Kind: "user", Template: JSONText(`{"a":1}`), TemplateName: "a.json", Count: &n,
-		ID: "int", IDStart: 7, IDStep: 3, IDQuantiles: []float64{1, 9},
-		IDMix: map[string]float64{"objectid": 0.25}, Refs: []Ref{{Field: "by", To: "users", Min: 1, Max: 1}},
-		RefOnly: true, Times: []float64{0, 1}, Indexes: []JSONText{JSONText(`{"key":{"a":1}}`)}}
+	return CollectionPlan{CollectionSpec: CollectionSpec{Name: "orders", Kind: "user", IDStart: 7, IDStep: 3, IDQuantiles: []float64{1, 9},
+		Refs: []Ref{{Field: "by", To: "users", Min: 1, Max: 1}}, RefOnly: true, Times: []float64{0, 1}},
+		Template: JSONText(`{"a":1}`), TemplateName: "a.json", Count: &n, ID: "int",
+		IDMix: map[string]float64{"objectid": 0.25}, Indexes: []JSONText{JSONText(`{"key":{"a":1}}`)}}
+}
+
+// visibleKeyed are the fields of CollectionPlan with a key of that tag,
+// promoted from CollectionSpec or its own, in field order.
+func visibleKeyed(tag string) []reflect.StructField {
+	var out []reflect.StructField
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[CollectionPlan]()) {
+		if !f.Anonymous && tagKey(f, tag) != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// oldKeys is keys without those that earlier versions did not write:
+// settings added since may stand among them.
+func oldKeys(keys []string) []string {
+	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return !slices.Contains(storedOrder, k) })
 }
 
 // A collection's settings keep their names: the plan file's JSON keys and
 // the stored manifest's BSON keys, in their order, are these, so that
-// plans and manifests written by earlier versions still read. A renamed
-// field or tag fails here.
+// plans and manifests written by earlier versions still read (a setting
+// added since may stand among them). A renamed field or tag fails here.
 func TestSettingNamesAreFixed(t *testing.T) {
 	// The manifest, as run manifests are stored.
 	spec := everyField()
 	v := reflect.ValueOf(spec)
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Errorf("everyField leaves %s unset: set it, so that its keys and its copies are checked", v.Type().Field(i).Name)
+	for _, f := range visibleKeyed("bson") {
+		if slices.Contains(storedOrder, tagKey(f, "bson")) && v.FieldByIndex(f.Index).IsZero() {
+			t.Errorf("everyField leaves %s unset: set it, so that its keys and its copies are checked", f.Name)
 		}
 	}
 	raw, err := bson.Marshal(spec)
@@ -47,7 +65,7 @@ func TestSettingNamesAreFixed(t *testing.T) {
 		keys = append(keys, e.Key())
 	}
 	want := []string{"name", "kind", "template", "templateName", "count", "id", "idStart", "idStep", "idQuantiles", "idMix", "refs", "refOnly", "times", "indexes"}
-	if !slices.Equal(keys, want) {
+	if !slices.Equal(oldKeys(keys), want) {
 		t.Errorf("manifest plan keys:\n got %v\nwant %v", keys, want)
 	}
 	var back CollectionPlan
@@ -98,7 +116,7 @@ func TestSettingNamesAreFixed(t *testing.T) {
 	}
 	// (as a plan is written: the template, refs and indexes last)
 	want = []string{"name", "kind", "count", "id", "idStart", "idStep", "idQuantiles", "idMix", "refOnly", "times", "template", "refs", "indexes"}
-	if !slices.Equal(keys, want) {
+	if !slices.Equal(oldKeys(keys), want) {
 		t.Errorf("plan file keys:\n got %v\nwant %v", keys, want)
 	}
 	// ... and a plan file with every one of them (unknown keys are
@@ -132,9 +150,8 @@ func TestSettingNamesAreFixed(t *testing.T) {
 func TestSettingsHaveKeys(t *testing.T) {
 	tags := func(v any, tag string) []string {
 		var out []string
-		typ := reflect.TypeOf(v)
-		for i := range typ.NumField() {
-			if k, _, _ := strings.Cut(typ.Field(i).Tag.Get(tag), ","); k != "" && k != "-" {
+		for _, f := range reflect.VisibleFields(reflect.TypeOf(v)) {
+			if k := tagKey(f, tag); !f.Anonymous && k != "" {
 				out = append(out, k)
 			}
 		}
@@ -166,100 +183,145 @@ func TestSettingsHaveKeys(t *testing.T) {
 
 // A plan record's Diff reports a change of any CollectionPlan field as its
 // Setting, but for the fields that do not change the documents: a new
-// field fails here until Diff compares it, or is listed as one of those.
+// field is compared, under the Setting its key names, unless it is listed
+// as one of those.
 func TestDiffNamesEveryField(t *testing.T) {
-	settingOf := map[string]Setting{}
-	for _, s := range Settings() {
-		settingOf[s.Key()] = s
-	}
 	want := map[string]Setting{
 		"name":         SettingCollections, // another collection
 		"templateName": 0,                  // a name, not the template
 		"refOnly":      0,                  // PlanRecord.Plan sets it from the manifest's collection
 		"indexes":      0,                  // indexes do not change the documents
 	}
-	typ := reflect.TypeOf(CollectionPlan{})
-	for i := range typ.NumField() {
-		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("bson"), ",")
+	for _, f := range visibleKeyed("bson") {
+		key := tagKey(f, "bson")
 		expect, listed := want[key]
 		if !listed {
-			expect = settingOf[key]
+			expect = settingOfKey(key)
 		}
 		a, b := everyField(), everyField()
-		f := reflect.ValueOf(&b).Elem().Field(i)
-		switch f.Kind() {
-		case reflect.String:
-			f.SetString(f.String() + "x")
-		case reflect.Int64:
-			f.SetInt(f.Int() + 1)
-		case reflect.Bool:
-			f.SetBool(!f.Bool())
-		case reflect.Pointer:
-			n := reflect.New(f.Type().Elem())
-			n.Elem().SetInt(f.Elem().Int() + 1)
-			f.Set(n)
-		case reflect.Slice:
-			f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
-		case reflect.Map:
-			f.SetMapIndex(reflect.ValueOf("uuid"), reflect.ValueOf(0.125))
-		default:
-			t.Fatalf("field %s: no change made for a %s", typ.Field(i).Name, f.Kind())
-		}
+		change(t, reflect.ValueOf(&b).Elem().FieldByIndex(f.Index))
 		m := &PlanRecord{Seeded: true, Seed: "1", Specs: []CollectionPlan{a}}
 		d := m.Diff(&PlanRecord{Seeded: true, Seed: "1", Specs: []CollectionPlan{b}})
 		switch {
 		case expect == 0 && d != nil:
-			t.Errorf("field %s changed: diff %+v; want none", typ.Field(i).Name, d)
+			t.Errorf("field %s changed: diff %+v; want none", f.Name, d)
 		case expect != 0 && (d == nil || d.Field != expect):
-			t.Errorf("field %s changed: diff %+v; want one in %s", typ.Field(i).Name, d, expect)
+			t.Errorf("field %s changed: diff %+v; want one in %s", f.Name, d, expect)
 		}
 	}
 }
 
-// Every setting of CollectionPlan reaches CollectionSpec and back: a field
-// of the same name and type in both is copied by copySame (checked here
-// with a value in every such field, through planOf and copyTo); any other
-// is one of those parsed by name (parsed). A new field with neither fails.
-func TestCopySameCoversTheSchema(t *testing.T) {
-	parsed := []string{"Template", "TemplateName", "Count", "ID", "IDMix", "Indexes"}
-	plan, spec := reflect.TypeOf(CollectionPlan{}), reflect.TypeOf(CollectionSpec{})
+// A setting that text holds as it is takes one edit: its field in
+// CollectionSpec with its json and bson tags. Every field of CollectionSpec
+// has both tags, with one key, or "-" for a setting with a text form of its
+// own (a field of CollectionPlan of its name, parsed); with a value in
+// every tagged field, the spec goes through CollectionPlan's JSON (the plan
+// file) and BSON (the manifest) and back unchanged, and each key names a
+// Setting (TestDiffNamesEveryField: and Diff compares it). A field whose
+// tags are forgotten fails here.
+func TestSettingIsOneField(t *testing.T) {
 	cs := CollectionSpec{Count: 3}
 	v := reflect.ValueOf(&cs).Elem()
-	for i := range plan.NumField() {
-		f := plan.Field(i)
-		sf, ok := spec.FieldByName(f.Name)
+	var tagged []reflect.StructField
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		j, b := f.Tag.Get("json"), f.Tag.Get("bson")
+		jk, _, _ := strings.Cut(j, ",")
+		bk, _, _ := strings.Cut(b, ",")
+		own, _ := reflect.TypeFor[CollectionPlan]().FieldByName(f.Name)
 		switch {
-		case slices.Contains(parsed, f.Name):
-			continue
-		case !ok || sf.Type != f.Type:
-			t.Errorf("CollectionPlan.%s: no field of that name and type in CollectionSpec, nor parsed", f.Name)
-			continue
-		}
-		x := v.FieldByIndex(sf.Index)
-		switch x.Kind() {
-		case reflect.String:
-			x.SetString("x" + f.Name)
-		case reflect.Int64:
-			x.SetInt(int64(7 + i))
-		case reflect.Bool:
-			x.SetBool(true)
-		case reflect.Slice:
-			x.Set(reflect.Append(x, reflect.Zero(x.Type().Elem())))
-		default:
-			t.Fatalf("CollectionSpec.%s: no value set for a %s", f.Name, x.Kind())
+		case j == "" || b == "" || jk != bk:
+			t.Errorf("CollectionSpec.%s: tags json %q, bson %q; want both, with its key (or \"-\")", f.Name, j, b)
+		case jk == "-" && len(own.Index) != 1:
+			t.Errorf("CollectionSpec.%s: tagged \"-\" with no field of its name in CollectionPlan to hold it as text", f.Name)
+		case jk != "-":
+			change(t, v.FieldByIndex(f.Index))
+			tagged = append(tagged, f)
+			if s := settingOfKey(jk); s == 0 || s.Key() != jk {
+				t.Errorf("CollectionSpec.%s: key %q names no Setting", f.Name, jk)
+			}
 		}
 	}
 	c := planOf(cs)
-	var back CollectionSpec
-	if err := c.copyTo(&back); err != nil {
+	js, err := json.Marshal(c)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range plan.NumField() {
-		f := plan.Field(i)
-		if sf, ok := spec.FieldByName(f.Name); ok && sf.Type == f.Type {
-			if a, b := v.FieldByIndex(sf.Index).Interface(), reflect.ValueOf(back).FieldByIndex(sf.Index).Interface(); !reflect.DeepEqual(a, b) {
-				t.Errorf("%s: %v after planOf and copyTo, want %v", f.Name, b, a)
+	bs, err := bson.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromJSON, fromBSON CollectionPlan
+	if err := json.Unmarshal(js, &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := bson.Unmarshal(bs, &fromBSON); err != nil {
+		t.Fatal(err)
+	}
+	fileSpec, err := fromJSON.spec("plan.json", ".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var manifestSpec CollectionSpec
+	if err := fromBSON.copyTo(&manifestSpec); err != nil {
+		t.Fatal(err)
+	}
+	for _, back := range []struct {
+		via  string
+		plan CollectionPlan
+		spec CollectionSpec
+	}{{"JSON " + string(js), fromJSON, fileSpec}, {"BSON " + bson.Raw(bs).String(), fromBSON, manifestSpec}} {
+		if !reflect.DeepEqual(back.plan, c) {
+			t.Errorf("plan through %s:\n got %+v\nwant %+v", back.via, back.plan, c)
+		}
+		for _, f := range tagged {
+			if a, b := v.FieldByIndex(f.Index).Interface(), reflect.ValueOf(back.spec).FieldByIndex(f.Index).Interface(); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s through %s: %v, want %v", f.Name, back.via, b, a)
 			}
 		}
+	}
+}
+
+// change sets v, of a type a setting has, to another value: from a zero
+// value, one that is not zero, with every field and element set.
+func change(t *testing.T, v reflect.Value) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float() + 0.5)
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Pointer:
+		n := reflect.New(v.Type().Elem())
+		if !v.IsNil() {
+			n.Elem().Set(v.Elem())
+		}
+		change(t, n.Elem())
+		v.Set(n)
+	case reflect.Slice:
+		e := reflect.New(v.Type().Elem()).Elem()
+		change(t, e)
+		v.Set(reflect.Append(v, e))
+	case reflect.Map:
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		change(t, k)
+		change(t, e)
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		v.SetMapIndex(k, e)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				change(t, v.Field(i))
+			}
+		}
+	default:
+		t.Fatalf("no change made for a %s", v.Type())
 	}
 }
