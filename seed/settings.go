@@ -1,6 +1,9 @@
 package seed
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Setting is one setting of a plan: what a PlanError, an OptionError or a
 // PlanDiff is about. The zero Setting is none.
@@ -32,11 +35,16 @@ const (
 	SettingStored                         // the stored _ids a run's references drew from
 )
 
-// settingNames is each setting's name, which messages and PlanDiff use, and
+// settingName is a setting's name, which messages and PlanDiff use, and
 // its key: in a plan file (PlanFile, CollectionPlan) or, for what only a
-// run manifest holds, in the manifest. A test checks the keys against the
-// tags of those types, both ways.
-var settingNames = [...]struct{ name, key string }{
+// run manifest holds, in the manifest.
+type settingName struct{ name, key string }
+
+// settingNames is each setting's name and key: those of the constants,
+// then one for each plan file key of a collection that no constant has
+// (a setting added as a CollectionSpec field alone), named by its key. A
+// test checks the keys against the tags of the plan's types, both ways.
+var settingNames = withPlanKeys([]settingName{
 	SettingFile:        {"file", "plan"},
 	SettingDB:          {"db", "db"},
 	SettingCollection:  {"collection", "name"},
@@ -58,6 +66,17 @@ var settingNames = [...]struct{ name, key string }{
 	SettingSpan:        {"span", "span"},
 	SettingFormat:      {"format", "format"},
 	SettingStored:      {"stored", "stored"},
+})
+
+// withPlanKeys is names with a setting appended for each plan file key
+// of CollectionPlan (jsonKeys) that none of them has.
+func withPlanKeys(names []settingName) []settingName {
+	for _, k := range jsonKeys {
+		if !slices.ContainsFunc(names, func(n settingName) bool { return n.key == k }) {
+			names = append(names, settingName{k, k})
+		}
+	}
+	return names
 }
 
 // settingOfKey is the Setting whose Key is key, 0 for none.
