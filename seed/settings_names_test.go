@@ -325,3 +325,17 @@ func change(t *testing.T, v reflect.Value) {
 		t.Fatalf("no change made for a %s", v.Type())
 	}
 }
+
+// A plan file key that no Setting constant has gets a Setting at init,
+// named by its key: here the settings from times on are left out of the
+// constants, and come back as settings of their own.
+func TestKeyWithoutConstantGetsASetting(t *testing.T) {
+	got := withPlanKeys(slices.Clone(settingNames[:SettingTimes]))
+	want := append(slices.Clone(settingNames[:SettingTimes]), settingName{"times", "times"}, settingName{"indexes", "indexes"})
+	if !slices.Equal(got, want) {
+		t.Errorf("settings:\n got %v\nwant %v", got, want)
+	}
+	if got := withPlanKeys(slices.Clone(settingNames)); !slices.Equal(got, settingNames) {
+		t.Errorf("every key has a setting, but withPlanKeys added %v", got[len(settingNames):])
+	}
+}
