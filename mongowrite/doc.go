@@ -43,14 +43,18 @@
 // [ReadPartManifest], [ReadManifests] and [LatestRun] store and read them
 // (an error wraps [ErrNoManifest] when there is none).
 //
+// [Prepare] is the one order of a write into collections, a seed run's
+// and a load's: the checks of the indexes ([CheckIndexes]), the writer's
+// own checks, then the drop, or the indexes of the collections that hold
+// documents; each collection's documents, then the indexes it lacks
+// ([Prepared.After]): an empty collection is indexed after its documents.
+//
 // [WriteDataset] is the write phase of a seed run, once its plan is built
-// (package run builds it and calls here): every check before the first
-// write (the target's rules, a run of the same plan already there, the
-// run's _ids and unique keys against the stored documents), the indexes
-// before the documents of a collection that holds some, the drop, the
-// inserts keeping each collection's manifest, the indexes after, and what
-// a stopped write left ([InsertError]: how many documents the server
-// holds). Its errors ([RefusedError], [AlreadyStoredError], [IndexError]
+// (package run builds it and calls here), in that order: its checks (the
+// target's rules, a run of the same plan already there, the run's _ids and
+// unique keys against the stored documents), the inserts keeping each
+// collection's manifest, and what a stopped write left ([InsertError]: how
+// many documents the server holds). Its errors ([RefusedError], [AlreadyStoredError], [IndexError]
 // and its [IndexStage], [InsertError]) have exit codes.
 //
 // Seeding (package run) and fixture loading and export (package fixtures)

@@ -18,18 +18,13 @@ import (
 	"github.com/oidkit/oidkit/seed"
 )
 
-// checkBeforeWriting runs every check that needs no write, before the first
-// write (and so before any drop): the target's rules on each template's
-// shape; without Resume and Drop, a run of the same plan already there;
-// with Drop, the target's rules on every document; without Drop, the
-// run's _ids and unique keys against the stored documents. It returns
-// what it read of the stored documents, for the inserts.
-func checkBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions) (storedIDs, error) {
-	seen := storedIDs{}
-	err := checkAll(ctx, db, ds, written, opts, seen)
-	return seen, err
-}
-
+// checkAll runs a seed run's checks that need no write, once Prepare has
+// checked the indexes, before the first write (and so before any drop):
+// the target's rules on each template's shape; without Resume and Drop, a
+// run of the same plan already there; with Drop, the target's rules on
+// every document; without Drop, the run's _ids and unique keys against the
+// stored documents. What it read of the stored documents goes into seen,
+// for the inserts.
 func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions, seen storedIDs) error {
 	for _, col := range written {
 		if err := col.CheckShape(opts.Profile.Check); err != nil {
@@ -41,11 +36,6 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 			if err := sameRunThere(ctx, db, ds, col, opts.Part); err != nil {
 				return err
 			}
-		}
-	}
-	for _, col := range written {
-		if err := CheckIndexes(ctx, db.Collection(col.Name()), col.Spec().Indexes, opts.Drop); err != nil {
-			return &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexCheck, Err: err}
 		}
 	}
 	if !opts.Drop {

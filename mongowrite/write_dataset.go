@@ -79,15 +79,18 @@ type WriteResult struct {
 }
 
 // WriteDataset writes part opts.Part of the collections ds writes into db,
-// keeping a run manifest of each: every check that needs no write first
-// (checkBeforeWriting), the indexes of collections that hold documents
-// (indexesBeforeWriting), then per collection the drop, the inserts and
-// the indexes after. A check that fails before anything is written is a
-// *RefusedError, *AlreadyStoredError or *IndexError (of IndexUnique: keys
-// of unique indexes), with a nil result; a failed drop or count a
-// *CollectionError; a write that stopped an *InsertError; indexes that
-// failed after the documents an *IndexError of IndexAfter. The result then
-// counts what was written until then.
+// keeping a run manifest of each, in the order Prepare gives every writer:
+// the checks of the indexes, then every other check that needs no write
+// (checkAll), then the drop, or the indexes of the collections that hold
+// documents; then per collection the inserts and the indexes after
+// (Prepared.After). A check that fails before anything is written is a
+// *RefusedError, *AlreadyStoredError or *IndexError (of IndexCheck, or of
+// IndexUnique: keys of unique indexes), with a nil result; a failed drop
+// or count a *CollectionError; an index refused before the documents an
+// *IndexError of IndexBefore, nothing written; a write that stopped an
+// *InsertError; indexes that failed after the documents an *IndexError of
+// IndexAfter. The result then counts what was written until then. The
+// errors name the database ds.DB.
 func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts WriteOptions) (*WriteResult, error) {
 	if opts.Profile.Name() == "" {
 		opts.Profile = rules.MongoDB
@@ -96,22 +99,27 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 		opts.Workers = WorkersFor(opts.Profile)
 	}
 	written := ds.Written()
-	seen, err := checkBeforeWriting(ctx, db, ds, written, opts)
-	if err != nil {
-		return nil, err
+	targets := make([]Target, len(written))
+	for i, col := range written {
+		targets[i] = Target{Coll: db.Collection(col.Name()), Indexes: col.Spec().Indexes}
 	}
-	if err := indexesBeforeWriting(ctx, db, ds, written, opts); err != nil {
-		return nil, err
+	seen := storedIDs{}
+	order, err := Prepare(ctx, targets, opts.Drop, func(ctx context.Context) error {
+		return checkAll(ctx, db, ds, written, opts, seen)
+	})
+	if err != nil {
+		return nil, inDB(err, ds.DB)
+	}
+	w := &datasetWrite{db: db, ds: ds, opts: opts, seen: seen, order: order}
+	w.run = fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
+	if !opts.Part.Whole() {
+		// The parts' processes name one run without talking to each other.
+		w.run = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
 	}
 	res := &WriteResult{}
 	start := time.Now()
-	name := fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
-	if !opts.Part.Whole() {
-		// The parts' processes name one run without talking to each other.
-		name = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
-	}
-	for _, col := range written {
-		cr, err := writeCollection(ctx, db, ds, col, name, opts, seen[col.Name()])
+	for i, col := range written {
+		cr, err := w.collection(ctx, i, col)
 		if cr != nil {
 			res.Collections = append(res.Collections, *cr)
 			if opts.Written != nil {
@@ -128,82 +136,51 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 	return res, nil
 }
 
-// indexesBeforeWriting creates, before any document of the run is written,
-// the plan's indexes of each written collection that already holds
-// documents (not with Drop, which empties them): the server judges the
-// stored documents first, and a unique index their keys repeat is refused
-// before anything is added. A refusal is an *IndexError of IndexBefore,
-// and every index created here is dropped again: a refused run leaves the
-// target as it was.
-func indexesBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions) error {
-	if opts.Drop {
-		return nil
+// inDB names db in err, an error of Prepare, for a seed run's messages:
+// they name the plan's database, and a drop names none.
+func inDB(err error, db string) error {
+	var ie *IndexError
+	var ce *CollectionError
+	switch {
+	case errors.As(err, &ie):
+		ie.DB = db
+	case errors.As(err, &ce):
+		ce.DB = db
 	}
-	type made struct {
-		coll *mongo.Collection
-		list []indexes.Index
-	}
-	var done []made
-	for _, col := range written {
-		coll := db.Collection(col.Name())
-		list, err := createFirst(ctx, coll, ds, col)
-		if err != nil {
-			for _, m := range done {
-				indexes.DropCreated(ctx, m.coll, m.list)
-			}
-			return err
-		}
-		done = append(done, made{coll, list})
-	}
-	return nil
+	return err
 }
 
-// createFirst creates the plan's indexes of col that coll lacks when it
-// holds documents, and returns those it created.
-func createFirst(ctx context.Context, coll *mongo.Collection, ds *seed.Dataset, col *seed.Collection) ([]indexes.Index, error) {
-	want := col.Spec().Indexes
-	first, err := indexesFirst(ctx, coll, want)
-	if err != nil {
-		return nil, &CollectionError{DB: ds.DB, Collection: col.Name(), Op: OpCount, Err: err}
-	}
-	if !first {
-		return nil, nil
-	}
-	list, err := indexes.CreateMissing(ctx, coll, want)
-	if err != nil {
-		return nil, &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexBefore, Err: err}
-	}
-	return list, nil
+// datasetWrite is WriteDataset once Prepare passed: what each collection's
+// write needs.
+type datasetWrite struct {
+	db    *mongo.Database
+	ds    *seed.Dataset
+	run   string // the run's name in its manifests
+	opts  WriteOptions
+	seen  storedIDs // what checkAll read of the stored documents
+	order *Prepared
 }
 
-// writeCollection drops col's collection (with Drop), inserts (the indexes
-// of a collection that held documents are there: indexesBeforeWriting)
-// and creates the indexes after. The result is nil when nothing was
-// inserted.
-func writeCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, run string, opts WriteOptions, stored *Digests) (*CollectionResult, error) {
-	coll := db.Collection(col.Name())
-	if opts.Drop {
-		if err := Drop(ctx, coll); err != nil {
-			var ce *CollectionError
-			if errors.As(err, &ce) {
-				ce.DB = ds.DB // named in the seed run's messages
-			}
-			return nil, err
-		}
-	}
-	want := col.Spec().Indexes
-	w := &collWrite{db: db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
+// collection inserts col, written[i] of WriteDataset (dropped, or with its
+// indexes already there if it held documents: Prepare), and creates its
+// indexes after (Prepared.After: also after a resumed or finished run, so
+// what a killed run did not index is indexed now). The result is nil when
+// nothing was inserted.
+func (d *datasetWrite) collection(ctx context.Context, i int, col *seed.Collection) (*CollectionResult, error) {
+	opts := d.opts
+	coll := d.db.Collection(col.Name())
+	w := &collWrite{db: d.db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
 	if w.m == nil {
-		w.m = NewManifest(ds, col, run)
+		w.m = NewManifest(d.ds, col, d.run)
 		w.m.Part = opts.Part
 	}
 	io := insertOptions(w, opts)
-	io.Stored = stored
+	io.Stored = d.seen[col.Name()]
 	res, err := w.insert(ctx, io)
 	if opts.Progress != nil {
 		opts.Progress(CollectionProgress{Collection: col.Name(), Done: true})
 	}
-	cr := &CollectionResult{DB: ds.DB, Collection: col.Name(), Part: opts.Part, InsertResult: res}
+	cr := &CollectionResult{DB: d.ds.DB, Collection: col.Name(), Part: opts.Part, InsertResult: res}
 	if err != nil {
 		ie := w.failed(ctx, err, res, opts.Resume)
 		if ie.Held >= 0 {
@@ -212,11 +189,9 @@ func writeCollection(ctx context.Context, db *mongo.Database, ds *seed.Dataset, 
 		cr.Err = ie
 		return cr, ie
 	}
-	if len(want) > 0 {
-		// Also after a resumed or finished run: what a killed run did
-		// not index is indexed now.
-		if err := indexes.Create(ctx, coll, want); err != nil {
-			cr.Err = &IndexError{DB: ds.DB, Collection: col.Name(), Stage: IndexAfter, Written: res.Inserted + res.Skipped, Err: err}
+	if want := col.Spec().Indexes; len(want) > 0 {
+		if err := d.order.After(ctx, i, res.Inserted+res.Skipped); err != nil {
+			cr.Err = inDB(err, d.ds.DB)
 			return cr, cr.Err
 		}
 		cr.Indexes = want
@@ -237,20 +212,4 @@ func insertOptions(w *collWrite, opts WriteOptions) InsertOptions {
 		io.Progress = func(p Progress) { opts.Progress(CollectionProgress{Collection: name, Progress: p}) }
 	}
 	return io
-}
-
-// indexesFirst says whether the plan's indexes of coll are created before
-// its documents are inserted: when it already holds documents (a resumed
-// run, or other data), so that the server judges those first and refuses
-// before anything is added; an empty collection is indexed after the
-// insert, which is faster (docs/benchmarks.md, Index order).
-func indexesFirst(ctx context.Context, coll *mongo.Collection, want []indexes.Index) (bool, error) {
-	if len(want) == 0 {
-		return false, nil
-	}
-	n, err := coll.EstimatedDocumentCount(ctx)
-	if err != nil {
-		return false, err
-	}
-	return n > 0, nil
 }
