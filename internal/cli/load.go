@@ -10,6 +10,7 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/indexes"
@@ -207,7 +208,7 @@ func (a *App) load(ctx context.Context, t *target.Target, o loadOptions, set *fi
 	bar.Finish()
 	if res != nil {
 		for _, u := range res.Unchecked {
-			a.say(message.Warning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing", o.db, u.Collection, u.Index, u.Reason)
+			a.say(message.Warning, "%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing, or the index created after them", o.db, u.Collection, u.Index, u.Reason)
 		}
 		res.WriteSummary(a.stdout, o.db, o.mode, t.Display, time.Since(start))
 	}
@@ -268,16 +269,9 @@ func (a *App) reportInvalid(ve *fixtures.ValidationError) error {
 // (res) and what to do.
 func (a *App) loadWording(db, display string, res *fixtures.Result) wording {
 	return func(err error, lib exitCoder) error {
-		if indexes.ServerRefused(err) {
-			written := "nothing was written"
-			if res != nil {
-				if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
-					written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
-				}
-			}
-			return failuref("%s; %s", mongowrite.ServerMessage(err.Error()), written)
-		}
 		switch e := lib.(type) {
+		case *mongowrite.IndexError:
+			return loadIndexError(e, db, display, res)
 		case *fixtures.ValidationError:
 			return a.reportInvalid(e)
 		case *fixtures.UniqueInputError:
@@ -302,6 +296,33 @@ func (a *App) loadWording(db, display string, res *fixtures.Result) wording {
 		}
 		return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(err)))
 	}
+}
+
+// loadIndexError words a target's indexes that a load could not create:
+// the server's or the collection's refusal, then what was written; after
+// the documents (IndexAfter), that they are there without the index, and
+// how to have it.
+func loadIndexError(e *mongowrite.IndexError, db, display string, res *fixtures.Result) error {
+	written := "nothing was written"
+	if res != nil {
+		if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
+			written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
+		}
+	}
+	if e.Stage == mongowrite.IndexAfter {
+		written = fmt.Sprintf("the %d documents of %s.%s are written, without this index (load again to create it)", e.Written, db, e.Collection)
+		if mongo.IsDuplicateKeyError(e.Err) {
+			written = fmt.Sprintf("the %d documents of %s.%s are written, without this index: they repeat its key (load files whose keys are unique with %s)", e.Written, db, e.Collection, arg(flagDrop))
+		}
+	}
+	if indexes.ServerRefused(e.Err) {
+		// The server's message without its source locations.
+		return failuref("%s; %s", mongowrite.ServerMessage(e.Err.Error()), written)
+	}
+	if e.Stage == mongowrite.IndexAfter {
+		return failuref("%s: %s; %s", display, mongowrite.ServerMessage(mongowrite.Describe(e.Err)), written)
+	}
+	return failuref("%s: %s", display, mongowrite.ServerMessage(mongowrite.Describe(e.Err)))
 }
 
 // sayEach says each listed problem, then how many of count were not
