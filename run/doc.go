@@ -4,13 +4,14 @@
 // [Seed] writes the collections of a plan (or one part of N of each) the
 // way oidkit seed does: it builds the plan with the stored _ids its
 // references draw from and hands the write phase to
-// mongowrite.WriteDataset, the one owner of writing a run's documents:
-// every check that needs no write first (the target's rules on each
-// template's shape and, with Drop, on every document; index conflicts;
-// unique keys against what is stored; a finished or stopped run of the
-// same plan), then for each collection the drop, the indexes before the
-// documents when it already holds some, the inserts, and the indexes
-// after. A run manifest in collection [mongowrite.ManifestCollection]
+// mongowrite.WriteDataset, the one owner of writing a run's documents,
+// in the order of every writer (mongowrite.Prepare, which a load follows
+// too): every check that needs no write first (index conflicts; the
+// target's rules on each template's shape and, with Drop, on every
+// document; unique keys against what is stored; a finished or stopped
+// run of the same plan), then the drop of every collection, or the
+// indexes of those that already hold documents; then for each collection
+// the inserts, and the indexes after. A run manifest in collection [mongowrite.ManifestCollection]
 // records the plan and the acknowledged ranges as batches are
 // acknowledged, and its final state also after a cancel: a cancel stops
 // generation, the batches already sent are finished, so what the manifest
