@@ -120,11 +120,9 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 	start := time.Now()
 	for i, col := range written {
 		cr, err := w.collection(ctx, i, col)
-		if cr != nil {
-			res.Collections = append(res.Collections, *cr)
-			if opts.Written != nil {
-				opts.Written(*cr)
-			}
+		res.Collections = append(res.Collections, *cr)
+		if opts.Written != nil {
+			opts.Written(*cr)
 		}
 		if err != nil {
 			return res, err
@@ -164,8 +162,8 @@ type datasetWrite struct {
 // collection inserts col, written[i] of WriteDataset (dropped, or with its
 // indexes already there if it held documents: Prepare), and creates its
 // indexes after (Prepared.After: also after a resumed or finished run, so
-// what a killed run did not index is indexed now). The result is nil when
-// nothing was inserted.
+// what a killed run did not index is indexed now). The result is never
+// nil: its Err is the error returned.
 func (d *datasetWrite) collection(ctx context.Context, i int, col *seed.Collection) (*CollectionResult, error) {
 	opts := d.opts
 	coll := d.db.Collection(col.Name())
