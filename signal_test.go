@@ -27,25 +27,7 @@ import (
 func TestSignals(t *testing.T) {
 	t.Parallel() // a server, data directory and port of its own
 	bin := oidkitBinary(t)
-	dir := t.TempDir()
-
-	server := exec.Command(bin, "server", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"))
-	var serverErr bytes.Buffer
-	server.Stderr = &serverErr
-	stdout, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = server.Process.Kill() })
-	uri, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		_ = server.Wait()
-		t.Fatalf("server printed no connection string: %v\n%s", err, serverErr.String())
-	}
-	uri = strings.TrimSpace(uri)
+	server, serverErr, uri := startServerProcess(t, bin)
 
 	const n = 300000
 	seedCmd := exec.Command(bin, "seed", "--uri", uri, "--seed", "1", "-n", strconv.Itoa(n), "--quiet")
@@ -78,6 +60,30 @@ func TestSignals(t *testing.T) {
 	if code := server.ProcessState.ExitCode(); code != 0 || !strings.HasSuffix(serverErr.String(), "oidkit: note: server stopped\n") {
 		t.Fatalf("interrupted server: exit %d\nstderr %q", code, serverErr.String())
 	}
+}
+
+// startServerProcess starts oidkit server from bin on a port of its own,
+// over a data directory of the test, and returns it, its stderr and its
+// connection string. It is killed when the test ends.
+func startServerProcess(t *testing.T, bin string) (*exec.Cmd, *bytes.Buffer, string) {
+	t.Helper()
+	server := exec.Command(bin, "server", "--listen", "127.0.0.1:0", "--data-dir", filepath.Join(t.TempDir(), "data"))
+	serverErr := &bytes.Buffer{}
+	server.Stderr = serverErr
+	stdout, err := server.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Process.Kill() })
+	uri, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		_ = server.Wait()
+		t.Fatalf("server printed no connection string: %v\n%s", err, serverErr.String())
+	}
+	return server, serverErr, strings.TrimSpace(uri)
 }
 
 // waitForAcked returns once the run manifest of users in db says at least
