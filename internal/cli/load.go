@@ -271,7 +271,7 @@ func (a *App) loadWording(db, display string, res *fixtures.Result) wording {
 	return func(err error, lib exitCoder) error {
 		switch e := lib.(type) {
 		case *mongowrite.IndexError:
-			return loadIndexError(e, db, display, res)
+			return loadIndexError(e, db, display)
 		case *fixtures.ValidationError:
 			return a.reportInvalid(e)
 		case *fixtures.UniqueInputError:
@@ -299,16 +299,12 @@ func (a *App) loadWording(db, display string, res *fixtures.Result) wording {
 }
 
 // loadIndexError words a target's indexes that a load could not create:
-// the server's or the collection's refusal, then what was written; after
-// the documents (IndexAfter), that they are there without the index, and
-// how to have it.
-func loadIndexError(e *mongowrite.IndexError, db, display string, res *fixtures.Result) error {
+// the server's or the collection's refusal, then what was written: before
+// the documents nothing (every index is checked, and those of collections
+// that hold documents created, before the first write); after them
+// (IndexAfter), that they are there without the index, and how to have it.
+func loadIndexError(e *mongowrite.IndexError, db, display string) error {
 	written := "nothing was written"
-	if res != nil {
-		if tot := res.Total(); tot.Inserted+tot.Upserted > 0 {
-			written = fmt.Sprintf("%d documents were written before", tot.Inserted+tot.Upserted)
-		}
-	}
 	if e.Stage == mongowrite.IndexAfter {
 		written = fmt.Sprintf("the %d documents of %s.%s are written, without this index (load again to create it)", e.Written, db, e.Collection)
 		if mongo.IsDuplicateKeyError(e.Err) {
