@@ -110,7 +110,7 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 	if err != nil {
 		return nil, inDB(err, ds.DB)
 	}
-	w := &datasetWrite{db: db, ds: ds, opts: opts, seen: seen, order: order}
+	w := &datasetWrite{db: db, ds: ds, opts: opts, seen: seen}
 	w.run = fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
 	if !opts.Part.Whole() {
 		// The parts' processes name one run without talking to each other.
@@ -119,7 +119,10 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 	res := &WriteResult{}
 	start := time.Now()
 	for i, col := range written {
-		cr, err := w.collection(ctx, i, col)
+		cr, err := w.collection(ctx, col)
+		if err == nil {
+			err = indexesAfter(ctx, order, i, col, cr)
+		}
 		res.Collections = append(res.Collections, *cr)
 		if opts.Written != nil {
 			opts.Written(*cr)
@@ -151,20 +154,17 @@ func inDB(err error, db string) error {
 // datasetWrite is WriteDataset once Prepare passed: what each collection's
 // write needs.
 type datasetWrite struct {
-	db    *mongo.Database
-	ds    *seed.Dataset
-	run   string // the run's name in its manifests
-	opts  WriteOptions
-	seen  storedIDs // what checkAll read of the stored documents
-	order *Prepared
+	db   *mongo.Database
+	ds   *seed.Dataset
+	run  string // the run's name in its manifests
+	opts WriteOptions
+	seen storedIDs // what checkAll read of the stored documents
 }
 
-// collection inserts col, written[i] of WriteDataset (dropped, or with its
-// indexes already there if it held documents: Prepare), and creates its
-// indexes after (Prepared.After: also after a resumed or finished run, so
-// what a killed run did not index is indexed now). The result is never
+// collection inserts col (dropped, or with its indexes already there if
+// it held documents: Prepare); indexesAfter follows. The result is never
 // nil: its Err is the error returned.
-func (d *datasetWrite) collection(ctx context.Context, i int, col *seed.Collection) (*CollectionResult, error) {
+func (d *datasetWrite) collection(ctx context.Context, col *seed.Collection) (*CollectionResult, error) {
 	opts := d.opts
 	coll := d.db.Collection(col.Name())
 	w := &collWrite{db: d.db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
@@ -187,14 +187,24 @@ func (d *datasetWrite) collection(ctx context.Context, i int, col *seed.Collecti
 		cr.Err = ie
 		return cr, ie
 	}
-	if want := col.Spec().Indexes; len(want) > 0 {
-		if err := d.order.After(ctx, i, res.Inserted+res.Skipped); err != nil {
-			cr.Err = inDB(err, d.ds.DB)
-			return cr, cr.Err
-		}
-		cr.Indexes = want
-	}
 	return cr, nil
+}
+
+// indexesAfter creates the indexes of col, target i of order, once its
+// documents are in (Prepared.After: also after a resumed or finished run,
+// so what a killed run did not index is indexed now), and records them in
+// cr, or the error.
+func indexesAfter(ctx context.Context, order *Prepared, i int, col *seed.Collection, cr *CollectionResult) error {
+	want := col.Spec().Indexes
+	if len(want) == 0 {
+		return nil
+	}
+	if err := order.After(ctx, i, cr.Inserted+cr.Skipped); err != nil {
+		cr.Err = err
+		return err
+	}
+	cr.Indexes = want
+	return nil
 }
 
 // insertOptions are Insert's options for w, the progress told first.
