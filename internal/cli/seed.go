@@ -9,7 +9,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/internal/count"
-	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/rules"
@@ -142,33 +141,6 @@ func (a *App) seedError(ctx context.Context, o seedOptions, display string, err 
 		return otherRunError(o.flags, e)
 	}
 	return explain(err, a.seedWording(o, display))
-}
-
-// seedRendering sets the hooks of opts that show a seed run: a progress
-// per collection on stderr, a summary line per collection on stdout.
-func (a *App) seedRendering(newBar func(label string, total int64) *progress.Meter, opts *run.Options) {
-	var bar *progress.Meter
-	opts.Progress = func(p run.Progress) {
-		switch {
-		case p.Done:
-			bar.Finish()
-		case p.Start:
-			// The clock starts here, after the checks: the rate is the writing's.
-			bar = newBar(p.Collection, p.Total)
-		default:
-			bar.SetTotal(p.Total)
-			bar.Set(p.Inserted + p.Skipped)
-		}
-	}
-	opts.Written = func(r run.CollectionResult) {
-		fmt.Fprintf(a.stdout, "%s: %s\n", r.Where(), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
-		if r.Err == nil && len(r.Indexes) > 0 {
-			fmt.Fprintf(a.stdout, "%s.%s: %s\n", r.DB, r.Collection, indexNote(r.Indexes))
-		}
-	}
-	opts.Unchecked = func(db string, u mongowrite.Unchecked) {
-		fmt.Fprintf(a.stderr, "%s%s%s.%s: unique index %s not checked before writing (%s); the server refuses such documents while writing\n", message.Prefix, message.Warning, db, u.Collection, u.Index, u.Reason)
-	}
 }
 
 // runNote says how to repeat the run: its seed and time base.
