@@ -97,22 +97,25 @@ func TestSeedServerDiesThenResume(t *testing.T) {
 	// which tests run beside it use.
 	t.Parallel()
 	dir := t.TempDir()
-	// Enough documents that the run is still going when the server has
-	// stopped, and no more: the server stops once 2,000 are acknowledged,
-	// and Close only lets the requests in flight finish (then closes each
-	// connection), so what the fault needs is many batches still to send
-	// after that point. 10,000 under -race leaves 32 batches of 250, several
-	// seconds of work there; the resume then writes the ~8,000 left, which
-	// is what this test's time goes on. (It was 30,000 when FerretDB let
-	// open connections go on for up to 3 s after Close.)
-	n := 40000
-	if seedRaceEnabled {
-		n = 10000
-	}
+	// The server stops once 2,000 documents are acknowledged, and Close
+	// only lets the requests in flight finish (then closes each
+	// connection), so what the fault needs is batches still to send after
+	// that point. A fail point makes every insert after the first eight
+	// batches wait blockMS: however fast the machine, the 32 batches of
+	// 250 left cannot all go in before the server stops. The resume then
+	// writes the ~8,000 left, which is what this test's time goes on.
+	const n, blockMS = 10000, 2000
 	srv, err := embedded.Start(embedded.Options{DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	admin := connect(t, srv.URI())
+	fp := bson.D{{Key: "configureFailPoint", Value: "failCommand"}, {Key: "mode", Value: bson.D{{Key: "skip", Value: 8}}},
+		{Key: "data", Value: bson.D{{Key: "failCommands", Value: bson.A{"insert"}}, {Key: "blockConnection", Value: true}, {Key: "blockTimeMS", Value: blockMS}}}}
+	if err := admin.Database("admin").RunCommand(t.Context(), fp).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_ = admin.Disconnect(context.Background())
 	// --timeout bounds how long the run waits for the server that went
 	// away (a batch in flight may wait that long for a server to select),
 	// so it is short here: a batch of 250 takes a fraction of it even
