@@ -67,7 +67,7 @@ func heldByServer(command string) bool {
 func openTargetOnce(ctx context.Context, o target.Options) (*target.Target, error) {
 	if o.Timeout == 0 {
 		// Zero is target's default; on the command line it is a mistake.
-		return nil, explain(&target.OptionError{Option: target.OptionTimeout, Value: o.Timeout.String(), Err: target.ErrTimeout}, connectWording)
+		return nil, usageError(timeoutError(o.Timeout.String(), target.ErrTimeout))
 	}
 	t, err := target.Open(ctx, o)
 	if err != nil {
@@ -85,7 +85,7 @@ func connectWording(err error, lib exitCoder) error {
 	case *target.OptionError:
 		flag := map[string]string{target.OptionURI: flagURI, target.OptionDataDir: flagDataDir, target.OptionTimeout: flagTimeout}[e.Option]
 		if e.Option == target.OptionTimeout {
-			return fmt.Errorf("%s %s: %v", arg(flag), e.Value, e.Err)
+			return timeoutError(e.Value, e.Err)
 		}
 		return fmt.Errorf("%s %q: %v", arg(flag), e.Value, e.Err)
 	case *target.ConnectError:
@@ -97,6 +97,11 @@ func connectWording(err error, lib exitCoder) error {
 		return failure(lockedMessage(le))
 	}
 	return failure(err)
+}
+
+// timeoutError is a --timeout of value that cannot be used, and why.
+func timeoutError(value string, why error) error {
+	return fmt.Errorf("%s %s: %v", arg(flagTimeout), value, why)
 }
 
 // lockedBy is the *embedded.LockedError of err: a data directory another

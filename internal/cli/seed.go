@@ -68,11 +68,12 @@ func parseSeedOptions(c *ucli.Context) (seedOptions, error) {
 	if err := mongowrite.CheckWorkers(o.workers); o.workersSet && err != nil {
 		return o, usageErrorf("%s %v", arg(flagWorkers), err)
 	}
+	o.flags = run.NewSettings(planOptions(c))
 	part, err := partFromFlags(c)
 	if err != nil {
 		return o, err
 	}
-	o.part, o.flags = part, run.NewSettings(planOptions(c))
+	o.part = part
 	if !part.Whole() {
 		if o.drop {
 			return o, usageErrorf("%s with %s %s: expected one of them (the drop would delete what the other parts write)", arg(flagDrop), arg(flagPart), part)
