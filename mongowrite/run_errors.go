@@ -70,9 +70,19 @@ type InsertError struct {
 }
 
 func (e *InsertError) Error() string {
-	return fmt.Sprintf("%s.%s%s: inserted %d of %d: %v", e.DB, e.Collection, PartNote(e.Part), e.Held, e.Total, e.Err)
+	return fmt.Sprintf("%s: inserted %d of %d: %v", e.Where(), e.Held, e.Total, e.Err)
 }
 func (e *InsertError) Unwrap() error { return e.Err }
+
+// where names collection coll of database db, and part p of it:
+// "oidkit.users part 0/2". Results and errors name what they wrote by it.
+func where(db, coll string, p seed.Part) string { return db + "." + coll + PartNote(p) }
+
+// Where names the collection and part the write was of (where).
+func (e *InsertError) Where() string { return where(e.DB, e.Collection, e.Part) }
+
+// Where names the collection and part of the run (where).
+func (e *AlreadyStoredError) Where() string { return where(e.DB, e.Collection, e.Part) }
 
 // PartNote names part p in summaries: "" for the whole dataset, else
 // " part I/N".
@@ -101,9 +111,9 @@ type AlreadyStoredError struct {
 func (e *AlreadyStoredError) Error() string {
 	switch {
 	case e.Manifest != nil && e.Manifest.State == StateDone:
-		return fmt.Sprintf("%s.%s%s: the %d documents of this run are already there", e.DB, e.Collection, PartNote(e.Part), e.Manifest.Scope().Len())
+		return fmt.Sprintf("%s: the %d documents of this run are already there", e.Where(), e.Manifest.Scope().Len())
 	case e.Manifest != nil:
-		return fmt.Sprintf("%s.%s%s: a run of this plan stopped (%s) after %d of %d documents", e.DB, e.Collection, PartNote(e.Part), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
+		return fmt.Sprintf("%s: a run of this plan stopped (%s) after %d of %d documents", e.Where(), e.Manifest.State, e.Manifest.AckedCount, e.Manifest.Scope().Len())
 	}
-	return fmt.Sprintf("%s.%s%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.DB, e.Collection, PartNote(e.Part), e.Count, e.First, e.FirstID)
+	return fmt.Sprintf("%s: %d documents of this run are already stored as generated (first: document %d, _id %s); nothing was written", e.Where(), e.Count, e.First, e.FirstID)
 }

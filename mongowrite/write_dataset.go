@@ -69,7 +69,7 @@ type CollectionResult struct {
 }
 
 // Where names the collection and part written: "oidkit.users part 0/2".
-func (r CollectionResult) Where() string { return r.DB + "." + r.Collection + PartNote(r.Part) }
+func (r CollectionResult) Where() string { return where(r.DB, r.Collection, r.Part) }
 
 // WriteResult is what WriteDataset did.
 type WriteResult struct {
@@ -138,15 +138,11 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 	return res, nil
 }
 
-// inDB names db in err, an error of Prepare, for a seed run's messages:
-// they name the plan's database, and a drop names none.
+// inDB names db in err, an error of Prepare, where it names none: a failed
+// drop's *CollectionError names only the collection.
 func inDB(err error, db string) error {
-	var ie *IndexError
 	var ce *CollectionError
-	switch {
-	case errors.As(err, &ie):
-		ie.DB = db
-	case errors.As(err, &ce):
+	if errors.As(err, &ce) && ce.DB == "" {
 		ce.DB = db
 	}
 	return err

@@ -98,7 +98,7 @@ func sayListed[T fmt.Stringer](w io.Writer, coll string, listed []T, count int) 
 // sameRunError says that the plan was written already, or started, and
 // how to go on.
 func sameRunError(e *run.AlreadyStoredError) error {
-	m, where := e.Manifest, e.DB+"."+e.Collection+mongowrite.PartNote(e.Part)
+	m, where := e.Manifest, e.Where()
 	if m.State == mongowrite.StateDone {
 		return failuref("%s: the %d documents of this run are already there (written %s); re-run with %s to add any that are missing, or %s to write them again", where, m.Scope().Len(), m.Updated.Format(time.RFC3339), arg(flagResume), arg(flagDrop))
 	}
@@ -119,7 +119,7 @@ func refusedDoc(db string, de *seed.DocError, err error, nothing string) error {
 // document is bad input; otherwise how many documents of the run the
 // server holds and how to go on.
 func insertError(e *run.InsertError, display string, resume bool) error {
-	name := e.DB + "." + e.Collection + mongowrite.PartNote(e.Part)
+	name := e.Where()
 	if de := e.Doc(); de != nil && !errors.Is(e.Err, context.Canceled) {
 		return refusedDoc(e.DB, de, e.Err, "refused before its batch was sent")
 	}
