@@ -1,12 +1,11 @@
 package infer_test
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"testing"
 
 	"github.com/oidkit/oidkit/infer"
+	"github.com/oidkit/oidkit/internal/golden"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 )
 
@@ -25,17 +24,5 @@ func TestInferredPlanBytesArePinned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/golden/inferred.json"
-	if os.Getenv("OIDKIT_GOLDEN") == "write" {
-		if err := os.WriteFile(path, inf.JSON, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(inf.JSON, want) {
-		t.Errorf("the inferred plan's bytes changed:\n got %s\nwant %s", inf.JSON, want)
-	}
+	golden.Check(t, "testdata/golden/inferred.json", inf.JSON, func(b []byte) any { return string(b) })
 }

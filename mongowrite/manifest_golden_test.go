@@ -1,13 +1,12 @@
 package mongowrite_test
 
 import (
-	"bytes"
-	"os"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/internal/golden"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -36,19 +35,7 @@ func TestManifestBytesArePinned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/golden/manifest.bson"
-	if os.Getenv("OIDKIT_GOLDEN") == "write" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("manifest bytes changed:\n got %v\nwant %v", bson.Raw(got), bson.Raw(want))
-	}
+	want := golden.Check(t, "testdata/golden/manifest.bson", got, func(b []byte) any { return bson.Raw(b) })
 	var back mongowrite.Manifest
 	if err := bson.Unmarshal(want, &back); err != nil || back.Diff(&m.PlanRecord) != nil {
 		t.Errorf("stored manifest read back: diff %+v, %v", back.Diff(&m.PlanRecord), err)

@@ -1,14 +1,14 @@
 package seed
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	pinned "github.com/oidkit/oidkit/internal/golden"
 )
 
 // goldenPlan is a plan file with every collection setting, each in the
@@ -77,19 +77,6 @@ func TestPlanBytesArePinned(t *testing.T) {
 func checkGolden(t *testing.T, got map[string][]byte) {
 	t.Helper()
 	for name, b := range got {
-		path := filepath.Join("testdata", "golden", name)
-		if os.Getenv("OIDKIT_GOLDEN") == "write" {
-			if err := os.WriteFile(path, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(b, want) {
-			t.Errorf("%s: the bytes changed:\n got %q\nwant %q", name, b, want)
-		}
+		pinned.Check(t, filepath.Join("testdata", "golden", name), b, func(b []byte) any { return string(b) })
 	}
 }
