@@ -20,6 +20,7 @@ import (
 
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/runtimetune"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -224,7 +225,7 @@ func readPaths(plan func() *seed.Plan) func(*testing.B, *[]sqliteTable) []pathCo
 		if err != nil {
 			b.Fatal(err)
 		}
-		set, err := run.ExpectDataset(ctx, res.Dataset, seed.Part{})
+		set, err := run.ExpectDataset(ctx, res.Dataset, parts.Part{})
 		if err != nil {
 			b.Fatal(err)
 		}

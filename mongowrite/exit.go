@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/oidkit/oidkit/indexes"
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/parts"
 )
 
 // ExitCode is the exit status a command line gives the stopped write: its
@@ -58,7 +58,7 @@ func (e *RefusedError) ExitCode() int {
 
 // Doc is the generated document the checks stopped at, nil for a shape or
 // another error.
-func (e *RefusedError) Doc() *seed.DocError { return docError(e.Err) }
+func (e *RefusedError) Doc() *parts.DocError { return docError(e.Err) }
 
 // ExitCode is 2 for a document the target's rules refuse before its batch
 // was sent, 1 for any other stop.
@@ -72,11 +72,11 @@ func (e *InsertError) ExitCode() int {
 // Doc is the generated document the run stopped at (the target's rules
 // refused it before its batch was sent, or it could not be made), nil for
 // any other stop.
-func (e *InsertError) Doc() *seed.DocError { return docError(e.Err) }
+func (e *InsertError) Doc() *parts.DocError { return docError(e.Err) }
 
-// docError is the *seed.DocError of err, nil when it has none.
-func docError(err error) *seed.DocError {
-	var de *seed.DocError
+// docError is the *parts.DocError of err, nil when it has none.
+func docError(err error) *parts.DocError {
+	var de *parts.DocError
 	if errors.As(err, &de) {
 		return de
 	}
@@ -84,4 +84,4 @@ func docError(err error) *seed.DocError {
 }
 
 // refused tells whether de is a document the target's rules refuse.
-func refused(de *seed.DocError) bool { return de != nil && de.Violation() != nil }
+func refused(de *parts.DocError) bool { return de != nil && de.Violation() != nil }

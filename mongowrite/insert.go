@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -37,13 +38,13 @@ type InsertOptions struct {
 	// again on the first duplicate.
 	Stored *Digests
 	// Ranges are the documents to insert; nil means the whole collection.
-	Ranges []seed.Range
+	Ranges []parts.Range
 	// Progress, if set, is called after every batch (never concurrently).
 	Progress func(Progress)
 	// Acked, if set, is called with the range of every batch the server
 	// acknowledged in full (duplicates counted with Resume), before
 	// Progress and never concurrently.
-	Acked func(seed.Range)
+	Acked func(parts.Range)
 	// Check, if set, is StreamOptions.Check: a document it refuses stops
 	// the run before its batch is sent.
 	Check func(bson.Raw) error
@@ -90,7 +91,7 @@ type InsertResult struct {
 	// interruption, a timeout): some of their documents may be stored.
 	// Every other document of opts.Ranges was either acknowledged (Acked)
 	// or never sent. Empty when the run did not stop.
-	Unsettled []seed.Range
+	Unsettled []parts.Range
 }
 
 // Insert writes the documents of c that opts.Ranges select into coll with
@@ -140,7 +141,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opt
 	ins.Wait()
 
 	total := in.total
-	res := InsertResult{Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(start), Unsettled: seed.MergeRanges(in.unsettled)}
+	res := InsertResult{Inserted: in.inserted.Load(), Skipped: in.skipped.Load(), Elapsed: time.Since(start), Unsettled: parts.Merge(in.unsettled)}
 	if in.firstErr == nil && res.Inserted+res.Skipped != total {
 		in.firstErr = fmt.Errorf("only %d of %d documents confirmed", res.Inserted+res.Skipped, total)
 	}
@@ -166,7 +167,7 @@ type inserting struct {
 	firstErr          error
 	failedDoc         *WriteDoc
 	progressMu        sync.Mutex
-	unsettled         []seed.Range
+	unsettled         []parts.Range
 }
 
 func (in *inserting) fail(doc *WriteDoc, err error) {

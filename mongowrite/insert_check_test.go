@@ -10,6 +10,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -25,13 +26,13 @@ func TestInsertCheckRefusesBeforeSending(t *testing.T) {
 		}
 		return nil
 	}
-	var de *seed.DocError
+	var de *parts.DocError
 	if err := col.CheckAll(context.Background(), seed.StreamOptions{Check: refuse}); !errors.As(err, &de) || de.Index != 1234 {
 		t.Fatalf("CheckAll: %v", err)
 	}
 	coll := client.Database("oidkit").Collection("users")
-	var acked []seed.Range
-	_, err := mongowrite.Insert(context.Background(), coll, col, mongowrite.InsertOptions{Batch: 100, Workers: 1, Check: refuse, Acked: func(r seed.Range) { acked = append(acked, r) }})
+	var acked []parts.Range
+	_, err := mongowrite.Insert(context.Background(), coll, col, mongowrite.InsertOptions{Batch: 100, Workers: 1, Check: refuse, Acked: func(r parts.Range) { acked = append(acked, r) }})
 	if !errors.As(err, &de) || de.Index != 1234 || de.Collection != "users" {
 		t.Fatalf("Insert: %v", err)
 	}
@@ -45,7 +46,7 @@ func TestInsertCheckRefusesBeforeSending(t *testing.T) {
 	}
 	held, _ := coll.EstimatedDocumentCount(context.Background())
 	var total int64
-	for _, r := range seed.MergeRanges(acked) {
+	for _, r := range parts.Merge(acked) {
 		total += r.Len()
 		if r.To > 1200 {
 			t.Errorf("acknowledged %v, past the refused batch", r)

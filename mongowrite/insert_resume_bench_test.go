@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkResumeDuplicates(b *testing.B) {
 				b.StopTimer()
 				coll := client.Database(fmt.Sprintf("bench_%s_%d", v.name, i)).Collection("users")
 				if v.alreadyStored > 0 {
-					if _, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: v.alreadyStored}}}); err != nil {
+					if _, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Ranges: []parts.Range{{From: 0, To: v.alreadyStored}}}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -318,7 +319,7 @@ func TestInsertRanges(t *testing.T) {
 	_, client := server(t, t.TempDir())
 	coll := client.Database("ranges").Collection("users")
 	c := build(t, &seed.Plan{Seed: 5, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 100}}}).Collection("users")
-	ranges := []seed.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 200}}
+	ranges := []parts.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 200}}
 	var last mongowrite.Progress
 	res, err := mongowrite.Insert(context.Background(), coll, c, mongowrite.InsertOptions{Batch: 4, Workers: 3, Ranges: ranges, Progress: func(p mongowrite.Progress) { last = p }})
 	if err != nil {
@@ -332,7 +333,7 @@ func TestInsertRanges(t *testing.T) {
 	if len(got) != want {
 		t.Fatalf("%d documents stored; want %d", len(got), want)
 	}
-	for _, r := range []seed.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 100}} {
+	for _, r := range []parts.Range{{From: 70, To: 95}, {From: 3, To: 10}, {From: 98, To: 100}} {
 		for i := r.From; i < r.To; i++ {
 			raw, err := bson.Marshal(c.Doc(i))
 			if err != nil {
@@ -356,17 +357,17 @@ func TestInsertReportsUnsettledBatch(t *testing.T) {
 	if _, err := coll.InsertOne(ctx, col.Doc(15)); err != nil { // in the second batch
 		t.Fatal(err)
 	}
-	var acked []seed.Range
-	res, err := mongowrite.Insert(ctx, coll, col, mongowrite.InsertOptions{Batch: 10, Workers: 1, Acked: func(r seed.Range) { acked = append(acked, r) }})
+	var acked []parts.Range
+	res, err := mongowrite.Insert(ctx, coll, col, mongowrite.InsertOptions{Batch: 10, Workers: 1, Acked: func(r parts.Range) { acked = append(acked, r) }})
 	var we *mongowrite.WriteError
 	if !errors.As(err, &we) || !mongo.IsDuplicateKeyError(we.Err) {
 		t.Fatalf("Insert: %v, expected a duplicate key", err)
 	}
-	want := []seed.Range{{From: 10, To: 20}}
+	want := []parts.Range{{From: 10, To: 20}}
 	if fmt.Sprint(res.Unsettled) != fmt.Sprint(want) {
 		t.Errorf("Unsettled = %v, expected %v (acknowledged: %v)", res.Unsettled, want, acked)
 	}
-	if fmt.Sprint(acked) != fmt.Sprint([]seed.Range{{From: 0, To: 10}}) {
+	if fmt.Sprint(acked) != fmt.Sprint([]parts.Range{{From: 0, To: 10}}) {
 		t.Errorf("acknowledged %v, expected the first batch only", acked)
 	}
 }
@@ -384,7 +385,7 @@ func TestInsertResumeCountsOnlyStoredAsIs(t *testing.T) {
 			t.Run(fmt.Sprintf("read=%v,changed=%v", read, changed), func(t *testing.T) {
 				ctx := context.Background()
 				coll := client.Database(fmt.Sprintf("resume_%v_%v", read, changed)).Collection("users")
-				if _, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: 80}}}); err != nil {
+				if _, err := mongowrite.Insert(ctx, coll, c, mongowrite.InsertOptions{Ranges: []parts.Range{{From: 0, To: 80}}}); err != nil {
 					t.Fatal(err)
 				}
 				var upd bson.D

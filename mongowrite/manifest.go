@@ -11,12 +11,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
 // ManifestCollection is the collection of a target database that holds the
 // run manifests: one document per written collection, whose _id is the
-// collection's name, or per written part of a collection ([seed.Part]),
+// collection's name, or per written part of a collection ([parts.Part]),
 // whose _id is "NAME#part-0003-of-0016": parts written at once by separate
 // processes each replace only their own.
 const ManifestCollection = "oidkit_runs"
@@ -52,7 +53,7 @@ func InsertKeeping(ctx context.Context, db *mongo.Database, coll *mongo.Collecti
 	prior, saved := m.AckedCount, time.Now()
 	opts.Ranges = m.Missing()
 	saving := true
-	opts.Acked = func(r seed.Range) {
+	opts.Acked = func(r parts.Range) {
 		m.Ack(r)
 		if saving && time.Since(saved) >= ManifestEvery {
 			saved = time.Now()
@@ -107,7 +108,7 @@ type Manifest struct {
 	Collection string `bson:"collection"`
 	// Part is the part of the collection the run writes; the zero Part
 	// (left out of the document) is the whole collection.
-	Part seed.Part `bson:"part,omitempty"`
+	Part parts.Part `bson:"part,omitempty"`
 	// Run is shared by the collections written by one run.
 	Run             string `bson:"run"`
 	seed.PlanRecord `bson:",inline"`
@@ -115,12 +116,12 @@ type Manifest struct {
 	Count int64 `bson:"count"`
 	// Acked is the merged, sorted ranges of documents the server
 	// acknowledged; AckedCount their total.
-	Acked      []seed.Range `bson:"acked"`
-	AckedCount int64        `bson:"ackedCount"`
-	State      string       `bson:"state"`
-	Error      string       `bson:"error,omitempty"`
-	Started    time.Time    `bson:"started"`
-	Updated    time.Time    `bson:"updated"`
+	Acked      []parts.Range `bson:"acked"`
+	AckedCount int64         `bson:"ackedCount"`
+	State      string        `bson:"state"`
+	Error      string        `bson:"error,omitempty"`
+	Started    time.Time     `bson:"started"`
+	Updated    time.Time     `bson:"updated"`
 }
 
 // NewManifest is the manifest of a run of ds that writes c, in state
@@ -128,7 +129,7 @@ type Manifest struct {
 func NewManifest(ds *seed.Dataset, c *seed.Collection, run string) *Manifest {
 	m := &Manifest{
 		Collection: c.Name(), Run: run, PlanRecord: seed.NewPlanRecord(ds),
-		Count: c.Len(), Acked: []seed.Range{}, State: StateRunning,
+		Count: c.Len(), Acked: []parts.Range{}, State: StateRunning,
 		Started: time.Now().UTC().Truncate(time.Millisecond),
 	}
 	m.Updated = m.Started
@@ -136,14 +137,14 @@ func NewManifest(ds *seed.Dataset, c *seed.Collection, run string) *Manifest {
 }
 
 // Scope is the documents the run writes: its part of [0, Count).
-func (m *Manifest) Scope() seed.Range { return m.Part.Range(m.Count) }
+func (m *Manifest) Scope() parts.Range { return m.Part.Range(m.Count) }
 
 // Done reports whether every document of the scope was acknowledged.
 func (m *Manifest) Done() bool { return len(m.Missing()) == 0 }
 
 // Ack records that the server acknowledged the documents of r.
-func (m *Manifest) Ack(r seed.Range) {
-	m.Acked = seed.MergeRanges(append(m.Acked, r))
+func (m *Manifest) Ack(r parts.Range) {
+	m.Acked = parts.Merge(append(m.Acked, r))
 	m.AckedCount = 0
 	for _, a := range m.Acked {
 		m.AckedCount += a.Len()
@@ -151,7 +152,7 @@ func (m *Manifest) Ack(r seed.Range) {
 }
 
 // Acknowledged reports whether every document of r was acknowledged.
-func (m *Manifest) Acknowledged(r seed.Range) bool {
+func (m *Manifest) Acknowledged(r parts.Range) bool {
 	for _, a := range m.Acked {
 		if a.From <= r.From && r.To <= a.To {
 			return true
@@ -162,20 +163,20 @@ func (m *Manifest) Acknowledged(r seed.Range) bool {
 
 // Missing is the ranges of the scope not acknowledged, in order; empty
 // (not nil) when every document was.
-func (m *Manifest) Missing() []seed.Range {
+func (m *Manifest) Missing() []parts.Range {
 	scope := m.Scope()
-	out := []seed.Range{}
+	out := []parts.Range{}
 	next := scope.From
 	for _, a := range m.Acked {
 		if a.From > next {
-			if r := (seed.Range{From: next, To: min(a.From, scope.To)}); r.Len() > 0 {
+			if r := (parts.Range{From: next, To: min(a.From, scope.To)}); r.Len() > 0 {
 				out = append(out, r)
 			}
 		}
 		next = max(next, a.To)
 	}
 	if next < scope.To {
-		out = append(out, seed.Range{From: next, To: scope.To})
+		out = append(out, parts.Range{From: next, To: scope.To})
 	}
 	return out
 }
@@ -184,7 +185,7 @@ func (m *Manifest) Missing() []seed.Range {
 var ErrNoManifest = errors.New("no run manifest")
 
 // ManifestKey is the _id of the manifest of part p of collection coll.
-func ManifestKey(coll string, p seed.Part) string {
+func ManifestKey(coll string, p parts.Part) string {
 	if p.Whole() {
 		return coll
 	}
@@ -223,13 +224,13 @@ func manifestWhere(m *Manifest) string {
 // ReadManifest reads the manifest of collection coll of db; an error wraps
 // ErrNoManifest when there is none.
 func ReadManifest(ctx context.Context, db *mongo.Database, coll string) (*Manifest, error) {
-	return ReadPartManifest(ctx, db, coll, seed.Part{})
+	return ReadPartManifest(ctx, db, coll, parts.Part{})
 }
 
 // ReadPartManifest reads the manifest of part p of collection coll of db
 // (the whole collection's for the zero Part); an error wraps ErrNoManifest
 // when there is none.
-func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p seed.Part) (*Manifest, error) {
+func ReadPartManifest(ctx context.Context, db *mongo.Database, coll string, p parts.Part) (*Manifest, error) {
 	var m Manifest
 	key := ManifestKey(coll, p)
 	err := db.Collection(ManifestCollection).FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&m)

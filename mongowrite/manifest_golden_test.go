@@ -8,6 +8,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/golden"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -26,11 +27,11 @@ func TestManifestBytesArePinned(t *testing.T) {
 	p.Seed, p.Seeded, p.At = 9, true, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 	ds := build(t, p)
 	m := mongowrite.NewManifest(ds, ds.Collection("orders"), "run-1")
-	m.Key, m.Part = "orders#part-0001-of-0002", seed.Part{I: 1, N: 2}
+	m.Key, m.Part = "orders#part-0001-of-0002", parts.Part{I: 1, N: 2}
 	m.Oidkit, m.Gofakeit = "v1.2.3", "v7.0.0"
 	m.Started = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	m.Updated = m.Started.Add(time.Minute)
-	m.Ack(seed.Range{From: 15, To: 20})
+	m.Ack(parts.Range{From: 15, To: 20})
 	got, err := bson.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

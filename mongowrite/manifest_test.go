@@ -12,6 +12,7 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -33,7 +34,7 @@ func TestManifestSaveRead(t *testing.T) {
 	}
 	for _, c := range ds.Written() {
 		m := mongowrite.NewManifest(ds, c, "second")
-		m.Ack(seed.Range{From: 0, To: 2})
+		m.Ack(parts.Range{From: 0, To: 2})
 		if err := mongowrite.SaveManifest(ctx, db, m); err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func TestManifestParts(t *testing.T) {
 	for i := range int64(n) {
 		go func() {
 			m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
-			m.Part = seed.Part{I: i, N: n}
+			m.Part = parts.Part{I: i, N: n}
 			m.Ack(m.Scope())
 			errs <- mongowrite.SaveManifest(ctx, db, m)
 		}()
@@ -72,15 +73,15 @@ func TestManifestParts(t *testing.T) {
 		}
 	}
 	for i := range int64(n) {
-		part := seed.Part{I: i, N: n}
+		part := parts.Part{I: i, N: n}
 		m, err := mongowrite.ReadPartManifest(ctx, db, "users", part)
 		if err != nil || m.Collection != "users" || m.Part != part || m.Key != "users#"+part.Suffix() || !m.Done() || m.AckedCount != part.Range(10).Len() {
 			t.Fatalf("part %v: %+v %v", part, m, err)
 		}
 	}
 	m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
-	m.Part = seed.Part{I: 1, N: n}
-	if miss := m.Missing(); !slices.Equal(miss, []seed.Range{{From: 3, To: 6}}) {
+	m.Part = parts.Part{I: 1, N: n}
+	if miss := m.Missing(); !slices.Equal(miss, []parts.Range{{From: 3, To: 6}}) {
 		t.Fatalf("part 1/3 of 10 misses %v", miss)
 	}
 	if _, err := mongowrite.ReadManifest(ctx, db, "users"); !errors.Is(err, mongowrite.ErrNoManifest) {
@@ -135,19 +136,19 @@ func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
 // nil) when every document was acknowledged.
 func TestManifestRanges(t *testing.T) {
 	m := &mongowrite.Manifest{Count: 12}
-	if miss := m.Missing(); !slices.Equal(miss, []seed.Range{{From: 0, To: 12}}) {
+	if miss := m.Missing(); !slices.Equal(miss, []parts.Range{{From: 0, To: 12}}) {
 		t.Fatalf("Missing of nothing acknowledged: %v", miss)
 	}
-	for _, r := range []seed.Range{{From: 3, To: 5}, {From: 8, To: 10}, {From: 5, To: 6}} {
+	for _, r := range []parts.Range{{From: 3, To: 5}, {From: 8, To: 10}, {From: 5, To: 6}} {
 		m.Ack(r)
 	}
-	if m.AckedCount != 5 || !slices.Equal(m.Missing(), []seed.Range{{From: 0, To: 3}, {From: 6, To: 8}, {From: 10, To: 12}}) {
+	if m.AckedCount != 5 || !slices.Equal(m.Missing(), []parts.Range{{From: 0, To: 3}, {From: 6, To: 8}, {From: 10, To: 12}}) {
 		t.Fatalf("after acks: %d %v", m.AckedCount, m.Missing())
 	}
-	if !m.Acknowledged(seed.Range{From: 3, To: 6}) || m.Acknowledged(seed.Range{From: 5, To: 7}) {
+	if !m.Acknowledged(parts.Range{From: 3, To: 6}) || m.Acknowledged(parts.Range{From: 5, To: 7}) {
 		t.Fatal("Acknowledged")
 	}
-	m.Ack(seed.Range{From: 0, To: 12})
+	m.Ack(parts.Range{From: 0, To: 12})
 	if miss := m.Missing(); miss == nil || len(miss) != 0 {
 		t.Fatalf("Missing of a complete run: %#v; want empty, not nil (nil means everything)", miss)
 	}

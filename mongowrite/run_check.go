@@ -15,6 +15,7 @@ import (
 
 	"github.com/oidkit/oidkit/ejson"
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -93,7 +94,7 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 // sameRunThere refuses to write a plan whose run manifest says it was
 // written already (or started): the inserts would only repeat duplicate
 // _ids.
-func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part seed.Part) error {
+func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part parts.Part) error {
 	m, err := ReadPartManifest(ctx, db, col.Name(), part)
 	want := seed.NewPlanRecord(ds)
 	switch {
@@ -144,7 +145,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	if err != nil || n == 0 {
 		return err
 	}
-	ranges := []seed.Range{opts.Part.Range(col.Len())}
+	ranges := []parts.Range{opts.Part.Range(col.Len())}
 	if m := opts.Manifests[col.Name()]; opts.Resume && m != nil {
 		ranges = m.Missing()
 	}
@@ -179,7 +180,7 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset,
 	var f idFindings
 	for _, r := range ranges {
 		for from := r.From; from < r.To; from += idQueryBatch {
-			if err := f.batch(col, seed.Range{From: from, To: min(from+idQueryBatch, r.To)}, look); err != nil {
+			if err := f.batch(col, parts.Range{From: from, To: min(from+idQueryBatch, r.To)}, look); err != nil {
 				return fmt.Errorf("%s.%s: checking the _ids of the run against the stored documents: %w", ds.DB, col.Name(), err)
 			}
 		}
@@ -205,12 +206,12 @@ type idFindings struct {
 }
 
 // batch generates the documents of r and looks them up.
-func (f *idFindings) batch(col *seed.Collection, r seed.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
+func (f *idFindings) batch(col *seed.Collection, r parts.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
 	docs := make([]bson.Raw, 0, r.Len())
 	for i := r.From; i < r.To; i++ {
 		raw, err := bson.Marshal(col.Doc(i))
 		if err != nil {
-			return &seed.DocError{Collection: col.Name(), Index: i, Err: err}
+			return &parts.DocError{Collection: col.Name(), Index: i, Err: err}
 		}
 		docs = append(docs, raw)
 	}

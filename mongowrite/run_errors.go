@@ -6,7 +6,7 @@ package mongowrite
 import (
 	"fmt"
 
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/parts"
 )
 
 // IndexStage is when a collection's indexes failed.
@@ -40,7 +40,7 @@ func (e *IndexError) Error() string { return fmt.Sprintf("%s.%s: %v", e.DB, e.Co
 func (e *IndexError) Unwrap() error { return e.Err }
 
 // RefusedError is a document or template shape the target's rules refuse
-// (Err: a *seed.DocError wrapping a *rules.Violation, or CheckShape's
+// (Err: a *parts.DocError wrapping a *rules.Violation, or CheckShape's
 // error), found before anything was written when Before is true.
 type RefusedError struct {
 	DB     string
@@ -53,7 +53,7 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("%s.%v", e.DB, e.Err)
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // InsertError is writing a collection that stopped: Err is the manifest's
-// save error or Insert's (a *seed.DocError for a refused document, a
+// save error or Insert's (a *parts.DocError for a refused document, a
 // *WriteError otherwise). Held is how many documents of the run the
 // server holds (counted after the failure when it answers, else at least
 // the acknowledged ones, AtLeast), -1 when it does not apply (Err is no
@@ -61,7 +61,7 @@ func (e *RefusedError) Unwrap() error { return e.Err }
 // collection does not hold as it is has a ErrNotStored reason.
 type InsertError struct {
 	DB, Collection string
-	Part           seed.Part
+	Part           parts.Part
 	Held           int64
 	AtLeast        bool
 	Total          int64 // the documents of the part
@@ -76,7 +76,7 @@ func (e *InsertError) Unwrap() error { return e.Err }
 
 // where names collection coll of database db, and part p of it:
 // "oidkit.users part 0/2". Results and errors name what they wrote by it.
-func where(db, coll string, p seed.Part) string { return db + "." + coll + PartNote(p) }
+func where(db, coll string, p parts.Part) string { return db + "." + coll + PartNote(p) }
 
 // Where names the collection and part the write was of (where).
 func (e *InsertError) Where() string { return where(e.DB, e.Collection, e.Part) }
@@ -86,7 +86,7 @@ func (e *AlreadyStoredError) Where() string { return where(e.DB, e.Collection, e
 
 // PartNote names part p in summaries: "" for the whole dataset, else
 // " part I/N".
-func PartNote(p seed.Part) string {
+func PartNote(p parts.Part) string {
 	if p.Whole() {
 		return ""
 	}
@@ -101,7 +101,7 @@ func PartNote(p seed.Part) string {
 // First and FirstID: the first such document).
 type AlreadyStoredError struct {
 	DB, Collection string
-	Part           seed.Part
+	Part           parts.Part
 	Manifest       *Manifest
 	Count          int64
 	First          int64 // the first such document's number

@@ -6,19 +6,19 @@ import (
 	"testing"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // A run that stopped at a generated document says which (Doc); it is bad
 // input (2) only when the target's rules refuse the document and the run
 // was not interrupted.
 func TestStoppedAtDoc(t *testing.T) {
-	refused := &seed.DocError{Collection: "users", Index: 4, Err: &rules.Violation{Profile: "MongoDB", Reason: rules.TooLarge}}
-	stopped := &seed.DocError{Collection: "users", Index: 4, Err: context.Canceled}
+	refused := &parts.DocError{Collection: "users", Index: 4, Err: &rules.Violation{Profile: "MongoDB", Reason: rules.TooLarge}}
+	stopped := &parts.DocError{Collection: "users", Index: 4, Err: context.Canceled}
 	for _, tc := range []struct {
 		err  error
-		doc  *seed.DocError
+		doc  *parts.DocError
 		code int
 	}{
 		{&WriteError{Collection: "users", Err: refused}, refused, 2},

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	embeddedserver "github.com/oidkit/oidkit/embedded"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -54,7 +55,7 @@ func TestHeldCountsOnlyDocumentsStoredAsGenerated(t *testing.T) {
 	w := &collWrite{db: c.Database("held"), coll: coll, col: col, m: &Manifest{}}
 	we := &WriteError{Collection: "users", Written: 39, Total: 50,
 		Doc: &WriteDoc{Index: 10}, Err: errors.New("E11000 duplicate key error")}
-	if got := w.held(ctx, we, []seed.Range{{From: 0, To: 50}}); got != 39 {
+	if got := w.held(ctx, we, []parts.Range{{From: 0, To: 50}}); got != 39 {
 		t.Fatalf("held = %d; the server holds 39 of the documents as generated", got)
 	}
 }

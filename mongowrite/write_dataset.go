@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/indexes"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -21,7 +22,7 @@ import (
 // WriteOptions tune WriteDataset; they are run.Options too.
 type WriteOptions struct {
 	// Part is the part of every collection written; the zero Part is all.
-	Part seed.Part
+	Part parts.Part
 	// Resume inserts only what Manifests does not list as acknowledged
 	// (duplicate keys count as already there); without Manifests of a
 	// collection its documents are all inserted so.
@@ -62,7 +63,7 @@ type CollectionProgress struct {
 // CollectionResult is what WriteDataset did to one collection.
 type CollectionResult struct {
 	DB, Collection string
-	Part           seed.Part // the part written (WriteOptions.Part)
+	Part           parts.Part // the part written (WriteOptions.Part)
 	InsertResult
 	Indexes []indexes.Index // created after the documents
 	Err     error
@@ -241,7 +242,7 @@ func (w *collWrite) insert(ctx context.Context, opts InsertOptions) (InsertResul
 // documents of the run the server holds, where that applies.
 func (w *collWrite) failed(ctx context.Context, err error, res InsertResult, resume bool) *InsertError {
 	ie := &InsertError{DB: w.m.DB, Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.m.Seeded, Err: err}
-	var de *seed.DocError
+	var de *parts.DocError
 	var we *WriteError
 	switch {
 	case errors.As(err, &de) && !errors.Is(err, context.Canceled):
@@ -265,7 +266,7 @@ func (w *collWrite) failed(ctx context.Context, err error, res InsertResult, res
 // the batches in flight when the run stopped (Insert's Unsettled) that
 // it holds as they were generated. It returns -1 when the server does not
 // answer.
-func (w *collWrite) held(ctx context.Context, we *WriteError, unsettled []seed.Range) int64 {
+func (w *collWrite) held(ctx context.Context, we *WriteError, unsettled []parts.Range) int64 {
 	known := max(w.m.AckedCount, w.prior+we.Written)
 	// An interruption stops generation and lets the inserters finish their
 	// batches: none is in flight, and asking would cost a scan of the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -72,7 +73,7 @@ func (e *PartMismatchError) Error() string {
 // when it was never started.
 type PartState struct {
 	Collection string
-	Part       seed.Part
+	Part       parts.Part
 	Manifest   *mongowrite.Manifest
 }
 
@@ -127,4 +128,4 @@ type AlreadyStoredError = mongowrite.AlreadyStoredError
 
 // PartNote names part p in summaries: "" for the whole dataset, else
 // " part I/N" (mongowrite.PartNote).
-func PartNote(p seed.Part) string { return mongowrite.PartNote(p) }
+func PartNote(p parts.Part) string { return mongowrite.PartNote(p) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -140,7 +141,7 @@ func ExampleResume() {
 	m, _ := mongowrite.ReadManifest(context.Background(), db, "users")
 	fmt.Println("manifest:", m.State, m.AckedCount < m.Count)
 
-	r, err := run.Resume(context.Background(), db, seed.Part{})
+	r, err := run.Resume(context.Background(), db, parts.Part{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -171,7 +172,7 @@ func ExampleSeed_part() {
 	defer stop()
 	ctx := context.Background()
 	db := client.Database("shop")
-	for _, p := range []seed.Part{{I: 0, N: 3}, {I: 2, N: 3}} {
+	for _, p := range []parts.Part{{I: 0, N: 3}, {I: 2, N: 3}} {
 		res, err := run.Seed(ctx, db, usersPlan(100), run.Options{Part: p})
 		if err != nil {
 			fmt.Println(err)
@@ -179,7 +180,7 @@ func ExampleSeed_part() {
 		}
 		fmt.Printf("part %s: users %v, inserted %d\n", p, p.Range(100), res.Inserted)
 	}
-	ms, _ := run.Manifests(ctx, db, seed.Part{}, "users")
+	ms, _ := run.Manifests(ctx, db, parts.Part{}, "users")
 	var pe *run.PartsError
 	if errors.As(run.PartsDone(ms), &pe) {
 		fmt.Println(pe.Pending[0])
@@ -205,7 +206,7 @@ func ExampleExpected() {
 		fmt.Println(err)
 		return
 	}
-	set, err := run.Expected(ctx, db, seed.Part{}, "users")
+	set, err := run.Expected(ctx, db, parts.Part{}, "users")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 	"github.com/oidkit/oidkit/verify"
 )
@@ -18,7 +19,7 @@ import (
 // collection written in parts and asked for whole, the manifests of its
 // parts in the latest run stand for it. An error wraps mongowrite.ErrNoManifest
 // when a manifest is missing.
-func Manifests(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) ([]*mongowrite.Manifest, error) {
+func Manifests(ctx context.Context, db *mongo.Database, p parts.Part, names ...string) ([]*mongowrite.Manifest, error) {
 	if len(names) == 0 {
 		run, err := mongowrite.LatestRun(ctx, db)
 		if err != nil || p.Whole() {
@@ -139,17 +140,17 @@ func PartsDone(ms []*mongowrite.Manifest) error {
 	}
 	var pending []PartState
 	for _, name := range order {
-		parts := byColl[name]
-		n := parts[0].Part.N
+		ms := byColl[name]
+		n := ms[0].Part.N
 		state := map[int64]*mongowrite.Manifest{}
-		for _, m := range parts {
+		for _, m := range ms {
 			if m.Part.N == n {
 				state[m.Part.I] = m
 			}
 		}
 		for i := range n {
 			if m := state[i]; m == nil || !m.Done() {
-				pending = append(pending, PartState{Collection: name, Part: seed.Part{I: i, N: n}, Manifest: m})
+				pending = append(pending, PartState{Collection: name, Part: parts.Part{I: i, N: n}, Manifest: m})
 			}
 		}
 	}
@@ -161,12 +162,12 @@ func PartsDone(ms []*mongowrite.Manifest) error {
 
 // ExpectDataset is what verify.VerifyDB expects of a dataset: part p of
 // its written collections, and those only referred to (whole).
-func ExpectDataset(ctx context.Context, ds *seed.Dataset, p seed.Part) (verify.ExpectedSet, error) {
+func ExpectDataset(ctx context.Context, ds *seed.Dataset, p parts.Part) (verify.ExpectedSet, error) {
 	var set verify.ExpectedSet
 	for _, col := range ds.Collections() {
 		cp := p
 		if col.RefOnly() {
-			cp = seed.Part{}
+			cp = parts.Part{}
 		}
 		e, err := verify.ExpectPart(ctx, ds, col, cp)
 		if err != nil {
@@ -206,7 +207,7 @@ func referenced(set verify.ExpectedSet, name string) bool {
 // *StepError of StepRead (wrapping mongowrite.ErrNoManifest when there is none),
 // rebuilding the run with StepPlan, expecting its documents with
 // StepExpect.
-func Expected(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (verify.ExpectedSet, error) {
+func Expected(ctx context.Context, db *mongo.Database, p parts.Part, names ...string) (verify.ExpectedSet, error) {
 	ms, err := Manifests(ctx, db, p, names...)
 	if err != nil {
 		return verify.ExpectedSet{}, &StepError{Step: StepRead, Err: err}
@@ -255,7 +256,7 @@ type Resumed struct {
 // parts than p is a *PartMismatchError. Reading fails with a *StepError of
 // StepRead (wrapping mongowrite.ErrNoManifest when there is none), rebuilding
 // the plan with StepPlan.
-func Resume(ctx context.Context, db *mongo.Database, p seed.Part, names ...string) (*Resumed, error) {
+func Resume(ctx context.Context, db *mongo.Database, p parts.Part, names ...string) (*Resumed, error) {
 	ms, err := Manifests(ctx, db, p, names...)
 	if err != nil {
 		return nil, &StepError{Step: StepRead, Err: err}
@@ -292,7 +293,7 @@ type OtherRun struct {
 // collection whose manifests all describe another run is listed in others;
 // they are not mixed in. When the manifests cannot be read, unread says
 // why and nothing else is done.
-func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p seed.Part) (others []OtherRun, unread, err error) {
+func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p parts.Part) (others []OtherRun, unread, err error) {
 	all, err := mongowrite.ReadManifests(ctx, db)
 	if err != nil {
 		return nil, err, nil

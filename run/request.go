@@ -7,6 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -111,7 +112,7 @@ func (s Settings) Build(plan *seed.Plan) (*seed.Dataset, error) {
 // resume is the plan of the run a resume continues in db and its manifests
 // by collection. Data written without a manifest is resumed from the
 // settings (with a seed) as a whole: then the plan comes built (ds).
-func (s Settings) resume(ctx context.Context, db *mongo.Database, part seed.Part) (*seed.Plan, *seed.Dataset, map[string]*mongowrite.Manifest, error) {
+func (s Settings) resume(ctx context.Context, db *mongo.Database, part parts.Part) (*seed.Plan, *seed.Dataset, map[string]*mongowrite.Manifest, error) {
 	names, err := s.Names()
 	if err != nil {
 		return nil, nil, nil, &StepError{Step: StepSettings, Err: err}

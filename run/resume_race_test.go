@@ -12,9 +12,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // Two resumes of one interrupted run at once, each with its own client:
@@ -54,7 +54,7 @@ func TestTwoResumesOfOneRunAtOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			d := c.client.Database("matrix")
-			r, err := run.Resume(ctx, d, seed.Part{})
+			r, err := run.Resume(ctx, d, parts.Part{})
 			if err != nil {
 				errs[k] = err
 				return

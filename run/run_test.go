@@ -11,14 +11,15 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
 func TestPartsDoneNamesEachPartNotDone(t *testing.T) {
 	ms := []*mongowrite.Manifest{
-		{Collection: "users", Part: seed.Part{I: 0, N: 3}, Count: 30, Acked: []seed.Range{{From: 0, To: 10}}, AckedCount: 10, State: mongowrite.StateDone},
-		{Collection: "users", Part: seed.Part{I: 2, N: 3}, Count: 30, Acked: []seed.Range{{From: 20, To: 25}}, AckedCount: 5, State: mongowrite.StateFailed},
+		{Collection: "users", Part: parts.Part{I: 0, N: 3}, Count: 30, Acked: []parts.Range{{From: 0, To: 10}}, AckedCount: 10, State: mongowrite.StateDone},
+		{Collection: "users", Part: parts.Part{I: 2, N: 3}, Count: 30, Acked: []parts.Range{{From: 20, To: 25}}, AckedCount: 5, State: mongowrite.StateFailed},
 		{Collection: "orders", Count: 5, State: mongowrite.StateRunning}, // whole: not a part
 	}
 	var pe *run.PartsError
@@ -54,7 +55,7 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 		t.Errorf("error %q names a flag", err)
 	}
 	// Resume finds nothing missing: every document is already there.
-	r, err := run.Resume(ctx, db, seed.Part{}, "users")
+	r, err := run.Resume(ctx, db, parts.Part{}, "users")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 	}
 	// Another part than the run's is refused.
 	var pm *run.PartMismatchError
-	if _, err := run.Resume(ctx, db, seed.Part{I: 0, N: 2}, "users"); errors.As(err, &pm) {
+	if _, err := run.Resume(ctx, db, parts.Part{I: 0, N: 2}, "users"); errors.As(err, &pm) {
 		t.Fatalf("Resume of part 0/2 = %v, expected no such manifest", err)
 	} else if !errors.Is(err, mongowrite.ErrNoManifest) {
 		t.Fatalf("Resume of part 0/2 = %v, expected mongowrite.ErrNoManifest", err)

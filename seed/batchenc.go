@@ -124,7 +124,7 @@ func (c *Collection) NewGenerator() *Generator {
 // until the next call, so a caller that keeps one copies it. An error is
 // a *DocError.
 func (g *Generator) Encode(r Range) ([]bson.Raw, error) {
-	r = r.within(g.w.c.Len())
+	r = r.Within(g.w.c.Len())
 	if r.Len() == 0 {
 		return nil, nil
 	}

@@ -1,11 +1,5 @@
 package seed
 
-import (
-	"errors"
-
-	"github.com/oidkit/oidkit/rules"
-)
-
 // Every error type of this package that a command line meets has an
 // ExitCode: the exit status it gives it, 2 when what was asked for cannot be
 // done as given (a setting, a plan, a template, a part, a stored reference
@@ -28,27 +22,5 @@ func (e *TemplateError) ExitCode() int { return exitInput }
 // ExitCode is 2: every document of the collection would be refused.
 func (e *ShapeError) ExitCode() int { return exitInput }
 
-// ExitCode is 2: the part cannot be read or does not exist.
-func (e *PartError) ExitCode() int { return exitInput }
-
 // ExitCode is 2: the reference has nothing to draw from.
 func (e *StoredRefError) ExitCode() int { return exitInput }
-
-// Violation is the rule of the target that the document breaks, nil when
-// Err is another error (the document could not be made, or its generation
-// was stopped).
-func (e *DocError) Violation() *rules.Violation {
-	var v *rules.Violation
-	if errors.As(e.Err, &v) {
-		return v
-	}
-	return nil
-}
-
-// ExitCode is 2 for a document the target's rules refuse, 1 otherwise.
-func (e *DocError) ExitCode() int {
-	if e.Violation() != nil {
-		return exitInput
-	}
-	return exitFailure
-}

@@ -29,7 +29,7 @@ func TestDocErrorViolation(t *testing.T) {
 			t.Errorf("DocError{Err: %v}.ExitCode() = %d, want %d", tc.err, got, tc.code)
 		}
 	}
-	for _, err := range []interface{ ExitCode() int }{&OptionError{}, &PlanError{}, &TemplateError{}, &ShapeError{}, &PartError{}, &StoredRefError{}} {
+	for _, err := range []interface{ ExitCode() int }{&OptionError{}, &PlanError{}, &TemplateError{}, &ShapeError{}, &StoredRefError{}} {
 		if got := err.ExitCode(); got != 2 {
 			t.Errorf("%T.ExitCode() = %d, want 2", err, got)
 		}

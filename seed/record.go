@@ -3,8 +3,6 @@ package seed
 import (
 	"fmt"
 	"runtime/debug"
-	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -137,20 +135,4 @@ func (c *CollectionPlan) manifestSpec(own string) (CollectionSpec, error) {
 		cs.Template, err = ParseTemplate(c.TemplateName, c.Template)
 	}
 	return cs, err
-}
-
-// MergeRanges sorts rs and merges the ranges that overlap or touch; empty
-// ranges are left out.
-func MergeRanges(rs []Range) []Range {
-	rs = slices.DeleteFunc(slices.Clone(rs), func(r Range) bool { return r.Len() == 0 })
-	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
-	out := []Range{}
-	for _, r := range rs {
-		if n := len(out); n > 0 && r.From <= out[n-1].To {
-			out[n-1].To = max(out[n-1].To, r.To)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -2,7 +2,6 @@ package seed_test
 
 import (
 	"bytes"
-	"slices"
 	"testing"
 	"time"
 
@@ -108,12 +107,5 @@ func TestPlanRecordDiffNamesTheSetting(t *testing.T) {
 		if d == nil || d.Field != tc.field || d.Old == d.New {
 			t.Errorf("%s: diff %+v", tc.field, d)
 		}
-	}
-}
-
-func TestMergeRanges(t *testing.T) {
-	got := seed.MergeRanges([]seed.Range{{From: 5, To: 7}, {From: 0, To: 2}, {From: 2, To: 3}, {From: 6, To: 9}, {From: 4, To: 4}})
-	if want := []seed.Range{{From: 0, To: 3}, {From: 5, To: 9}}; !slices.Equal(got, want) {
-		t.Fatalf("MergeRanges: %v, want %v", got, want)
 	}
 }

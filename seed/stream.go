@@ -2,7 +2,6 @@ package seed
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"runtime"
 	"sort"
@@ -10,30 +9,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
-
-// Range is the half-open range [From, To) of document numbers of one
-// collection. It is the unit of work that writing, resuming, partitions and
-// verification share.
-type Range struct {
-	From, To int64
-}
-
-// Len is the number of documents in r (0 when To <= From).
-func (r Range) Len() int64 { return max(r.To-r.From, 0) }
-
-// within is r cut to the documents [0, n) of a collection.
-func (r Range) within(n int64) Range { return Range{max(r.From, 0), min(r.To, n)} }
-
-func (r Range) String() string { return fmt.Sprintf("[%d,%d)", r.From, r.To) }
-
-// Batch is the marshalled documents From, From+1, ... of one collection.
-type Batch struct {
-	From int64
-	Docs []bson.Raw
-}
-
-// Range is the document numbers the batch holds.
-func (b Batch) Range() Range { return Range{b.From, b.From + int64(len(b.Docs))} }
 
 // DefaultBatch is the documents per batch of a Stream when its options do
 // not say.
@@ -54,19 +29,6 @@ type StreamOptions struct {
 	// generating goroutines; an error ends the stream with a *DocError.
 	Check func(doc bson.Raw) error
 }
-
-// DocError is an error about one generated document.
-type DocError struct {
-	Collection string
-	Index      int64
-	Err        error
-}
-
-func (e *DocError) Error() string {
-	return fmt.Sprintf("%s document %d: %v", e.Collection, e.Index, e.Err)
-}
-
-func (e *DocError) Unwrap() error { return e.Err }
 
 // Stream yields a collection's documents as ordered batches of marshalled
 // BSON. Generation runs ahead of the consumer in a bounded number of
@@ -106,11 +68,11 @@ func (c *Collection) Stream(ctx context.Context, opts StreamOptions) *Stream {
 	}
 	ranges := opts.Ranges
 	if ranges == nil {
-		ranges = []Range{{0, c.Len()}}
+		ranges = []Range{{From: 0, To: c.Len()}}
 	}
 	s := &Stream{c: c, size: size}
 	for _, r := range ranges {
-		r = r.within(c.Len())
+		r = r.Within(c.Len())
 		if r.Len() == 0 {
 			continue
 		}
@@ -160,7 +122,7 @@ func (s *Stream) bounds(b int64) Range {
 	k := sort.Search(len(s.starts), func(k int) bool { return s.starts[k] > b }) - 1
 	r := s.ranges[k]
 	from := r.From + (b-s.starts[k])*s.size
-	return Range{from, min(from+s.size, r.To)}
+	return Range{From: from, To: min(from+s.size, r.To)}
 }
 
 func (s *Stream) produce(w *Worker, enc *batchEncoder, b int64, check func(bson.Raw) error) result {

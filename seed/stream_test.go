@@ -37,7 +37,7 @@ func TestStreamIsDocInOrder(t *testing.T) {
 	}{
 		{"whole", StreamOptions{Batch: 100, Workers: 3}, seq(0, 1003)},
 		{"one worker", StreamOptions{Batch: 1, Workers: 1}, seq(0, 1003)},
-		{"ranges", StreamOptions{Batch: 7, Workers: 4, Ranges: []Range{{990, 2000}, {5, 20}, {-3, 2}, {30, 30}}}, append(append(seq(990, 1003), seq(5, 20)...), seq(0, 2)...)},
+		{"ranges", StreamOptions{Batch: 7, Workers: 4, Ranges: []Range{{From: 990, To: 2000}, {From: 5, To: 20}, {From: -3, To: 2}, {From: 30, To: 30}}}, append(append(seq(990, 1003), seq(5, 20)...), seq(0, 2)...)},
 		{"more workers than batches", StreamOptions{Batch: 5000, Workers: 8}, seq(0, 1003)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,7 +213,7 @@ func TestGeneratorIsStream(t *testing.T) {
 			want = append(want, b.Docs...)
 		}
 		g := c.NewGenerator()
-		for _, r := range []Range{{0, 1}, {5, 260}, {259, 300}, {-4, 3}, {int64(len(want)) - 2, int64(len(want)) + 9}, {9, 9}, {0, int64(len(want))}} {
+		for _, r := range []Range{{From: 0, To: 1}, {From: 5, To: 260}, {From: 259, To: 300}, {From: -4, To: 3}, {From: int64(len(want)) - 2, To: int64(len(want)) + 9}, {From: 9, To: 9}, {From: 0, To: int64(len(want))}} {
 			docs, err := g.Encode(r)
 			if err != nil {
 				t.Fatalf("%s %v: %v", spec.Name, r, err)

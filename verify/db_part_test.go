@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -20,7 +21,7 @@ import (
 func TestVerifyDBPart(t *testing.T) {
 	cl := startServer(t)
 	ctx := context.Background()
-	const n, parts = 30, 3
+	const n, count = 30, 3
 	for k, id := range []string{"objectid", "int", "uuid"} {
 		t.Run(id, func(t *testing.T) {
 			strategy, err := seed.ParseIDStrategy(id)
@@ -36,8 +37,8 @@ func TestVerifyDBPart(t *testing.T) {
 			if _, err := coll.UpdateOne(ctx, bson.D{{Key: "_id", Value: c.ID(25)}}, bson.D{{Key: "$unset", Value: bson.D{{Key: "email", Value: ""}}}}); err != nil {
 				t.Fatal(err)
 			}
-			for i := range int64(parts) {
-				p := seed.Part{I: i, N: parts}
+			for i := range int64(count) {
+				p := parts.Part{I: i, N: count}
 				e, err := ExpectPart(ctx, ds, c, p)
 				if err != nil {
 					t.Fatal(err)
@@ -75,7 +76,7 @@ func TestVerifyDBPartUnderMongoDBProfile(t *testing.T) {
 	ds := seedInto(t, cl, plan)
 	c := ds.Collection("users")
 	for i := range int64(3) {
-		e, err := ExpectPart(ctx, ds, c, seed.Part{I: i, N: 3})
+		e, err := ExpectPart(ctx, ds, c, parts.Part{I: i, N: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

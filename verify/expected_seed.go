@@ -13,13 +13,14 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
 // ExpectCollection expects what collection c of a seeded dataset generates.
 // An unseeded dataset cannot be rebuilt and is an error.
 func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection) (*Expected, error) {
-	return ExpectPart(ctx, ds, c, seed.Part{})
+	return ExpectPart(ctx, ds, c, parts.Part{})
 }
 
 // ExpectPart expects the documents part p of collection c of a seeded
@@ -27,7 +28,7 @@ func ExpectCollection(ctx context.Context, ds *seed.Dataset, c *seed.Collection)
 // too, which are left out of every check (counted in a note); references
 // to any document of another part hold (that part's check finds it or not). Document numbers in the report
 // are the collection's. The zero Part is the whole collection.
-func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p seed.Part) (*Expected, error) {
+func ExpectPart(ctx context.Context, ds *seed.Dataset, c *seed.Collection, p parts.Part) (*Expected, error) {
 	if !ds.Seeded {
 		return nil, errors.New("the plan has no seed: its documents cannot be rebuilt; expected the seed the data was written with")
 	}
@@ -148,7 +149,7 @@ type seedSource struct {
 	c *seed.Collection
 	// part is the expected documents, by the collection's numbers; the
 	// source's numbers start at part.From.
-	part seed.Range
+	part parts.Range
 	n    int64
 
 	table   bool
@@ -216,7 +217,7 @@ func (s *seedSource) id(i int64) (bson.RawValue, bool) {
 // stream over their numbers (a read sorted by _id asks for runs of
 // consecutive documents) and compares the bytes.
 func (s *seedSource) match(ctx context.Context, items []item) error {
-	var ranges []seed.Range
+	var ranges []parts.Range
 	for _, it := range items {
 		if it.i < 0 {
 			continue
@@ -225,7 +226,7 @@ func (s *seedSource) match(ctx context.Context, items []item) error {
 		if n := len(ranges); n > 0 && ranges[n-1].To == i {
 			ranges[n-1].To++
 		} else {
-			ranges = append(ranges, seed.Range{From: i, To: i + 1})
+			ranges = append(ranges, parts.Range{From: i, To: i + 1})
 		}
 	}
 	if len(ranges) == 0 {
@@ -262,7 +263,7 @@ func (s *seedSource) match(ctx context.Context, items []item) error {
 
 // scan visits the part's documents in order, from its stream.
 func (s *seedSource) scan(ctx context.Context, fn func(i int64, doc bson.Raw)) error {
-	return s.each(ctx, seed.StreamOptions{Ranges: []seed.Range{s.part}}, func(i int64, doc bson.Raw) { fn(i-s.part.From, doc) })
+	return s.each(ctx, seed.StreamOptions{Ranges: []parts.Range{s.part}}, func(i int64, doc bson.Raw) { fn(i-s.part.From, doc) })
 }
 
 // each visits the documents the stream opts selects, in order.

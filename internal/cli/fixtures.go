@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/fixtures"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -43,7 +44,7 @@ func (a *App) fixturesCommand() *ucli.Command {
 // fixturesOptions is what the flags of oidkit fixtures ask for.
 type fixturesOptions struct {
 	write    fixtures.Options
-	part     seed.Part
+	part     parts.Part
 	ds       *seed.Dataset
 	out      string // "" for standard output
 	dir      bool   // out is a directory, one file per collection
@@ -207,7 +208,7 @@ func describeLayout(o fixtures.Options) string {
 // stopped into a file (which was not written): a generated document the
 // rules refuse is bad input, anything else a failure.
 func writeStopped(ctx context.Context, we *mongowrite.WriteError) error {
-	de, doc := libError(we.Err).(*seed.DocError)
+	de, doc := libError(we.Err).(*parts.DocError)
 	switch {
 	case doc && de.Violation() != nil:
 		return usageErrorf("%s document %d: %v; expected documents every MongoDB server can store; no file was written", we.Collection, de.Index, de.Violation())

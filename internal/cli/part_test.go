@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oidkit/oidkit/seed"
+	"github.com/oidkit/oidkit/parts"
 )
 
 func TestParsePart(t *testing.T) {
@@ -23,19 +23,19 @@ func TestParsePart(t *testing.T) {
 		value string
 		set   bool
 		env   func(string) (string, bool)
-		want  seed.Part
+		want  parts.Part
 		err   string // in the message; "" for none
 	}{
-		{"", false, env(), seed.Part{}, ""},
-		{"3/16", true, env(), seed.Part{I: 3, N: 16}, ""},
-		{"3/16", true, env(envJobIndex, "5", envParts, "8"), seed.Part{I: 3, N: 16}, ""},
-		{"", false, env(envJobIndex, "5", envParts, "8"), seed.Part{I: 5, N: 8}, ""},
-		{"16/16", true, env(), seed.Part{}, `--part "16/16" (or OIDKIT_PART): expected I from 0 to 15`},
-		{"x", true, env(), seed.Part{}, `--part "x" (or OIDKIT_PART): expected I/N`},
-		{"", false, env(envJobIndex, "5"), seed.Part{}, `JOB_COMPLETION_INDEX="5" without OIDKIT_PARTS`},
-		{"", false, env(envJobIndex, "8", envParts, "8"), seed.Part{}, `part 8/8: expected I from 0 to 7`},
-		{"", false, env(envJobIndex, "a", envParts, "8"), seed.Part{}, `JOB_COMPLETION_INDEX="a": expected`},
-		{"", false, env(envJobIndex, "1", envParts, "0"), seed.Part{}, `expected N from 1`},
+		{"", false, env(), parts.Part{}, ""},
+		{"3/16", true, env(), parts.Part{I: 3, N: 16}, ""},
+		{"3/16", true, env(envJobIndex, "5", envParts, "8"), parts.Part{I: 3, N: 16}, ""},
+		{"", false, env(envJobIndex, "5", envParts, "8"), parts.Part{I: 5, N: 8}, ""},
+		{"16/16", true, env(), parts.Part{}, `--part "16/16" (or OIDKIT_PART): expected I from 0 to 15`},
+		{"x", true, env(), parts.Part{}, `--part "x" (or OIDKIT_PART): expected I/N`},
+		{"", false, env(envJobIndex, "5"), parts.Part{}, `JOB_COMPLETION_INDEX="5" without OIDKIT_PARTS`},
+		{"", false, env(envJobIndex, "8", envParts, "8"), parts.Part{}, `part 8/8: expected I from 0 to 7`},
+		{"", false, env(envJobIndex, "a", envParts, "8"), parts.Part{}, `JOB_COMPLETION_INDEX="a": expected`},
+		{"", false, env(envJobIndex, "1", envParts, "0"), parts.Part{}, `expected N from 1`},
 	} {
 		p, err := parsePart(tc.value, tc.set, tc.env)
 		if tc.err == "" {

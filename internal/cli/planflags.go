@@ -9,6 +9,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -147,30 +148,30 @@ func partFlag(usage string) *ucli.StringFlag {
 
 // partFromFlags is the part --part (or OIDKIT_PART) names, else the one
 // JOB_COMPLETION_INDEX and OIDKIT_PARTS name, else the zero Part (all).
-func partFromFlags(c flagValues) (seed.Part, error) {
+func partFromFlags(c flagValues) (parts.Part, error) {
 	return parsePart(c.String(flagPart), c.IsSet(flagPart), os.LookupEnv)
 }
 
 // parsePart reads the part from the flag's value (set says it was given)
 // or the environment lookup gives: bad usage names the value, where it
 // came from and what was expected.
-func parsePart(value string, set bool, lookup func(string) (string, bool)) (seed.Part, error) {
-	var p seed.Part
+func parsePart(value string, set bool, lookup func(string) (string, bool)) (parts.Part, error) {
+	var p parts.Part
 	var err error
-	var index, parts string
+	var index, count string
 	if set {
-		p, err = seed.ParsePart(value)
+		p, err = parts.Parse(value)
 	} else {
 		var ok bool
 		if index, ok = lookup(envJobIndex); !ok {
-			return seed.Part{}, nil
+			return parts.Part{}, nil
 		}
-		if parts, ok = lookup(envParts); !ok {
-			return seed.Part{}, usageErrorf("%s=%q without %s: expected %s=N, the number of parts (the Job's completions), or %s I/N", envJobIndex, index, envParts, envParts, arg(flagPart))
+		if count, ok = lookup(envParts); !ok {
+			return parts.Part{}, usageErrorf("%s=%q without %s: expected %s=N, the number of parts (the Job's completions), or %s I/N", envJobIndex, index, envParts, envParts, arg(flagPart))
 		}
-		p, err = seed.PartOf(index, parts)
+		p, err = parts.Of(index, count)
 	}
-	var pe *seed.PartError
+	var pe *parts.Error
 	switch {
 	case !errors.As(err, &pe):
 		return p, err
@@ -179,7 +180,7 @@ func parsePart(value string, set bool, lookup func(string) (string, bool)) (seed
 	case pe.Field == "I":
 		return p, usageErrorf("%s=%q: expected %s", envJobIndex, index, pe.Expected)
 	case pe.Field == "N":
-		return p, usageErrorf("%s=%q: expected %s", envParts, parts, pe.Expected)
+		return p, usageErrorf("%s=%q: expected %s", envParts, count, pe.Expected)
 	}
-	return p, usageErrorf("%s=%q with %s=%q: part %s: expected %s", envJobIndex, index, envParts, parts, p, pe.Expected)
+	return p, usageErrorf("%s=%q with %s=%q: part %s: expected %s", envJobIndex, index, envParts, count, p, pe.Expected)
 }

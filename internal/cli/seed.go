@@ -11,6 +11,7 @@ import (
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -51,7 +52,7 @@ type seedOptions struct {
 	batch, workers int
 	workersSet     bool
 	resume, drop   bool
-	part           seed.Part
+	part           parts.Part
 	db             string
 	flags          run.Settings
 }

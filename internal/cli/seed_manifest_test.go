@@ -15,6 +15,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -80,7 +81,7 @@ func TestSeedManifestStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	if man.State != mongowrite.StateDone || man.Seed != "9" || man.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
-		len(man.Acked) != 1 || man.Acked[0] != (seed.Range{From: 0, To: 250}) || man.Oidkit == "" || man.Gofakeit == "" ||
+		len(man.Acked) != 1 || man.Acked[0] != (parts.Range{From: 0, To: 250}) || man.Oidkit == "" || man.Gofakeit == "" ||
 		len(man.Specs) != 1 || man.Specs[0].ID != "int" || man.Specs[0].IDStart != 7 || man.Specs[0].Kind != "employee" {
 		t.Fatalf("manifest %+v", man)
 	}
@@ -123,7 +124,7 @@ func TestSeedResumeFromManifest(t *testing.T) {
 	// A run that stopped after documents [0,200): the manifest says so.
 	col := ds.Collection("users")
 	man := mongowrite.NewManifest(ds, col, "r")
-	if _, err := mongowrite.Insert(context.Background(), db.Collection("users"), col, mongowrite.InsertOptions{Ranges: []seed.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
+	if _, err := mongowrite.Insert(context.Background(), db.Collection("users"), col, mongowrite.InsertOptions{Ranges: []parts.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
 		t.Fatal(err)
 	}
 	man.State = mongowrite.StateFailed

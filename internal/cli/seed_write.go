@@ -12,6 +12,7 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/internal/message"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
@@ -108,7 +109,7 @@ func sameRunError(e *run.AlreadyStoredError) error {
 // refusedDoc is de, a document the target's rules refuse: bad input (exit
 // 2) naming the collection, document number, field path and reason. Any
 // other error of a document, err, is a failure.
-func refusedDoc(db string, de *seed.DocError, err error, nothing string) error {
+func refusedDoc(db string, de *parts.DocError, err error, nothing string) error {
 	if de != nil && de.Violation() != nil {
 		return usageErrorf("%s.%s document %d: %v; %s", db, de.Collection, de.Index, de.Violation(), nothing)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/oidkit/oidkit/internal/count"
 	"github.com/oidkit/oidkit/internal/progress"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
 	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
@@ -56,7 +57,7 @@ var generationFlags = []string{flagSeed, flagKind, flagTemplate, flagPlan, flagC
 
 // verifyDBOptions are the flags of verify db, read once.
 type verifyDBOptions struct {
-	part       seed.Part
+	part       parts.Part
 	fixtures   []string
 	inexact    bool // --inexact-numbers: read the files as load --inexact-numbers stored them
 	collection string

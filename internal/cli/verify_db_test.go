@@ -20,6 +20,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -396,7 +397,7 @@ func TestVerifyDBFlagsNameMissingParts(t *testing.T) {
 	}
 	// Part 5 as a killed process leaves it: running, nothing acknowledged.
 	runs := client.Database("p8").Collection(mongowrite.ManifestCollection)
-	key := mongowrite.ManifestKey("users", seed.Part{I: 5, N: 8})
+	key := mongowrite.ManifestKey("users", parts.Part{I: 5, N: 8})
 	if _, err := runs.UpdateOne(t.Context(), bson.D{{Key: "_id", Value: key}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: mongowrite.StateRunning}, {Key: "acked", Value: bson.A{}}, {Key: "ackedCount", Value: 0}}}}); err != nil {
 		t.Fatal(err)

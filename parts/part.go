@@ -1,4 +1,4 @@
-package seed
+package parts
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// MaxParts bounds the number of parts a dataset is split into.
-const MaxParts = 1 << 20
+// Max bounds the number of parts a dataset is split into.
+const Max = 1 << 20
 
 // Part is part I of N of a dataset: for every collection, the index range
 // Range(count). Parts are numbered from 0, as a Kubernetes Indexed Job
@@ -41,69 +41,69 @@ func (p Part) bound(count, k int64) int64 {
 	return int64(q)
 }
 
-// String is "I/N", the form ParsePart reads.
+// String is "I/N", the form Parse reads.
 func (p Part) String() string { return fmt.Sprintf("%d/%d", p.I, p.N) }
 
 // Suffix names the part in keys and file names: "part-0003-of-0016"
 // (four digits at least, so that names sort in part order up to 10000).
 func (p Part) Suffix() string { return fmt.Sprintf("part-%04d-of-%04d", p.I, p.N) }
 
-// ErrPart is wrapped by the errors of ParsePart and Part.Validate.
-var ErrPart = errors.New("invalid part")
+// ErrInvalid is wrapped by the errors of Parse and Part.Validate.
+var ErrInvalid = errors.New("invalid part")
 
-// PartError is a part that cannot be read or does not exist: Value as
-// given, and what was expected. Field, from PartOf, says which of its two
+// Error is a part that cannot be read or does not exist: Value as
+// given, and what was expected. Field, from Of, says which of its two
 // numbers was wrong: "I", "N", or "" for the pair.
-type PartError struct {
+type Error struct {
 	Value    string
 	Expected string
 	Field    string
 }
 
-func (e *PartError) Error() string {
+func (e *Error) Error() string {
 	return fmt.Sprintf("part %q: expected %s", e.Value, e.Expected)
 }
 
-func (e *PartError) Unwrap() error { return ErrPart }
+func (e *Error) Unwrap() error { return ErrInvalid }
 
-// ParsePart reads "I/N": 0 <= I < N <= MaxParts.
-func ParsePart(s string) (Part, error) {
+// Parse reads "I/N": 0 <= I < N <= Max.
+func Parse(s string) (Part, error) {
 	is, ns, ok := strings.Cut(s, "/")
 	i, err1 := strconv.ParseInt(strings.TrimSpace(is), 10, 64)
 	n, err2 := strconv.ParseInt(strings.TrimSpace(ns), 10, 64)
 	if !ok || err1 != nil || err2 != nil {
-		return Part{}, &PartError{Value: s, Expected: "I/N, two integers: part I (from 0) of N"}
+		return Part{}, &Error{Value: s, Expected: "I/N, two integers: part I (from 0) of N"}
 	}
 	p := Part{I: i, N: n}
 	if err := p.Validate(); err != nil {
-		return Part{}, &PartError{Value: s, Expected: err.(*PartError).Expected}
+		return Part{}, &Error{Value: s, Expected: err.(*Error).Expected}
 	}
 	return p, nil
 }
 
-// PartOf is part index of parts, both given as decimal text, as a
+// Of is part index of parts, both given as decimal text, as a
 // Kubernetes Indexed Job gives its pod's index and its completions. On an
-// error (a *PartError naming the Field) the part read so far is returned.
-func PartOf(index, parts string) (Part, error) {
+// error (a *Error naming the Field) the part read so far is returned.
+func Of(index, parts string) (Part, error) {
 	i, err := strconv.ParseInt(index, 10, 64)
 	if err != nil {
-		return Part{}, &PartError{Value: index, Field: "I", Expected: "the index of the part, an integer from 0"}
+		return Part{}, &Error{Value: index, Field: "I", Expected: "the index of the part, an integer from 0"}
 	}
 	n, err := strconv.ParseInt(parts, 10, 64)
 	if err != nil {
-		return Part{}, &PartError{Value: parts, Field: "N", Expected: fmt.Sprintf("the number of parts, an integer from 1 to %d", MaxParts)}
+		return Part{}, &Error{Value: parts, Field: "N", Expected: fmt.Sprintf("the number of parts, an integer from 1 to %d", Max)}
 	}
 	p := Part{I: i, N: n}
 	return p, p.Validate()
 }
 
-// Validate checks 0 <= I < N <= MaxParts.
+// Validate checks 0 <= I < N <= Max.
 func (p Part) Validate() error {
 	switch {
-	case p.N < 1 || p.N > MaxParts:
-		return &PartError{Value: p.String(), Expected: fmt.Sprintf("N from 1 to %d", MaxParts)}
+	case p.N < 1 || p.N > Max:
+		return &Error{Value: p.String(), Expected: fmt.Sprintf("N from 1 to %d", Max)}
 	case p.I < 0 || p.I >= p.N:
-		return &PartError{Value: p.String(), Expected: fmt.Sprintf("I from 0 to %d (parts are numbered from 0)", p.N-1)}
+		return &Error{Value: p.String(), Expected: fmt.Sprintf("I from 0 to %d (parts are numbered from 0)", p.N-1)}
 	}
 	return nil
 }
@@ -112,9 +112,9 @@ func (p Part) Validate() error {
 // collection leaves its part out).
 func (p Part) IsZero() bool { return p == Part{} }
 
-// ParsePartSuffix reads what Suffix writes ("part-0003-of-0016"), and only
+// ParseSuffix reads what Suffix writes ("part-0003-of-0016"), and only
 // that spelling.
-func ParsePartSuffix(s string) (Part, bool) {
+func ParseSuffix(s string) (Part, bool) {
 	rest, ok := strings.CutPrefix(s, "part-")
 	is, ns, ok2 := strings.Cut(rest, "-of-")
 	if !ok || !ok2 {
