@@ -34,14 +34,16 @@
 // refuses by such an index is explained by [UniqueRefusal]
 // ([ErrUniqueIndex]). Keys are shown as package ejson writes them.
 //
-// [Insert] writes a generated collection (package seed's stream) with
-// several inserters; with Resume, its duplicates go through [Stored]. A
-// run [Manifest] records what a run wrote into a collection, stored with
-// the data in the [ManifestCollection] of the target database:
-// [InsertKeeping] inserts what a manifest does not list as acknowledged and
-// keeps it as batches are; [SaveManifest], [ReadManifest],
-// [ReadPartManifest], [ReadManifests] and [LatestRun] store and read them
-// (an error wraps [ErrNoManifest] when there is none).
+// [Insert] writes a [Source], a collection's documents by number made on
+// demand (a generated collection: package seed's), with several
+// inserters; with Resume, its duplicates go through [Stored]. A run
+// [Manifest] records what a run wrote into a collection, stored with the
+// data in the [ManifestCollection] of the target database: the run's plan
+// as its maker gave it ([Manifest.Plan], kept and never read here), the
+// acknowledged ranges and the state. [InsertKeeping] inserts what a
+// manifest does not list as acknowledged and keeps it as batches are;
+// [SaveManifest], [ReadManifest], [ReadPartManifest] and [ReadManifests]
+// store and read them (an error wraps [ErrNoManifest] when there is none).
 //
 // [Prepare] is the one order of a write into collections, a seed run's
 // and a load's: the checks of the indexes ([CheckIndexes]), the writer's
@@ -50,7 +52,8 @@
 // ([Prepared.After]): an empty collection is indexed after its documents.
 //
 // [WriteDataset] is the write phase of a seed run, once its plan is built
-// (package run builds it and calls here), in that order: its checks (the
+// (package run builds it and gives its collections as a [Dataset]), in that
+// order: its checks (the
 // target's rules, a run of the same plan already there, the run's _ids and
 // unique keys against the stored documents), the inserts keeping each
 // collection's manifest, and what a stopped write left ([InsertError]: how

@@ -16,7 +16,6 @@ import (
 
 	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // InsertOptions tune Insert.
@@ -95,13 +94,13 @@ type InsertResult struct {
 }
 
 // Insert writes the documents of c that opts.Ranges select into coll with
-// unordered InsertMany batches. Its Workers inserters share one seed.Stream of
-// the collection, with at most GOMAXPROCS generators, so memory does not grow
+// unordered InsertMany batches. Its Workers inserters share one stream of
+// the collection (Source.Batches), with at most GOMAXPROCS generators, so memory does not grow
 // with Len. Without Resume any write error stops the run; with Resume
 // duplicate-key errors of documents the collection holds as they are count as
 // Skipped, and any other write error stops the run. A stopped run returns a *WriteError whose Written counts Inserted
 // plus Skipped. Every operation is bounded by the client's timeout and by ctx.
-func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opts InsertOptions) (InsertResult, error) {
+func Insert(ctx context.Context, coll *mongo.Collection, c Source, opts InsertOptions) (InsertResult, error) {
 	start := time.Now()
 	if opts.Batch <= 0 {
 		opts.Batch = DefaultBatch
@@ -118,7 +117,7 @@ func Insert(ctx context.Context, coll *mongo.Collection, c *seed.Collection, opt
 	defer cancel()
 	// Generation is cheap next to a round trip: a few generators keep the
 	// inserters fed without taking CPU from an in-process server.
-	s := c.Stream(ctx, seed.StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
+	s := c.Batches(ctx, parts.StreamOptions{Ranges: opts.Ranges, Batch: opts.Batch, Workers: min(workers, runtime.GOMAXPROCS(0)), Check: opts.Check})
 	defer s.Close()
 	in := &inserting{sent: sent, cancel: cancel, coll: coll, opts: opts, s: s, start: start, total: s.Len(),
 		st: &Stored{Coll: coll, Scan: opts.ReadStored}}
@@ -157,7 +156,7 @@ type inserting struct {
 	cancel context.CancelFunc // stops generation
 	coll   *mongo.Collection
 	opts   InsertOptions
-	s      *seed.Stream
+	s      parts.Batches
 	st     *Stored
 	start  time.Time
 	total  int64

@@ -27,12 +27,18 @@ func TestInsertCheckRefusesBeforeSending(t *testing.T) {
 		return nil
 	}
 	var de *parts.DocError
-	if err := col.CheckAll(context.Background(), seed.StreamOptions{Check: refuse}); !errors.As(err, &de) || de.Index != 1234 {
-		t.Fatalf("CheckAll: %v", err)
+	s := col.Stream(context.Background(), seed.StreamOptions{Check: refuse})
+	var err error
+	for err == nil {
+		_, err = s.Next()
+	}
+	s.Close()
+	if !errors.As(err, &de) || de.Index != 1234 {
+		t.Fatalf("the stream: %v", err)
 	}
 	coll := client.Database("oidkit").Collection("users")
 	var acked []parts.Range
-	_, err := mongowrite.Insert(context.Background(), coll, col, mongowrite.InsertOptions{Batch: 100, Workers: 1, Check: refuse, Acked: func(r parts.Range) { acked = append(acked, r) }})
+	_, err = mongowrite.Insert(context.Background(), coll, col, mongowrite.InsertOptions{Batch: 100, Workers: 1, Check: refuse, Acked: func(r parts.Range) { acked = append(acked, r) }})
 	if !errors.As(err, &de) || de.Index != 1234 || de.Collection != "users" {
 		t.Fatalf("Insert: %v", err)
 	}

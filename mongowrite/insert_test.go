@@ -17,6 +17,7 @@ import (
 	"github.com/oidkit/oidkit/embedded"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/parts"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -46,6 +47,18 @@ func build(t testing.TB, p *seed.Plan) *seed.Dataset {
 		t.Fatal(err)
 	}
 	return ds
+}
+
+// newManifest is the manifest of a seed run of ds, named name, that
+// writes col (run.ToWrite).
+func newManifest(t testing.TB, ds *seed.Dataset, col *seed.Collection, name string) *mongowrite.Manifest {
+	t.Helper()
+	w, err := run.ToWrite(ds, parts.Part{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Run = name
+	return mongowrite.NewManifest(w, col)
 }
 
 // stored reads a collection back: raw documents keyed by their _id bytes.

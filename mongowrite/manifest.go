@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -12,7 +11,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/parts"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // ManifestCollection is the collection of a target database that holds the
@@ -39,7 +37,7 @@ const AfterStop = 5 * time.Second
 // batches already sent: they are finished, so what m lists is what is
 // stored. With save false, m is kept in memory only. The result counts
 // what m listed before as skipped.
-func InsertKeeping(ctx context.Context, db *mongo.Database, coll *mongo.Collection, col *seed.Collection, m *Manifest, opts InsertOptions, save bool) (InsertResult, error) {
+func InsertKeeping(ctx context.Context, db *mongo.Database, coll *mongo.Collection, col Source, m *Manifest, opts InsertOptions, save bool) (InsertResult, error) {
 	store := func(ctx context.Context) error {
 		if !save {
 			return nil
@@ -96,11 +94,10 @@ const (
 )
 
 // Manifest is what a run wrote into one collection, stored with the data
-// in ManifestCollection: the plan as recorded (seed.PlanRecord: enough to
-// rebuild every document, m.Plan(m.Collection); m.Diff names the first
-// setting in which two runs differ), which document ranges the server
-// acknowledged, and the state of the run. Resuming and verifying read it
-// instead of flags.
+// in ManifestCollection: the plan of the run as its maker keeps it (Plan:
+// for a seed run a seed.PlanRecord, enough to rebuild every document),
+// which document ranges the server acknowledged, and the state of the run.
+// Resuming and verifying read it instead of flags.
 type Manifest struct {
 	// Key is the document's _id: Collection, with "#" and Part.Suffix()
 	// for a part (ManifestKey). SaveManifest sets it.
@@ -110,8 +107,11 @@ type Manifest struct {
 	// (left out of the document) is the whole collection.
 	Part parts.Part `bson:"part,omitempty"`
 	// Run is shared by the collections written by one run.
-	Run             string `bson:"run"`
-	seed.PlanRecord `bson:",inline"`
+	Run string `bson:"run"`
+	// Plan is the run's plan, a document whose fields are stored among
+	// the manifest's own, after Run (MarshalBSON): the writer keeps it
+	// and never reads it.
+	Plan bson.Raw `bson:"-"`
 	// Count is the collection's, also for a part: Scope is the part's.
 	Count int64 `bson:"count"`
 	// Acked is the merged, sorted ranges of documents the server
@@ -124,12 +124,12 @@ type Manifest struct {
 	Updated    time.Time     `bson:"updated"`
 }
 
-// NewManifest is the manifest of a run of ds that writes c, in state
-// running with nothing acknowledged. run names the run.
-func NewManifest(ds *seed.Dataset, c *seed.Collection, run string) *Manifest {
+// NewManifest is the manifest of ds's run writing s, in state running
+// with nothing acknowledged.
+func NewManifest(ds *Dataset, s Source) *Manifest {
 	m := &Manifest{
-		Collection: c.Name(), Run: run, PlanRecord: seed.NewPlanRecord(ds),
-		Count: c.Len(), Acked: []parts.Range{}, State: StateRunning,
+		Collection: s.Name(), Run: ds.Run, Plan: ds.Plan,
+		Count: s.Len(), Acked: []parts.Range{}, State: StateRunning,
 		Started: time.Now().UTC().Truncate(time.Millisecond),
 	}
 	m.Updated = m.Started
@@ -208,17 +208,9 @@ func SaveManifest(ctx context.Context, db *mongo.Database, m *Manifest) error {
 		_, err = coll.ReplaceOne(ctx, filter, m, options.Replace().SetUpsert(true))
 	}
 	if err != nil {
-		return fmt.Errorf("run manifest of %s: %w", manifestWhere(m), err)
+		return fmt.Errorf("run manifest of %s: %w", where(db.Name(), m.Collection, m.Part), err)
 	}
 	return nil
-}
-
-// manifestWhere names the manifest's collection and part in messages.
-func manifestWhere(m *Manifest) string {
-	if m.Part.Whole() {
-		return m.DB + "." + m.Collection
-	}
-	return fmt.Sprintf("%s.%s part %s", m.DB, m.Collection, m.Part)
 }
 
 // ReadManifest reads the manifest of collection coll of db; an error wraps
@@ -269,33 +261,4 @@ func ReadManifests(ctx context.Context, db *mongo.Database) ([]*Manifest, error)
 		fill(m)
 	}
 	return all, nil
-}
-
-// LatestRun reads the manifests of the run of db that started last, in
-// the order of its plan (the parts of a collection in part order); an
-// error wraps ErrNoManifest when db has none.
-func LatestRun(ctx context.Context, db *mongo.Database) ([]*Manifest, error) {
-	all, err := ReadManifests(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("%w in database %s", ErrNoManifest, db.Name())
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Part.I < all[j].Part.I })
-	last := all[0]
-	for _, m := range all[1:] {
-		if m.Started.After(last.Started) {
-			last = m
-		}
-	}
-	var out []*Manifest
-	for _, s := range last.Specs {
-		for _, m := range all {
-			if m.Run == last.Run && m.Collection == s.Name {
-				out = append(out, m)
-			}
-		}
-	}
-	return out, nil
 }

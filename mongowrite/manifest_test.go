@@ -13,6 +13,7 @@ import (
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/parts"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -27,25 +28,29 @@ func TestManifestSaveRead(t *testing.T) {
 	p := &seed.Plan{DB: "m", Seed: 1<<64 - 1, Seeded: true, Collections: []seed.CollectionSpec{
 		{Name: "users", Kind: seed.KindUser, Count: 10}, {Name: "products", Kind: seed.KindProduct, Count: 3}}}
 	ds := build(t, p)
-	old := mongowrite.NewManifest(ds, ds.Collection("products"), "first")
+	old := newManifest(t, ds, ds.Collection("products"), "first")
 	old.Started = old.Started.Add(-time.Hour)
 	if err := mongowrite.SaveManifest(ctx, db, old); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range ds.Written() {
-		m := mongowrite.NewManifest(ds, c, "second")
+		m := newManifest(t, ds, c, "second")
 		m.Ack(parts.Range{From: 0, To: 2})
 		if err := mongowrite.SaveManifest(ctx, db, m); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got, err := mongowrite.ReadManifest(ctx, db, "users")
-	if err != nil || got.Seed != "18446744073709551615" || got.AckedCount != 2 || got.Run != "second" || !got.At.Equal(ds.Base) {
-		t.Fatalf("%+v %v", got, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	run, err := mongowrite.LatestRun(ctx, db)
-	if err != nil || len(run) != 2 || run[0].Collection != "users" || run[1].Collection != "products" {
-		t.Fatalf("LatestRun: %v %v", run, err)
+	rec, err := run.Record(got)
+	if err != nil || rec.Seed != "18446744073709551615" || got.AckedCount != 2 || got.Run != "second" || !rec.At.Equal(ds.Base) {
+		t.Fatalf("%+v %+v %v", got, rec, err)
+	}
+	latest, err := run.LatestRun(ctx, db)
+	if err != nil || len(latest) != 2 || latest[0].Collection != "users" || latest[1].Collection != "products" {
+		t.Fatalf("LatestRun: %v %v", latest, err)
 	}
 }
 
@@ -60,8 +65,8 @@ func TestManifestParts(t *testing.T) {
 	const n = 3
 	errs := make(chan error, n)
 	for i := range int64(n) {
+		m := newManifest(t, ds, ds.Collection("users"), "parts")
 		go func() {
-			m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
 			m.Part = parts.Part{I: i, N: n}
 			m.Ack(m.Scope())
 			errs <- mongowrite.SaveManifest(ctx, db, m)
@@ -79,7 +84,7 @@ func TestManifestParts(t *testing.T) {
 			t.Fatalf("part %v: %+v %v", part, m, err)
 		}
 	}
-	m := mongowrite.NewManifest(ds, ds.Collection("users"), "parts")
+	m := newManifest(t, ds, ds.Collection("users"), "parts")
 	m.Part = parts.Part{I: 1, N: n}
 	if miss := m.Missing(); !slices.Equal(miss, []parts.Range{{From: 3, To: 6}}) {
 		t.Fatalf("part 1/3 of 10 misses %v", miss)
@@ -87,9 +92,9 @@ func TestManifestParts(t *testing.T) {
 	if _, err := mongowrite.ReadManifest(ctx, db, "users"); !errors.Is(err, mongowrite.ErrNoManifest) {
 		t.Fatalf("the whole collection has no manifest, ReadManifest: %v", err)
 	}
-	run, err := mongowrite.LatestRun(ctx, db)
-	if err != nil || len(run) != n || run[0].Part.I != 0 || run[2].Part.I != 2 {
-		t.Fatalf("LatestRun: %v %v", run, err)
+	latest, err := run.LatestRun(ctx, db)
+	if err != nil || len(latest) != n || latest[0].Part.I != 0 || latest[2].Part.I != 2 {
+		t.Fatalf("LatestRun: %v %v", latest, err)
 	}
 }
 
@@ -110,14 +115,18 @@ func TestManifestIndexesWithDotsAndDollars(t *testing.T) {
 	}
 	p := &seed.Plan{DB: "m", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 5, Indexes: want}}}
 	ds := build(t, p)
-	if err := mongowrite.SaveManifest(ctx, db, mongowrite.NewManifest(ds, ds.Collection("users"), "r")); err != nil {
+	if err := mongowrite.SaveManifest(ctx, db, newManifest(t, ds, ds.Collection("users"), "r")); err != nil {
 		t.Fatal(err)
 	}
 	m, err := mongowrite.ReadManifest(ctx, db, "users")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := m.Plan(m.Collection)
+	rec, err := run.Record(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := rec.Plan(m.Collection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +173,7 @@ func TestInsertKeeping(t *testing.T) {
 	coll := db.Collection("users")
 	ds := build(t, &seed.Plan{DB: "k", Seed: 3, Seeded: true, Collections: []seed.CollectionSpec{{Name: "users", Kind: seed.KindUser, Count: 3000}}})
 	col := ds.Collection("users")
-	m := mongowrite.NewManifest(ds, col, "r")
+	m := newManifest(t, ds, col, "r")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	opts := mongowrite.InsertOptions{Batch: 100, Workers: 1, Progress: func(p mongowrite.Progress) {
@@ -186,7 +195,7 @@ func TestInsertKeeping(t *testing.T) {
 	}
 
 	other := db.Collection("mem")
-	if _, err := mongowrite.InsertKeeping(context.Background(), db, other, col, mongowrite.NewManifest(ds, col, "m"), mongowrite.InsertOptions{}, false); err != nil {
+	if _, err := mongowrite.InsertKeeping(context.Background(), db, other, col, newManifest(t, ds, col, "m"), mongowrite.InsertOptions{}, false); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := db.Collection(mongowrite.ManifestCollection).CountDocuments(context.Background(), bson.D{{Key: "run", Value: "m"}}); n != 0 {

@@ -16,7 +16,6 @@ import (
 	"github.com/oidkit/oidkit/ejson"
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/parts"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // checkAll runs a seed run's checks that need no write, once Prepare has
@@ -26,7 +25,7 @@ import (
 // every document; without Drop, the run's _ids and unique keys against the
 // stored documents. What it read of the stored documents goes into seen,
 // for the inserts.
-func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written []*seed.Collection, opts WriteOptions, seen storedIDs) error {
+func checkAll(ctx context.Context, db *mongo.Database, ds *Dataset, written []Source, opts WriteOptions, seen storedIDs) error {
 	for _, col := range written {
 		if err := col.CheckShape(opts.Profile.Check); err != nil {
 			return &RefusedError{DB: ds.DB, Shape: true, Before: true, Err: err}
@@ -53,7 +52,7 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 	// Generating is a few percent of a seed's cost: checking every
 	// document first keeps the collection intact when one is refused.
 	for _, col := range written {
-		if err := col.CheckAll(ctx, seed.StreamOptions{Batch: opts.Batch, Check: opts.Profile.Check}); err != nil {
+		if err := checkEvery(ctx, col, parts.StreamOptions{Batch: opts.Batch, Check: opts.Profile.Check}); err != nil {
 			return &RefusedError{DB: ds.DB, Before: true, Err: err}
 		}
 	}
@@ -68,16 +67,16 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *seed.Dataset, written
 // written. An empty
 // collection has nothing to clash with, and its indexes are built after
 // its documents, which the server judges then.
-func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts WriteOptions) error {
+func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, col Source, opts WriteOptions) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
 	if err != nil || n == 0 {
 		return err
 	}
 	r := opts.Part.Range(col.Len())
-	doc := func(i int64) (bson.Raw, error) { return bson.Marshal(col.Doc(r.From + i)) }
+	doc := func(i int64) (bson.Raw, error) { return col.Raw(r.From + i) }
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := CheckUnique(ctx, coll, col.Spec().Indexes, opts.Profile, r.Len(), doc, place)
+	unchecked, err := CheckUnique(ctx, coll, col.Indexes(), opts.Profile, r.Len(), doc, place)
 	if opts.Unchecked != nil {
 		for _, u := range unchecked {
 			opts.Unchecked(ds.DB, u)
@@ -94,15 +93,17 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Datas
 // sameRunThere refuses to write a plan whose run manifest says it was
 // written already (or started): the inserts would only repeat duplicate
 // _ids.
-func sameRunThere(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, part parts.Part) error {
+func sameRunThere(ctx context.Context, db *mongo.Database, ds *Dataset, col Source, part parts.Part) error {
+	if ds.Same == nil {
+		return nil
+	}
 	m, err := ReadPartManifest(ctx, db, col.Name(), part)
-	want := seed.NewPlanRecord(ds)
 	switch {
 	case errors.Is(err, ErrNoManifest):
 		return nil
 	case err != nil:
 		return err
-	case m.Diff(&want) != nil:
+	case !ds.Same(m):
 		return nil
 	}
 	return &AlreadyStoredError{DB: ds.DB, Collection: col.Name(), Part: part, Manifest: m}
@@ -139,7 +140,7 @@ type storedIDs map[string]*Digests
 // digests kept in seen for the inserts, unless it holds more than
 // IDCheckReadMax documents and more than a quarter of what the run writes;
 // elsewhere the _ids are asked for idQueryBatch at a time.
-func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *seed.Dataset, col *seed.Collection, opts WriteOptions, seen storedIDs) error {
+func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, col Source, opts WriteOptions, seen storedIDs) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
 	if err != nil || n == 0 {
@@ -206,10 +207,10 @@ type idFindings struct {
 }
 
 // batch generates the documents of r and looks them up.
-func (f *idFindings) batch(col *seed.Collection, r parts.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
+func (f *idFindings) batch(col Source, r parts.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
 	docs := make([]bson.Raw, 0, r.Len())
 	for i := r.From; i < r.To; i++ {
-		raw, err := bson.Marshal(col.Doc(i))
+		raw, err := col.Raw(i)
 		if err != nil {
 			return &parts.DocError{Collection: col.Name(), Index: i, Err: err}
 		}

@@ -7,7 +7,6 @@ package mongowrite
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -16,7 +15,6 @@ import (
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/rules"
-	"github.com/oidkit/oidkit/seed"
 )
 
 // WriteOptions tune WriteDataset; they are run.Options too.
@@ -93,17 +91,17 @@ type WriteResult struct {
 // *InsertError; indexes that failed after the documents an *IndexError of
 // IndexAfter. The result then counts what was written until then. The
 // errors name the database ds.DB.
-func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts WriteOptions) (*WriteResult, error) {
+func WriteDataset(ctx context.Context, db *mongo.Database, ds *Dataset, opts WriteOptions) (*WriteResult, error) {
 	if opts.Profile.Name() == "" {
 		opts.Profile = rules.MongoDB
 	}
 	if opts.Workers == 0 {
 		opts.Workers = WorkersFor(opts.Profile)
 	}
-	written := ds.Written()
+	written := ds.Collections
 	targets := make([]Target, len(written))
 	for i, col := range written {
-		targets[i] = Target{Coll: db.Collection(col.Name()), Indexes: col.Spec().Indexes}
+		targets[i] = Target{Coll: db.Collection(col.Name()), Indexes: col.Indexes()}
 	}
 	seen := storedIDs{}
 	order, err := Prepare(ctx, targets, opts.Drop, func(ctx context.Context) error {
@@ -113,11 +111,6 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opt
 		return nil, inDB(err, ds.DB)
 	}
 	w := &datasetWrite{db: db, ds: ds, opts: opts, seen: seen}
-	w.run = fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed)
-	if !opts.Part.Whole() {
-		// The parts' processes name one run without talking to each other.
-		w.run = fmt.Sprintf("seed %d in %d parts", ds.Seed, opts.Part.N)
-	}
 	res := &WriteResult{}
 	start := time.Now()
 	for i, col := range written {
@@ -153,8 +146,7 @@ func inDB(err error, db string) error {
 // write needs.
 type datasetWrite struct {
 	db   *mongo.Database
-	ds   *seed.Dataset
-	run  string // the run's name in its manifests
+	ds   *Dataset
 	opts WriteOptions
 	seen storedIDs // what checkAll read of the stored documents
 }
@@ -162,12 +154,12 @@ type datasetWrite struct {
 // collection inserts col (dropped, or with its indexes already there if
 // it held documents: Prepare); indexesAfter follows. The result is never
 // nil: its Err is the error returned.
-func (d *datasetWrite) collection(ctx context.Context, col *seed.Collection) (*CollectionResult, error) {
+func (d *datasetWrite) collection(ctx context.Context, col Source) (*CollectionResult, error) {
 	opts := d.opts
 	coll := d.db.Collection(col.Name())
-	w := &collWrite{db: d.db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest}
+	w := &collWrite{db: d.db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest, seeded: d.ds.Seeded}
 	if w.m == nil {
-		w.m = NewManifest(d.ds, col, d.run)
+		w.m = NewManifest(d.ds, col)
 		w.m.Part = opts.Part
 	}
 	io := insertOptions(w, opts)
@@ -192,8 +184,8 @@ func (d *datasetWrite) collection(ctx context.Context, col *seed.Collection) (*C
 // documents are in (Prepared.After: also after a resumed or finished run,
 // so what a killed run did not index is indexed now), and records them in
 // cr, or the error.
-func indexesAfter(ctx context.Context, order *Prepared, i int, col *seed.Collection, cr *CollectionResult) error {
-	want := col.Spec().Indexes
+func indexesAfter(ctx context.Context, order *Prepared, i int, col Source, cr *CollectionResult) error {
+	want := col.Indexes()
 	if len(want) == 0 {
 		return nil
 	}
@@ -222,12 +214,13 @@ func insertOptions(w *collWrite, opts WriteOptions) InsertOptions {
 
 // collWrite writes one collection of a seed run and keeps its manifest.
 type collWrite struct {
-	db    *mongo.Database
-	coll  *mongo.Collection
-	col   *seed.Collection
-	m     *Manifest
-	prior int64 // documents acknowledged by earlier runs
-	keep  bool  // the manifest is saved (WriteOptions.NoManifest unset)
+	db     *mongo.Database
+	coll   *mongo.Collection
+	col    Source
+	m      *Manifest
+	prior  int64 // documents acknowledged by earlier runs
+	keep   bool  // the manifest is saved (WriteOptions.NoManifest unset)
+	seeded bool  // the run makes the same documents again (Dataset.Seeded)
 }
 
 // insert inserts the documents the manifest does not list as
@@ -241,7 +234,7 @@ func (w *collWrite) insert(ctx context.Context, opts InsertOptions) (InsertResul
 // failed is the *InsertError of a write that stopped with err: how many
 // documents of the run the server holds, where that applies.
 func (w *collWrite) failed(ctx context.Context, err error, res InsertResult, resume bool) *InsertError {
-	ie := &InsertError{DB: w.m.DB, Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.m.Seeded, Err: err}
+	ie := &InsertError{DB: w.db.Name(), Collection: w.col.Name(), Part: w.m.Part, Held: -1, Total: w.m.Scope().Len(), Seeded: w.seeded, Err: err}
 	var de *parts.DocError
 	var we *WriteError
 	switch {
@@ -280,7 +273,7 @@ func (w *collWrite) held(ctx context.Context, we *WriteError, unsettled []parts.
 	var docs []bson.Raw
 	for _, r := range unsettled {
 		for i := r.From; i < r.To; i++ {
-			raw, err := bson.Marshal(w.col.Doc(i))
+			raw, err := w.col.Raw(i)
 			if err != nil {
 				return -1
 			}
@@ -309,7 +302,7 @@ func (w *collWrite) held(ctx context.Context, we *WriteError, unsettled []parts.
 // key: the server's own when the collection holds it as it is, or when
 // the server cannot be asked; else NotStored.
 func (w *collWrite) duplicate(ctx context.Context, we *WriteError) error {
-	raw, err := bson.Marshal(w.col.Doc(we.Doc.Index))
+	raw, err := w.col.Raw(we.Doc.Index)
 	if err != nil {
 		return we.Err
 	}

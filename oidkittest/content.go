@@ -119,10 +119,15 @@ func newContent(cfg *config) (*content, error) {
 // cache key (tplcache.Inputs), which takes them only where they name a
 // release.
 func hashPlan(h io.Writer, ds *seed.Dataset) error {
+	rec := seed.NewPlanRecord(ds)
+	rec.DB, rec.Oidkit, rec.Gofakeit = "", "", ""
+	plan, err := bson.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("WithPlan: %w", err)
+	}
 	for _, col := range ds.Written() {
-		m := mongowrite.NewManifest(ds, col, "")
+		m := mongowrite.NewManifest(&mongowrite.Dataset{Plan: plan}, col)
 		m.Started, m.Updated = time.Time{}, time.Time{}
-		m.DB, m.Oidkit, m.Gofakeit = "", "", ""
 		raw, err := bson.Marshal(m)
 		if err != nil {
 			return fmt.Errorf("WithPlan: %w", err)

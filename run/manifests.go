@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -21,7 +22,7 @@ import (
 // when a manifest is missing.
 func Manifests(ctx context.Context, db *mongo.Database, p parts.Part, names ...string) ([]*mongowrite.Manifest, error) {
 	if len(names) == 0 {
-		run, err := mongowrite.LatestRun(ctx, db)
+		run, err := LatestRun(ctx, db)
 		if err != nil || p.Whole() {
 			return run, err
 		}
@@ -58,7 +59,7 @@ func Manifests(ctx context.Context, db *mongo.Database, p parts.Part, names ...s
 // partsOf is the manifests of the parts of collection name in the run of
 // db that started last; none when it was not written in parts.
 func partsOf(ctx context.Context, db *mongo.Database, name string) []*mongowrite.Manifest {
-	run, err := mongowrite.LatestRun(ctx, db)
+	run, err := LatestRun(ctx, db)
 	if err != nil {
 		return nil
 	}
@@ -74,7 +75,11 @@ func partsOf(ctx context.Context, db *mongo.Database, name string) []*mongowrite
 // PlanOf is the plan of the run ms describe: the collections of ms
 // written, the others RefOnly.
 func PlanOf(ms []*mongowrite.Manifest) (*seed.Plan, error) {
-	p, err := ms[0].Plan(ms[0].Collection)
+	r, err := Record(ms[0])
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.Plan(ms[0].Collection)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +239,11 @@ func Expected(ctx context.Context, db *mongo.Database, p parts.Part, names ...st
 		return set, &StepError{Step: StepExpect, Err: err}
 	}
 	for _, m := range ms {
-		if d := seed.StoredDiff(m.Stored, ds.StoredSets()); d != nil {
+		r, err := Record(m)
+		if err != nil {
+			return set, &StepError{Step: StepRead, Err: err}
+		}
+		if d := seed.StoredDiff(r.Stored, ds.StoredSets()); d != nil {
 			set.Notes = append(set.Notes, fmt.Sprintf("%s: its references were drawn from the documents stored in %s (%s then, %s now): its documents are rebuilt from those stored now, so the ones that refer to them differ", m.Collection, d.Collection, d.Old, d.New))
 		}
 	}
@@ -263,7 +272,7 @@ func Resume(ctx context.Context, db *mongo.Database, p parts.Part, names ...stri
 	}
 	for _, m := range ms {
 		if m.Part != p {
-			return nil, &PartMismatchError{DB: m.DB, Collection: m.Collection, Parts: m.Part.N}
+			return nil, &PartMismatchError{DB: db.Name(), Collection: m.Collection, Parts: m.Part.N}
 		}
 	}
 	plan, err := PlanOf(ms)
@@ -281,6 +290,7 @@ func Resume(ctx context.Context, db *mongo.Database, p parts.Part, names ...stri
 // describe another run: Manifests are those of the latest such run, Diff
 // the first setting in which it differs from the dataset's.
 type OtherRun struct {
+	DB        string // the database the manifests are in
 	Manifests []*mongowrite.Manifest
 	Diff      *seed.PlanDiff
 }
@@ -298,6 +308,12 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p parts.
 	if err != nil {
 		return nil, err, nil
 	}
+	recs := map[*mongowrite.Manifest]*seed.PlanRecord{}
+	for _, m := range all {
+		if recs[m], err = Record(m); err != nil {
+			return nil, err, nil
+		}
+	}
 	var same []*mongowrite.Manifest
 	want := seed.NewPlanRecord(ds)
 	for _, col := range ds.Collections() {
@@ -308,17 +324,17 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p parts.
 		for _, m := range all {
 			switch {
 			case m.Collection != col.Name():
-			case m.Diff(&want) == nil:
+			case recs[m].Diff(&want) == nil:
 				match = append(match, m)
 			default:
 				other = append(other, m)
 			}
 		}
 		if len(match) == 0 && len(other) > 0 {
-			ms := latestRun(other)
-			others = append(others, OtherRun{Manifests: ms, Diff: ms[0].Diff(&want)})
+			ms := startedLast(other)
+			others = append(others, OtherRun{DB: db.Name(), Manifests: ms, Diff: recs[ms[0]].Diff(&want)})
 		}
-		same = append(same, latestRun(match)...)
+		same = append(same, startedLast(match)...)
 	}
 	if p.Whole() {
 		return others, nil, PartsDone(same)
@@ -326,9 +342,9 @@ func Against(ctx context.Context, db *mongo.Database, ds *seed.Dataset, p parts.
 	return others, nil, nil
 }
 
-// latestRun is the manifests of ms that belong to the run, of those in ms,
-// that started last.
-func latestRun(ms []*mongowrite.Manifest) []*mongowrite.Manifest {
+// startedLast is the manifests of ms that belong to the run, of those in
+// ms, that started last.
+func startedLast(ms []*mongowrite.Manifest) []*mongowrite.Manifest {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -345,4 +361,32 @@ func latestRun(ms []*mongowrite.Manifest) []*mongowrite.Manifest {
 		}
 	}
 	return out
+}
+
+// LatestRun reads the manifests of the run of db that started last, in
+// the order of its plan (the parts of a collection in part order); an
+// error wraps mongowrite.ErrNoManifest when db has none.
+func LatestRun(ctx context.Context, db *mongo.Database) ([]*mongowrite.Manifest, error) {
+	all, err := mongowrite.ReadManifests(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%w in database %s", mongowrite.ErrNoManifest, db.Name())
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Part.I < all[j].Part.I })
+	run := startedLast(all)
+	rec, err := Record(run[0])
+	if err != nil {
+		return nil, err
+	}
+	var out []*mongowrite.Manifest
+	for _, s := range rec.Specs {
+		for _, m := range run {
+			if m.Collection == s.Name {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
 }

@@ -75,8 +75,12 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 // A run of another document format cannot be rebuilt: PlanOf says which
 // format, in an error with fields.
 func TestPlanOfAnotherFormat(t *testing.T) {
-	m := &mongowrite.Manifest{Collection: "users", PlanRecord: seed.PlanRecord{DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"}}
-	_, err := run.PlanOf([]*mongowrite.Manifest{m})
+	plan, err := bson.Marshal(seed.PlanRecord{DB: "old", Seeded: true, Seed: "1", Format: 1, Oidkit: "v0.1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &mongowrite.Manifest{Collection: "users", Plan: plan}
+	_, err = run.PlanOf([]*mongowrite.Manifest{m})
 	var pe *seed.PlanError
 	want := fmt.Sprintf("invalid plan: run manifest of old.users: the run was written by oidkit v0.1.0 in document format 1; this oidkit makes format %d, so it cannot rebuild that run's documents", seed.DocumentFormat)
 	if !errors.As(err, &pe) || pe.Setting != seed.SettingFormat || pe.Value != "1" || !errors.Is(err, seed.ErrPlan) || err.Error() != want {

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/parts"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -67,11 +68,52 @@ func seedDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts
 			return nil, err
 		}
 	}
-	wr, err := mongowrite.WriteDataset(ctx, db, ds, opts)
+	w, err := ToWrite(ds, opts.Part)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := mongowrite.WriteDataset(ctx, db, w, opts)
 	if wr == nil {
 		return nil, err
 	}
 	return &Result{Dataset: ds, Collections: wr.Collections, Inserted: wr.Inserted, Skipped: wr.Skipped, Elapsed: wr.Elapsed}, err
+}
+
+// ToWrite is what mongowrite.WriteDataset writes of part p of ds: its
+// written collections (each a *seed.Collection), the record of its plan
+// that their manifests keep (seed.NewPlanRecord), and the run's name: its
+// start and seed, or for a part its seed and parts, which every part's
+// process gives alike without talking to the others. A manifest is of
+// the same run when its record has no Diff with ds's.
+func ToWrite(ds *seed.Dataset, p parts.Part) (*mongowrite.Dataset, error) {
+	rec := seed.NewPlanRecord(ds)
+	plan, err := bson.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("the plan of %s: %w", ds.DB, err)
+	}
+	w := &mongowrite.Dataset{DB: ds.DB, Plan: plan, Seeded: ds.Seeded,
+		Run: fmt.Sprintf("%s seed %d", time.Now().UTC().Format(time.RFC3339Nano), ds.Seed),
+		Same: func(m *mongowrite.Manifest) bool {
+			r, err := Record(m)
+			return err == nil && r.Diff(&rec) == nil
+		}}
+	if !p.Whole() {
+		w.Run = fmt.Sprintf("seed %d in %d parts", ds.Seed, p.N)
+	}
+	for _, c := range ds.Written() {
+		w.Collections = append(w.Collections, c)
+	}
+	return w, nil
+}
+
+// Record is the plan record m keeps (mongowrite.Manifest.Plan), as the
+// seed run that wrote m made it (seed.PlanRecord).
+func Record(m *mongowrite.Manifest) (*seed.PlanRecord, error) {
+	var r seed.PlanRecord
+	if err := bson.Unmarshal(m.Plan, &r); err != nil {
+		return nil, fmt.Errorf("run manifest of %s: its plan: %w", m.Key, err)
+	}
+	return &r, nil
 }
 
 // IDCheckReadMax is the most stored documents read to check the _ids of a
@@ -159,7 +201,11 @@ func storedSame(ds *seed.Dataset, ms map[string]*mongowrite.Manifest) error {
 		if m == nil {
 			continue
 		}
-		if d := seed.StoredDiff(m.Stored, ds.StoredSets()); d != nil {
+		r, err := Record(m)
+		if err != nil {
+			return err
+		}
+		if d := seed.StoredDiff(r.Stored, ds.StoredSets()); d != nil {
 			return &OtherRunError{DB: ds.DB, Collection: name, Diff: d}
 		}
 	}

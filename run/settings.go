@@ -102,12 +102,16 @@ func (s Settings) Over(p *seed.Plan, m *mongowrite.Manifest) (*seed.Plan, error)
 	if err != nil {
 		return nil, err
 	}
-	d, err := Compare(p, fp, m.DB, m.Collection)
+	rec, err := Record(m)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Compare(p, fp, rec.DB, m.Collection)
 	switch {
 	case err != nil:
 		return nil, err
 	case d != nil:
-		return nil, &OtherRunError{DB: m.DB, Collection: m.Collection, Diff: d}
+		return nil, &OtherRunError{DB: rec.DB, Collection: m.Collection, Diff: d}
 	}
 	return p, nil
 }

@@ -8,6 +8,7 @@ package seed
 // (worker.go).
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -23,7 +24,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/oid"
+	"github.com/oidkit/oidkit/parts"
 )
 
 // Dataset is a validated plan ready to generate: one Collection per
@@ -335,6 +338,18 @@ func (c *Collection) Spec() CollectionSpec { return c.spec }
 
 // Len is the number of documents.
 func (c *Collection) Len() int64 { return c.spec.Count }
+
+// Indexes are the indexes the plan declares for the collection
+// (Spec().Indexes).
+func (c *Collection) Indexes() []indexes.Index { return c.spec.Indexes }
+
+// Raw is document i marshalled (Doc).
+func (c *Collection) Raw(i int64) (bson.Raw, error) { return bson.Marshal(c.Doc(i)) }
+
+// Batches is Stream as a writer takes it (mongowrite.Source).
+func (c *Collection) Batches(ctx context.Context, opts StreamOptions) parts.Batches {
+	return c.Stream(ctx, opts)
+}
 
 // RefOnly reports whether the collection exists only to be referenced.
 func (c *Collection) RefOnly() bool { return c.spec.RefOnly }

@@ -102,9 +102,9 @@
 // storing and reading run manifests, belong to package mongowrite.
 //
 // [Collection.CheckShape] checks a template's keys and nesting against a
-// target's rules before anything is generated, and [Collection.CheckAll]
-// checks every document without writing (what a caller runs before it drops
-// anything).
+// target's rules before anything is generated. A Collection is the source
+// a writer takes ([Collection.Batches], [Collection.Raw],
+// [Collection.Indexes]: mongowrite.Source).
 //
 // # Plan records
 //

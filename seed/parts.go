@@ -9,4 +9,8 @@ type (
 	Range    = parts.Range    // document numbers [From, To)
 	Batch    = parts.Batch    // marshalled documents From, From+1, ...
 	DocError = parts.DocError // an error about one document
+	// StreamOptions tune a Stream: the zero value streams the whole
+	// collection in batches of DefaultBatch with one generator per CPU
+	// (at most 8).
+	StreamOptions = parts.StreamOptions
 )

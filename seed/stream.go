@@ -14,22 +14,6 @@ import (
 // not say.
 const DefaultBatch = 1000
 
-// StreamOptions tune a Stream. The zero value streams the whole collection in
-// batches of DefaultBatch with one generator per CPU (at most 8).
-type StreamOptions struct {
-	// Ranges are the documents to stream, in this order; nil means the
-	// whole collection. Parts outside [0, Len) are left out.
-	Ranges []Range
-	// Batch is the number of documents per batch; 0 means DefaultBatch.
-	Batch int
-	// Workers is the number of generating goroutines; 0 means
-	// min(GOMAXPROCS, 8).
-	Workers int
-	// Check, if set, is called on every document after marshalling, in the
-	// generating goroutines; an error ends the stream with a *DocError.
-	Check func(doc bson.Raw) error
-}
-
 // Stream yields a collection's documents as ordered batches of marshalled
 // BSON. Generation runs ahead of the consumer in a bounded number of
 // goroutines (at most two batches each), so memory does not grow with the
@@ -171,24 +155,4 @@ func (s *Stream) Close() {
 		}
 	}
 	s.wg.Wait()
-}
-
-// CheckAll generates the documents opts selects and passes each to
-// opts.Check, without writing them anywhere: a run that must not change the
-// target before every document is known to be accepted (such as one that
-// drops a collection first) calls it before writing. It returns the first
-// refusal as a *DocError, or ctx's error.
-func (c *Collection) CheckAll(ctx context.Context, opts StreamOptions) error {
-	if opts.Check == nil {
-		return nil
-	}
-	s := c.Stream(ctx, opts)
-	defer s.Close()
-	for {
-		if _, err := s.Next(); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return err
-		}
-	}
 }

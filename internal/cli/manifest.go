@@ -177,7 +177,7 @@ func otherRunNote(flagOf func(*seed.PlanDiff) string, r run.OtherRun) string {
 	if d.Field == seed.SettingFormat {
 		setting = "document format"
 	}
-	where := m.DB + "." + m.Collection
+	where := r.DB + "." + m.Collection
 	if d.Collection != "" && d.Collection != m.Collection {
 		setting += " of its plan's collection " + d.Collection
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
 	"github.com/oidkit/oidkit/parts"
+	"github.com/oidkit/oidkit/run"
 	"github.com/oidkit/oidkit/seed"
 )
 
@@ -80,12 +81,16 @@ func TestSeedManifestStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if man.State != mongowrite.StateDone || man.Seed != "9" || man.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
-		len(man.Acked) != 1 || man.Acked[0] != (parts.Range{From: 0, To: 250}) || man.Oidkit == "" || man.Gofakeit == "" ||
-		len(man.Specs) != 1 || man.Specs[0].ID != "int" || man.Specs[0].IDStart != 7 || man.Specs[0].Kind != "employee" {
-		t.Fatalf("manifest %+v", man)
+	rec, err := run.Record(man)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p, err := man.Plan(man.Collection)
+	if man.State != mongowrite.StateDone || rec.Seed != "9" || rec.Span != 3600 || man.Count != 250 || man.AckedCount != 250 ||
+		len(man.Acked) != 1 || man.Acked[0] != (parts.Range{From: 0, To: 250}) || rec.Oidkit == "" || rec.Gofakeit == "" ||
+		len(rec.Specs) != 1 || rec.Specs[0].ID != "int" || rec.Specs[0].IDStart != 7 || rec.Specs[0].Kind != "employee" {
+		t.Fatalf("manifest %+v, plan %+v", man, rec)
+	}
+	p, err := rec.Plan(man.Collection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +128,11 @@ func TestSeedResumeFromManifest(t *testing.T) {
 	}
 	// A run that stopped after documents [0,200): the manifest says so.
 	col := ds.Collection("users")
-	man := mongowrite.NewManifest(ds, col, "r")
+	w, err := run.ToWrite(ds, parts.Part{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	man := mongowrite.NewManifest(w, col)
 	if _, err := mongowrite.Insert(context.Background(), db.Collection("users"), col, mongowrite.InsertOptions{Ranges: []parts.Range{{From: 0, To: 200}}, Acked: man.Ack}); err != nil {
 		t.Fatal(err)
 	}

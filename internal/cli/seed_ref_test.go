@@ -14,6 +14,7 @@ import (
 
 	"github.com/oidkit/oidkit/internal/mongoserver/mongotest"
 	"github.com/oidkit/oidkit/mongowrite"
+	"github.com/oidkit/oidkit/run"
 )
 
 // storedIDSet is the _ids of coll, as map keys.
@@ -71,7 +72,11 @@ func TestSeedRefToStoredUsers(t *testing.T) {
 	}
 
 	// The manifest records the reference and what it drew from.
-	m, err := mongowrite.ReadManifest(ctx, client.Database("a"), "orders")
+	man, err := mongowrite.ReadManifest(ctx, client.Database("a"), "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := run.Record(man)
 	if err != nil {
 		t.Fatal(err)
 	}
