@@ -314,3 +314,35 @@ func TestFromDocumentDirections(t *testing.T) {
 		t.Error("a plan file's direction 2.5 accepted")
 	}
 }
+
+// Conflict judges the wanted indexes against a listing, asking no server:
+// the same name with another definition, or the same key under another
+// name, is the index in the way; a missing one or one already there as
+// wanted is none; a wanted list Create would refuse is refused first.
+func TestConflict(t *testing.T) {
+	email := Index{Key: bson.D{{Key: "email", Value: int32(1)}}, Unique: true}
+	plain := Index{Key: bson.D{{Key: "email", Value: int32(1)}}}
+	other := Index{Key: bson.D{{Key: "email", Value: int32(1)}}, Unique: true, Name: "by_email"}
+	cases := []struct {
+		have, want []Index
+		in         *Index // the index in the way, nil for none
+	}{
+		{nil, []Index{email}, nil},
+		{[]Index{email}, []Index{email}, nil},
+		{[]Index{plain}, []Index{email}, &plain},
+		{[]Index{other}, []Index{email}, &other},
+	}
+	for _, c := range cases {
+		err := Conflict("db", "users", c.have, c.want)
+		var re *RefusedError
+		switch {
+		case c.in == nil && err != nil:
+			t.Errorf("have %v, want %v: %v; expected no conflict", c.have, c.want, err)
+		case c.in != nil && (!errors.As(err, &re) || re.Have == nil || re.Have.NameOrDefault() != c.in.NameOrDefault() || re.DB != "db" || re.Collection != "users"):
+			t.Errorf("have %v, want %v: %v; expected %s in the way", c.have, c.want, err, c.in.NameOrDefault())
+		}
+	}
+	if err := Conflict("db", "users", nil, []Index{email, email}); err == nil {
+		t.Error("a wanted list with one index twice: no error")
+	}
+}

@@ -209,18 +209,34 @@ func Conflicts(ctx context.Context, coll *mongo.Collection, want []Index) error 
 	return err
 }
 
-// missing is the wanted indexes coll does not have, or the first conflict:
-// of the problems Check finds, the first with an index there (under the
-// name, or with the key under another name).
+// Conflict is Conflicts of the indexes have, which collection coll of
+// database db has (List), asking the server nothing.
+func Conflict(db, coll string, have, want []Index) error {
+	if err := ValidateList(want); err != nil {
+		return err
+	}
+	_, err := missingOf(db, coll, have, want)
+	return err
+}
+
+// missing is the wanted indexes coll does not have, or the first conflict
+// (missingOf).
 func missing(ctx context.Context, coll *mongo.Collection, want []Index) ([]Index, error) {
-	problems, err := Check(ctx, coll, want)
+	have, err := List(ctx, coll)
 	if err != nil {
 		return nil, err
 	}
+	return missingOf(coll.Database().Name(), coll.Name(), have, want)
+}
+
+// missingOf is the wanted indexes a collection with the indexes have does
+// not have, or the first conflict: of the Problems, the first with an
+// index there (under the name, or with the key under another name).
+func missingOf(db, coll string, have, want []Index) ([]Index, error) {
 	var todo []Index
-	for _, p := range problems {
+	for _, p := range Problems(have, want) {
 		if p.Have != nil {
-			return nil, &RefusedError{DB: coll.Database().Name(), Collection: coll.Name(), Index: p.Want, Have: p.Have}
+			return nil, &RefusedError{DB: db, Collection: coll, Index: p.Want, Have: p.Have}
 		}
 		todo = append(todo, p.Want)
 	}
@@ -271,6 +287,11 @@ func Check(ctx context.Context, coll *mongo.Collection, want []Index) ([]Problem
 	if err != nil {
 		return nil, err
 	}
+	return Problems(have, want), nil
+}
+
+// Problems is Check of a collection with the indexes have.
+func Problems(have, want []Index) []Problem {
 	var out []Problem
 	for _, w := range want {
 		h, ok := find(have, w)
@@ -283,5 +304,5 @@ func Check(ctx context.Context, coll *mongo.Collection, want []Index) ([]Problem
 			out = append(out, Problem{Want: w, Have: &h, Reason: Diff(w, h)})
 		}
 	}
-	return out, nil
+	return out
 }

@@ -19,7 +19,7 @@
 //
 // Seeding and loading decide here, once, what every writer into a
 // collection decides: its indexes checked before anything is written or
-// dropped ([CheckIndexes]), the drop ([Drop], with the pending replacements
+// dropped ([Prepare]), the drop ([Drop], with the pending replacements
 // of [PendingSuffix]), and what counts as already there ([Stored]: a
 // document refused as a duplicate key that the collection holds as it is;
 // one it holds otherwise is not, [ErrNotStored]).
@@ -46,8 +46,8 @@
 // store and read them (an error wraps [ErrNoManifest] when there is none).
 //
 // [Prepare] is the one order of a write into collections, a seed run's
-// and a load's: the checks of the indexes ([CheckIndexes]), the writer's
-// own checks, then the drop, or the indexes of the collections that hold
+// and a load's: the checks of the indexes (listed once, and handed to the
+// writer's own checks), the writer's own checks, then the drop, or the indexes of the collections that hold
 // documents; each collection's documents, then the indexes it lacks
 // ([Prepared.After]): an empty collection is indexed after its documents.
 //

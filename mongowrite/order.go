@@ -5,7 +5,7 @@ package mongowrite
 // writer's own checks, then the drop, or the indexes of the collections
 // that hold documents; per collection its documents, then the indexes that
 // waited for them. What a writer does to a collection before its first
-// document (CheckIndexes, Drop) is here too.
+// document (Drop) is here too.
 
 import (
 	"context"
@@ -32,42 +32,84 @@ type Prepared struct {
 // Prepare does what comes before the first document of a write into
 // targets, in this order, and stops at the first failure:
 //
-//  1. CheckIndexes of every target (an *IndexError of IndexCheck);
+//  1. the checks of each target's indexes (an *IndexError of IndexCheck):
+//     unless drop (which drops the collection and its indexes), its
+//     indexes are listed, once, and an index whose name or key it
+//     already uses for another definition is refused (indexes.Conflict:
+//     nothing but a drop removes an index); then whether the server
+//     would create them at all (indexes.Probe), since some servers refuse
+//     TTL or partial indexes, and an index created after the documents
+//     must be known good before;
 //  2. check, the writer's own checks that write nothing (a seed run's
-//     _ids, unique keys and shapes, a load's unique keys), its error
+//     _ids, unique keys and shapes, a load's unique keys), given what
+//     was listed (have[i]: target i's; nil with drop), its error
 //     returned as it is; nil checks nothing;
-//  3. with drop, Drop of every target (a *CollectionError): each is then
-//     empty, and indexed after its documents; without drop, the indexes
-//     of each target that already holds documents are created now
-//     (createFirst: an *IndexError of IndexBefore, or a *CollectionError
-//     of OpCount), and those of an empty one wait for its documents.
+//  3. without drop, the indexes of each target that already holds
+//     documents are created now (an *IndexError of IndexBefore, or a
+//     *CollectionError of OpCount), and those of an empty one wait for
+//     its documents; with drop, Drop of every target (a
+//     *CollectionError): each is then empty, and indexed after its
+//     documents.
 //
 // So nothing is dropped or written when a check fails, and a refused
 // index of a collection that holds documents leaves every target's
-// indexes as they were. An empty collection is indexed after its
-// documents because that is faster (docs/benchmarks.md, Index order);
-// one that holds documents before them, so that the server judges the
-// stored documents before anything is added. The errors name the
-// database of each collection.
-func Prepare(ctx context.Context, targets []Target, drop bool, check func(context.Context) error) (*Prepared, error) {
-	for _, t := range targets {
-		if err := CheckIndexes(ctx, t.Coll, t.Indexes, drop); err != nil {
-			return nil, &IndexError{DB: t.Coll.Database().Name(), Collection: t.Coll.Name(), Stage: IndexCheck, Err: err}
+// indexes as they were (those created here are dropped again). An empty
+// collection is indexed after its documents because that is faster
+// (docs/benchmarks.md, Index order); one that holds documents before
+// them, so that the server judges the stored documents before anything is
+// added. The errors name the database of each collection.
+func Prepare(ctx context.Context, targets []Target, drop bool, check func(ctx context.Context, have [][]indexes.Index) error) (*Prepared, error) {
+	have := make([][]indexes.Index, len(targets))
+	for i, t := range targets {
+		db, name := t.Coll.Database(), t.Coll.Name()
+		var err error
+		if !drop {
+			if have[i], err = indexes.List(ctx, t.Coll); err == nil {
+				err = indexes.Conflict(db.Name(), name, have[i], t.Indexes)
+			}
+		}
+		if err == nil {
+			err = indexes.Probe(ctx, db, name, t.Indexes)
+		}
+		if err != nil {
+			return nil, &IndexError{DB: db.Name(), Collection: name, Stage: IndexCheck, Err: err}
 		}
 	}
 	if check != nil {
-		if err := check(ctx); err != nil {
+		if err := check(ctx, have); err != nil {
 			return nil, err
 		}
 	}
-	if drop {
+	if !drop {
+		var done []Target // the indexes created here, dropped again on a failure
 		for _, t := range targets {
-			if err := Drop(ctx, t.Coll); err != nil {
+			db, name := t.Coll.Database().Name(), t.Coll.Name()
+			n, err := int64(0), error(nil)
+			if len(t.Indexes) > 0 {
+				n, err = t.Coll.EstimatedDocumentCount(ctx)
+			}
+			var list []indexes.Index
+			if err != nil {
+				err = &CollectionError{DB: db, Collection: name, Op: OpCount, Err: err}
+			} else if n > 0 {
+				if list, err = indexes.CreateMissing(ctx, t.Coll, t.Indexes); err != nil {
+					err = &IndexError{DB: db, Collection: name, Stage: IndexBefore, Err: err}
+				}
+			}
+			if err != nil {
+				for _, d := range done {
+					indexes.DropCreated(ctx, d.Coll, d.Indexes)
+				}
 				return nil, err
 			}
+			done = append(done, Target{Coll: t.Coll, Indexes: list})
 		}
-	} else if err := indexesBeforeWriting(ctx, targets); err != nil {
-		return nil, err
+		return &Prepared{targets: targets}, nil
+	}
+	for _, t := range targets {
+		if err := Drop(ctx, t.Coll); err != nil {
+			return nil, err
+		}
 	}
 	return &Prepared{targets: targets}, nil
 }
@@ -86,63 +128,6 @@ func (p *Prepared) After(ctx context.Context, i int, written int64) error {
 	return nil
 }
 
-// indexesBeforeWriting creates, before any document of the write, the
-// indexes of each target that already holds documents (createFirst): the
-// server judges the stored documents first, and a unique index their keys
-// repeat is refused before anything is added. On a failure every index
-// created here is dropped again: a refused write leaves the targets as
-// they were.
-func indexesBeforeWriting(ctx context.Context, targets []Target) error {
-	var done []Target
-	for _, t := range targets {
-		list, err := createFirst(ctx, t)
-		if err != nil {
-			for _, d := range done {
-				indexes.DropCreated(ctx, d.Coll, d.Indexes)
-			}
-			return err
-		}
-		done = append(done, Target{Coll: t.Coll, Indexes: list})
-	}
-	return nil
-}
-
-// createFirst creates the indexes of t that its collection lacks when it
-// holds documents (indexesFirst), and returns those it created. A failed
-// count is a *CollectionError of OpCount, a failed index an *IndexError of
-// IndexBefore (indexes.Create has dropped again what it created).
-func createFirst(ctx context.Context, t Target) ([]indexes.Index, error) {
-	db, name := t.Coll.Database().Name(), t.Coll.Name()
-	first, err := indexesFirst(ctx, t.Coll, t.Indexes)
-	if err != nil {
-		return nil, &CollectionError{DB: db, Collection: name, Op: OpCount, Err: err}
-	}
-	if !first {
-		return nil, nil
-	}
-	list, err := indexes.CreateMissing(ctx, t.Coll, t.Indexes)
-	if err != nil {
-		return nil, &IndexError{DB: db, Collection: name, Stage: IndexBefore, Err: err}
-	}
-	return list, nil
-}
-
-// indexesFirst says whether the indexes want of coll are created before
-// its documents are written: when it already holds documents (a resumed
-// or repeated write, or other data), so that the server judges those first
-// and refuses before anything is added; an empty collection is indexed
-// after its documents, which is faster (docs/benchmarks.md, Index order).
-func indexesFirst(ctx context.Context, coll *mongo.Collection, want []indexes.Index) (bool, error) {
-	if len(want) == 0 {
-		return false, nil
-	}
-	n, err := coll.EstimatedDocumentCount(ctx)
-	if err != nil {
-		return false, err
-	}
-	return n > 0, nil
-}
-
 // PendingSuffix ends the name of the collection that holds the new versions
 // of documents being replaced on a server whose queries read the whole
 // collection (rules.Profile.QueriesUseIndexes): for users,
@@ -153,26 +138,6 @@ const PendingSuffix = ".oidkit-pending"
 // Pending is the collection of coll's pending replacements (PendingSuffix).
 func Pending(coll *mongo.Collection) *mongo.Collection {
 	return coll.Database().Collection(coll.Name() + PendingSuffix)
-}
-
-// CheckIndexes is a writer's check of the indexes want of coll before
-// anything is written or dropped: unless drop (which drops the collection
-// and its indexes), an index whose name or key coll already uses for
-// another definition (*indexes.RefusedError with Have, from indexes.Conflicts:
-// nothing but a drop removes an index); then whether the server would
-// create them at all (indexes.Probe), since some servers refuse TTL or
-// partial indexes, and a writer that creates them after its documents must
-// know before.
-func CheckIndexes(ctx context.Context, coll *mongo.Collection, want []indexes.Index, drop bool) error {
-	if len(want) == 0 {
-		return nil
-	}
-	if !drop {
-		if err := indexes.Conflicts(ctx, coll, want); err != nil {
-			return err
-		}
-	}
-	return indexes.Probe(ctx, coll.Database(), coll.Name(), want)
 }
 
 // Drop drops coll and its pending replacements (Pending): restored into

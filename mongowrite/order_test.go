@@ -7,6 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/oidkit/oidkit/indexes"
 	"github.com/oidkit/oidkit/mongowrite"
@@ -54,7 +55,7 @@ func TestPrepareOrder(t *testing.T) {
 	targets := []mongowrite.Target{{Coll: full, Indexes: uniqueK}, {Coll: empty, Indexes: uniqueK}}
 
 	stop := errors.New("a check of the writer")
-	if _, err := mongowrite.Prepare(ctx, targets, true, func(context.Context) error { return stop }); err != stop {
+	if _, err := mongowrite.Prepare(ctx, targets, true, func(context.Context, [][]indexes.Index) error { return stop }); err != stop {
 		t.Fatalf("Prepare with a failing check: %v; want its error as it is", err)
 	}
 	if n, _ := full.CountDocuments(ctx, bson.D{}); n != 2 || len(indexNames(t, full)) != 0 {
@@ -128,5 +129,31 @@ func TestPrepareRefusedIndexes(t *testing.T) {
 	}
 	if got := indexNames(t, fresh); len(got) != 1 {
 		t.Fatalf("fresh run again: indexes %v; want k_1 before its documents", got)
+	}
+}
+
+// The writer's checks get the indexes each target has, as Prepare listed
+// them for its own checks (one listing for both): those of target i at
+// have[i]; with drop nothing is listed, since the drop removes them.
+func TestPrepareGivesTheListedIndexes(t *testing.T) {
+	db, ctx := orderDB(t, "listed")
+	a, b := db.Collection("a"), db.Collection("b")
+	insertKeys(t, a, "x")
+	if _, err := a.Indexes().CreateOne(ctx, mongo.IndexModel{Keys: bson.D{{Key: "k", Value: 1}}, Options: options.Index().SetName("mine").SetUnique(true)}); err != nil {
+		t.Fatal(err)
+	}
+	targets := []mongowrite.Target{{Coll: a}, {Coll: b, Indexes: uniqueK}}
+	var got [][]indexes.Index
+	if _, err := mongowrite.Prepare(ctx, targets, false, func(_ context.Context, have [][]indexes.Index) error { got = have; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[0]) != 1 || got[0][0].Name != "mine" || !got[0][0].Unique || len(got[1]) != 0 {
+		t.Fatalf("have %v; want a's index mine, and none of b (it does not exist yet)", got)
+	}
+	if _, err := mongowrite.Prepare(ctx, targets, true, func(_ context.Context, have [][]indexes.Index) error { got = have; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != nil || got[1] != nil {
+		t.Fatalf("have with drop %v; want nothing listed", got)
 	}
 }

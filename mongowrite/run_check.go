@@ -23,9 +23,9 @@ import (
 // the target's rules on each template's shape; without Resume and Drop, a
 // run of the same plan already there; with Drop, the target's rules on
 // every document; without Drop, the run's _ids and unique keys against the
-// stored documents. What it read of the stored documents goes into seen,
-// for the inserts.
-func checkAll(ctx context.Context, db *mongo.Database, ds *Dataset, written []Source, opts WriteOptions, seen storedIDs) error {
+// stored documents (and have, the indexes Prepare listed). What it read of
+// the stored documents goes into seen, for the inserts.
+func checkAll(ctx context.Context, db *mongo.Database, ds *Dataset, written []Source, have [][]indexes.Index, opts WriteOptions, seen storedIDs) error {
 	for _, col := range written {
 		if err := col.CheckShape(opts.Profile.Check); err != nil {
 			return &RefusedError{DB: ds.DB, Shape: true, Before: true, Err: err}
@@ -39,11 +39,11 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *Dataset, written []So
 		}
 	}
 	if !opts.Drop {
-		for _, col := range written {
+		for i, col := range written {
 			if err := idsBeforeWriting(ctx, db, ds, col, opts, seen); err != nil {
 				return err
 			}
-			if err := uniqueBeforeWriting(ctx, db, ds, col, opts); err != nil {
+			if err := uniqueBeforeWriting(ctx, db, ds, col, have[i], opts); err != nil {
 				return err
 			}
 		}
@@ -61,22 +61,25 @@ func checkAll(ctx context.Context, db *mongo.Database, ds *Dataset, written []So
 
 // uniqueBeforeWriting checks the documents col writes into a collection
 // that already holds some against each other and against the stored ones,
-// in every unique index of the collection and of the plan
-// (CheckUnique): a key twice among them, or one held by a stored
+// in every unique index of the collection (have: what Prepare listed) and
+// of the plan (CheckUniqueInput): a key twice among them, or one held by a stored
 // document with another _id, is an *IndexError of IndexUnique, nothing
 // written. An empty
 // collection has nothing to clash with, and its indexes are built after
 // its documents, which the server judges then.
-func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, col Source, opts WriteOptions) error {
+func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, col Source, have []indexes.Index, opts WriteOptions) error {
 	coll := db.Collection(col.Name())
 	n, err := coll.EstimatedDocumentCount(ctx)
 	if err != nil || n == 0 {
 		return err
 	}
 	r := opts.Part.Range(col.Len())
-	doc := func(i int64) (bson.Raw, error) { return col.Raw(r.From + i) }
+	next, err := byNumber(r.Len(), func(i int64) (bson.Raw, error) { return col.Raw(r.From + i) })
+	if err != nil {
+		return err
+	}
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
-	unchecked, err := CheckUnique(ctx, coll, col.Indexes(), opts.Profile, r.Len(), doc, place)
+	unchecked, err := CheckUniqueInput(ctx, UniqueInput{Collection: coll, Have: have, Declared: col.Indexes(), Profile: opts.Profile, Next: next, Place: place})
 	if opts.Unchecked != nil {
 		for _, u := range unchecked {
 			opts.Unchecked(ds.DB, u)

@@ -17,11 +17,16 @@ import (
 )
 
 // uniqueInput hands CheckUniqueInput docs at the positions 10, 20, ...,
-// named "doc@pos".
-func uniqueInput(coll *mongo.Collection, declared []indexes.Index, drop bool, docs ...bson.D) mongowrite.UniqueInput {
+// named "doc@pos", with the indexes coll has (as Prepare lists them).
+func uniqueInput(t *testing.T, coll *mongo.Collection, declared []indexes.Index, drop bool, docs ...bson.D) mongowrite.UniqueInput {
+	t.Helper()
+	have, err := indexes.List(context.Background(), coll)
+	if err != nil {
+		t.Fatal(err)
+	}
 	k := 0
 	return mongowrite.UniqueInput{
-		Collection: coll, Declared: declared, Drop: drop, Profile: rules.MongoDB,
+		Collection: coll, Have: have, Declared: declared, Drop: drop, Profile: rules.MongoDB,
 		Next: func() (bson.Raw, int64, error) {
 			if k == len(docs) {
 				return nil, 0, io.EOF
@@ -53,7 +58,7 @@ func TestCheckUniqueInput(t *testing.T) {
 	code := bson.D{{Key: "code", Value: int32(1)}}
 	declared := []indexes.Index{{Key: code, Unique: true}}
 
-	_, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(client.Database("oidkit").Collection("codes"), declared, false,
+	_, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(t, client.Database("oidkit").Collection("codes"), declared, false,
 		bson.D{{Key: "_id", Value: 2}, {Key: "code", Value: 7}}, bson.D{{Key: "_id", Value: 3}, {Key: "code", Value: int64(7)}}))
 	var ue *mongowrite.UniqueInputError
 	if !errors.As(err, &ue) || ue.Count != 1 || ue.Listed[0] != (mongowrite.UniqueDuplicate{Index: "code_1", Key: `{"$numberLong":"7"}`, First: "doc@10", Second: "doc@20"}) || ue.ExitCode() != 2 {
@@ -64,16 +69,16 @@ func TestCheckUniqueInput(t *testing.T) {
 		{{Key: "_id", Value: 4}, {Key: "email", Value: "b"}, {Key: "nick", Value: "x"}},
 		{{Key: "_id", Value: 5}, {Key: "email", Value: "a"}, {Key: "nick", Value: "y"}},
 	}
-	_, err = mongowrite.CheckUniqueInput(ctx, uniqueInput(coll, nil, false, clashing...))
+	_, err = mongowrite.CheckUniqueInput(ctx, uniqueInput(t, coll, nil, false, clashing...))
 	var uc *mongowrite.UniqueClashError
 	if !errors.As(err, &uc) || uc.Count != 2 || uc.ExitCode() != 1 ||
 		uc.Listed[0] != (mongowrite.UniqueClash{Index: "nick_-1", Key: `"x"`, StoredID: "1", At: "doc@10"}) || uc.Listed[1].At != "doc@20" {
 		t.Fatalf("keys held by a stored document: %v", err)
 	}
-	if _, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(coll, nil, true, clashing...)); err != nil {
+	if _, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(t, coll, nil, true, clashing...)); err != nil {
 		t.Fatalf("with Drop: %v", err)
 	}
-	if _, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(coll, nil, false, bson.D{{Key: "_id", Value: 1}, {Key: "email", Value: "a"}, {Key: "nick", Value: "x"}})); err != nil {
+	if _, err := mongowrite.CheckUniqueInput(ctx, uniqueInput(t, coll, nil, false, bson.D{{Key: "_id", Value: 1}, {Key: "email", Value: "a"}, {Key: "nick", Value: "x"}})); err != nil {
 		t.Fatalf("the stored document itself: %v", err)
 	}
 }

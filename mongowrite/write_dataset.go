@@ -104,8 +104,8 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *Dataset, opts Wri
 		targets[i] = Target{Coll: db.Collection(col.Name()), Indexes: col.Indexes()}
 	}
 	seen := storedIDs{}
-	order, err := Prepare(ctx, targets, opts.Drop, func(ctx context.Context) error {
-		return checkAll(ctx, db, ds, written, opts, seen)
+	order, err := Prepare(ctx, targets, opts.Drop, func(ctx context.Context, have [][]indexes.Index) error {
+		return checkAll(ctx, db, ds, written, have, opts, seen)
 	})
 	if err != nil {
 		return nil, inDB(err, ds.DB)
