@@ -4,7 +4,8 @@
 // [Seed] writes the collections of a plan (or one part of N of each) the
 // way oidkit seed does: it builds the plan with the stored _ids its
 // references draw from and hands the write phase to
-// mongowrite.WriteDataset, the one owner of writing a run's documents,
+// mongowrite.WriteDataset (its collections as the writer takes them,
+// [ToWrite]), the one owner of writing a run's documents,
 // in the order of every writer (mongowrite.Prepare, which a load follows
 // too): every check that needs no write first (index conflicts; the
 // target's rules on each template's shape and, with Drop, on every
@@ -12,7 +13,8 @@
 // run of the same plan), then the drop of every collection, or the
 // indexes of those that already hold documents; then for each collection
 // the inserts, and the indexes after. A run manifest in collection [mongowrite.ManifestCollection]
-// records the plan and the acknowledged ranges as batches are
+// records the plan (seed.PlanRecord, read back by [Record]) and the
+// acknowledged ranges as batches are
 // acknowledged, and its final state also after a cancel: a cancel stops
 // generation, the batches already sent are finished, so what the manifest
 // lists is what is stored. Options.NoManifest keeps none (oidkittest's
@@ -25,7 +27,7 @@
 //
 // [Resume] reads back the run a manifest describes, so that Seed with
 // Options.Resume inserts only what is missing. [Manifests] reads the
-// manifests of collections or of the latest run, [PartsDone] says which
+// manifests of collections or of the latest run ([LatestRun]), [PartsDone] says which
 // parts of a run written in parts are not done, and [Expected] is what
 // verify.VerifyDB should find, rebuilt from the manifests alone.
 //
