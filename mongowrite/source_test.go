@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -44,14 +45,18 @@ func (s listSource) Batches(_ context.Context, opts parts.StreamOptions) parts.B
 	return b
 }
 
-// listBatches hands out its batches in order, two documents each.
+// listBatches hands out its batches in order, two documents each, to
+// several inserters at once (parts.Batches).
 type listBatches struct {
+	mu      sync.Mutex
 	batches []parts.Batch
 	next    int
 	n       int64
 }
 
 func (b *listBatches) Next() (parts.Batch, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.next == len(b.batches) {
 		return parts.Batch{}, io.EOF
 	}
