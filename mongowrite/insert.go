@@ -84,7 +84,10 @@ type Progress struct {
 type InsertResult struct {
 	Inserted int64
 	Skipped  int64 // documents already there (Resume)
-	Elapsed  time.Duration
+	// Earlier is, of Skipped, the documents an earlier run's manifest
+	// lists as acknowledged (InsertKeeping): this write did not send them.
+	Earlier int64
+	Elapsed time.Duration
 	// Unsettled is the ranges of the batches that were sent but not
 	// acknowledged in full when the run stopped (a write error, an
 	// interruption, a timeout): some of their documents may be stored.

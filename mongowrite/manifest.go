@@ -83,6 +83,7 @@ func InsertKeeping(ctx context.Context, db *mongo.Database, coll *mongo.Collecti
 		err = serr
 	}
 	res.Skipped += prior
+	res.Earlier += prior
 	return res, err
 }
 

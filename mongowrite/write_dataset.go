@@ -75,6 +75,7 @@ type WriteResult struct {
 	Collections []CollectionResult
 	Inserted    int64
 	Skipped     int64
+	Earlier     int64         // of Skipped, what earlier runs acknowledged (InsertResult.Earlier)
 	Elapsed     time.Duration // from the first write, after the checks; zero when a collection stopped
 }
 
@@ -127,6 +128,7 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *Dataset, opts Wri
 		}
 		res.Inserted += cr.Inserted
 		res.Skipped += cr.Skipped
+		res.Earlier += cr.Earlier
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -60,8 +61,8 @@ func TestSeedTwiceIsSameRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = run.Seed(ctx, db, r.Plan, run.Options{Resume: true, Manifests: r.Manifests})
-	if err != nil || res.Inserted != 0 || res.Skipped != 20 {
-		t.Fatalf("resumed Seed = %+v, %v; expected 0 inserted, 20 skipped", res, err)
+	if err != nil || res.Inserted != 0 || res.Skipped != 20 || res.Earlier != 20 || res.Collections[0].Earlier != 20 {
+		t.Fatalf("resumed Seed = %+v, %v; expected 0 inserted, 20 skipped, all 20 acknowledged by the earlier run", res, err)
 	}
 	// Another part than the run's is refused.
 	var pm *run.PartMismatchError
@@ -106,5 +107,24 @@ func TestSeedDropDropsPendingReplacements(t *testing.T) {
 	names, err := db.ListCollectionNames(ctx, bson.D{{Key: "name", Value: pending.Name()}})
 	if err != nil || len(names) != 0 {
 		t.Fatalf("collections named %s after a seed with Drop: %v, %v; expected none", pending.Name(), names, err)
+	}
+}
+
+// Summary's rate is of the documents the write sent: those an earlier
+// run acknowledged count as skipped, not as work done now.
+func TestSummaryRateLeavesOutEarlierRuns(t *testing.T) {
+	cases := []struct {
+		inserted, skipped, earlier int64
+		want                       string
+	}{
+		{1000, 0, 0, "inserted 1000, skipped 0 (already there), 2s, 500 docs/s"},
+		{600, 400, 400, "inserted 600, skipped 400 (already there), 2s, 300 docs/s"},
+		{0, 200000, 200000, "inserted 0, skipped 200000 (already there), 2s, 0 docs/s"},
+		{0, 50, 10, "inserted 0, skipped 50 (already there), 2s, 20 docs/s"},
+	}
+	for _, c := range cases {
+		if got := run.Summary(c.inserted, c.skipped, c.earlier, 2*time.Second); got != c.want {
+			t.Errorf("Summary(%d, %d, %d, 2s) = %q, want %q", c.inserted, c.skipped, c.earlier, got, c.want)
+		}
 	}
 }

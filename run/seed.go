@@ -37,6 +37,7 @@ type Result struct {
 	Collections []CollectionResult
 	Inserted    int64
 	Skipped     int64
+	Earlier     int64 // of Skipped, what earlier runs acknowledged: not sent again
 	Elapsed     time.Duration
 }
 
@@ -76,7 +77,7 @@ func seedDataset(ctx context.Context, db *mongo.Database, ds *seed.Dataset, opts
 	if wr == nil {
 		return nil, err
 	}
-	return &Result{Dataset: ds, Collections: wr.Collections, Inserted: wr.Inserted, Skipped: wr.Skipped, Elapsed: wr.Elapsed}, err
+	return &Result{Dataset: ds, Collections: wr.Collections, Inserted: wr.Inserted, Skipped: wr.Skipped, Earlier: wr.Earlier, Elapsed: wr.Elapsed}, err
 }
 
 // ToWrite is what mongowrite.WriteDataset writes of part p of ds: its
@@ -123,10 +124,12 @@ const IDCheckReadMax = mongowrite.IDCheckReadMax
 
 // Summary is what a seed of inserted and skipped documents in elapsed did,
 // in words: "inserted 1000, skipped 0 (already there), 35ms, 28571 docs/s".
-func Summary(inserted, skipped int64, elapsed time.Duration) string {
+// The rate is of the documents the write sent: not the earlier ones of
+// skipped, which an earlier run's manifest lists (Result.Earlier).
+func Summary(inserted, skipped, earlier int64, elapsed time.Duration) string {
 	rate := 0.0
 	if s := elapsed.Seconds(); s > 0 {
-		rate = float64(inserted+skipped) / s
+		rate = float64(inserted+skipped-earlier) / s
 	}
 	return fmt.Sprintf("inserted %d, skipped %d (already there), %s, %.0f docs/s",
 		inserted, skipped, elapsed.Round(time.Millisecond), rate)

@@ -40,7 +40,7 @@ func (a *App) seedRendering(newBar func(label string, total int64) *progress.Met
 		}
 	}
 	opts.Written = func(r run.CollectionResult) {
-		fmt.Fprintf(a.stdout, "%s: %s\n", r.Where(), run.Summary(r.Inserted, r.Skipped, r.Elapsed))
+		fmt.Fprintf(a.stdout, "%s: %s\n", r.Where(), run.Summary(r.Inserted, r.Skipped, r.Earlier, r.Elapsed))
 		if r.Err == nil && len(r.Indexes) > 0 {
 			fmt.Fprintf(a.stdout, "%s.%s: %s\n", r.DB, r.Collection, indexNote(r.Indexes))
 		}

@@ -120,7 +120,7 @@ func (a *App) runSeed(c *ucli.Context) error {
 		return a.seedError(c.Context, o, display, err)
 	}
 	if len(res.Collections) > 1 {
-		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Elapsed))
+		fmt.Fprintf(a.stdout, "total: %s\n", run.Summary(res.Inserted, res.Skipped, res.Earlier, res.Elapsed))
 	}
 	fmt.Fprintf(a.stdout, "into %s (database %s; %s)\n", t.Display, res.Dataset.DB, runNote(res.Dataset, res.Drawn))
 	return nil
