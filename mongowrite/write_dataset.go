@@ -83,7 +83,9 @@ type WriteResult struct {
 // keeping a run manifest of each, in the order Prepare gives every writer:
 // the checks of the indexes, then every other check that needs no write
 // (checkAll), then the drop, or the indexes of the collections that hold
-// documents; then per collection the inserts and the indexes after
+// documents; then the manifest of every collection, saved before the
+// first document (so a run stopped early still names all it writes);
+// then per collection the inserts and the indexes after
 // (Prepared.After). A check that fails before anything is written is a
 // *RefusedError, *AlreadyStoredError or *IndexError (of IndexCheck, or of
 // IndexUnique: keys of unique indexes), with a nil result; a failed drop
@@ -112,6 +114,9 @@ func WriteDataset(ctx context.Context, db *mongo.Database, ds *Dataset, opts Wri
 		return nil, inDB(err, ds.DB)
 	}
 	w := &datasetWrite{db: db, ds: ds, opts: opts, seen: seen}
+	if err := w.manifests(ctx); err != nil {
+		return nil, err
+	}
 	res := &WriteResult{}
 	start := time.Now()
 	for i, col := range written {
@@ -150,7 +155,33 @@ type datasetWrite struct {
 	db   *mongo.Database
 	ds   *Dataset
 	opts WriteOptions
-	seen storedIDs // what checkAll read of the stored documents
+	seen storedIDs            // what checkAll read of the stored documents
+	ms   map[string]*Manifest // each collection's, by name (manifests)
+}
+
+// manifests gives every collection of the write its manifest before the
+// first document: the resumed run's (WriteOptions.Manifests), else a new
+// one, saved now in state running unless NoManifest. So a run stopped in
+// its first collection is known whole: its manifests name every
+// collection it writes, and a resume or a verify of it takes them all,
+// not only those it had reached. A failed save is returned as it is,
+// nothing written.
+func (d *datasetWrite) manifests(ctx context.Context) error {
+	d.ms = map[string]*Manifest{}
+	for _, col := range d.ds.Collections {
+		m := d.opts.Manifests[col.Name()]
+		if m == nil {
+			m = NewManifest(d.ds, col)
+			m.Part = d.opts.Part
+			if !d.opts.NoManifest {
+				if err := SaveManifest(ctx, d.db, m); err != nil {
+					return err
+				}
+			}
+		}
+		d.ms[col.Name()] = m
+	}
+	return nil
 }
 
 // collection inserts col (dropped, or with its indexes already there if
@@ -159,11 +190,7 @@ type datasetWrite struct {
 func (d *datasetWrite) collection(ctx context.Context, col Source) (*CollectionResult, error) {
 	opts := d.opts
 	coll := d.db.Collection(col.Name())
-	w := &collWrite{db: d.db, coll: coll, col: col, m: opts.Manifests[col.Name()], keep: !opts.NoManifest, seeded: d.ds.Seeded}
-	if w.m == nil {
-		w.m = NewManifest(d.ds, col)
-		w.m.Part = opts.Part
-	}
+	w := &collWrite{db: d.db, coll: coll, col: col, m: d.ms[col.Name()], keep: !opts.NoManifest, seeded: d.ds.Seeded}
 	io := insertOptions(w, opts)
 	io.Stored = d.seen[col.Name()]
 	res, err := w.insert(ctx, io)
