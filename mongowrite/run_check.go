@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -74,10 +75,11 @@ func uniqueBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, c
 		return err
 	}
 	r := opts.Part.Range(col.Len())
-	next, err := byNumber(r.Len(), func(i int64) (bson.Raw, error) { return col.Raw(r.From + i) })
-	if err != nil {
+	if err := checkableCount(r.Len()); err != nil {
 		return err
 	}
+	next, stop := inOrder(ctx, col, r)
+	defer stop()
 	place := func(i int64) string { return fmt.Sprintf("document %d", r.From+i) }
 	unchecked, err := CheckUniqueInput(ctx, UniqueInput{Collection: coll, Have: have, Declared: col.Indexes(), Profile: opts.Profile, Next: next, Place: place})
 	if opts.Unchecked != nil {
@@ -182,11 +184,18 @@ func idsBeforeWriting(ctx context.Context, db *mongo.Database, ds *Dataset, col 
 		look = func(docs []bson.Raw) ([]bool, []bool, error) { return StoredSame(ctx, coll, docs) }
 	}
 	var f idFindings
-	for _, r := range ranges {
-		for from := r.From; from < r.To; from += idQueryBatch {
-			if err := f.batch(col, parts.Range{From: from, To: min(from+idQueryBatch, r.To)}, look); err != nil {
-				return fmt.Errorf("%s.%s: checking the _ids of the run against the stored documents: %w", ds.DB, col.Name(), err)
-			}
+	s := col.Batches(ctx, parts.StreamOptions{Ranges: ranges, Batch: idQueryBatch})
+	defer s.Close()
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = f.batch(b, look)
+		}
+		if err != nil {
+			return fmt.Errorf("%s.%s: checking the _ids of the run against the stored documents: %w", ds.DB, col.Name(), err)
 		}
 	}
 	switch {
@@ -209,22 +218,15 @@ type idFindings struct {
 	firstID string
 }
 
-// batch generates the documents of r and looks them up.
-func (f *idFindings) batch(col Source, r parts.Range, look func([]bson.Raw) (same, there []bool, err error)) error {
-	docs := make([]bson.Raw, 0, r.Len())
-	for i := r.From; i < r.To; i++ {
-		raw, err := col.Raw(i)
-		if err != nil {
-			return &parts.DocError{Collection: col.Name(), Index: i, Err: err}
-		}
-		docs = append(docs, raw)
-	}
+// batch looks up the documents of b, a batch of the run's.
+func (f *idFindings) batch(b parts.Batch, look func([]bson.Raw) (same, there []bool, err error)) error {
+	docs := b.Docs
 	same, there, err := look(docs)
 	if err != nil {
 		return err
 	}
 	for k, doc := range docs {
-		i, id := r.From+int64(k), ejson.ValueText(doc.Lookup("_id"))
+		i, id := b.From+int64(k), ejson.ValueText(doc.Lookup("_id"))
 		switch {
 		case same[k]:
 			if f.same == 0 {
