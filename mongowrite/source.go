@@ -73,23 +73,3 @@ func checkEvery(ctx context.Context, s Source, opts parts.StreamOptions) error {
 		}
 	}
 }
-
-// inOrder is UniqueInput.Next over the documents r of s, made by its
-// stream (the bytes of Raw, made faster), positions counted from r.From;
-// stop ends the stream.
-func inOrder(ctx context.Context, s Source, r parts.Range) (next func() (bson.Raw, int64, error), stop func()) {
-	b := s.Batches(ctx, parts.StreamOptions{Ranges: []parts.Range{r}})
-	var cur parts.Batch
-	k := 0
-	return func() (bson.Raw, int64, error) {
-		for k == len(cur.Docs) {
-			var err error
-			if cur, err = b.Next(); err != nil {
-				return nil, 0, err
-			}
-			k = 0
-		}
-		k++
-		return cur.Docs[k-1], cur.From + int64(k-1) - r.From, nil
-	}, b.Close
-}
