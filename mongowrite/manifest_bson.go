@@ -4,12 +4,12 @@ package mongowrite
 // in one flat document (the layout every version has stored).
 
 import (
-	"encoding/binary"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // manifestFields is Manifest without its BSON methods: its own fields.
@@ -62,8 +62,7 @@ func (m Manifest) MarshalBSON() ([]byte, error) {
 		}
 	}
 	out = append(out, 0)
-	putLength(out)
-	return out, nil
+	return bsoncore.UpdateLength(out, 0, int32(len(out))), nil
 }
 
 // UnmarshalBSON reads m's own fields from b, and the others into m.Plan
@@ -84,14 +83,8 @@ func (m *Manifest) UnmarshalBSON(b []byte) error {
 		}
 	}
 	plan = append(plan, 0)
-	putLength(plan)
+	bsoncore.UpdateLength(plan, 0, int32(len(plan)))
 	*m = Manifest(own)
 	m.Plan = plan
 	return nil
-}
-
-// putLength writes the length of doc, a BSON document, into its first
-// four bytes.
-func putLength(doc []byte) {
-	binary.LittleEndian.PutUint32(doc, uint32(len(doc)))
 }
